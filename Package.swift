@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers (arrows point from user to used):
+//   notibase (executable) → NotibaseCLI → NotibaseServer, NotibaseSenders, NotibaseExtension, …
+//   NotibaseServer → NotibaseCore + C shims        NotibaseExtension → NotibaseCore + UserNotifications
+//   NotibaseCore depends on nothing of ours.
+let package = Package(
+    name: "Notibase",
+    platforms: [.macOS(.v14), .iOS(.v16)],
+    products: [
+        .library(name: "NotibaseCore", targets: ["NotibaseCore"]),
+        .executable(name: "notibase", targets: ["notibase"]),
+    ],
+    targets: [
+        // MARK: Core (shared by server and device)
+        .target(name: "NotibaseCore"),
+        .testTarget(
+            name: "NotibaseCoreTests",
+            dependencies: ["NotibaseCore"],
+            resources: [.copy("Fixtures")]
+        ),
+
+        // MARK: Command line (composition root)
+        .target(name: "NotibaseCLI", dependencies: ["NotibaseCore"]),
+        .executableTarget(name: "notibase", dependencies: ["NotibaseCLI"]),
+    ]
+)
+
+// Every target: Swift 6 language mode (strict concurrency).
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

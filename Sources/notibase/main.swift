@@ -1,0 +1,3 @@
+import NotibaseCLI
+
+await NotibaseCLI.main(CommandLine.arguments)
