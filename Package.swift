@@ -21,8 +21,11 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
 
+        // MARK: Senders (APNs, FCM; the protocol the server's workers hand pushes to)
+        .target(name: "NotibaseSenders", dependencies: ["NotibaseCore"]),
+
         // MARK: Command line (composition root)
-        .target(name: "NotibaseCLI", dependencies: ["NotibaseCore"]),
+        .target(name: "NotibaseCLI", dependencies: ["NotibaseCore", "NotibaseSenders"]),
         .executableTarget(name: "notibase", dependencies: ["NotibaseCLI"]),
     ]
 )
