@@ -1,0 +1,68 @@
+/// A JSON document that could not be decoded, described for a person: which field, and what is
+/// wrong with it. Built from Foundation's `DecodingError`, whose own description is hard to read.
+public struct DecodingProblem: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The path of the field, such as `buttons[1].text`; empty for the document itself.
+    public var field: String
+    /// What is wrong and what is expected.
+    public var message: String
+
+    /// A problem at `field`.
+    public init(field: String, message: String) {
+        self.field = field
+        self.message = message
+    }
+
+    /// Describes any error thrown while decoding JSON.
+    public init(_ error: any Error) {
+        guard let error = error as? DecodingError else {
+            self.init(field: "", message: "\(error)")
+            return
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            self.init(field: Self.path(context.codingPath), message: "expected \(Self.describe(type))")
+        case .valueNotFound(let type, let context):
+            self.init(field: Self.path(context.codingPath), message: "expected \(Self.describe(type)), found null")
+        case .keyNotFound(let key, let context):
+            self.init(field: Self.path(context.codingPath + [key]), message: "is required")
+        case .dataCorrupted(let context):
+            let underlying = context.underlyingError.map { " (\($0))" } ?? ""
+            let message = context.codingPath.isEmpty && underlying.isEmpty == false
+                ? "is not valid JSON" + underlying
+                : context.debugDescription
+            self.init(field: Self.path(context.codingPath), message: message)
+        @unknown default:
+            self.init(field: "", message: "\(error)")
+        }
+    }
+
+    public var description: String {
+        field.isEmpty ? message : "\(field): \(message)"
+    }
+
+    /// `buttons[1].text` from a coding path.
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        var path = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                path += "[\(index)]"
+            } else {
+                if !path.isEmpty { path += "." }
+                path += key.stringValue
+            }
+        }
+        return path
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type, is UInt.Type: "a whole number"
+        case is Double.Type, is Float.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is [Any].Type: "an array"
+        default:
+            "\(type)".hasPrefix("Array") ? "an array" : ("\(type)".hasPrefix("Dictionary") ? "an object" : "a \(type)")
+        }
+    }
+}
