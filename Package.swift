@@ -27,6 +27,7 @@ let package = Package(
         // MARK: Command line (composition root)
         .target(name: "NotibaseCLI", dependencies: ["NotibaseCore", "NotibaseSenders"]),
         .executableTarget(name: "notibase", dependencies: ["NotibaseCLI"]),
+        .testTarget(name: "NotibaseCLITests", dependencies: ["NotibaseCLI"]),
     ]
 )
 
