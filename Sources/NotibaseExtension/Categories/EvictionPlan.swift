@@ -1,0 +1,45 @@
+import Foundation
+import NotibaseCore
+
+/// The pure decision behind a registration: add, do nothing, or first find out what is shown.
+enum EvictionPlan {
+    enum Decision: Sendable, Hashable {
+        /// The identifier is registered already.
+        case alreadyRegistered
+        /// Add it, removing these owned identifiers.
+        case add(remove: Set<String>)
+        /// Over capacity: the delivered notifications' categories are needed to choose.
+        case needDelivered
+    }
+
+    /// What is known of the notifications still shown.
+    enum Delivered: Sendable, Hashable {
+        /// Not asked yet.
+        case notAsked
+        /// The category identifiers they show.
+        case known(Set<String>)
+        /// Asking failed: treat every category as shown, so none is evicted.
+        case unavailable
+    }
+
+    static func decide(
+        registered: Set<String>, adding identifier: String, capacity: Int, lastUsed: [String: Date], delivered: Delivered
+    ) -> Decision {
+        if registered.contains(identifier) { return .alreadyRegistered }
+        let owned = registered.filter(CategoryIdentifier.isDerived)
+        let overflow = owned.count + 1 - capacity
+        guard overflow > 0 else { return .add(remove: []) }
+        let shown: Set<String>
+        switch delivered {
+        case .notAsked: return .needDelivered
+        case .unavailable: return .add(remove: [])
+        case .known(let identifiers): shown = identifiers
+        }
+        let evictable = owned.subtracting(shown).sorted { lhs, rhs in
+            let left = lastUsed[lhs] ?? .distantPast
+            let right = lastUsed[rhs] ?? .distantPast
+            return left == right ? lhs < rhs : left < right
+        }
+        return .add(remove: Set(evictable.prefix(overflow)))
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import NotibaseCore
+
+/// Notibase's Notification Service Extension. An app integrates it with one line in its extension
+/// target:
+///
+/// ```swift
+/// class NotificationService: NotibaseNotificationService {}
+/// ```
+///
+/// For each notification with `mutable-content`, it reads the buttons from `nb_buttons`, registers
+/// a matching category (merging with the app's own, never replacing them), downloads `nb_image`
+/// and attaches it, and calls the content handler exactly once: with everything when done, with
+/// the best content so far when its deadline passes or iOS calls
+/// `serviceExtensionTimeWillExpire()`, with the original content on failure. It then posts a
+/// render report to the Notibase server when one is configured.
+///
+/// Configuration comes from the extension's Info.plist (see ``ExtensionConfiguration/fromBundle(_:)``);
+/// override ``configuration`` to set it in code.
+open class NotibaseNotificationService: UNNotificationServiceExtension {
+    private let current = Locked<ContentGate?>(nil)
+
+    /// The configuration; by default read from the extension's Info.plist.
+    open var configuration: ExtensionConfiguration {
+        ExtensionConfiguration.fromBundle()
+    }
+
+    /// Creates the extension (iOS does this for each notification).
+    public override init() {
+        super.init()
+    }
+
+    /// The image downloader; override to change how images are fetched.
+    open func makeImageFetcher(configuration: ExtensionConfiguration) -> any ImageFetching {
+        ImageDownloader(policy: configuration.imagePolicy)
+    }
+
+    /// The receipt poster; override to change how reports are sent.
+    open func makeReceiptPoster(configuration: ExtensionConfiguration) -> (any ReceiptPosting)? {
+        configuration.receiptEndpoint.map(HTTPReceiptPoster.init(endpoint:))
+    }
+
+    open override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
+        let configuration = configuration
+        let payload = NotificationPayload(userInfo: request.content.userInfo)
+        let gate = ContentGate(original: request.content, payload: payload, handler: contentHandler)
+        current.withLock { $0 = gate }
+
+        let center = UNUserNotificationCenter.current()
+        let registrar = CategoryRegistrar.shared(for: center) {
+            Self.makeRegistrar(center: center, configuration: configuration)
+        }
+        let engine = NotificationEngine(
+            registrar: registrar, images: makeImageFetcher(configuration: configuration),
+            receipts: makeReceiptPoster(configuration: configuration), configuration: configuration)
+
+        let work = Task {
+            await engine.process(payload, gate: gate)
+        }
+        let deadline = DispatchWorkItem {
+            gate.finish(.deadline)
+            work.cancel()
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + configuration.deadline.timeInterval, execute: deadline)
+        Task {
+            let report = await gate.waitForReport()
+            deadline.cancel()
+            await engine.postReport(report, payload: payload)
+        }
+    }
+
+    open override func serviceExtensionTimeWillExpire() {
+        let gate = current.withLock { $0 }
+        gate?.finish(.timeWillExpire)
+    }
+
+    private static func makeRegistrar(center: UNUserNotificationCenter, configuration: ExtensionConfiguration) -> CategoryRegistrar {
+        let directory = configuration.sharedDirectory
+            ?? FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
+        return CategoryRegistrar(
+            store: SystemCategoryStore(center: center),
+            ledger: FileCategoryLedger(directory: directory),
+            capacity: configuration.categoryCapacity,
+            readTimeout: configuration.categoryReadTimeout)
+    }
+}

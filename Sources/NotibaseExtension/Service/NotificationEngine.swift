@@ -1,0 +1,69 @@
+import Foundation
+import NotibaseCore
+
+/// The work behind the extension, free of the extension class so that it can be tested: register
+/// the category for the payload's buttons and download its image, at the same time, recording
+/// each result in the gate as it comes; then finish the gate.
+public struct NotificationEngine: Sendable {
+    /// Registers categories (shared by every extension instance on the center).
+    public let registrar: CategoryRegistrar
+    /// Downloads images.
+    public let images: any ImageFetching
+    /// Posts render reports, when configured.
+    public let receipts: (any ReceiptPosting)?
+    /// Budgets and limits.
+    public let configuration: ExtensionConfiguration
+
+    /// An engine from its parts.
+    public init(registrar: CategoryRegistrar, images: any ImageFetching, receipts: (any ReceiptPosting)?, configuration: ExtensionConfiguration) {
+        self.registrar = registrar
+        self.images = images
+        self.receipts = receipts
+        self.configuration = configuration
+    }
+
+    /// Does the work for one notification and finishes the gate with `.complete` (unless the
+    /// deadline finished it first).
+    public func process(_ payload: NotificationPayload, gate: ContentGate) async {
+        await withTaskGroup(of: Void.self) { group in
+            if !payload.buttons.isEmpty {
+                if payload.namesAppCategory {
+                    gate.update { $0.diagnostics.append("aps.category names the app's own category \(payload.category ?? ""); its buttons are the app's") }
+                } else {
+                    group.addTask {
+                        let outcome = await registrar.register(payload.buttons)
+                        gate.update { plan in
+                            plan.category = outcome
+                            if case .failed(_, let reason) = outcome { plan.diagnostics.append("category not registered: " + reason) }
+                        }
+                    }
+                }
+            }
+            if let imageURL = payload.imageURL {
+                let timeout = configuration.deadline
+                group.addTask {
+                    let result = await images.fetch(imageURL, timeout: timeout)
+                    let accepted = gate.update { plan in
+                        switch result {
+                        case .downloaded(let file, let type, _): plan.image = (file, type)
+                        case .failed(let reason): plan.imageFailure = reason
+                        }
+                    }
+                    if !accepted, case .downloaded(let file, _, _) = result {
+                        try? FileManager.default.removeItem(at: file)
+                    }
+                }
+            }
+        }
+        gate.finish(.complete)
+    }
+
+    /// Posts the render report for a finished gate, best effort, within the receipt timeout.
+    public func postReport(_ report: RenderReport, payload: NotificationPayload) async {
+        guard let receipts, let deliveryID = payload.deliveryID else { return }
+        let receipt = Receipt(
+            id: UUID().uuidString.lowercased(), deliveryID: deliveryID, messageID: payload.messageID, event: .rendered,
+            occurredAt: Date(), render: report)
+        _ = await receipts.post(receipt, timeout: configuration.receiptTimeout)
+    }
+}
