@@ -24,6 +24,30 @@ let package = Package(
         // MARK: Command line (composition root)
         .target(name: "NotibaseCLI", dependencies: ["NotibaseCore"]),
         .executableTarget(name: "notibase", dependencies: ["NotibaseCLI"]),
+
+        // MARK: UserNotifications stand-in (Linux)
+        // Apple's UserNotifications declarations plus a simulated device, so the extension's source
+        // compiles and is tested on Linux. Dependents link it only there:
+        // `.target(name: "UserNotificationsShim", condition: .when(platforms: [.linux]))`.
+        // Swift 5 language mode with complete concurrency checking (the same diagnostics as Swift 6,
+        // fatal under -warnings-as-errors) on purpose: client modules then treat it like Apple's
+        // Objective-C framework, so `@preconcurrency import` has the same effect on Linux and on iOS.
+        // In Swift 6 mode it would only turn errors into warnings. docs/usernotifications-shim.md.
+        .target(
+            name: "UserNotificationsShim",
+            swiftSettings: [
+                .swiftLanguageMode(.v5),
+                .enableUpcomingFeature("StrictConcurrency"),
+                .enableUpcomingFeature("InferSendableFromCaptures"),
+                .enableUpcomingFeature("GlobalActorIsolatedTypesUsability"),
+                .enableUpcomingFeature("DisableOutwardActorInference"),
+                .enableUpcomingFeature("IsolatedDefaultValues"),
+                .enableUpcomingFeature("GlobalConcurrency"),
+                .enableUpcomingFeature("RegionBasedIsolation"),
+                .enableUpcomingFeature("DynamicActorIsolation"),
+            ]
+        ),
+        .testTarget(name: "UserNotificationsShimTests", dependencies: ["UserNotificationsShim"]),
     ]
 )
 
