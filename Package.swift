@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v16)],
     products: [
         .library(name: "NotibaseCore", targets: ["NotibaseCore"]),
+        .library(name: "NotibaseExtension", targets: ["NotibaseExtension"]),
         .executable(name: "notibase", targets: ["notibase"]),
     ],
     targets: [
@@ -24,10 +25,54 @@ let package = Package(
         // MARK: Senders (APNs, FCM; the protocol the server's workers hand pushes to)
         .target(name: "NotibaseSenders", dependencies: ["NotibaseCore"]),
 
+        // MARK: Test support (helpers shared by the test targets; not shipped)
+        .target(name: "NotibaseTestSupport"),
+
         // MARK: Command line (composition root)
         .target(name: "NotibaseCLI", dependencies: ["NotibaseCore", "NotibaseSenders"]),
         .executableTarget(name: "notibase", dependencies: ["NotibaseCLI"]),
         .testTarget(name: "NotibaseCLITests", dependencies: ["NotibaseCLI"]),
+
+        // MARK: UserNotifications stand-in (Linux)
+        // Apple's UserNotifications declarations plus a simulated device, so the extension's source
+        // compiles and is tested on Linux. Dependents link it only there:
+        // `.target(name: "UserNotificationsShim", condition: .when(platforms: [.linux]))`.
+        // Swift 5 language mode with complete concurrency checking (the same diagnostics as Swift 6,
+        // fatal under -warnings-as-errors) on purpose: client modules then treat it like Apple's
+        // Objective-C framework, so `@preconcurrency import` has the same effect on Linux and on iOS.
+        // In Swift 6 mode it would only turn errors into warnings. docs/usernotifications-shim.md.
+        .target(
+            name: "UserNotificationsShim",
+            swiftSettings: [
+                .swiftLanguageMode(.v5),
+                .enableUpcomingFeature("StrictConcurrency"),
+                .enableUpcomingFeature("InferSendableFromCaptures"),
+                .enableUpcomingFeature("GlobalActorIsolatedTypesUsability"),
+                .enableUpcomingFeature("DisableOutwardActorInference"),
+                .enableUpcomingFeature("IsolatedDefaultValues"),
+                .enableUpcomingFeature("GlobalConcurrency"),
+                .enableUpcomingFeature("RegionBasedIsolation"),
+                .enableUpcomingFeature("DynamicActorIsolation"),
+            ]
+        ),
+        .testTarget(name: "UserNotificationsShimTests", dependencies: ["UserNotificationsShim"]),
+
+        // MARK: iOS SDK: the Notification Service Extension
+        .target(
+            name: "NotibaseExtension",
+            dependencies: [
+                "NotibaseCore",
+                .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        .testTarget(
+            name: "NotibaseExtensionTests",
+            dependencies: [
+                "NotibaseExtension", "NotibaseCore", "NotibaseTestSupport",
+                .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux])),
+            ],
+            exclude: ["Peers"]
+        ),
     ]
 )
 

@@ -55,8 +55,10 @@ private final class StreamingDownload: NSObject, URLSessionDataDelegate, @unchec
 
     func run(timeout: Duration) async -> ImageFetchResult {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout.timeInterval
-        configuration.timeoutIntervalForResource = timeout.timeInterval
+        // The precise deadline is the timer below; URLSession's own timeouts are a backstop
+        // (FoundationNetworking on Linux fails at once with sub-second values).
+        configuration.timeoutIntervalForRequest = timeout.timeInterval.rounded(.up) + 1
+        configuration.timeoutIntervalForResource = timeout.timeInterval.rounded(.up) + 1
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
@@ -66,11 +68,10 @@ private final class StreamingDownload: NSObject, URLSessionDataDelegate, @unchec
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<ImageFetchResult, Never>) in
                 state.withLock { $0.continuation = continuation }
-                let timer = DispatchWorkItem { [weak self] in
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) { [weak self] in
                     self?.fail("the image did not arrive within \(Self.describe(timeout))")
                     taskBox.value.cancel()
                 }
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval, execute: timer)
                 task.resume()
             }
         } onCancel: {
@@ -144,14 +145,15 @@ private final class StreamingDownload: NSObject, URLSessionDataDelegate, @unchec
             state.redirects += 1
             return state.redirects
         }
+        // Refusing a redirect is `completionHandler(nil)` alone: cancelling the task here as well
+        // crashes FoundationNetworking on Linux ("Received callback for HTTP redirection, but we're
+        // not waiting for it"). The download is already failed, so what follows is ignored.
         if redirects > policy.maximumRedirects {
             fail("the image URL redirected more than \(policy.maximumRedirects) times (a redirect loop?)")
-            task.cancel()
             return completionHandler(nil)
         }
         if let refusal = policy.refusal(for: request.url) {
             fail("the image URL redirected to a URL that is refused: " + refusal)
-            task.cancel()
             return completionHandler(nil)
         }
         completionHandler(request)

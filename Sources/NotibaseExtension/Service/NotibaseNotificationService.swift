@@ -57,14 +57,13 @@ open class NotibaseNotificationService: UNNotificationServiceExtension {
         let work = Task {
             await engine.process(payload, gate: gate)
         }
-        let deadline = DispatchWorkItem {
+        // When the work ends first, the deadline finds the gate closed and does nothing.
+        DispatchQueue.global().asyncAfter(deadline: .now() + configuration.deadline.timeInterval) {
             gate.finish(.deadline)
             work.cancel()
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + configuration.deadline.timeInterval, execute: deadline)
         Task {
             let report = await gate.waitForReport()
-            deadline.cancel()
             await engine.postReport(report, payload: payload)
         }
     }

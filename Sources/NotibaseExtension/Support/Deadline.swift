@@ -22,13 +22,12 @@ enum Deadline {
             }
         }
         let result: Value? = await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
-            let timer = DispatchWorkItem {
+            // The timer is not cancelled: once the work has claimed, firing does nothing.
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) {
                 if claim() { continuation.resume(returning: nil) }
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval, execute: timer)
             start { work in
                 guard claim() else { return }
-                timer.cancel()
                 continuation.resume(returning: work())
             }
         }
