@@ -16,4 +16,10 @@ final class Locked<State>: @unchecked Sendable {
         defer { lock.unlock() }
         return try body(&state)
     }
+
+    /// One field of the state, read or written under the lock.
+    subscript<Field>(_ field: WritableKeyPath<State, Field>) -> Field {
+        get { withLock { $0[keyPath: field] } }
+        set { withLock { $0[keyPath: field] = newValue } }
+    }
 }

@@ -36,7 +36,7 @@ final class NotificationSystem: Sendable {
     // MARK: Settings
 
     var readLatency: SimulatedLatency {
-        get { state.withLock { $0.readLatency } }
+        get { state[\.readLatency] }
         set {
             state.withLock {
                 $0.readLatency = newValue
@@ -46,23 +46,23 @@ final class NotificationSystem: Sendable {
     }
 
     var authorizationAnswer: Bool {
-        get { state.withLock { $0.authorizationAnswer } }
-        set { state.withLock { $0.authorizationAnswer = newValue } }
+        get { state[\.authorizationAnswer] }
+        set { state[\.authorizationAnswer] = newValue }
     }
 
     var authorizationPrompts: Int {
-        state.withLock { $0.authorizationPrompts }
+        state[\.authorizationPrompts]
     }
 
     // MARK: Categories
 
     func setCategories(_ categories: Set<UNNotificationCategory>) {
-        state.withLock { $0.categories = categories }
+        state[\.categories] = categories
     }
 
     /// What the system holds right now: what a notification displayed now is drawn with.
     var categories: Set<UNNotificationCategory> {
-        state.withLock { $0.categories }
+        state[\.categories]
     }
 
     func readCategories(_ answer: @escaping @Sendable (Set<UNNotificationCategory>) -> Void) {

@@ -68,6 +68,15 @@ extension DrawnNotification {
         public var icon: Icon?
         /// The text field, for a text input action.
         public var textInput: TextInput?
+
+        /// Creates a button description, for expected values.
+        public init(identifier: String, title: String, options: [ButtonOption] = [], icon: Icon? = nil, textInput: TextInput? = nil) {
+            self.identifier = identifier
+            self.title = title
+            self.options = options
+            self.icon = icon
+            self.textInput = textInput
+        }
     }
 
     /// An option of a drawn button.
@@ -86,6 +95,12 @@ extension DrawnNotification {
         public var source: IconSource
         /// The image's name.
         public var name: String
+
+        /// Creates an icon description, for expected values.
+        public init(source: IconSource, name: String) {
+            self.source = source
+            self.name = name
+        }
     }
 
     /// Where a button icon's image comes from.
@@ -102,6 +117,12 @@ extension DrawnNotification {
         public var buttonTitle: String
         /// The field's placeholder.
         public var placeholder: String
+
+        /// Creates a text field description, for expected values.
+        public init(buttonTitle: String, placeholder: String) {
+            self.buttonTitle = buttonTitle
+            self.placeholder = placeholder
+        }
     }
 
     /// An option of the category the buttons came from.
@@ -128,6 +149,15 @@ extension DrawnNotification {
         public var thumbnailHidden: Bool
         /// Where the system keeps it now, inside the device's attachment store.
         public var storedPath: String
+
+        /// Creates an attachment description, for expected values.
+        public init(identifier: String, type: String, fileSize: Int64, thumbnailHidden: Bool = false, storedPath: String) {
+            self.identifier = identifier
+            self.type = type
+            self.fileSize = fileSize
+            self.thumbnailHidden = thumbnailHidden
+            self.storedPath = storedPath
+        }
     }
 
     /// An attachment the system dropped after the extension finished.
@@ -140,6 +170,14 @@ extension DrawnNotification {
         public var path: String
         /// Why it was dropped.
         public var reason: DropReason
+
+        /// Creates a dropped attachment description, for expected values.
+        public init(identifier: String, type: String, path: String, reason: DropReason) {
+            self.identifier = identifier
+            self.type = type
+            self.path = path
+            self.reason = reason
+        }
     }
 
     /// Why the system dropped an attachment.

@@ -20,8 +20,10 @@ extension SimulatedDevice {
     public func deliver(_ request: UNNotificationRequest, to serviceExtension: UNNotificationServiceExtension?) async -> DrawnNotification {
         let call = Unchecked((request, serviceExtension))
         return await withCheckedContinuation { continuation in
-            Self.startThread(named: "UserNotificationsShim delivery (\(name))") {
-                continuation.resume(returning: self.runDelivery(call.value.0, call.value.1))
+            Self.startThread(named: "UserNotificationsShim delivery (\(name))") { [weak self] in
+                // The caller keeps the device alive while it waits; the thread must not outlive that.
+                guard let drawn = self?.runDelivery(call.value.0, call.value.1) else { return }
+                continuation.resume(returning: drawn)
             }
         }
     }

@@ -108,36 +108,36 @@ public final class SimulatedDevice: Sendable {
 
     /// How long a service extension has to call its content handler (30 s on iOS).
     public var serviceExtensionTimeBudget: Duration {
-        get { settings.withLock { $0.serviceExtensionTimeBudget } }
-        set { settings.withLock { $0.serviceExtensionTimeBudget = newValue } }
+        get { settings[\.serviceExtensionTimeBudget] }
+        set { settings[\.serviceExtensionTimeBudget] = newValue }
     }
 
     /// How long the system waits after `serviceExtensionTimeWillExpire()` before showing the
     /// original content. Apple gives no figure; 1 s by default.
     public var expirationGracePeriod: Duration {
-        get { settings.withLock { $0.expirationGracePeriod } }
-        set { settings.withLock { $0.expirationGracePeriod = newValue } }
+        get { settings[\.expirationGracePeriod] }
+        set { settings[\.expirationGracePeriod] = newValue }
     }
 
     /// How long the system keeps listening after the first content handler call before showing the
     /// notification, to record a second call (10 ms by default). Later calls are still counted in
     /// `contentHandlerCallCount(forRequest:)`.
     public var contentHandlerSettlePeriod: Duration {
-        get { settings.withLock { $0.contentHandlerSettlePeriod } }
-        set { settings.withLock { $0.contentHandlerSettlePeriod = newValue } }
+        get { settings[\.contentHandlerSettlePeriod] }
+        set { settings[\.contentHandlerSettlePeriod] = newValue }
     }
 
     /// How long an interaction waits for the delegate to call its completion handler (5 s by default).
     public var delegateCompletionTimeout: Duration {
-        get { settings.withLock { $0.delegateCompletionTimeout } }
-        set { settings.withLock { $0.delegateCompletionTimeout = newValue } }
+        get { settings[\.delegateCompletionTimeout] }
+        set { settings[\.delegateCompletionTimeout] = newValue }
     }
 
     /// Whether accepted attachment files are moved into the store, as iOS does (the default), or
     /// copied, leaving the extension's file in place.
     public var attachmentHandling: AttachmentHandling {
-        get { settings.withLock { $0.attachmentHandling } }
-        set { settings.withLock { $0.attachmentHandling = newValue } }
+        get { settings[\.attachmentHandling] }
+        set { settings[\.attachmentHandling] = newValue }
     }
 
     /// The directory where the system keeps accepted attachments.

@@ -134,6 +134,10 @@ struct UNUserNotificationCenterTests {
         #expect(await phoneA.center.notificationCategories().map(\.identifier) == ["A"])
         #expect(await phoneB.center.notificationCategories().map(\.identifier) == ["B"])
         #expect(UNUserNotificationCenter.current() === SimulatedDevice.default.center)
+
+        let seenInAnswer = Recorder<Bool>()
+        phoneA.center.getNotificationCategories { _ in seenInAnswer.record(UNUserNotificationCenter.current() === phoneA.center) }
+        #expect(await seenInAnswer.wait(for: 1) == [true], "answers run with their device bound")
         #expect(SimulatedDevice.$bound.withValue(phoneA) { UNUserNotificationCenter.current() } === phoneA.center)
     }
 
