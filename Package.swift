@@ -18,7 +18,7 @@ let package = Package(
         .target(name: "NotibaseCore"),
         .testTarget(
             name: "NotibaseCoreTests",
-            dependencies: ["NotibaseCore"],
+            dependencies: ["NotibaseCore", "NotibaseTestSupport"],
             resources: [.copy("Fixtures")]
         ),
 
@@ -27,6 +27,7 @@ let package = Package(
 
         // MARK: Test support (helpers shared by the test targets; not shipped)
         .target(name: "NotibaseTestSupport"),
+        .executableTarget(name: "NaiveIdentifierProbe", path: "Tests/NaiveIdentifierProbe"),
 
         // MARK: Command line (composition root)
         .target(name: "NotibaseCLI", dependencies: ["NotibaseCore", "NotibaseSenders"]),

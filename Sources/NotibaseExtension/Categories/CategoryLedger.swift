@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// When each Notibase-owned category was last used, so the least recently used can be evicted.
 ///
@@ -8,8 +13,9 @@ import Foundation
 public protocol CategoryLedger: Sendable {
     /// The last use of every identifier the ledger knows.
     func lastUsed() -> [String: Date]
-    /// Records a use of `identifier` at `date`, and forgets `removed`.
-    func record(use identifier: String, at date: Date, removing removed: Set<String>)
+    /// Records a use of `identifier` at `date`, and forgets every identifier not in `registered`
+    /// (so the ledger never outgrows the registered set).
+    func record(use identifier: String, at date: Date, keeping registered: Set<String>)
 }
 
 /// A ledger in memory, for tests and for when no directory is writable.
@@ -21,9 +27,9 @@ public final class InMemoryCategoryLedger: CategoryLedger {
 
     public func lastUsed() -> [String: Date] { uses.withLock { $0 } }
 
-    public func record(use identifier: String, at date: Date, removing removed: Set<String>) {
+    public func record(use identifier: String, at date: Date, keeping registered: Set<String>) {
         uses.withLock { uses in
-            for identifier in removed { uses[identifier] = nil }
+            uses = uses.filter { registered.contains($0.key) }
             uses[identifier] = date
         }
     }
@@ -48,18 +54,30 @@ public final class FileCategoryLedger: CategoryLedger {
         }
     }
 
-    public func record(use identifier: String, at date: Date, removing removed: Set<String>) {
+    public func record(use identifier: String, at date: Date, keeping registered: Set<String>) {
         cache.withLock { cached in
-            var uses = load()  // another process may have written since
-            for identifier in removed { uses[identifier] = nil }
+            var uses = load().filter { registered.contains($0.key) }  // another process may have written since
             uses[identifier] = date
             cached = uses
             let encoded = uses.mapValues { $0.timeIntervalSince1970 }
-            if let data = try? JSONEncoder().encode(encoded) {
-                try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try? data.write(to: file, options: .atomic)
-            }
+            if let data = try? JSONEncoder().encode(encoded) { store(data) }
         }
+    }
+
+    /// Writes a temporary file and renames it over the ledger: readers see the old or the new file,
+    /// never half of one. No fsync: the ledger only orders evictions, and losing it costs nothing
+    /// but that order.
+    private func store(_ data: Data) {
+        let directory = file.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = directory.appendingPathComponent(".notibase-categories-\(UUID().uuidString).json")
+        // POSIX calls: Foundation's createFile syncs to disk, which costs milliseconds per
+        // notification for nothing here.
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { return }
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        if written != data.count || rename(temporary.path, file.path) != 0 { unlink(temporary.path) }
     }
 
     private func load() -> [String: Date] {

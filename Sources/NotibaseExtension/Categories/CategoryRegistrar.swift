@@ -11,7 +11,9 @@ import NotibaseCore
 ///   (``AsyncMutex``), held across the asynchronous read; an actor alone would re-enter there.
 /// - The set must not grow without bound: past ``capacity`` Notibase-owned categories, the least
 ///   recently used ones that no delivered notification still shows are removed. The app's
-///   categories are never removed, and when the delivered notifications cannot be read nothing is.
+///   categories are never removed, and when the delivered notifications cannot be read nothing is;
+///   nor is a category used in the last minute, whose notification may still be on its way to the
+///   screen. The capacity is a target: with nothing evictable, the set grows past it.
 ///
 /// If the read fails or times out, nothing is written: a partial set would wipe categories.
 public final class CategoryRegistrar: Sendable {
@@ -42,6 +44,9 @@ public final class CategoryRegistrar: Sendable {
     public let capacity: Int
     /// How long to wait for the system to answer a read.
     public let readTimeout: Duration
+    /// Categories used more recently than this are never evicted: their notification may still be
+    /// in an extension, not yet on screen. iOS gives an extension about 30 seconds.
+    public let inFlightWindow: Duration
 
     private let store: any CategoryStore
     private let ledger: any CategoryLedger
@@ -56,6 +61,7 @@ public final class CategoryRegistrar: Sendable {
         ledger: any CategoryLedger = InMemoryCategoryLedger(),
         capacity: Int = 64,
         readTimeout: Duration = .seconds(5),
+        inFlightWindow: Duration = .seconds(60),
         crossProcessLock: (any CategoryLock)? = nil,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
@@ -63,6 +69,7 @@ public final class CategoryRegistrar: Sendable {
         self.ledger = ledger
         self.capacity = max(capacity, 1)
         self.readTimeout = readTimeout
+        self.inFlightWindow = inFlightWindow
         self.crossProcessLock = crossProcessLock
         self.now = now
         serial = AsyncMutex()
@@ -87,22 +94,26 @@ public final class CategoryRegistrar: Sendable {
 
     private func registerHoldingLock(_ identifier: String, _ buttons: [Button]) async throws(CategoryStoreError) -> Outcome {
         let capacity = capacity
+        let inFlightWindow = inFlightWindow
         let lastUsed = ledger.lastUsed()
+        let now = now()
         var delivered = EvictionPlan.Delivered.notAsked
         // At most two rounds: the second when eviction needs the delivered notifications.
         for _ in 0..<2 {
             let knownDelivered = delivered
-            let decision = Locked<EvictionPlan.Decision?>(nil)
+            let decision = Locked<(plan: EvictionPlan.Decision, registered: Set<String>)?>(nil)
             let change = try await store.update(timeout: readTimeout) { registered in
                 let planned = EvictionPlan.decide(
-                    registered: registered, adding: identifier, capacity: capacity, lastUsed: lastUsed, delivered: knownDelivered)
-                decision.withLock { $0 = planned }
+                    registered: registered, adding: identifier, capacity: capacity, lastUsed: lastUsed, delivered: knownDelivered,
+                    now: now, inFlightWindow: inFlightWindow)
+                decision.withLock { $0 = (planned, registered) }
                 if case .add(let remove) = planned { return CategoryChange(add: (identifier, buttons), remove: remove) }
                 return nil
             }
-            switch decision.withLock({ $0 }) {
+            let decided = decision.withLock { $0 }
+            switch decided?.plan {
             case .alreadyRegistered?:
-                ledger.record(use: identifier, at: now(), removing: [])
+                ledger.record(use: identifier, at: now, keeping: decided?.registered ?? [])
                 return .alreadyRegistered(identifier: identifier)
             case .needDelivered?:
                 do {
@@ -112,7 +123,7 @@ public final class CategoryRegistrar: Sendable {
                 }
             case .add?, nil:
                 let removed = change?.remove ?? []
-                ledger.record(use: identifier, at: now(), removing: removed)
+                ledger.record(use: identifier, at: now, keeping: (decided?.registered ?? []).subtracting(removed))
                 return .registered(identifier: identifier, evicted: removed)
             }
         }

@@ -22,8 +22,11 @@ enum EvictionPlan {
         case unavailable
     }
 
+    /// `inFlightWindow`: a category used this recently may belong to a notification still in an
+    /// extension, not yet on screen (and so not among the delivered ones): it is not evicted.
     static func decide(
-        registered: Set<String>, adding identifier: String, capacity: Int, lastUsed: [String: Date], delivered: Delivered
+        registered: Set<String>, adding identifier: String, capacity: Int, lastUsed: [String: Date], delivered: Delivered,
+        now: Date = .distantFuture, inFlightWindow: Duration = .seconds(60)
     ) -> Decision {
         if registered.contains(identifier) { return .alreadyRegistered }
         let owned = registered.filter(CategoryIdentifier.isDerived)
@@ -35,7 +38,8 @@ enum EvictionPlan {
         case .unavailable: return .add(remove: [])
         case .known(let identifiers): shown = identifiers
         }
-        let evictable = owned.subtracting(shown).sorted { lhs, rhs in
+        let recent = now.addingTimeInterval(-inFlightWindow.timeInterval)
+        let evictable = owned.subtracting(shown).filter { (lastUsed[$0] ?? .distantPast) < recent }.sorted { lhs, rhs in
             let left = lastUsed[lhs] ?? .distantPast
             let right = lastUsed[rhs] ?? .distantPast
             return left == right ? lhs < rhs : left < right

@@ -10,6 +10,9 @@ public struct ExtensionConfiguration: Sendable {
     public var categoryReadTimeout: Duration = .seconds(5)
     /// The most Notibase-owned categories kept registered when older ones can be evicted.
     public var categoryCapacity: Int = 64
+    /// Categories used more recently than this are not evicted (their notification may not be on
+    /// screen yet).
+    public var categoryInFlightWindow: Duration = .seconds(60)
     /// What image downloads accept.
     public var imagePolicy = ImageDownloadPolicy()
     /// Where render reports are posted; nil posts none.

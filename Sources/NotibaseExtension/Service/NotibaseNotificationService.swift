@@ -81,6 +81,7 @@ open class NotibaseNotificationService: UNNotificationServiceExtension {
             store: SystemCategoryStore(center: center),
             ledger: FileCategoryLedger(directory: directory),
             capacity: configuration.categoryCapacity,
-            readTimeout: configuration.categoryReadTimeout)
+            readTimeout: configuration.categoryReadTimeout,
+            inFlightWindow: configuration.categoryInFlightWindow)
     }
 }

@@ -19,6 +19,10 @@ final class Locked<Value>: @unchecked Sendable {
 
 /// A UN object carried across threads. Used only for objects Apple documents as usable from any
 /// thread (the notification center) or that are not touched again by the sender once handed over.
+///
+/// Box one value, not a tuple: with Swift 6.3.1 on Linux, an element taken out of a tuple stored
+/// here and passed as an owned argument (`set.insert(box.value.2)`) was released once too often,
+/// and the process crashed later in unrelated code. One box per value avoids it.
 struct UncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
