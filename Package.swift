@@ -25,12 +25,25 @@ let package = Package(
         // MARK: Senders (APNs, FCM; the protocol the server's workers hand pushes to)
         .target(name: "NotibaseSenders", dependencies: ["NotibaseCore"]),
 
+        // MARK: Simulated iPhones (Linux): the real extension on the UserNotifications stand-in, for
+        // `notibase preview`, `notibase demo` and the server's simulated sender.
+        .target(
+            name: "NotibaseSimulator",
+            dependencies: ["NotibaseCore", "NotibaseExtension", "UserNotificationsShim"]
+        ),
+
         // MARK: Test support (helpers shared by the test targets; not shipped)
         .target(name: "NotibaseTestSupport"),
         .executableTarget(name: "NaiveIdentifierProbe", path: "Tests/NaiveIdentifierProbe"),
 
         // MARK: Command line (composition root)
-        .target(name: "NotibaseCLI", dependencies: ["NotibaseCore", "NotibaseSenders"]),
+        .target(
+            name: "NotibaseCLI",
+            dependencies: [
+                "NotibaseCore", "NotibaseSenders",
+                .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux])),
+            ]
+        ),
         .executableTarget(name: "notibase", dependencies: ["NotibaseCLI"]),
         .testTarget(name: "NotibaseCLITests", dependencies: ["NotibaseCLI"]),
 

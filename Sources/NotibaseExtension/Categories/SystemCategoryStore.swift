@@ -57,7 +57,7 @@ extension UNNotificationCategory {
     /// The category Notibase registers for a list of buttons: one action per button, a text-input
     /// action for a button with `input`, options and icons mapped; `customDismissAction` so that
     /// dismissals can be reported.
-    static func notibase(identifier: String, buttons: [Button]) -> UNNotificationCategory {
+    public static func notibase(identifier: String, buttons: [Button]) -> UNNotificationCategory {
         UNNotificationCategory(
             identifier: identifier, actions: buttons.map(UNNotificationAction.notibase), intentIdentifiers: [],
             options: [.customDismissAction])
@@ -65,7 +65,9 @@ extension UNNotificationCategory {
 }
 
 extension UNNotificationAction {
-    static func notibase(_ button: Button) -> UNNotificationAction {
+    /// The action for a Notibase button: options and icon mapped, a text-input action when the
+    /// button has `input`.
+    public static func notibase(_ button: Button) -> UNNotificationAction {
         var options: UNNotificationActionOptions = []
         if button.options.contains(.foreground) { options.insert(.foreground) }
         if button.options.contains(.destructive) { options.insert(.destructive) }

@@ -1,4 +1,5 @@
 import Foundation
+import NotibaseCore
 
 /// How the Notibase extension behaves: its budget, the category cap, the download policy and
 /// where render reports go.
@@ -19,6 +20,9 @@ public struct ExtensionConfiguration: Sendable {
     public var receiptEndpoint: ReceiptEndpoint?
     /// How long posting a render report may take, after the content handler was called.
     public var receiptTimeout: Duration = .seconds(3)
+    /// Called with each render report once the content handler was called (the report is posted
+    /// to the server as well, when an endpoint is set).
+    public var renderObserver: (@Sendable (RenderReport, NotificationPayload) -> Void)?
     /// A directory shared with the app (the App Group container), for the category ledger and lock;
     /// nil keeps them in the extension's own caches.
     public var sharedDirectory: URL?

@@ -62,8 +62,10 @@ open class NotibaseNotificationService: UNNotificationServiceExtension {
             gate.finish(.deadline)
             work.cancel()
         }
+        let observer = configuration.renderObserver
         Task {
             let report = await gate.waitForReport()
+            observer?(report, payload)
             await engine.postReport(report, payload: payload)
         }
     }
