@@ -7,14 +7,20 @@ enum BenchCommand: Command {
         "notibase bench <benchmark> [options]\n\nbenchmarks:\n"
             + benchmarks.map { "  \($0.name): \($0.summary)\n      \($0.usage)" }.joined(separator: "\n")
     }
+    /// Every benchmark's options; benchmarks that share a name (`--count`) share the option.
     static var options: [OptionSpec] {
-        benchmarks.flatMap(\.options)
+        var seen: Set<String> = []
+        return benchmarks.flatMap(\.options).filter { seen.insert($0.name).inserted }
     }
 
     /// Every benchmark.
-    static var benchmarks: [Benchmark] {[
-        RenderBenchmark.benchmark,
-    ]}
+    static var benchmarks: [Benchmark] {
+        var benchmarks = [RenderBenchmark.benchmark]
+        #if canImport(NotibaseSimulator)
+        benchmarks += [ExtensionBenchmark.benchmark, AttachmentMemoryBenchmark.benchmark]
+        #endif
+        return benchmarks
+    }
 
     static func run(_ arguments: Arguments, io: TerminalIO) async throws -> Int32 {
         guard let name = arguments.positional.first else {

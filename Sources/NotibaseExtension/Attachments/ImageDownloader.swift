@@ -40,6 +40,8 @@ private final class StreamingDownload: NSObject, URLSessionDataDelegate, @unchec
         var contentType: ImageType.Detection = .unknown
         var redirects = 0
         var failure: String?
+        /// When the last redirect was decided (see `afterRedirectSettles`).
+        var lastRedirect: ContinuousClock.Instant?
         var continuation: CheckedContinuation<ImageFetchResult, Never>?
         var finished = false
     }
@@ -69,16 +71,18 @@ private final class StreamingDownload: NSObject, URLSessionDataDelegate, @unchec
             await withCheckedContinuation { (continuation: CheckedContinuation<ImageFetchResult, Never>) in
                 state.withLock { $0.continuation = continuation }
                 DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) { [weak self] in
-                    self?.fail("the image did not arrive within \(Self.describe(timeout))")
-                    taskBox.value.cancel()
+                    guard let self else { return }
+                    fail("the image did not arrive within \(Self.describe(timeout))")
+                    afterRedirectSettles { taskBox.value.cancel() }
                 }
                 task.resume()
             }
         } onCancel: {
             fail("the extension stopped waiting for the image")
-            taskBox.value.cancel()
+            afterRedirectSettles { taskBox.value.cancel() }
         }
-        session.invalidateAndCancel()
+        let sessionBox = UncheckedSendable(session)
+        afterRedirectSettles { sessionBox.value.invalidateAndCancel() }
         return result
     }
 
@@ -143,6 +147,7 @@ private final class StreamingDownload: NSObject, URLSessionDataDelegate, @unchec
     ) {
         let redirects = state.withLock { state -> Int in
             state.redirects += 1
+            state.lastRedirect = .now
             return state.redirects
         }
         // Refusing a redirect is `completionHandler(nil)` alone: cancelling the task here as well
@@ -220,6 +225,16 @@ private final class StreamingDownload: NSObject, URLSessionDataDelegate, @unchec
             return state.continuation
         }
         continuation?.resume(returning: .failed(reason: reason))
+    }
+
+    /// Runs `cancel` now, or a moment later when a redirect was just decided: FoundationNetworking
+    /// on Linux finishes a redirect asynchronously after the delegate answers, and crashes if the
+    /// task was cancelled in between.
+    private func afterRedirectSettles(_ cancel: @escaping @Sendable () -> Void) {
+        let settle = Duration.milliseconds(250)
+        let last = state.withLock { $0.lastRedirect }
+        guard let last, ContinuousClock.now - last < settle else { return cancel() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + settle.timeInterval, execute: cancel)
     }
 
     private static func remove(_ path: URL?) {

@@ -98,6 +98,11 @@ public final class CategoryRegistrar: Sendable {
         let lastUsed = ledger.lastUsed()
         let now = now()
         var delivered = EvictionPlan.Delivered.notAsked
+        // When the ledger says the set is full and the buttons are new, an eviction is likely:
+        // ask what is shown first, saving a read of the categories.
+        if lastUsed[identifier] == nil, lastUsed.count >= capacity {
+            delivered = await deliveredCategories()
+        }
         // At most two rounds: the second when eviction needs the delivered notifications.
         for _ in 0..<2 {
             let knownDelivered = delivered
@@ -113,21 +118,28 @@ public final class CategoryRegistrar: Sendable {
             let decided = decision.withLock { $0 }
             switch decided?.plan {
             case .alreadyRegistered?:
-                ledger.record(use: identifier, at: now, keeping: decided?.registered ?? [])
+                ledger.record(use: identifier, at: now, removing: [], registered: decided?.registered ?? [])
                 return .alreadyRegistered(identifier: identifier)
             case .needDelivered?:
-                do {
-                    delivered = .known(try await store.deliveredCategoryIdentifiers(timeout: readTimeout))
-                } catch {
-                    delivered = .unavailable
-                }
+                delivered = await deliveredCategories()
             case .add?, nil:
                 let removed = change?.remove ?? []
-                ledger.record(use: identifier, at: now, keeping: (decided?.registered ?? []).subtracting(removed))
+                var registered = decided?.registered ?? []
+                registered.subtract(removed)
+                registered.insert(identifier)
+                ledger.record(use: identifier, at: now, removing: removed, registered: registered)
                 return .registered(identifier: identifier, evicted: removed)
             }
         }
         return .failed(identifier: identifier, reason: "the category set kept changing while registering")
+    }
+
+    private func deliveredCategories() async -> EvictionPlan.Delivered {
+        do {
+            return .known(try await store.deliveredCategoryIdentifiers(timeout: readTimeout))
+        } catch {
+            return .unavailable
+        }
     }
 
     // MARK: One registrar per center

@@ -29,8 +29,9 @@ enum EvictionPlan {
         now: Date = .distantFuture, inFlightWindow: Duration = .seconds(60)
     ) -> Decision {
         if registered.contains(identifier) { return .alreadyRegistered }
-        let owned = registered.filter(CategoryIdentifier.isDerived)
-        let overflow = owned.count + 1 - capacity
+        var ownedCount = 0
+        for candidate in registered where CategoryIdentifier.isDerived(candidate) { ownedCount += 1 }
+        let overflow = ownedCount + 1 - capacity
         guard overflow > 0 else { return .add(remove: []) }
         let shown: Set<String>
         switch delivered {
@@ -39,11 +40,13 @@ enum EvictionPlan {
         case .known(let identifiers): shown = identifiers
         }
         let recent = now.addingTimeInterval(-inFlightWindow.timeInterval)
-        let evictable = owned.subtracting(shown).filter { (lastUsed[$0] ?? .distantPast) < recent }.sorted { lhs, rhs in
-            let left = lastUsed[lhs] ?? .distantPast
-            let right = lastUsed[rhs] ?? .distantPast
-            return left == right ? lhs < rhs : left < right
+        var candidates: [(identifier: String, used: Date)] = []
+        for candidate in registered where CategoryIdentifier.isDerived(candidate) && !shown.contains(candidate) {
+            let used = lastUsed[candidate] ?? .distantPast
+            if used < recent { candidates.append((candidate, used)) }
         }
+        candidates.sort { lhs, rhs in lhs.used == rhs.used ? lhs.identifier < rhs.identifier : lhs.used < rhs.used }
+        let evictable = candidates.map(\.identifier)
         return .add(remove: Set(evictable.prefix(overflow)))
     }
 }

@@ -24,12 +24,7 @@ public struct SystemCategoryStore: CategoryStore {
                 center.value.getNotificationCategories { existing in
                     complete {
                         guard let change = decide(Set(existing.map(\.identifier))) else { return nil }
-                        var updated = existing.filter { !change.remove.contains($0.identifier) }
-                        if let add = change.add {
-                            updated = updated.filter { $0.identifier != add.identifier }
-                            updated.insert(UNNotificationCategory.notibase(identifier: add.identifier, buttons: add.buttons))
-                        }
-                        center.value.setNotificationCategories(updated)
+                        center.value.setNotificationCategories(change.applied(to: existing))
                         return change
                     }
                 }
@@ -50,6 +45,19 @@ public struct SystemCategoryStore: CategoryStore {
         } catch {
             throw .readTimedOut
         }
+    }
+}
+
+extension CategoryChange {
+    /// `existing` with the change made: owned categories removed, the new one added; every other
+    /// category (the app's) is the very object that was read.
+    public func applied(to existing: Set<UNNotificationCategory>) -> Set<UNNotificationCategory> {
+        var updated = existing.filter { !remove.contains($0.identifier) }
+        if let add {
+            updated = updated.filter { $0.identifier != add.identifier }
+            updated.insert(UNNotificationCategory.notibase(identifier: add.identifier, buttons: add.buttons))
+        }
+        return updated
     }
 }
 

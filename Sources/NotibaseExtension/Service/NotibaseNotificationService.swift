@@ -18,7 +18,14 @@ import NotibaseCore
 /// Configuration comes from the extension's Info.plist (see ``ExtensionConfiguration/fromBundle(_:)``);
 /// override ``configuration`` to set it in code.
 open class NotibaseNotificationService: UNNotificationServiceExtension {
-    private let current = Locked<ContentGate?>(nil)
+    private let current = Locked<Finishing?>(nil)
+
+    /// What `serviceExtensionTimeWillExpire` needs to finish the notification in progress.
+    private struct Finishing: Sendable {
+        var gate: ContentGate
+        var engine: NotificationEngine
+        var payload: NotificationPayload
+    }
 
     /// The configuration; by default read from the extension's Info.plist.
     open var configuration: ExtensionConfiguration {
@@ -35,6 +42,12 @@ open class NotibaseNotificationService: UNNotificationServiceExtension {
         ImageDownloader(policy: configuration.imagePolicy)
     }
 
+    /// The category store; override to change where categories are registered. Every extension
+    /// instance on one center shares the first store made for it.
+    open func makeCategoryStore(center: UNUserNotificationCenter) -> any CategoryStore {
+        SystemCategoryStore(center: center)
+    }
+
     /// The receipt poster; override to change how reports are sent.
     open func makeReceiptPoster(configuration: ExtensionConfiguration) -> (any ReceiptPosting)? {
         configuration.receiptEndpoint.map(HTTPReceiptPoster.init(endpoint:))
@@ -44,43 +57,41 @@ open class NotibaseNotificationService: UNNotificationServiceExtension {
         let configuration = configuration
         let payload = NotificationPayload(userInfo: request.content.userInfo)
         let gate = ContentGate(original: request.content, payload: payload, handler: contentHandler)
-        current.withLock { $0 = gate }
 
         let center = UNUserNotificationCenter.current()
         let registrar = CategoryRegistrar.shared(for: center) {
-            Self.makeRegistrar(center: center, configuration: configuration)
+            Self.makeRegistrar(store: makeCategoryStore(center: center), configuration: configuration)
         }
         let engine = NotificationEngine(
             registrar: registrar, images: makeImageFetcher(configuration: configuration),
             receipts: makeReceiptPoster(configuration: configuration), configuration: configuration)
 
         let work = Task {
-            await engine.process(payload, gate: gate)
+            if let report = await engine.process(payload, gate: gate) {
+                await engine.deliver(report, payload: payload)
+            }
         }
         // When the work ends first, the deadline finds the gate closed and does nothing.
         DispatchQueue.global().asyncAfter(deadline: .now() + configuration.deadline.timeInterval) {
-            gate.finish(.deadline)
+            if let report = gate.finish(.deadline) {
+                Task { await engine.deliver(report, payload: payload) }
+            }
             work.cancel()
         }
-        let observer = configuration.renderObserver
-        Task {
-            let report = await gate.waitForReport()
-            observer?(report, payload)
-            await engine.postReport(report, payload: payload)
-        }
+        current.withLock { $0 = Finishing(gate: gate, engine: engine, payload: payload) }
     }
 
     open override func serviceExtensionTimeWillExpire() {
-        let gate = current.withLock { $0 }
-        gate?.finish(.timeWillExpire)
+        guard let finishing = current.withLock({ $0 }), let report = finishing.gate.finish(.timeWillExpire) else { return }
+        Task { await finishing.engine.deliver(report, payload: finishing.payload) }
     }
 
-    private static func makeRegistrar(center: UNUserNotificationCenter, configuration: ExtensionConfiguration) -> CategoryRegistrar {
+    private static func makeRegistrar(store: any CategoryStore, configuration: ExtensionConfiguration) -> CategoryRegistrar {
         let directory = configuration.sharedDirectory
             ?? FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
             ?? FileManager.default.temporaryDirectory
         return CategoryRegistrar(
-            store: SystemCategoryStore(center: center),
+            store: store,
             ledger: FileCategoryLedger(directory: directory),
             capacity: configuration.categoryCapacity,
             readTimeout: configuration.categoryReadTimeout,

@@ -23,39 +23,50 @@ public struct NotificationEngine: Sendable {
     }
 
     /// Does the work for one notification and finishes the gate with `.complete` (unless the
-    /// deadline finished it first).
-    public func process(_ payload: NotificationPayload, gate: ContentGate) async {
-        await withTaskGroup(of: Void.self) { group in
-            if !payload.buttons.isEmpty {
-                if payload.namesAppCategory {
-                    gate.update { $0.diagnostics.append("aps.category names the app's own category \(payload.category ?? ""); its buttons are the app's") }
-                } else {
-                    group.addTask {
-                        let outcome = await registrar.register(payload.buttons)
-                        gate.update { plan in
-                            plan.category = outcome
-                            if case .failed(_, let reason) = outcome { plan.diagnostics.append("category not registered: " + reason) }
-                        }
-                    }
-                }
+    /// deadline finished it first). Returns the render report when this call finished the gate.
+    @discardableResult
+    public func process(_ payload: NotificationPayload, gate: ContentGate) async -> RenderReport? {
+        let registersCategory = !payload.buttons.isEmpty && !payload.namesAppCategory
+        if !payload.buttons.isEmpty && payload.namesAppCategory {
+            gate.update { $0.diagnostics.append("aps.category names the app's own category \(payload.category ?? ""); its buttons are the app's") }
+        }
+        if let imageURL = payload.imageURL {
+            // Both at once: the category while the image downloads.
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await fetchImage(imageURL, gate: gate) }
+                if registersCategory { await registerCategory(payload.buttons, gate: gate) }
             }
-            if let imageURL = payload.imageURL {
-                let timeout = configuration.deadline
-                group.addTask {
-                    let result = await images.fetch(imageURL, timeout: timeout)
-                    let accepted = gate.update { plan in
-                        switch result {
-                        case .downloaded(let file, let type, _): plan.image = (file, type)
-                        case .failed(let reason): plan.imageFailure = reason
-                        }
-                    }
-                    if !accepted, case .downloaded(let file, _, _) = result {
-                        try? FileManager.default.removeItem(at: file)
-                    }
-                }
+        } else if registersCategory {
+            await registerCategory(payload.buttons, gate: gate)
+        }
+        return gate.finish(.complete)
+    }
+
+    private func registerCategory(_ buttons: [Button], gate: ContentGate) async {
+        let outcome = await registrar.register(buttons)
+        gate.update { plan in
+            plan.category = outcome
+            if case .failed(_, let reason) = outcome { plan.diagnostics.append("category not registered: " + reason) }
+        }
+    }
+
+    private func fetchImage(_ url: String, gate: ContentGate) async {
+        let result = await images.fetch(url, timeout: configuration.deadline)
+        let accepted = gate.update { plan in
+            switch result {
+            case .downloaded(let file, let type, _): plan.image = (file, type)
+            case .failed(let reason): plan.imageFailure = reason
             }
         }
-        gate.finish(.complete)
+        if !accepted, case .downloaded(let file, _, _) = result {
+            try? FileManager.default.removeItem(at: file)
+        }
+    }
+
+    /// Hands a finished report to the observer and posts it, best effort.
+    public func deliver(_ report: RenderReport, payload: NotificationPayload) async {
+        configuration.renderObserver?(report, payload)
+        await postReport(report, payload: payload)
     }
 
     /// Posts the render report for a finished gate, best effort, within the receipt timeout.

@@ -21,6 +21,13 @@ final class AsyncMutex: Sendable {
     }
 
     private func acquire() async {
+        // Uncontended: take it without suspending.
+        let taken = state.withLock { state -> Bool in
+            guard !state.locked else { return false }
+            state.locked = true
+            return true
+        }
+        if taken { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let granted = state.withLock { state -> Bool in
                 if state.locked {

@@ -4,13 +4,17 @@ import UserNotificationsShim
 
 @Suite("SimulatedDevice.deliver: when and how the service extension runs")
 struct SimulatedDeliveryTests {
-    /// A device whose extension budget is short enough for tests.
-    static func device() -> SimulatedDevice {
+    /// A device for tests. Tests that wait for the budget to run out ask for a short one; the
+    /// others get a long one, so that a loaded machine (the whole suite runs in parallel on two
+    /// cores) cannot turn "in time" into "too late".
+    static func device(budget: Duration = .seconds(10)) -> SimulatedDevice {
         let device = SimulatedDevice()
-        device.serviceExtensionTimeBudget = .milliseconds(200)
-        device.expirationGracePeriod = .milliseconds(100)
+        device.serviceExtensionTimeBudget = budget
+        device.expirationGracePeriod = budget == .seconds(10) ? .seconds(2) : .milliseconds(100)
         return device
     }
+
+    static let expiring = Duration.milliseconds(200)
 
     struct RunCase: Sendable, CustomTestStringConvertible {
         let name: String
@@ -60,7 +64,7 @@ struct SimulatedDeliveryTests {
         }, expire: { release.signal() })
         let caller = currentThreadID()
 
-        let drawn = await Self.device().deliver(payload: payload(), to: serviceExtension)
+        let drawn = await Self.device(budget: Self.expiring).deliver(payload: payload(), to: serviceExtension)
 
         let threads = serviceExtension.threads.all
         let receive = try #require(threads.first { $0.event == "didReceive" })
@@ -73,7 +77,7 @@ struct SimulatedDeliveryTests {
     @Test func aSilentExtensionGetsExpiryThenTheOriginalIsShown() async {
         let serviceExtension = ClosureExtension { _, _ in }
 
-        let drawn = await Self.device().deliver(payload: payload(title: "Original"), to: serviceExtension)
+        let drawn = await Self.device(budget: Self.expiring).deliver(payload: payload(title: "Original"), to: serviceExtension)
 
         #expect(serviceExtension.events.all == ["didReceive", "serviceExtensionTimeWillExpire"])
         #expect(drawn.title == "Original")
@@ -93,7 +97,7 @@ struct SimulatedDeliveryTests {
             for saved in pending.all { saved.value.1(saved.value.0) }
         })
 
-        let drawn = await Self.device().deliver(payload: payload(), to: serviceExtension)
+        let drawn = await Self.device(budget: Self.expiring).deliver(payload: payload(), to: serviceExtension)
 
         #expect(drawn.serviceExtensionTimeWillExpireCalled)
         #expect(drawn.title == "Best attempt")
