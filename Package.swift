@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "NotibaseCore", targets: ["NotibaseCore"]),
         .library(name: "NotibaseExtension", targets: ["NotibaseExtension"]),
+        .library(name: "Notibase", targets: ["Notibase"]),
         .executable(name: "notibase", targets: ["notibase"]),
     ],
     targets: [
@@ -24,6 +25,23 @@ let package = Package(
 
         // MARK: Senders (APNs, FCM; the protocol the server's workers hand pushes to)
         .target(name: "NotibaseSenders", dependencies: ["NotibaseCore"]),
+
+        // MARK: iOS SDK: the app side (registration, responses, app categories)
+        .target(
+            name: "Notibase",
+            dependencies: [
+                "NotibaseCore", "NotibaseExtension",
+                .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux])),
+            ]
+        ),
+
+        .testTarget(
+            name: "NotibaseTests",
+            dependencies: [
+                "Notibase", "NotibaseCore", "NotibaseExtension", "NotibaseTestSupport",
+                .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux])),
+            ]
+        ),
 
         // MARK: Simulated iPhones (Linux): the real extension on the UserNotifications stand-in, for
         // `notibase preview`, `notibase demo` and the server's simulated sender.

@@ -95,6 +95,7 @@ open class NotibaseNotificationService: UNNotificationServiceExtension {
             ledger: FileCategoryLedger(directory: directory),
             capacity: configuration.categoryCapacity,
             readTimeout: configuration.categoryReadTimeout,
-            inFlightWindow: configuration.categoryInFlightWindow)
+            inFlightWindow: configuration.categoryInFlightWindow,
+            crossProcessLock: configuration.sharedDirectory.map(FileCategoryLock.init(directory:)))
     }
 }

@@ -69,12 +69,20 @@ public struct NotificationEngine: Sendable {
         await postReport(report, payload: payload)
     }
 
-    /// Posts the render report for a finished gate, best effort, within the receipt timeout.
+    /// Posts the render report for a finished gate, best effort, within the receipt timeout. With
+    /// a shared directory it goes through the outbox first, so the app posts it later if this
+    /// process is stopped or offline.
     public func postReport(_ report: RenderReport, payload: NotificationPayload) async {
-        guard let receipts, let deliveryID = payload.deliveryID else { return }
+        guard let deliveryID = payload.deliveryID else { return }
         let receipt = Receipt(
             id: UUID().uuidString.lowercased(), deliveryID: deliveryID, messageID: payload.messageID, event: .rendered,
             occurredAt: Date(), render: report)
-        _ = await receipts.post(receipt, timeout: configuration.receiptTimeout)
+        let outbox = configuration.sharedDirectory.map(ReceiptOutbox.init(shared:))
+        outbox?.add(receipt)
+        guard let receipts else { return }
+        switch await receipts.send(receipt, timeout: configuration.receiptTimeout) {
+        case .accepted, .rejected: outbox?.remove(receipt)
+        case .retryLater: break
+        }
     }
 }

@@ -3,7 +3,7 @@
 /// An actor is not enough for a read-modify-write that awaits in the middle: the actor re-enters at
 /// every `await`, so two registrations could both read the old set and the second write would drop
 /// the first one's category. This lock is held for the whole read-modify-write.
-final class AsyncMutex: Sendable {
+package final class AsyncMutex: Sendable {
     private struct State {
         var locked = false
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -11,10 +11,10 @@ final class AsyncMutex: Sendable {
 
     private let state = Locked(State())
 
-    init() {}
+    package init() {}
 
     /// Runs `body` while holding the lock; waiters are served in arrival order.
-    func withLock<Result: Sendable>(_ body: () async throws -> Result) async rethrows -> Result {
+    package func withLock<Result: Sendable, Failure: Error>(_ body: () async throws(Failure) -> Result) async throws(Failure) -> Result {
         await acquire()
         defer { release() }
         return try await body()

@@ -6,10 +6,10 @@ import Foundation
 /// work that finishes it (for a category update: the write); the work runs only if the timeout has
 /// not already won, so an operation that answers too late does nothing at all. Claiming is atomic:
 /// once the work starts, the timeout can no longer fire.
-enum Deadline {
-    struct TimedOut: Error {}
+package enum Deadline {
+    package struct TimedOut: Error {}
 
-    static func run<Value: Sendable>(
+    package static func run<Value: Sendable>(
         timeout: Duration,
         _ start: (_ complete: @escaping @Sendable (_ work: () -> Value) -> Void) -> Void
     ) async throws(TimedOut) -> Value {

@@ -51,9 +51,9 @@ func registeredIdentifiers(_ device: SimulatedDevice) async -> Set<String> {
 /// Receipts the extension posted.
 final class RecordingReceiptPoster: ReceiptPosting {
     let receipts = Locked([Receipt]())
-    func post(_ receipt: Receipt, timeout: Duration) async -> Bool {
+    func send(_ receipt: Receipt, timeout: Duration) async -> ReceiptDelivery {
         receipts.withLock { $0.append(receipt) }
-        return true
+        return .accepted
     }
 }
 
