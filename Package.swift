@@ -47,7 +47,7 @@ let package = Package(
         // `notibase preview`, `notibase demo` and the server's simulated sender.
         .target(
             name: "NotibaseSimulator",
-            dependencies: ["NotibaseCore", "NotibaseExtension", "UserNotificationsShim"]
+            dependencies: ["NotibaseCore", "NotibaseExtension", "NotibaseSenders", "UserNotificationsShim"]
         ),
 
         // MARK: Test support (helpers shared by the test targets; not shipped)

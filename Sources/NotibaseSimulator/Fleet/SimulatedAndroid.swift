@@ -1,0 +1,75 @@
+import Foundation
+import NotibaseCore
+import NotibaseExtension
+
+/// A simulated Android phone with the app installed: it builds the notification from the FCM data
+/// message as an app's messaging service would (title, body, at most 3 action buttons, the image)
+/// and reports what it drew with a rendered receipt.
+public final class SimulatedAndroid: Sendable {
+    /// A name for logs and the demo's output.
+    public let name: String
+    /// Its FCM registration token.
+    public let token: String
+    private let receipts: (any ReceiptPosting)?
+    private let drawnLog = Locked([AndroidNotification]())
+
+    init(name: String, token: String, receiptEndpoint: ReceiptEndpoint?) {
+        self.name = name
+        self.token = token
+        receipts = receiptEndpoint.map(HTTPReceiptPoster.init(endpoint:))
+    }
+
+    /// Builds the notification from an FCM message body and reports it.
+    @discardableResult
+    public func receive(fcmBody: [UInt8]) async -> AndroidNotification {
+        let start = ContinuousClock.now
+        let message = (try? JSONDecoder().decode(FCMEnvelope.self, from: Data(fcmBody)))?.message
+        let data = message?.data ?? [:]
+        let payload = NotificationPayload(userInfo: ["aps": ["alert": ["title": data["nb_title"] ?? "", "body": data["nb_body"] ?? ""]],
+                                                     PayloadKey.buttons: data[PayloadKey.buttons] ?? "[]"])
+        let buttons = Array(payload.buttons.prefix(Platform.android.maximumButtons))
+        let notification = AndroidNotification(
+            title: data["nb_title"] ?? "", body: data["nb_body"] ?? "", buttons: buttons.map(\.text), buttonIDs: buttons.map(\.id),
+            image: data[PayloadKey.image])
+        drawnLog.withLock { $0.append(notification) }
+        if let receipts, let deliveryID = data[PayloadKey.delivery] {
+            let report = RenderReport(
+                categoryID: nil, buttons: notification.buttonIDs, imageAttached: notification.image != nil, completion: .complete,
+                elapsedMilliseconds: Int((ContinuousClock.now - start).timeInterval * 1000))
+            let receipt = Receipt(
+                id: UUID().uuidString.lowercased(), deliveryID: deliveryID, messageID: data[PayloadKey.message], event: .rendered,
+                occurredAt: Date(), render: report)
+            _ = await receipts.send(receipt, timeout: .seconds(5))
+        }
+        return notification
+    }
+
+    /// Everything drawn so far, in order.
+    public var drawn: [AndroidNotification] {
+        drawnLog.withLock { $0 }
+    }
+
+    private struct FCMEnvelope: Decodable {
+        struct Message: Decodable { var data: [String: String]? }
+        var message: Message
+    }
+}
+
+/// What an Android app draws from a Notibase data message.
+public struct AndroidNotification: Sendable, Hashable, Codable {
+    public var title: String
+    public var body: String
+    /// The button labels, at most 3.
+    public var buttons: [String]
+    /// The button identifiers, in the same order.
+    public var buttonIDs: [String]
+    /// The image URL the app would load as a big picture.
+    public var image: String?
+}
+
+extension Duration {
+    var timeInterval: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import NotibaseCore
+import NotibaseExtension
+
+/// The simulated phones a `SimulatedSender` delivers to, by device token.
+public final class SimulatedFleet: Sendable {
+    private struct Phones {
+        var iPhones: [String: SimulatedIPhone] = [:]
+        var androids: [String: SimulatedAndroid] = [:]
+        var unregistered: Set<String> = []
+        var inFlight = 0
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let phones = Locked(Phones())
+    private let directory: URL
+    /// How phones reach image hosts.
+    public let images: ImageRoutes
+    /// Where phones post receipts (the server and the app's client key), when set.
+    public let receiptEndpoint: ReceiptEndpoint?
+
+    /// A fleet whose phones keep their files under `directory`.
+    public init(directory: URL, receiptEndpoint: ReceiptEndpoint?, images: ImageRoutes = ImageRoutes()) {
+        self.directory = directory
+        self.receiptEndpoint = receiptEndpoint
+        self.images = images
+    }
+
+    /// Adds an iPhone with the app (and its Notibase extension) installed.
+    @discardableResult
+    public func addIPhone(name: String, token: String, appCategories: [AppCategory] = []) -> SimulatedIPhone {
+        let phone = SimulatedIPhone(
+            name: name, token: token, receiptEndpoint: receiptEndpoint, appCategories: appCategories, images: images,
+            directory: directory.appendingPathComponent("iphone-\(token.prefix(16))"))
+        phones.withLock { $0.iPhones[token] = phone }
+        return phone
+    }
+
+    /// Adds an Android phone with the app installed.
+    @discardableResult
+    public func addAndroid(name: String, token: String) -> SimulatedAndroid {
+        let phone = SimulatedAndroid(name: name, token: token, receiptEndpoint: receiptEndpoint)
+        phones.withLock { $0.androids[token] = phone }
+        return phone
+    }
+
+    /// Makes the provider answer that `token` is no longer registered (the app was uninstalled).
+    public func uninstall(token: String) {
+        phones.withLock { _ = $0.unregistered.insert(token) }
+    }
+
+    func iPhone(_ token: String) -> SimulatedIPhone? { phones.withLock { $0.iPhones[token] } }
+    func android(_ token: String) -> SimulatedAndroid? { phones.withLock { $0.androids[token] } }
+    func isUnregistered(_ token: String) -> Bool { phones.withLock { $0.unregistered.contains(token) } }
+
+    /// Runs a delivery to a phone in the background, counted until it ends.
+    func deliverInBackground(_ work: @escaping @Sendable () async -> Void) {
+        phones.withLock { $0.inFlight += 1 }
+        Task.detached { [phones] in
+            await work()
+            let waiters = phones.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.inFlight -= 1
+                guard state.inFlight == 0 else { return [] }
+                defer { state.idleWaiters = [] }
+                return state.idleWaiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// Waits until every delivery handed to a phone has been drawn (and its receipt posted).
+    public func waitUntilIdle() async {
+        await withCheckedContinuation { continuation in
+            let idle = phones.withLock { state -> Bool in
+                if state.inFlight == 0 { return true }
+                state.idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
+}

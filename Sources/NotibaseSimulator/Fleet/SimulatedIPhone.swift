@@ -1,0 +1,101 @@
+import Foundation
+import NotibaseCore
+import NotibaseExtension
+@preconcurrency import UserNotificationsShim
+
+/// A simulated iPhone with the app installed: its own notification center, the Notibase
+/// extension (the real one) and a directory the two share, as an App Group would be.
+public final class SimulatedIPhone: Sendable {
+    /// A name for logs and the demo's output.
+    public let name: String
+    /// Its APNs device token (hexadecimal).
+    public let token: String
+    /// The simulated system: categories, delivered notifications, the person tapping.
+    public let device: SimulatedDevice
+    /// What the app's extension is configured with (receipt endpoint, shared directory, …).
+    public let extensionConfiguration: ExtensionConfiguration
+    /// The App Group directory shared by the app and the extension.
+    public let sharedDirectory: URL
+
+    private let drawnLog = Locked([DrawnNotification]())
+
+    init(name: String, token: String, receiptEndpoint: ReceiptEndpoint?, appCategories: [AppCategory], images: ImageRoutes, directory: URL) {
+        self.name = name
+        self.token = token
+        sharedDirectory = directory
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        device = SimulatedDevice(name: name, attachmentStoreDirectory: directory.appendingPathComponent("attachments"))
+        device.center.setNotificationCategories(Set(appCategories.map { $0.makeCategory() }))
+        var configuration = ExtensionConfiguration()
+        configuration.receiptEndpoint = receiptEndpoint
+        configuration.sharedDirectory = directory
+        configuration.imagePolicy = ImageDownloadPolicy(allowsLoopbackHTTP: true, directory: directory.appendingPathComponent("downloads"))
+        extensionConfiguration = configuration
+        self.images = images
+    }
+
+    private let images: ImageRoutes
+
+    /// Delivers an APNs payload as iOS would: through the Notibase extension, then drawn.
+    @discardableResult
+    public func receive(payload: [AnyHashable: Any], identifier: String = UUID().uuidString) async -> DrawnNotification {
+        let service = FleetNotificationService(configuration: extensionConfiguration, images: images)
+        let drawn = await device.deliver(payload: payload, identifier: identifier, to: service)
+        drawnLog.withLock { $0.append(drawn) }
+        return drawn
+    }
+
+    /// Everything drawn so far, in order.
+    public var drawn: [DrawnNotification] {
+        drawnLog.withLock { $0 }
+    }
+}
+
+/// The Notibase extension as the simulated app ships it.
+final class FleetNotificationService: NotibaseNotificationService {
+    let fleetConfiguration: ExtensionConfiguration
+    let images: ImageRoutes
+
+    init(configuration: ExtensionConfiguration, images: ImageRoutes) {
+        fleetConfiguration = configuration
+        self.images = images
+        super.init()
+    }
+
+    override var configuration: ExtensionConfiguration { fleetConfiguration }
+
+    override func makeImageFetcher(configuration: ExtensionConfiguration) -> any ImageFetching {
+        images.fetcher(ImageDownloader(policy: configuration.imagePolicy))
+    }
+}
+
+/// How the simulated devices reach image hosts: `https://<host>/…` is fetched from a local http
+/// server instead (a simulated phone cannot trust a made-up certificate authority on Linux, and
+/// the server only accepts https images, as iOS only loads them).
+public struct ImageRoutes: Sendable {
+    /// Host name → local base URL (`http://127.0.0.1:8123`).
+    public var routes: [String: String]
+
+    /// Routes from a table.
+    public init(_ routes: [String: String] = [:]) {
+        self.routes = routes
+    }
+
+    func fetcher(_ downloader: ImageDownloader) -> any ImageFetching {
+        RoutedFetcher(routes: routes, downloader: downloader)
+    }
+
+    struct RoutedFetcher: ImageFetching {
+        let routes: [String: String]
+        let downloader: ImageDownloader
+
+        func fetch(_ url: String, timeout: Duration) async -> ImageFetchResult {
+            guard let parsed = URL(string: url), parsed.scheme == "https", let host = parsed.host, let base = routes[host] else {
+                return await downloader.fetch(url, timeout: timeout)
+            }
+            var local = base + parsed.path
+            if let query = parsed.query { local += "?" + query }
+            return await downloader.fetch(local, timeout: timeout)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import NotibaseCore
+import NotibaseExtension
+import NotibaseSenders
+
+/// A sender that plays APNs and FCM for simulated phones: it checks what the providers check
+/// (payload size), answers as they do (accepted with an id; 410 Unregistered for an uninstalled
+/// app), and hands each accepted push to the phone with that token, where the real Notibase
+/// extension renders it and posts real receipts. A token with no simulated phone is accepted and
+/// goes nowhere, as for a phone that is switched off.
+public struct SimulatedSender: Sender {
+    /// The phones.
+    public let fleet: SimulatedFleet
+
+    /// A sender for `fleet`.
+    public init(fleet: SimulatedFleet) {
+        self.fleet = fleet
+    }
+
+    public func send(_ pushes: [Push]) async -> [SendOutcome] {
+        pushes.map(send)
+    }
+
+    private func send(_ push: Push) -> SendOutcome {
+        let token = push.request.deviceToken
+        if fleet.isUnregistered(token) {
+            switch push.request {
+            case .apns:
+                return SendOutcome(
+                    disposition: .deactivateDevice, status: 410, providerReason: "Unregistered",
+                    explanation: "the app was removed from the simulated iPhone", tokenInvalidSince: Date())
+            case .fcm:
+                return SendOutcome(
+                    disposition: .deactivateDevice, status: 404, providerReason: "UNREGISTERED",
+                    explanation: "the app was removed from the simulated Android phone")
+            }
+        }
+        switch push.request {
+        case .apns(let request):
+            guard request.body.count <= APNsRenderer.payloadLimit else {
+                return SendOutcome(
+                    disposition: .failed, status: 413, providerReason: "PayloadTooLarge",
+                    explanation: "the payload is over 4096 bytes")
+            }
+            let apnsID = request.header("apns-id") ?? UUID().uuidString.lowercased()
+            if let phone = fleet.iPhone(token),
+                let payload = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]
+            {
+                let userInfo = Locked(Dictionary(uniqueKeysWithValues: payload.map { (AnyHashable($0.key), $0.value) }))
+                fleet.deliverInBackground { await phone.receive(payload: userInfo.withLock { $0 }, identifier: apnsID) }
+            }
+            return .sent(providerID: apnsID)
+        case .fcm(let request):
+            let name = "projects/simulated/messages/\(UUID().uuidString.lowercased())"
+            if let phone = fleet.android(token) {
+                let body = request.body
+                fleet.deliverInBackground { await phone.receive(fcmBody: body) }
+            }
+            return .sent(providerID: name)
+        }
+    }
+
+    public func shutdown() async {
+        await fleet.waitUntilIdle()
+    }
+}
