@@ -24,8 +24,18 @@ let package = Package(
         // MARK: Senders (APNs, FCM; the protocol the server's workers hand pushes to)
         .target(name: "NotibaseSenders", dependencies: ["NotibaseCore"]),
 
+        // MARK: Server (HTTP API, storage, delivery queue)
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(
+            name: "NotibaseServer",
+            dependencies: ["NotibaseCore", "NotibaseSenders", "CSQLite", "CMicroHTTPD", "COpenSSL"]
+        ),
+        .testTarget(name: "NotibaseServerTests", dependencies: ["NotibaseServer", "NotibaseCore", "NotibaseSenders"]),
+
         // MARK: Command line (composition root)
-        .target(name: "NotibaseCLI", dependencies: ["NotibaseCore", "NotibaseSenders"]),
+        .target(name: "NotibaseCLI", dependencies: ["NotibaseCore", "NotibaseSenders", "NotibaseServer"]),
         .executableTarget(name: "notibase", dependencies: ["NotibaseCLI"]),
     ]
 )

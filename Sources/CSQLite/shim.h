@@ -1,0 +1,13 @@
+#ifndef NOTIBASE_CSQLITE_SHIM_H
+#define NOTIBASE_CSQLITE_SHIM_H
+#include <sqlite3.h>
+
+/// SQLITE_TRANSIENT is a macro Swift cannot import: SQLite copies the bound bytes.
+static inline int notibase_sqlite3_bind_text_transient(sqlite3_stmt *statement, int index, const char *text, int length) {
+    return sqlite3_bind_text(statement, index, text, length, SQLITE_TRANSIENT);
+}
+
+static inline int notibase_sqlite3_bind_blob_transient(sqlite3_stmt *statement, int index, const void *bytes, int length) {
+    return sqlite3_bind_blob(statement, index, bytes, length, SQLITE_TRANSIENT);
+}
+#endif
