@@ -1,0 +1,84 @@
+import Foundation
+import NotibaseCore
+
+extension SQLiteStore {
+    private static let deviceColumns = """
+        seq, id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version,
+        active, deactivated_reason, deactivated_at, created_at, updated_at
+        """
+
+    private static let upsertDevice = """
+        INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at)
+        VALUES (?1, ?2, ?3, ?4, ?5, coalesce(?6, '[]'), ?7, ?8, ?9, ?10, ?11, ?11)
+        ON CONFLICT (app_id, platform, token) DO UPDATE SET
+            external_user_id = coalesce(?5, external_user_id), tags = coalesce(?6, tags), locale = coalesce(?7, locale),
+            time_zone = coalesce(?8, time_zone), app_version = coalesce(?9, app_version), sdk_version = coalesce(?10, sdk_version),
+            active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = ?11
+        RETURNING id
+        """
+
+    /// Registers a device, or updates the one with the same platform and token (reactivating it).
+    /// Returns the device and whether it was new.
+    func registerDevice(appID: String, _ registration: DeviceRegistration, newID: String, now: Int) throws -> (DeviceRecord, created: Bool) {
+        try connection.transaction {
+            let id = try upsert(appID: appID, registration, newID: newID, now: now)
+            guard let device = try device(appID: appID, id: id) else { throw StorageError.corrupt("device \(id) vanished") }
+            return (device, id == newID)
+        }
+    }
+
+    /// Registers many devices in one transaction; returns how many were new.
+    func registerDevices(appID: String, _ registrations: [(DeviceRegistration, newID: String)], now: Int) throws -> Int {
+        try connection.transaction {
+            var created = 0
+            for (registration, newID) in registrations where try upsert(appID: appID, registration, newID: newID, now: now) == newID {
+                created += 1
+            }
+            return created
+        }
+    }
+
+    private func upsert(appID: String, _ registration: DeviceRegistration, newID: String, now: Int) throws -> String {
+        let tags = registration.tags.map { SQLiteStore.json($0) }
+        let values: [SQLValue] = [
+            .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
+            .optionalText(registration.externalUserID), .optionalText(tags), .optionalText(registration.locale),
+            .optionalText(registration.timeZone), .optionalText(registration.appVersion), .optionalText(registration.sdkVersion), .int(now),
+        ]
+        guard let id = try connection.first(Self.upsertDevice, values, { $0.text(0) }) else {
+            throw StorageError.corrupt("device upsert returned nothing")
+        }
+        return id
+    }
+
+    func device(appID: String, id: String) throws -> DeviceRecord? {
+        try connection.first("SELECT \(Self.deviceColumns) FROM devices WHERE id = ? AND app_id = ?", [.text(id), .text(appID)], Self.device)
+    }
+
+    /// Devices in registration order after `afterSeq`, at most `limit`.
+    func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) throws -> [DeviceRecord] {
+        var sql = "SELECT \(Self.deviceColumns) FROM devices WHERE app_id = ? AND seq > ?"
+        var values: [SQLValue] = [.text(appID), .int(afterSeq)]
+        if let platform = filter.platform { sql += " AND platform = ?"; values.append(.text(platform.rawValue)) }
+        if let user = filter.externalUserID { sql += " AND external_user_id = ?"; values.append(.text(user)) }
+        if let tag = filter.tag { sql += " AND EXISTS (SELECT 1 FROM json_each(devices.tags) WHERE value = ?)"; values.append(.text(tag)) }
+        if let active = filter.active { sql += " AND active = ?"; values.append(.int(active ? 1 : 0)) }
+        sql += " ORDER BY seq LIMIT ?"
+        values.append(.int(limit))
+        return try connection.query(sql, values, Self.device)
+    }
+
+    func deleteDevice(appID: String, id: String) throws -> Bool {
+        try connection.run("DELETE FROM devices WHERE id = ? AND app_id = ?", [.text(id), .text(appID)]) == 1
+    }
+
+    static func device(_ row: SQLiteStatement) throws -> DeviceRecord {
+        guard let platform = Platform(rawValue: row.text(2)) else { throw StorageError.corrupt("device platform \(row.text(2))") }
+        let tags = (try? JSONDecoder().decode([String].self, from: Data(row.text(5).utf8))) ?? []
+        return DeviceRecord(
+            seq: row.int(0), id: row.text(1), platform: platform, token: row.text(3), externalUserID: row.optionalText(4),
+            tags: tags, locale: row.optionalText(6), timeZone: row.optionalText(7), appVersion: row.optionalText(8),
+            sdkVersion: row.optionalText(9), active: row.int(10) == 1, deactivatedReason: row.optionalText(11),
+            deactivatedAt: row.optionalInt(12), createdAt: row.int(13), updatedAt: row.int(14))
+    }
+}

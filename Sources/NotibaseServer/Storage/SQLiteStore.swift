@@ -1,0 +1,45 @@
+import Foundation
+import NotibaseCore
+
+/// The server's storage on one embedded SQLite database (WAL): apps, devices, messages, the
+/// delivery queue and its history.
+///
+/// An actor: its connection never leaves it. SQL stays in this type and its extensions, one per
+/// resource, so that another backend (PostgreSQL) can implement the same methods.
+actor SQLiteStore {
+    let connection: SQLiteConnection
+
+    /// Opens (creating and migrating if needed) the database at `path`.
+    init(path: String) throws {
+        connection = try SQLiteConnection(path: path)
+        try Schema.migrate(connection)
+    }
+
+    // MARK: Settings
+
+    func setting(_ name: String) throws -> [UInt8]? {
+        try connection.first("SELECT value FROM settings WHERE name = ?", [.text(name)]) { $0.blob(0) }
+    }
+
+    /// Stores `value` under `name` unless it is already set; returns whether it was stored.
+    func insertSettingIfAbsent(_ name: String, _ value: [UInt8]) throws -> Bool {
+        try connection.run("INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)", [.text(name), .blob(value)]) == 1
+    }
+
+    /// Writes what the WAL holds into the main file and truncates the WAL (on clean shutdown).
+    func checkpoint() throws {
+        try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// Deliveries not yet in a final state.
+    func queueDepth() throws -> Int {
+        try connection.first("SELECT count(*) FROM deliveries WHERE due_at IS NOT NULL") { $0.int(0) } ?? 0
+    }
+
+    /// Encodes a value as JSON text for a column.
+    nonisolated static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "null"
+    }
+}
