@@ -37,6 +37,7 @@ let package = Package(
         // MARK: Command line (composition root)
         .target(name: "NotibaseCLI", dependencies: ["NotibaseCore", "NotibaseSenders", "NotibaseServer"]),
         .executableTarget(name: "notibase", dependencies: ["NotibaseCLI"]),
+        .testTarget(name: "NotibaseCLITests", dependencies: ["NotibaseCLI"]),
     ]
 )
 
