@@ -14,41 +14,38 @@ extension SQLiteStore {
             external_user_id = coalesce(?5, external_user_id), tags = coalesce(?6, tags), locale = coalesce(?7, locale),
             time_zone = coalesce(?8, time_zone), app_version = coalesce(?9, app_version), sdk_version = coalesce(?10, sdk_version),
             active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = ?11
-        RETURNING id
+        RETURNING \(deviceColumns)
         """
 
     /// Registers a device, or updates the one with the same platform and token (reactivating it).
     /// Returns the device and whether it was new.
     func registerDevice(appID: String, _ registration: DeviceRegistration, newID: String, now: Int) throws -> (DeviceRecord, created: Bool) {
-        try connection.transaction {
-            let id = try upsert(appID: appID, registration, newID: newID, now: now)
-            guard let device = try device(appID: appID, id: id) else { throw StorageError.corrupt("device \(id) vanished") }
-            return (device, id == newID)
-        }
+        let device = try upsert(appID: appID, registration, newID: newID, now: now)
+        return (device, device.id == newID)
     }
 
     /// Registers many devices in one transaction; returns how many were new.
     func registerDevices(appID: String, _ registrations: [(DeviceRegistration, newID: String)], now: Int) throws -> Int {
         try connection.transaction {
             var created = 0
-            for (registration, newID) in registrations where try upsert(appID: appID, registration, newID: newID, now: now) == newID {
+            for (registration, newID) in registrations where try upsert(appID: appID, registration, newID: newID, now: now).id == newID {
                 created += 1
             }
             return created
         }
     }
 
-    private func upsert(appID: String, _ registration: DeviceRegistration, newID: String, now: Int) throws -> String {
+    private func upsert(appID: String, _ registration: DeviceRegistration, newID: String, now: Int) throws -> DeviceRecord {
         let tags = registration.tags.map { SQLiteStore.json($0) }
         let values: [SQLValue] = [
             .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
             .optionalText(registration.externalUserID), .optionalText(tags), .optionalText(registration.locale),
             .optionalText(registration.timeZone), .optionalText(registration.appVersion), .optionalText(registration.sdkVersion), .int(now),
         ]
-        guard let id = try connection.first(Self.upsertDevice, values, { $0.text(0) }) else {
+        guard let device = try connection.first(Self.upsertDevice, values, Self.device) else {
             throw StorageError.corrupt("device upsert returned nothing")
         }
-        return id
+        return device
     }
 
     func device(appID: String, id: String) throws -> DeviceRecord? {
