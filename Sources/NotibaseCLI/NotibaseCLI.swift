@@ -11,6 +11,7 @@ public enum NotibaseCLI {
     static var commands: [any Command.Type] {[
         CategoryIDCommand.self,
         RenderCommand.self,
+        ServeCommand.self,
     ]}
 
     /// Runs the command named in `arguments` (the first element is the program name) and returns

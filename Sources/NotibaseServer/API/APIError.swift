@@ -29,7 +29,8 @@ struct APIError: Error, Sendable {
         else if problem.message.hasPrefix("is not valid JSON") || problem.field.isEmpty && problem.message.contains("JSON") { code = "malformed_json" }
         else if problem.message == "is required" { code = "missing_field" }
         else { code = "invalid_field" }
-        return APIError(status: 400, code: code, message: problem.field.isEmpty ? problem.message : "\(problem.field) \(problem.message)", field: problem.field.isEmpty ? nil : problem.field)
+        let message = problem.field.isEmpty || code == "unknown_field" ? problem.message : "\(problem.field) \(problem.message)"
+        return APIError(status: 400, code: code, message: message, field: problem.field.isEmpty ? nil : problem.field)
     }
 
     static func invalid(_ field: String, _ message: String) -> APIError {

@@ -20,10 +20,10 @@ struct StoredAPNsCredentials: Sendable, Codable {
         bundleID = try c.decode(String.self, forKey: .bundleID)
         environment = try c.decode(APNsEnvironment.self, forKey: .environment)
         privateKey = try c.decode(String.self, forKey: .privateKey)
-        try Self.require(keyID.count == 10, .keyID, c, "must be the 10-character key ID shown next to the key in Apple's developer account")
-        try Self.require(teamID.count == 10, .teamID, c, "must be the 10-character team ID of the Apple developer account")
-        try Self.require(!bundleID.isEmpty && bundleID.count <= 255, .bundleID, c, "must be the app's bundle identifier, such as com.example.app")
-        try Self.require(privateKey.contains("-----BEGIN PRIVATE KEY-----"), .privateKey, c, "must be the text of the .p8 file, from -----BEGIN PRIVATE KEY----- to -----END PRIVATE KEY-----")
+        try check(keyID.count == 10, .keyID, c, "must be the 10-character key ID shown next to the key in Apple's developer account")
+        try check(teamID.count == 10, .teamID, c, "must be the 10-character team ID of the Apple developer account")
+        try check(!bundleID.isEmpty && bundleID.count <= 255, .bundleID, c, "must be the app's bundle identifier, such as com.example.app")
+        try check(privateKey.contains("-----BEGIN PRIVATE KEY-----"), .privateKey, c, "must be the text of the .p8 file, from -----BEGIN PRIVATE KEY----- to -----END PRIVATE KEY-----")
     }
 
     /// The non-secret part, shown by the API.
@@ -35,10 +35,6 @@ struct StoredAPNsCredentials: Sendable, Codable {
         .apns(APNsCredentials(
             appID: appID, bundleID: bundleID, environment: environment,
             authentication: .token(privateKeyPEM: privateKey, keyID: keyID, teamID: teamID), revision: revision))
-    }
-
-    static func require<Key: CodingKey>(_ condition: Bool, _ key: Key, _ c: KeyedDecodingContainer<Key>, _ message: String) throws {
-        if !condition { throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: message) }
     }
 }
 
@@ -58,15 +54,15 @@ struct StoredFCMCredentials: Sendable, Codable {
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let type = try c.decodeIfPresent(String.self, forKey: .type)
-        try StoredAPNsCredentials.require(type == nil || type == "service_account", .type, c, "must be \"service_account\": upload the service account key file from the Firebase console")
+        try check(type == nil || type == "service_account", .type, c, "must be \"service_account\": upload the service account key file from the Firebase console")
         projectID = try c.decode(String.self, forKey: .projectID)
         clientEmail = try c.decode(String.self, forKey: .clientEmail)
         privateKey = try c.decode(String.self, forKey: .privateKey)
         tokenURI = try c.decodeIfPresent(String.self, forKey: .tokenURI) ?? "https://oauth2.googleapis.com/token"
-        try StoredAPNsCredentials.require(!projectID.isEmpty, .projectID, c, "must be the Firebase project ID")
-        try StoredAPNsCredentials.require(clientEmail.contains("@"), .clientEmail, c, "must be the service account's email")
-        try StoredAPNsCredentials.require(privateKey.contains("-----BEGIN PRIVATE KEY-----"), .privateKey, c, "must be the service account's PEM private key")
-        try StoredAPNsCredentials.require(tokenURI.hasPrefix("https://"), .tokenURI, c, "must be an https URL")
+        try check(!projectID.isEmpty, .projectID, c, "must be the Firebase project ID")
+        try check(clientEmail.contains("@"), .clientEmail, c, "must be the service account's email")
+        try check(privateKey.contains("-----BEGIN PRIVATE KEY-----"), .privateKey, c, "must be the service account's PEM private key")
+        try check(tokenURI.hasPrefix("https://"), .tokenURI, c, "must be an https URL")
     }
 
     func encode(to encoder: any Encoder) throws {

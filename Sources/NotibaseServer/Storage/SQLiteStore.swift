@@ -26,6 +26,10 @@ actor SQLiteStore {
         try connection.run("INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)", [.text(name), .blob(value)]) == 1
     }
 
+    func replaceSetting(_ name: String, _ value: [UInt8]) throws {
+        try connection.run("INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", [.text(name), .blob(value)])
+    }
+
     /// Writes what the WAL holds into the main file and truncates the WAL (on clean shutdown).
     func checkpoint() throws {
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -1,0 +1,80 @@
+import Foundation
+import NotibaseCore
+
+/// What every API handler uses: storage, keys, limits, the secret box, metrics and logs.
+final class APIContext: Sendable {
+    let store: SQLiteStore
+    let auth: Authenticator
+    let limiter: RateLimiter
+    let box: SecretBox
+    let metrics: Metrics
+    let logger: Logger
+    let clock: WallClock
+    let limits: ServerConfiguration.Limits
+
+    init(store: SQLiteStore, auth: Authenticator, limiter: RateLimiter, box: SecretBox, metrics: Metrics, logger: Logger, clock: WallClock, limits: ServerConfiguration.Limits) {
+        self.store = store
+        self.auth = auth
+        self.limiter = limiter
+        self.box = box
+        self.metrics = metrics
+        self.logger = logger
+        self.clock = clock
+        self.limits = limits
+    }
+
+    /// Authenticates and rate-limits a request.
+    func caller(_ request: HTTPRequest, _ allowed: Set<KeyKind>) async throws -> Caller {
+        let caller = try await auth.authenticate(request, allowed: allowed)
+        try limiter.admit(caller)
+        return caller
+    }
+
+    /// The app of an app key (server or client).
+    func appID(_ request: HTTPRequest, _ allowed: Set<KeyKind> = [.server]) async throws -> String {
+        let caller = try await caller(request, allowed)
+        guard let appID = caller.appID else { throw APIError(status: 403, code: "key_not_allowed", message: "use one of the app's keys", field: nil) }
+        return appID
+    }
+}
+
+/// Paging through lists: `limit` (1–1000, default 100) and an opaque `cursor` from `nextCursor`.
+struct Page {
+    var limit: Int
+    var after: Int
+
+    init(_ request: HTTPRequest, defaultAfter: Int = 0) throws {
+        if let text = request.query["limit"] {
+            guard let limit = Int(text), (1...1000).contains(limit) else { throw APIError.invalid("limit", "must be a whole number from 1 to 1000") }
+            self.limit = limit
+        } else {
+            limit = 100
+        }
+        if let cursor = request.query["cursor"] {
+            guard let bytes = Base64URL.decode(cursor), let text = String(bytes: bytes, encoding: .utf8), text.hasPrefix("c"),
+                  let after = Int(text.dropFirst()), after >= 0 else {
+                throw APIError.invalid("cursor", "is not a cursor this server gave; pass nextCursor from the previous page unchanged")
+            }
+            self.after = after
+        } else {
+            after = defaultAfter
+        }
+    }
+
+    /// The cursor for the page after one that ended at `seq`, if the page was full.
+    func next(count: Int, lastSeq: Int?) -> String? {
+        guard count == limit, let lastSeq else { return nil }
+        return Base64URL.encode(Array("c\(lastSeq)".utf8))
+    }
+}
+
+/// A page of results.
+struct ListBody<Item: Encodable>: Encodable {
+    var items: [Item]
+    var nextCursor: String?
+}
+
+extension Int {
+    /// Milliseconds since 1970 as an RFC 3339 time.
+    var timestamp: String { Timestamp.format(Date(milliseconds: self)) }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import NotibaseCore
+
+/// `/v1/devices`: register (server or client key), list, read and delete (server key).
+enum DevicesAPI {
+    struct RegistrationBody: Decodable {
+        var registration: DeviceRegistration
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case platform, token
+            case externalUserID = "externalUserId"
+            case tags, locale, timeZone, appVersion, sdkVersion
+        }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownFields(CodingKeys.self)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let platform = try c.decode(Platform.self, forKey: .platform)
+            let token = try c.decode(String.self, forKey: .token)
+            let isHex = token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) }
+            switch platform {
+            case .ios:
+                try check(isHex && (64...200).contains(token.utf8.count) && token.utf8.count % 2 == 0, .token, c, "must be the APNs device token in hexadecimal (64 digits or more)")
+            case .android:
+                try check((16...4096).contains(token.utf8.count) && !token.contains(where: \.isWhitespace), .token, c, "must be the FCM registration token (16 to 4096 characters, no spaces)")
+            }
+            let tags = try c.decodeIfPresent([String].self, forKey: .tags)
+            try check((tags ?? []).count <= 100 && (tags ?? []).allSatisfy { (1...64).contains($0.count) }, .tags, c, "must be at most 100 tags of 1 to 64 characters")
+            let user = try c.decodeIfPresent(String.self, forKey: .externalUserID)
+            try check(user.map { (1...256).contains($0.count) } ?? true, .externalUserID, c, "must be 1 to 256 characters")
+            let locale = try c.decodeIfPresent(String.self, forKey: .locale)
+            try check(locale.map(Self.isLocale) ?? true, .locale, c, "must be a locale such as en, fr-FR or pt_BR")
+            var short: [CodingKeys: String] = [:]
+            for key in [CodingKeys.timeZone, .appVersion, .sdkVersion] {
+                let value = try c.decodeIfPresent(String.self, forKey: key)
+                try check(value.map { (1...64).contains($0.count) } ?? true, key, c, "must be 1 to 64 characters")
+                short[key] = value
+            }
+            registration = DeviceRegistration(
+                platform: platform, token: platform == .ios ? token.lowercased() : token, externalUserID: user, tags: tags.map { Array(Set($0)).sorted() },
+                locale: locale, timeZone: short[.timeZone], appVersion: short[.appVersion], sdkVersion: short[.sdkVersion])
+        }
+
+        static func isLocale(_ text: String) -> Bool {
+            (2...35).contains(text.count) && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) || $0 == 0x2d || $0 == 0x5f }
+                && text.first?.isLetter == true
+        }
+    }
+
+    struct BatchBody: Decodable {
+        var devices: [RegistrationBody]
+        enum CodingKeys: String, CodingKey, CaseIterable { case devices }
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownFields(CodingKeys.self)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            devices = try c.decode([RegistrationBody].self, forKey: .devices)
+            try check((1...10_000).contains(devices.count), .devices, c, "must hold from 1 to 10000 devices")
+        }
+    }
+
+    struct DeviceBody: Encodable {
+        var id: String
+        var platform: String
+        var token: String
+        var externalUserId: String?
+        var tags: [String]
+        var locale: String?
+        var timeZone: String?
+        var appVersion: String?
+        var sdkVersion: String?
+        var active: Bool
+        var deactivatedReason: String?
+        var deactivatedAt: String?
+        var createdAt: String
+        var updatedAt: String
+
+        init(_ device: DeviceRecord) {
+            id = device.id
+            platform = device.platform.rawValue
+            token = device.token
+            externalUserId = device.externalUserID
+            tags = device.tags
+            locale = device.locale
+            timeZone = device.timeZone
+            appVersion = device.appVersion
+            sdkVersion = device.sdkVersion
+            active = device.active
+            deactivatedReason = device.deactivatedReason
+            deactivatedAt = device.deactivatedAt?.timestamp
+            createdAt = device.createdAt.timestamp
+            updatedAt = device.updatedAt.timestamp
+        }
+    }
+
+    struct BatchResult: Encodable {
+        var registered: Int
+        var created: Int
+    }
+
+    static func add(to router: inout Router, _ context: APIContext) {
+        router.add("POST", "/v1/devices") { request, _ in
+            let appID = try await context.appID(request, [.server, .client])
+            let body = try JSON.decode(RegistrationBody.self, from: request)
+            let now = context.clock.milliseconds()
+            let (device, created) = try await context.store.registerDevice(appID: appID, body.registration, newID: Identifier.make(milliseconds: now), now: now)
+            return JSON.response(status: created ? 201 : 200, DeviceBody(device))
+        }
+
+        router.add("POST", "/v1/devices/batch") { request, _ in
+            let appID = try await context.appID(request)
+            let body = try JSON.decode(BatchBody.self, from: request)
+            let now = context.clock.milliseconds()
+            let registrations = body.devices.map { ($0.registration, newID: Identifier.make(milliseconds: now)) }
+            let created = try await context.store.registerDevices(appID: appID, registrations, now: now)
+            return JSON.response(status: 200, BatchResult(registered: registrations.count, created: created))
+        }
+
+        router.add("GET", "/v1/devices") { request, _ in
+            let appID = try await context.appID(request)
+            let page = try Page(request)
+            var filter = DeviceFilter()
+            if let platform = request.query["platform"] {
+                guard let value = Platform(rawValue: platform) else { throw APIError.invalid("platform", "must be ios or android") }
+                filter.platform = value
+            }
+            if let active = request.query["active"] {
+                guard active == "true" || active == "false" else { throw APIError.invalid("active", "must be true or false") }
+                filter.active = active == "true"
+            }
+            filter.externalUserID = request.query["externalUserId"]
+            filter.tag = request.query["tag"]
+            let devices = try await context.store.devices(appID: appID, filter: filter, afterSeq: page.after, limit: page.limit)
+            return JSON.response(status: 200, ListBody(items: devices.map(DeviceBody.init), nextCursor: page.next(count: devices.count, lastSeq: devices.last?.seq)))
+        }
+
+        router.add("GET", "/v1/devices/{deviceId}") { request, parameters in
+            let appID = try await context.appID(request)
+            guard let device = try await context.store.device(appID: appID, id: parameters["deviceId"]) else { throw APIError.notFound("device") }
+            return JSON.response(status: 200, DeviceBody(device))
+        }
+
+        router.add("DELETE", "/v1/devices/{deviceId}") { request, parameters in
+            let appID = try await context.appID(request)
+            guard try await context.store.deleteDevice(appID: appID, id: parameters["deviceId"]) else { throw APIError.notFound("device") }
+            return HTTPResponse(status: 204)
+        }
+    }
+}
+
+/// Throws a decoding error at `key` unless `condition` holds (turned into a 400 naming the field).
+func check<Key: CodingKey>(_ condition: Bool, _ key: Key, _ c: KeyedDecodingContainer<Key>, _ message: String) throws {
+    if !condition { throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: message) }
+}

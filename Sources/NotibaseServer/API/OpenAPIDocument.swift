@@ -1,0 +1,1 @@
+enum OpenAPIDocument { static let bytes: [UInt8] = Array("{}".utf8) }
