@@ -1,0 +1,94 @@
+import Testing
+@testable import NotibaseServer
+
+@Suite("Bad input")
+struct BadInputTests {
+    @Test(arguments: [
+        (#"{"platform": "ios", "token": "#, "malformed_json", nil),
+        (#"{"platform": "ios", "token": 42}"#, "invalid_field", "token"),
+        (#"{"platform": "windows", "token": "abc"}"#, "invalid_field", "platform"),
+        (#"{"platform": "ios", "token": "\#(String(repeating: "ab", count: 32))", "tgas": ["a"]}"#, "unknown_field", "tgas"),
+        (#"{"token": "\#(String(repeating: "ab", count: 32))"}"#, "missing_field", "platform"),
+        (#"{"platform": "ios", "token": "not hex"}"#, "invalid_field", "token"),
+        (#"[1, 2]"#, "invalid_field", nil),
+    ] as [(String, String, String?)])
+    func badDeviceRegistrationIs400WithCodeAndFieldAndChangesNothing(body: String, code: String, field: String?) async throws {
+        let harness = try await Harness()
+        let app = try await harness.createApp()
+        let reply = await harness.request("POST", "/v1/devices", key: app.clientKey, body: body)
+        #expect(reply.status == 400)
+        #expect(reply.errorCode == code, "\(reply.text)")
+        #expect(reply["error"]["field"].string == field)
+        #expect(!(reply["error"]["message"].string ?? "").isEmpty)
+        #expect(await harness.request("GET", "/v1/devices", key: app.serverKey)["items"].array.isEmpty)
+    }
+
+    @Test func invalidMessageListsEveryProblemAndQueuesNothing() async throws {
+        let harness = try await Harness()
+        let app = try await harness.createApp()
+        try await harness.registerDevice(app, number: 1)
+        let reply = await harness.request("POST", "/v1/messages", key: app.serverKey, body: #"""
+            {"message": {"badge": -1}, "variants": {"fr": {"title": "Salut", "collapseId": "\#(String(repeating: "x", count: 80))"}}, "audience": {"all": true}}
+            """#)
+        #expect(reply.status == 400)
+        #expect(reply.errorCode == "invalid_message")
+        let fields = reply["error"]["issues"].array.compactMap { $0["field"].string }
+        #expect(fields.contains("message.body") && fields.contains("message.badge") && fields.contains("variants.fr.collapseId"), "\(fields)")
+        #expect(await harness.request("GET", "/v1/messages", key: app.serverKey)["items"].array.isEmpty)
+    }
+
+    @Test(arguments: [
+        #"{"message": {"title": "x"}}"#,
+        #"{"message": {"title": "x"}, "audience": {}}"#,
+        #"{"message": {"title": "x"}, "audience": {"all": true, "deviceIds": ["a"]}}"#,
+        #"{"message": {"title": "x"}, "audience": {"tags": {"allOf": []}}}"#,
+        #"{"message": {"title": "x"}, "audience": {"all": false}}"#,
+        #"{"message": {"title": "x"}, "audience": {"all": true}, "sendAt": "tomorrow"}"#,
+        #"{"message": {"title": "x", "titel": "y"}, "audience": {"all": true}}"#,
+    ])
+    func badMessageRequestIs400(body: String) async throws {
+        let harness = try await Harness()
+        let app = try await harness.createApp()
+        let reply = await harness.request("POST", "/v1/messages", key: app.serverKey, body: body)
+        #expect(reply.status == 400, "\(reply.text)")
+        #expect(reply.errorCode != nil)
+    }
+
+    @Test func wrongContentTypeIs415() async throws {
+        let harness = try await Harness()
+        let app = try await harness.createApp()
+        let reply = await harness.request("POST", "/v1/devices", key: app.clientKey, body: "platform=ios", headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        #expect(reply.status == 415)
+    }
+
+    @Test func unknownRouteAndMethodAreJSONErrors() async throws {
+        let harness = try await Harness()
+        let notFound = await harness.request("GET", "/v1/nothing", key: nil)
+        #expect(notFound.status == 404 && notFound.errorCode == "not_found")
+        let method = await harness.request("PATCH", "/v1/devices", key: nil)
+        #expect(method.status == 405 && method.headers["allow"] != nil)
+    }
+
+    @Test func overTheRateLimitIs429WithRetryAfter() async throws {
+        let harness = try await Harness(rates: [.server: 5])
+        let app = try await harness.createApp()
+        var statuses: [Int] = []
+        var retryAfter: String?
+        for _ in 0..<15 {
+            let reply = await harness.request("GET", "/v1/devices", key: app.serverKey)
+            statuses.append(reply.status)
+            if reply.status == 429 { retryAfter = reply.headers["retry-after"] }
+        }
+        #expect(statuses.prefix(10).allSatisfy { $0 == 200 })  // a burst of twice the rate
+        #expect(statuses.contains(429))
+        #expect(Int(retryAfter ?? "") ?? 0 >= 1)
+    }
+
+    @Test func badPagingParametersAre400() async throws {
+        let harness = try await Harness()
+        let app = try await harness.createApp()
+        #expect(await harness.request("GET", "/v1/devices?limit=0", key: app.serverKey)["error"]["field"].string == "limit")
+        #expect(await harness.request("GET", "/v1/devices?cursor=garbage", key: app.serverKey)["error"]["field"].string == "cursor")
+        #expect(await harness.request("GET", "/v1/devices?platform=symbian", key: app.serverKey)["error"]["field"].string == "platform")
+    }
+}
