@@ -32,7 +32,11 @@ let package = Package(
             name: "NotibaseServer",
             dependencies: ["NotibaseCore", "NotibaseSenders", "CSQLite", "CMicroHTTPD", "COpenSSL"]
         ),
-        .testTarget(name: "NotibaseServerTests", dependencies: ["NotibaseServer", "NotibaseCore", "NotibaseSenders"]),
+        .testTarget(
+            name: "NotibaseServerTests",
+            dependencies: ["NotibaseServer", "NotibaseCore", "NotibaseSenders"],
+            exclude: ["Live/schemathesis.toml"]
+        ),
 
         // MARK: Command line (composition root)
         .target(name: "NotibaseCLI", dependencies: ["NotibaseCore", "NotibaseSenders", "NotibaseServer"]),

@@ -38,7 +38,8 @@ final class APIContext: Sendable {
     }
 }
 
-/// Paging through lists: `limit` (1–1000, default 100) and an opaque `cursor` from `nextCursor`.
+/// Paging through lists: `limit` (1–1000, default 100) and a `cursor` from `nextCursor` (digits;
+/// treat them as opaque).
 struct Page {
     var limit: Int
     var after: Int
@@ -50,9 +51,8 @@ struct Page {
         } else {
             limit = 100
         }
-        if let cursor = request.query["cursor"] {
-            guard let bytes = Base64URL.decode(cursor), let text = String(bytes: bytes, encoding: .utf8), text.hasPrefix("c"),
-                  let after = Int(text.dropFirst()), after >= 0 else {
+        if let cursor = request.query["cursor"], !cursor.isEmpty {
+            guard cursor.utf8.count <= 18, cursor.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let after = Int(cursor) else {
                 throw APIError.invalid("cursor", "is not a cursor this server gave; pass nextCursor from the previous page unchanged")
             }
             self.after = after
@@ -64,7 +64,7 @@ struct Page {
     /// The cursor for the page after one that ended at `seq`, if the page was full.
     func next(count: Int, lastSeq: Int?) -> String? {
         guard count == limit, let lastSeq else { return nil }
-        return Base64URL.encode(Array("c\(lastSeq)".utf8))
+        return String(lastSeq)
     }
 }
 

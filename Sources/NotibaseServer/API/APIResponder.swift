@@ -21,7 +21,7 @@ struct APIResponder: HTTPResponder {
     }
 
     func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
-        guard request.path == "/healthz", request.method == "GET" || request.method == "HEAD" else { return nil }
+        guard request.path == "/healthz", request.method == "GET" else { return nil }
         var response = HealthAPI.healthz
         finish(&response, request: request, route: "/healthz", started: .now)
         return response

@@ -32,8 +32,8 @@ enum AppsAPI {
         router.add("POST", "/v1/apps") { request, _ in
             _ = try await context.caller(request, [.admin])
             let body = try JSON.decode(CreateBody.self, from: request)
-            let name = body.name.trimmingCharacters(in: .whitespaces)
-            guard (1...100).contains(name.count) else { throw APIError.invalid("name", "must be 1 to 100 characters") }
+            guard (1...100).contains(body.name.unicodeScalars.count) else { throw APIError.invalid("name", "must be 1 to 100 characters") }
+            let name = body.name
             let serverKey = APIKey.generate(.server)
             let clientKey = APIKey.generate(.client)
             let now = context.clock.milliseconds()
@@ -87,13 +87,12 @@ enum AppsAPI {
             return try await store(credentials, provider: "fcm", summary: credentials.summary, app: app, context)
         }
 
-        router.add("DELETE", "/v1/apps/{appId}/credentials/{provider}") { request, parameters in
-            let app = try await access(request, parameters["appId"], context)
-            guard ["apns", "fcm"].contains(parameters["provider"]),
-                  try await context.store.deleteCredentials(appID: app.id, provider: parameters["provider"]) else {
-                throw APIError.notFound("credentials")
+        for provider in ["apns", "fcm"] {
+            router.add("DELETE", "/v1/apps/{appId}/credentials/\(provider)") { request, parameters in
+                let app = try await access(request, parameters["appId"], context)
+                _ = try await context.store.deleteCredentials(appID: app.id, provider: provider)
+                return HTTPResponse(status: 204)  // idempotent: none stored is the state asked for
             }
-            return HTTPResponse(status: 204)
         }
     }
 

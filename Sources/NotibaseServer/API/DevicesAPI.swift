@@ -20,20 +20,21 @@ enum DevicesAPI {
             let isHex = token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) }
             switch platform {
             case .ios:
-                try check(isHex && (64...200).contains(token.utf8.count) && token.utf8.count % 2 == 0, .token, c, "must be the APNs device token in hexadecimal (64 digits or more)")
+                try check(isHex && (64...200).contains(token.utf8.count) && token.utf8.count % 2 == 0, .token, c, "must be the APNs device token in hexadecimal (64 to 200 digits)")
             case .android:
-                try check((16...4096).contains(token.utf8.count) && !token.contains(where: \.isWhitespace), .token, c, "must be the FCM registration token (16 to 4096 characters, no spaces)")
+                try check((16...4096).contains(token.utf8.count) && token.utf8.allSatisfy { (0x21...0x7e).contains($0) }, .token, c,
+                          "must be the FCM registration token (16 to 4096 printable ASCII characters, no spaces)")
             }
             let tags = try c.decodeIfPresent([String].self, forKey: .tags)
-            try check((tags ?? []).count <= 100 && (tags ?? []).allSatisfy { (1...64).contains($0.count) }, .tags, c, "must be at most 100 tags of 1 to 64 characters")
+            try check((tags ?? []).count <= 100 && (tags ?? []).allSatisfy { (1...64).contains($0.unicodeScalars.count) }, .tags, c, "must be at most 100 tags of 1 to 64 characters")
             let user = try c.decodeIfPresent(String.self, forKey: .externalUserID)
-            try check(user.map { (1...256).contains($0.count) } ?? true, .externalUserID, c, "must be 1 to 256 characters")
+            try check(user.map { (1...256).contains($0.unicodeScalars.count) } ?? true, .externalUserID, c, "must be 1 to 256 characters")
             let locale = try c.decodeIfPresent(String.self, forKey: .locale)
             try check(locale.map(Self.isLocale) ?? true, .locale, c, "must be a locale such as en, fr-FR or pt_BR")
             var short: [CodingKeys: String] = [:]
             for key in [CodingKeys.timeZone, .appVersion, .sdkVersion] {
                 let value = try c.decodeIfPresent(String.self, forKey: key)
-                try check(value.map { (1...64).contains($0.count) } ?? true, key, c, "must be 1 to 64 characters")
+                try check(value.map { (1...64).contains($0.unicodeScalars.count) } ?? true, key, c, "must be 1 to 64 characters")
                 short[key] = value
             }
             registration = DeviceRegistration(

@@ -21,15 +21,19 @@ enum MessagesAPI {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             var message = try c.decode(Message.self, forKey: .message)
             var variants = try c.decodeIfPresent([String: Message].self, forKey: .variants)
+            try RFC3339.check(try c.decode(JSONValue.self, forKey: .message), field: "expiresAt", path: .message, c)
+            if case .object(let raw)? = try c.decodeIfPresent(JSONValue.self, forKey: .variants) {
+                for variant in raw.values { try RFC3339.check(variant, field: "expiresAt", path: .variants, c) }
+            }
             audience = try c.decode(Audience.self, forKey: .audience)
             if let text = try c.decodeIfPresent(String.self, forKey: .sendAt) {
-                guard let date = Timestamp.parse(text) else {
+                guard let date = RFC3339.parse(text) else {
                     throw DecodingError.dataCorruptedError(forKey: .sendAt, in: c, debugDescription: "expected an RFC 3339 time such as 2026-12-01T09:30:00Z")
                 }
                 sendAt = date
             }
             idempotencyKey = try c.decodeIfPresent(String.self, forKey: .idempotencyKey)
-            try check(idempotencyKey.map { (1...255).contains($0.count) } ?? true, .idempotencyKey, c, "must be 1 to 255 characters")
+            try check(idempotencyKey.map { (1...255).contains($0.unicodeScalars.count) } ?? true, .idempotencyKey, c, "must be 1 to 255 characters")
             try check((variants ?? [:]).count <= 100 && (variants ?? [:]).keys.allSatisfy(DevicesAPI.RegistrationBody.isLocale), .variants, c,
                       "must map at most 100 locales (such as fr or pt-BR) to messages")
             // The delivery options apply to the default message and every variant.
@@ -71,9 +75,9 @@ enum MessagesAPI {
         router.add("POST", "/v1/messages") { request, _ in
             let appID = try await context.appID(request)
             var body = try JSON.decode(SendBody.self, from: request)
-            if body.idempotencyKey == nil, let header = request.header("idempotency-key") {
-                guard (1...255).contains(header.count) else { throw APIError.invalid("Idempotency-Key", "must be 1 to 255 characters") }
-                body.idempotencyKey = header
+            if let header = request.header("idempotency-key") {
+                guard (1...255).contains(header.unicodeScalars.count) else { throw APIError.invalid("Idempotency-Key", "must be 1 to 255 characters") }
+                body.idempotencyKey = body.idempotencyKey ?? header
             }
             try validate(body.content)
             let now = context.clock.milliseconds()

@@ -23,7 +23,10 @@ enum ReceiptsAPI {
         router.add("POST", "/v1/receipts") { request, _ in
             let appID = try await context.appID(request, [.client, .server])
             let receipt = try JSON.decode(Receipt.self, from: request)
-            guard (1...128).contains(receipt.id.count) else { throw APIError.invalid("id", "must be 1 to 128 characters (a UUID the device chose)") }
+            if case .object(let raw) = try JSON.decode(JSONValue.self, from: request), case .string(let occurred)? = raw["occurredAt"], RFC3339.parse(occurred) == nil {
+                throw APIError.invalid("occurredAt", "must be an RFC 3339 time such as 2026-12-01T09:30:00Z")
+            }
+            guard (1...128).contains(receipt.id.unicodeScalars.count) else { throw APIError.invalid("id", "must be 1 to 128 characters (a UUID the device chose)") }
             if receipt.event == .rendered && receipt.render == nil {
                 throw APIError(status: 400, code: "missing_field", message: "render is required for a rendered receipt: the extension's render report", field: "render")
             }

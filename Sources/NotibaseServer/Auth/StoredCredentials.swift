@@ -20,9 +20,9 @@ struct StoredAPNsCredentials: Sendable, Codable {
         bundleID = try c.decode(String.self, forKey: .bundleID)
         environment = try c.decode(APNsEnvironment.self, forKey: .environment)
         privateKey = try c.decode(String.self, forKey: .privateKey)
-        try check(keyID.count == 10, .keyID, c, "must be the 10-character key ID shown next to the key in Apple's developer account")
-        try check(teamID.count == 10, .teamID, c, "must be the 10-character team ID of the Apple developer account")
-        try check(!bundleID.isEmpty && bundleID.count <= 255, .bundleID, c, "must be the app's bundle identifier, such as com.example.app")
+        try check(keyID.unicodeScalars.count == 10, .keyID, c, "must be the 10-character key ID shown next to the key in Apple's developer account")
+        try check(teamID.unicodeScalars.count == 10, .teamID, c, "must be the 10-character team ID of the Apple developer account")
+        try check(!bundleID.isEmpty && bundleID.unicodeScalars.count <= 255, .bundleID, c, "must be the app's bundle identifier, such as com.example.app")
         try check(privateKey.contains("-----BEGIN PRIVATE KEY-----"), .privateKey, c, "must be the text of the .p8 file, from -----BEGIN PRIVATE KEY----- to -----END PRIVATE KEY-----")
     }
 

@@ -37,18 +37,31 @@ public struct Router: Sendable {
         routes.append(Route(method: method, pattern: pattern, segments: Self.split(pattern), handler: handler))
     }
 
-    /// The route for `method` and `path`.
+    /// The route for `method` and `path`. When several patterns match, the one with the most
+    /// literal segments wins (`/v1/devices/batch` over `/v1/devices/{deviceId}`), and only its
+    /// methods are allowed.
     public func match(method: String, path: String) -> Match {
         let segments = Self.split(path)
-        var allowed: [String] = []
+        var best: [(route: Route, parameters: RouteParameters)] = []
+        var bestLiterals = -1
         for route in routes {
             guard let parameters = Self.bind(route.segments, to: segments) else { continue }
-            if route.method == method || (method == "HEAD" && route.method == "GET") {
-                return .found(pattern: route.pattern, handler: route.handler, parameters: parameters)
+            let literals = route.segments.filter { $0.first != "{" }.count
+            if literals > bestLiterals {
+                best = []
+                bestLiterals = literals
             }
-            allowed.append(route.method)
+            if literals == bestLiterals { best.append((route, parameters)) }
         }
-        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed)
+        if let found = best.first(where: { $0.route.method == method }) {
+            return .found(pattern: found.route.pattern, handler: found.route.handler, parameters: found.parameters)
+        }
+        return best.isEmpty ? .notFound : .methodNotAllowed(allowed: best.map(\.route.method))
+    }
+
+    /// Every route's method and pattern, in the order they were added.
+    public var table: [(method: String, pattern: String)] {
+        routes.map { ($0.method, $0.pattern) }
     }
 
     private static func split(_ path: String) -> [Substring] {

@@ -32,8 +32,12 @@ struct RouterTests {
         #expect(allowed.sorted() == ["DELETE", "GET"])
     }
 
-    @Test func headIsAnsweredByGet() {
-        guard case .found(let pattern, _, _) = router.match(method: "HEAD", path: "/v1/devices") else { Issue.record("expected found"); return }
-        #expect(pattern == "/v1/devices")
+    @Test func theMostLiteralPatternWinsAndOnlyItsMethodsAreAllowed() {
+        var router = self.router
+        router.add("POST", "/v1/devices/batch") { _, _ in HTTPResponse(status: 200) }
+        guard case .found(let pattern, _, _) = router.match(method: "POST", path: "/v1/devices/batch") else { Issue.record("expected found"); return }
+        #expect(pattern == "/v1/devices/batch")
+        guard case .methodNotAllowed(let allowed) = router.match(method: "GET", path: "/v1/devices/batch") else { Issue.record("expected 405"); return }
+        #expect(allowed == ["POST"])
     }
 }
