@@ -13,7 +13,7 @@ static inline struct MHD_Daemon *notibase_mhd_start(
     MHD_AccessHandlerCallback handler, void *handler_context,
     MHD_RequestCompletedCallback completed, void *completed_context,
     unsigned int connection_limit, unsigned int connection_timeout, size_t memory_limit,
-    unsigned int thread_pool_size, const char *tls_key, const char *tls_certificate) {
+    const char *tls_key, const char *tls_certificate) {
     if (tls_key != NULL && tls_certificate != NULL) {
         return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_context,
             MHD_OPTION_SOCK_ADDR, address,
@@ -21,7 +21,6 @@ static inline struct MHD_Daemon *notibase_mhd_start(
             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
             MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
             MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
-            MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
             MHD_OPTION_HTTPS_MEM_KEY, tls_key,
             MHD_OPTION_HTTPS_MEM_CERT, tls_certificate,
             MHD_OPTION_END);
@@ -32,7 +31,6 @@ static inline struct MHD_Daemon *notibase_mhd_start(
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
-        MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
         MHD_OPTION_END);
 }
 

@@ -13,32 +13,34 @@ enum DevicesAPI {
         }
 
         init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownFields(CodingKeys.self)
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let platform = try c.decode(Platform.self, forKey: .platform)
-            let token = try c.decode(String.self, forKey: .token)
+            let c = try decoder.container(keyedBy: AnyKey.self)
+            try c.rejectUnknownFields(CodingKeys.self)
+            func key(_ key: CodingKeys) -> AnyKey { AnyKey(key) }
+            let platform = try c.decode(Platform.self, forKey: key(.platform))
+            let token = try c.decode(String.self, forKey: key(.token))
             let isHex = token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) }
             switch platform {
             case .ios:
-                try check(isHex && (64...200).contains(token.utf8.count) && token.utf8.count % 2 == 0, .token, c, "must be the APNs device token in hexadecimal (64 to 200 digits)")
+                try check(isHex && (64...200).contains(token.utf8.count) && token.utf8.count % 2 == 0, key(.token), c, "must be the APNs device token in hexadecimal (64 to 200 digits)")
             case .android:
-                try check((16...4096).contains(token.utf8.count) && token.utf8.allSatisfy { (0x21...0x7e).contains($0) }, .token, c,
+                try check((16...4096).contains(token.utf8.count) && token.utf8.allSatisfy { (0x21...0x7e).contains($0) }, key(.token), c,
                           "must be the FCM registration token (16 to 4096 printable ASCII characters, no spaces)")
             }
-            let tags = try c.decodeIfPresent([String].self, forKey: .tags)
-            try check((tags ?? []).count <= 100 && (tags ?? []).allSatisfy { (1...64).contains($0.unicodeScalars.count) }, .tags, c, "must be at most 100 tags of 1 to 64 characters")
-            let user = try c.decodeIfPresent(String.self, forKey: .externalUserID)
-            try check(user.map { (1...256).contains($0.unicodeScalars.count) } ?? true, .externalUserID, c, "must be 1 to 256 characters")
-            let locale = try c.decodeIfPresent(String.self, forKey: .locale)
-            try check(locale.map(Self.isLocale) ?? true, .locale, c, "must be a locale such as en, fr-FR or pt_BR")
+            let tags = try c.decodeIfPresent([String].self, forKey: key(.tags))
+            try check((tags ?? []).count <= 100 && (tags ?? []).allSatisfy { (1...64).contains($0.unicodeScalars.count) }, key(.tags), c, "must be at most 100 tags of 1 to 64 characters")
+            let user = try c.decodeIfPresent(String.self, forKey: key(.externalUserID))
+            try check(user.map { (1...256).contains($0.unicodeScalars.count) } ?? true, key(.externalUserID), c, "must be 1 to 256 characters")
+            let locale = try c.decodeIfPresent(String.self, forKey: key(.locale))
+            try check(locale.map(Self.isLocale) ?? true, key(.locale), c, "must be a locale such as en, fr-FR or pt_BR")
             var short: [CodingKeys: String] = [:]
-            for key in [CodingKeys.timeZone, .appVersion, .sdkVersion] {
-                let value = try c.decodeIfPresent(String.self, forKey: key)
-                try check(value.map { (1...64).contains($0.unicodeScalars.count) } ?? true, key, c, "must be 1 to 64 characters")
-                short[key] = value
+            for field in [CodingKeys.timeZone, .appVersion, .sdkVersion] {
+                let value = try c.decodeIfPresent(String.self, forKey: key(field))
+                try check(value.map { (1...64).contains($0.unicodeScalars.count) } ?? true, key(field), c, "must be 1 to 64 characters")
+                short[field] = value
             }
             registration = DeviceRegistration(
-                platform: platform, token: platform == .ios ? token.lowercased() : token, externalUserID: user, tags: tags.map { Array(Set($0)).sorted() },
+                platform: platform, token: platform == .ios ? token.lowercased() : token, externalUserID: user,
+                tags: tags.map { $0.count < 2 ? $0 : Array(Set($0)).sorted() },
                 locale: locale, timeZone: short[.timeZone], appVersion: short[.appVersion], sdkVersion: short[.sdkVersion])
         }
 

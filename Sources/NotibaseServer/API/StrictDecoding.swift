@@ -3,6 +3,7 @@ struct AnyKey: CodingKey {
     var stringValue: String
     var intValue: Int? { nil }
     init(stringValue: String) { self.stringValue = stringValue }
+    init(_ key: some CodingKey) { stringValue = key.stringValue }
     init?(intValue: Int) { nil }
 }
 
@@ -15,6 +16,19 @@ extension Decoder {
         if let unknown = container.allKeys.first(where: { !known.contains($0.stringValue) }) {
             throw DecodingError.dataCorruptedError(
                 forKey: unknown, in: container,
+                debugDescription: "unknown field \"\(unknown.stringValue)\"; the known fields are \(known.joined(separator: ", "))")
+        }
+    }
+}
+
+extension KeyedDecodingContainer where Key == AnyKey {
+    /// The same rule on a container already open, for hot paths: opening a second container costs
+    /// as much as decoding the fields.
+    func rejectUnknownFields<Known: CodingKey & CaseIterable>(_: Known.Type) throws {
+        let known = Known.allCases.map(\.stringValue)
+        if let unknown = allKeys.first(where: { !known.contains($0.stringValue) }) {
+            throw DecodingError.dataCorruptedError(
+                forKey: unknown, in: self,
                 debugDescription: "unknown field \"\(unknown.stringValue)\"; the known fields are \(known.joined(separator: ", "))")
         }
     }

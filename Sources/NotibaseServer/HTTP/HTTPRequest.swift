@@ -1,3 +1,8 @@
+import Synchronization
+
+private let requestCounter = Atomic<Int>(0)
+private let requestPrefix = Crypto.randomBytes(4).map { String($0, radix: 16) }.joined() + "-"
+
 /// A complete HTTP request: head and body.
 public struct HTTPRequest: Sendable {
     /// `GET`, `POST`, …
@@ -18,7 +23,9 @@ public struct HTTPRequest: Sendable {
         self.method = method
         self.path = path
         self.query = query
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.headers = headers.keys.allSatisfy({ $0.utf8.allSatisfy { !(0x41...0x5a).contains($0) } })
+            ? headers
+            : Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         self.body = body
         self.id = id ?? Self.requestID(from: self.headers["x-request-id"])
     }
@@ -31,9 +38,8 @@ public struct HTTPRequest: Sendable {
            header.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || (0x30...0x39).contains($0) || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) }) {
             return header
         }
-        return Crypto.randomBytes(8).map { byte in
-            let digits = Array("0123456789abcdef".utf8)
-            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
-        }.joined()
+        // A random per-process prefix and a counter: unique, cheap, and no secret.
+        let number = requestCounter.add(1, ordering: .relaxed).newValue
+        return requestPrefix + String(number, radix: 16)
     }
 }

@@ -55,7 +55,7 @@ public final class HTTPServer: Sendable {
                 flags, UInt16(options.port), sockaddr,
                 accessHandlerCallback, contextPointer,
                 requestCompletedCallback, contextPointer,
-                UInt32(options.connectionLimit), UInt32(options.idleTimeout), 64 * 1024, 0,
+                UInt32(options.connectionLimit), UInt32(options.idleTimeout), 64 * 1024,
                 options.tlsKeyPEM, options.tlsCertificatePEM)
         }
         guard let started else {
@@ -75,12 +75,15 @@ public final class HTTPServer: Sendable {
         guard let handle = daemon.withLock({ $0 }) else { return }
         let listener = MHD_quiesce_daemon(handle.pointer)
         if listener >= 0 { close(listener) }
+        // Requests already on open connections keep being read and answered: wait until none has
+        // been in flight for a while (or the grace period ends).
         let deadline = ContinuousClock.now + grace
-        while context.inFlight.withLock({ $0 }) > 0 && ContinuousClock.now < deadline {
+        var quietSince = ContinuousClock.now
+        while ContinuousClock.now < deadline {
+            if context.inFlight.withLock({ $0 }) > 0 { quietSince = ContinuousClock.now }
+            if ContinuousClock.now - quietSince >= .milliseconds(100) { break }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        // Resumed connections need a turn of the polling loop to send their answer.
-        try? await Task.sleep(for: .milliseconds(20))
         guard let handle = daemon.withLock({ value -> DaemonHandle? in defer { value = nil }; return value }) else { return }
         MHD_stop_daemon(handle.pointer)
         Unmanaged<HTTPServerContext>.fromOpaque(handle.context).release()

@@ -8,8 +8,14 @@ final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
 
+    /// Process-wide SQLite settings, applied once before the first connection.
+    private static let configured: Bool = {
+        notibase_sqlite3_disable_memory_statistics() == SQLITE_OK
+    }()
+
     /// Opens (creating if needed) the database at `path`, in WAL mode.
     init(path: String) throws {
+        _ = Self.configured
         var opened: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &opened, flags, nil)
@@ -26,6 +32,7 @@ final class SQLiteConnection {
             PRAGMA foreign_keys = ON;
             PRAGMA temp_store = MEMORY;
             PRAGMA cache_size = -65536;
+            PRAGMA wal_autocheckpoint = 10000;
             """)
     }
 

@@ -19,9 +19,31 @@ extension SQLiteStore {
 
     /// Registers a device, or updates the one with the same platform and token (reactivating it).
     /// Returns the device and whether it was new.
-    func registerDevice(appID: String, _ registration: DeviceRegistration, newID: String, now: Int) throws -> (DeviceRecord, created: Bool) {
-        let device = try upsert(appID: appID, registration, newID: newID, now: now)
+    ///
+    /// Registrations that arrive together are written in one transaction (group commit): one
+    /// write-ahead-log commit for many devices instead of one each.
+    func registerDevice(appID: String, _ registration: DeviceRegistration, newID: String, now: Int) async throws -> (DeviceRecord, created: Bool) {
+        let device = try await withCheckedThrowingContinuation { continuation in
+            pendingRegistrations.append(PendingRegistration(appID: appID, registration: registration, newID: newID, now: now, continuation: continuation))
+            if pendingRegistrations.count == 1 {
+                Task { self.flushRegistrations() }
+            }
+        }
         return (device, device.id == newID)
+    }
+
+    private func flushRegistrations() {
+        let batch = pendingRegistrations
+        pendingRegistrations = []
+        do {
+            let devices = try connection.transaction { try batch.map { try upsert(appID: $0.appID, $0.registration, newID: $0.newID, now: $0.now) } }
+            for (pending, device) in zip(batch, devices) { pending.continuation.resume(returning: device) }
+        } catch {
+            // One at a time, so a failure belongs to its own registration only.
+            for pending in batch {
+                pending.continuation.resume(with: Result { try upsert(appID: pending.appID, pending.registration, newID: pending.newID, now: pending.now) })
+            }
+        }
     }
 
     /// Registers many devices in one transaction; returns how many were new.
@@ -36,13 +58,13 @@ extension SQLiteStore {
     }
 
     private func upsert(appID: String, _ registration: DeviceRegistration, newID: String, now: Int) throws -> DeviceRecord {
-        let tags = registration.tags.map { SQLiteStore.json($0) }
+        let tags = registration.tags.map(Self.tagsJSON)
         let values: [SQLValue] = [
             .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
             .optionalText(registration.externalUserID), .optionalText(tags), .optionalText(registration.locale),
             .optionalText(registration.timeZone), .optionalText(registration.appVersion), .optionalText(registration.sdkVersion), .int(now),
         ]
-        guard let device = try connection.first(Self.upsertDevice, values, Self.device) else {
+        guard let device = try connection.first(Self.upsertDevice, values, { try Self.device($0, knownTags: registration.tags) }) else {
             throw StorageError.corrupt("device upsert returned nothing")
         }
         return device
@@ -69,9 +91,20 @@ extension SQLiteStore {
         try connection.run("DELETE FROM devices WHERE id = ? AND app_id = ?", [.text(id), .text(appID)]) == 1
     }
 
+    /// The stored form of tags: a JSON array of strings.
+    static func tagsJSON(_ tags: [String]) -> String {
+        "[" + tags.map(Logger.quote).joined(separator: ",") + "]"
+    }
+
     static func device(_ row: SQLiteStatement) throws -> DeviceRecord {
+        try device(row, knownTags: nil)
+    }
+
+    /// A device from a row; `knownTags` (what was just written) saves decoding the stored JSON.
+    static func device(_ row: SQLiteStatement, knownTags: [String]?) throws -> DeviceRecord {
         guard let platform = Platform(rawValue: row.text(2)) else { throw StorageError.corrupt("device platform \(row.text(2))") }
-        let tags = (try? JSONDecoder().decode([String].self, from: Data(row.text(5).utf8))) ?? []
+        let stored = row.text(5)
+        let tags = knownTags ?? (stored == "[]" ? [] : (try? JSONDecoder().decode([String].self, from: Data(stored.utf8))) ?? [])
         return DeviceRecord(
             seq: row.int(0), id: row.text(1), platform: platform, token: row.text(3), externalUserID: row.optionalText(4),
             tags: tags, locale: row.optionalText(6), timeZone: row.optionalText(7), appVersion: row.optionalText(8),

@@ -8,6 +8,16 @@ import NotibaseCore
 /// resource, so that another backend (PostgreSQL) can implement the same methods.
 actor SQLiteStore {
     let connection: SQLiteConnection
+    /// Device registrations waiting for the next group commit.
+    var pendingRegistrations: [PendingRegistration] = []
+
+    struct PendingRegistration {
+        var appID: String
+        var registration: DeviceRegistration
+        var newID: String
+        var now: Int
+        var continuation: CheckedContinuation<DeviceRecord, any Error>
+    }
 
     /// Opens (creating and migrating if needed) the database at `path`.
     init(path: String) throws {

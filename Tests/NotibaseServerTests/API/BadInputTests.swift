@@ -1,3 +1,5 @@
+import Foundation
+import NotibaseCore
 import Testing
 @testable import NotibaseServer
 
@@ -90,5 +92,26 @@ struct BadInputTests {
         #expect(await harness.request("GET", "/v1/devices?limit=0", key: app.serverKey)["error"]["field"].string == "limit")
         #expect(await harness.request("GET", "/v1/devices?cursor=garbage", key: app.serverKey)["error"]["field"].string == "cursor")
         #expect(await harness.request("GET", "/v1/devices?platform=symbian", key: app.serverKey)["error"]["field"].string == "platform")
+    }
+}
+
+@Suite("Timestamps")
+struct TimestampTests {
+    @Test(arguments: [
+        (0, "1970-01-01T00:00:00Z"), (1_800_000_000_000, "2027-01-15T08:00:00Z"), (1_800_000_000_123, "2027-01-15T08:00:00.123Z"),
+        (1_709_251_199_999, "2024-02-29T23:59:59.999Z"), (951_782_400_000, "2000-02-29T00:00:00Z"), (-1, "1969-12-31T23:59:59.999Z"),
+    ])
+    func timesAreRFC3339InUTCWithExactMilliseconds(milliseconds: Int, expected: String) {
+        #expect(milliseconds.timestamp == expected)
+        #expect(Timestamp.parse(expected) != nil)
+    }
+
+    @Test(arguments: [
+        ("2026-12-01T09:30:00Z", true), ("2026-12-01T09:30:00.250+02:00", true), ("2024-02-29T00:00:00Z", true),
+        ("2023-02-29T00:00:00Z", false), ("2024-01-01T12:99:00Z", false), ("2024-13-01T00:00:00Z", false),
+        ("2024-01-01 00:00:00Z", false), ("2024-01-01T00:00:00", false), ("tomorrow", false), ("2024-01-01T00:00:00+24:00", false),
+    ])
+    func strictRFC3339(text: String, valid: Bool) {
+        #expect(RFC3339.isValid(text) == valid)
     }
 }

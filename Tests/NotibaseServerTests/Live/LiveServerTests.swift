@@ -126,6 +126,8 @@ struct LiveServerTests {
         let (server, directory) = try await start()
         let port = server.port
         let client = try RawHTTPClient(port: port)
+        client.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        #expect(client.readResponse()?.status == 200)  // the connection is open and accepted
         client.send("GET /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Harness.adminKey)\r\n\r\n")
         await server.shutdown()
         #expect(client.readResponse()?.status == 200)
