@@ -37,7 +37,7 @@ public struct ServerConfiguration: Sendable {
         /// Concurrent worker loops.
         public var workers = 2
         /// Deliveries claimed per batch.
-        public var batchSize = 500
+        public var batchSize = 1_000
         /// How long a claim lasts before another worker may take the delivery.
         public var lease: Duration = .seconds(30)
         /// Devices per fan-out transaction.

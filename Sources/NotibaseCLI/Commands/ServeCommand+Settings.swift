@@ -44,7 +44,7 @@ extension ServeCommand {
                 .admin: try integer("rate-limit-admin", "NOTIBASE_RATE_LIMIT_ADMIN", default: 100, in: 0...10_000_000),
             ]
             configuration.delivery.workers = try integer("workers", "NOTIBASE_WORKERS", default: 2, in: 1...64)
-            configuration.delivery.batchSize = try integer("batch-size", "NOTIBASE_BATCH_SIZE", default: 500, in: 1...10_000)
+            configuration.delivery.batchSize = try integer("batch-size", "NOTIBASE_BATCH_SIZE", default: 1_000, in: 1...10_000)
             configuration.delivery.lease = .seconds(try integer("lease-seconds", "NOTIBASE_LEASE_SECONDS", default: 30, in: 1...3_600))
             configuration.delivery.fanOutBatchSize = try integer("fanout-batch", "NOTIBASE_FANOUT_BATCH", default: 5_000, in: 1...100_000)
             if let level = value("log-level", "NOTIBASE_LOG_LEVEL") {

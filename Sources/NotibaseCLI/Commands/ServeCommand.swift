@@ -20,7 +20,7 @@ enum ServeCommand: Command {
           --rate-limit-client N     requests/s per client key (NOTIBASE_RATE_LIMIT_CLIENT, default 10000)
           --rate-limit-admin N      requests/s for the admin key (NOTIBASE_RATE_LIMIT_ADMIN, default 100)
           --workers N               delivery worker loops (NOTIBASE_WORKERS, default 2)
-          --batch-size N            deliveries claimed per batch (NOTIBASE_BATCH_SIZE, default 500)
+          --batch-size N            deliveries claimed per batch (NOTIBASE_BATCH_SIZE, default 1000)
           --lease-seconds N         how long a claim lasts (NOTIBASE_LEASE_SECONDS, default 30)
           --fanout-batch N          devices per fan-out transaction (NOTIBASE_FANOUT_BATCH, default 5000)
           --sender KIND             providers (APNs and FCM) or test (NOTIBASE_SENDER, default providers)

@@ -30,13 +30,23 @@ enum DeliveriesAPI {
             nextAttemptAt = delivery.state.isFinal ? nil : delivery.nextAttemptAt?.timestamp
             createdAt = delivery.createdAt.timestamp
             updatedAt = delivery.updatedAt.timestamp
-            history = [["event": "queued", "at": .string(delivery.createdAt.timestamp)]]
+            // In causal order: queued, what the queue did (retries, failure), sent, then what the
+            // device reported. Device clocks are not trusted to order the history.
+            let reported = Set(Receipt.Event.allCases.map(\.rawValue))
+            var queue: [[String: JSONValue]] = []
+            var device: [[String: JSONValue]] = []
             for event in delivery.events {
                 var entry = event.detail.flatMap { try? JSONDecoder().decode([String: JSONValue].self, from: Data($0.utf8)) } ?? [:]
                 entry["event"] = .string(event.event)
                 entry["at"] = .string(event.at.timestamp)
-                history.append(entry)
+                if reported.contains(event.event) { device.append(entry) } else { queue.append(entry) }
             }
+            if let sentAt = delivery.sentAt {
+                var entry: [String: JSONValue] = ["event": "sent", "at": .string(sentAt.timestamp), "attempt": .integer(delivery.attempts)]
+                if let providerID = delivery.providerID { entry["providerId"] = .string(providerID) }
+                queue.append(entry)
+            }
+            history = [["event": "queued", "at": .string(delivery.createdAt.timestamp)]] + queue + device
         }
     }
 

@@ -10,7 +10,7 @@ import NotibaseSenders
 /// bounded by the batches in flight.
 final class DeliveryWorker: Sendable {
     struct Options: Sendable {
-        var batchSize = 500
+        var batchSize = 1_000
         var lease: Duration = .seconds(30)
         var policy = RetryPolicy()
     }

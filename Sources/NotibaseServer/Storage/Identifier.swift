@@ -3,15 +3,22 @@
 enum Identifier {
     /// A new identifier for time `milliseconds` (since 1970).
     static func make(milliseconds: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let random = generator.next() as UInt64
-        let randomA = UInt16(truncatingIfNeeded: generator.next() as UInt64) & 0x0fff
+        make(milliseconds: milliseconds, random: Crypto.randomBytes(10)[...])
+    }
+
+    /// Identifiers for many rows at once: one call to the random generator for all of them.
+    static func make(count: Int, milliseconds: Int) -> [String] {
+        let random = Crypto.randomBytes(count * 10)
+        return (0..<count).map { make(milliseconds: milliseconds, random: random[($0 * 10)..<($0 * 10 + 10)]) }
+    }
+
+    /// A UUIDv7 from a 48-bit timestamp and 10 random bytes (74 bits are used).
+    private static func make(milliseconds: Int, random: ArraySlice<UInt8>) -> String {
         var bytes = [UInt8](repeating: 0, count: 16)
         let time = UInt64(max(0, milliseconds))
         for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: time >> (40 - 8 * index)) }
-        bytes[6] = 0x70 | UInt8(randomA >> 8)
-        bytes[7] = UInt8(truncatingIfNeeded: randomA)
-        for index in 8..<16 { bytes[index] = UInt8(truncatingIfNeeded: random >> (56 - 8 * (index - 8))) }
+        for (offset, byte) in random.enumerated() { bytes[6 + offset] = byte }
+        bytes[6] = 0x70 | (bytes[6] & 0x0f)
         bytes[8] = 0x80 | (bytes[8] & 0x3f)
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []

@@ -104,6 +104,8 @@ struct DeliveryRecord: Sendable {
     var nextAttemptAt: Int?
     var createdAt: Int
     var updatedAt: Int
+    /// When the provider accepted it (the `sent` entry of its history).
+    var sentAt: Int?
     var events: [DeliveryEventRecord] = []
 }
 

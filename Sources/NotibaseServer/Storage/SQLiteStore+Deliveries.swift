@@ -3,7 +3,7 @@ import NotibaseCore
 
 extension SQLiteStore {
     private static let deliveryQuery = """
-        SELECT d.seq, d.id, m.id, dev.id, d.platform, d.variant, d.state, d.attempts, d.provider_id, d.due_at, d.created_at, d.updated_at
+        SELECT d.seq, d.id, m.id, dev.id, d.platform, d.variant, d.state, d.attempts, d.provider_id, d.due_at, d.created_at, d.updated_at, d.sent_at
         FROM deliveries d JOIN messages m ON m.seq = d.message_seq LEFT JOIN devices dev ON dev.seq = d.device_seq
         """
 
@@ -78,6 +78,6 @@ extension SQLiteStore {
         return DeliveryRecord(
             seq: row.int(0), id: row.text(1), messageID: row.text(2), deviceID: row.optionalText(3), platform: platform,
             variant: row.optionalText(5), state: state, attempts: row.int(7), providerID: row.optionalText(8),
-            nextAttemptAt: row.optionalInt(9), createdAt: row.int(10), updatedAt: row.int(11))
+            nextAttemptAt: row.optionalInt(9), createdAt: row.int(10), updatedAt: row.int(11), sentAt: row.optionalInt(12))
     }
 }

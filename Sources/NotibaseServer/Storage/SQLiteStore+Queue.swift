@@ -25,13 +25,14 @@ extension SQLiteStore {
                 WHERE app_id = ? AND active = 1 AND seq > ? AND \(condition.sql) ORDER BY seq LIMIT ?
                 """,
                 [.text(message.appID), .int(message.fanOutCursor)] + condition.values + [.int(limit)]) { ($0.int(0), $0.text(1), $0.optionalText(2)) }
-            for (deviceSeq, platform, locale) in targets {
+            let ids = Identifier.make(count: targets.count, milliseconds: now)
+            for ((deviceSeq, platform, locale), id) in zip(targets, ids) {
                 try connection.run(
                     """
                     INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?)
                     """,
-                    [.text(Identifier.make(milliseconds: now)), .int(messageSeq), .int(deviceSeq), .text(platform),
+                    [.text(id), .int(messageSeq), .int(deviceSeq), .text(platform),
                      .optionalText(chooser.variant(for: locale)), .int(now), .int(now), .int(now)])
             }
             let done = targets.count < limit
@@ -74,15 +75,22 @@ extension SQLiteStore {
     func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) throws {
         try connection.transaction {
             for update in updates {
+                // A send is kept in the row itself (sent_at, provider_id, attempts), not as an event
+                // row: the one write most deliveries need, done once.
+                let sent = update.state == .sent
                 try connection.run(
                     """
-                    UPDATE deliveries SET state = ?, due_at = ?, provider_id = coalesce(?, provider_id), updated_at = ?
-                    WHERE seq = ? AND state IN ('queued', 'retrying', 'cancelled')
+                    UPDATE deliveries SET state = CASE WHEN state IN ('queued', 'retrying', 'cancelled') THEN ? ELSE state END,
+                        due_at = CASE WHEN state IN ('queued', 'retrying', 'cancelled') THEN ? ELSE due_at END,
+                        provider_id = coalesce(?, provider_id), sent_at = coalesce(?, sent_at), updated_at = ?
+                    WHERE seq = ?
                     """,
-                    [.text(update.state.rawValue), .optionalInt(update.dueAt), .optionalText(update.providerID), .int(now), .int(update.seq)])
-                try connection.run(
-                    "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, ?, ?, ?)",
-                    [.int(update.seq), .text(update.event), .int(now), .optionalText(update.detail)])
+                    [.text(update.state.rawValue), .optionalInt(update.dueAt), .optionalText(update.providerID), sent ? .int(now) : .null, .int(now), .int(update.seq)])
+                if !sent {
+                    try connection.run(
+                        "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, ?, ?, ?)",
+                        [.int(update.seq), .text(update.event), .int(now), .optionalText(update.detail)])
+                }
                 if let device = update.deactivateDevice {
                     try connection.run(
                         "UPDATE devices SET active = 0, deactivated_reason = ?, deactivated_at = ?, updated_at = ? WHERE seq = ? AND active = 1",

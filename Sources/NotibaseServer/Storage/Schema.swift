@@ -80,6 +80,7 @@ enum Schema {
             attempts INTEGER NOT NULL DEFAULT 0,
             due_at INTEGER,
             provider_id TEXT,
+            sent_at INTEGER,
             created_at INTEGER NOT NULL,
             updated_at INTEGER NOT NULL
         );
