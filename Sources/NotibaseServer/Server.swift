@@ -14,16 +14,18 @@ public final class Server: Sendable {
 
     private let http: HTTPServer
     private let store: SQLiteStore
+    private let checkpointer: Checkpointer
     private let senders: SenderSet
     private let logger: Logger
     private let background: Mutex<[Task<Void, Never>]>
 
-    private init(port: Int, newAdminKey: String?, metrics: Metrics, http: HTTPServer, store: SQLiteStore, senders: SenderSet, logger: Logger, background: [Task<Void, Never>]) {
+    private init(port: Int, newAdminKey: String?, metrics: Metrics, http: HTTPServer, store: SQLiteStore, checkpointer: Checkpointer, senders: SenderSet, logger: Logger, background: [Task<Void, Never>]) {
         self.port = port
         self.newAdminKey = newAdminKey
         self.metrics = metrics
         self.http = http
         self.store = store
+        self.checkpointer = checkpointer
         self.senders = senders
         self.logger = logger
         self.background = Mutex(background)
@@ -35,6 +37,7 @@ public final class Server: Sendable {
         let directory = configuration.dataDirectory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let store = try SQLiteStore(path: directory + "/notibase.sqlite")
+        let checkpointer = Checkpointer(path: directory + "/notibase.sqlite", logger: logger)
         let box = try SecretBox(key: try secretKey(configuration, directory: directory))
         let (adminHash, newAdminKey) = try await adminKey(configuration, store: store)
         let metrics = Metrics()
@@ -63,7 +66,9 @@ public final class Server: Sendable {
             "address": .string("\(options.tlsKeyPEM == nil ? "http" : "https")://\(configuration.host):\(http.port)"),
             "dataDirectory": .string(directory),
         ])
-        return Server(port: http.port, newAdminKey: newAdminKey, metrics: metrics, http: http, store: store, senders: senders, logger: logger, background: background)
+        return Server(
+            port: http.port, newAdminKey: newAdminKey, metrics: metrics, http: http, store: store, checkpointer: checkpointer, senders: senders,
+            logger: logger, background: background)
     }
 
     /// Stops accepting requests, answers those in flight, lets the workers finish and record the
@@ -77,6 +82,7 @@ public final class Server: Sendable {
         for task in tasks { await task.value }
         await senders.ios.shutdown()
         await senders.android.shutdown()
+        await checkpointer.stop()
         do {
             try await store.checkpoint()
         } catch {

@@ -6,7 +6,7 @@ struct Caller: Sendable, Hashable {
     /// The app the key belongs to (nil for the admin).
     var appID: String?
     /// A short, non-secret identifier of the key, for rate limits: the first bytes of its hash.
-    var keyTag: String
+    var keyTag: UInt64
 }
 
 /// Resolves `Authorization: Bearer <key>` to a ``Caller``. Keys are looked up by their SHA-256
@@ -27,11 +27,11 @@ final class Authenticator: Sendable {
         guard let header = request.header("authorization") else {
             throw APIError(status: 401, code: "missing_key", message: "send the key in an Authorization: Bearer <key> header", field: nil)
         }
-        guard header.hasPrefix("Bearer "), case let key = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces), !key.isEmpty else {
+        guard header.hasPrefix("Bearer "), case let key = String(header.dropFirst(7)), !key.isEmpty, !key.contains(" ") else {
             throw APIError(status: 401, code: "invalid_key", message: "the Authorization header must be \"Bearer <key>\"", field: nil)
         }
         let hash = APIKey.hash(key)
-        let tag = hash.prefix(6).map { String($0, radix: 16) }.joined()
+        let tag = hash.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let caller: Caller
         if APIKey.kind(of: key) == .admin {
             guard Crypto.constantTimeEqual(hash, adminKeyHash) else { throw Self.unknownKey }

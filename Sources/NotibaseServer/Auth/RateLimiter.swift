@@ -8,7 +8,7 @@ final class RateLimiter: Sendable {
     }
 
     private let limits: [KeyKind: (rate: Double, burst: Double)]
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let buckets = Mutex<[UInt64: Bucket]>([:])
     private let now: @Sendable () -> ContinuousClock.Instant
 
     /// `rates` gives requests per second per key kind; 0 or absent means no limit.

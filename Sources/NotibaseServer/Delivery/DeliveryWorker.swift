@@ -194,11 +194,17 @@ final class DeliveryWorker: Sendable {
     private func update(for item: PendingPush, outcome: SendOutcome, now: Date) -> DeliveryUpdate {
         let attempt = RetryPolicy.Attempt(number: item.delivery.attempts, queuedAt: item.queuedAt, expiresAt: item.expiresAt, now: now)
         let decision = options.policy.decide(outcome, attempt: attempt, jitter: Double.random(in: 0..<1))
-        var detail = DeliveryEventDetail(attempt: item.delivery.attempts, status: outcome.status, providerReason: outcome.providerReason, explanation: outcome.explanation)
         switch decision {
         case .sent(let providerID):
-            detail.providerID = providerID
-            return DeliveryUpdate(seq: item.delivery.seq, state: .sent, providerID: providerID, event: "sent", detail: detail.json)
+            // Kept in the delivery row (sent_at, provider_id, attempts): no detail to encode.
+            return DeliveryUpdate(seq: item.delivery.seq, state: .sent, providerID: providerID, event: "sent", detail: nil)
+        default:
+            break
+        }
+        var detail = DeliveryEventDetail(attempt: item.delivery.attempts, status: outcome.status, providerReason: outcome.providerReason, explanation: outcome.explanation)
+        switch decision {
+        case .sent:
+            preconditionFailure("handled above")
         case .retry(let at, let reason):
             detail.reason = reason
             detail.retryAt = Timestamp.format(at)

@@ -1,4 +1,3 @@
-import Foundation
 
 /// Picks the language variant of a message for a device's locale: the variant for the exact
 /// locale (`pt-BR`), else for its language (`pt`), else the default message (nil).
@@ -24,6 +23,9 @@ struct VariantChooser: Sendable {
     }
 
     static func normalize(_ locale: String) -> String {
-        locale.lowercased().replacingOccurrences(of: "_", with: "-")
+        // Locales are ASCII (the API checks): lowercase and `_` → `-` byte by byte.
+        String(decoding: locale.utf8.map { byte in
+            byte == UInt8(ascii: "_") ? UInt8(ascii: "-") : ((0x41...0x5a).contains(byte) ? byte + 32 : byte)
+        }, as: UTF8.self)
     }
 }

@@ -77,6 +77,9 @@ public struct Logger: Sendable {
 
     /// A JSON string literal.
     static func quote(_ text: String) -> String {
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""  // nothing to escape: the common case
+        }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -26,14 +26,21 @@ extension SQLiteStore {
                 """,
                 [.text(message.appID), .int(message.fanOutCursor)] + condition.values + [.int(limit)]) { ($0.int(0), $0.text(1), $0.optionalText(2)) }
             let ids = Identifier.make(count: targets.count, milliseconds: now)
+            var variants: [String: String?] = [:]  // locales repeat: choose once per locale
             for ((deviceSeq, platform, locale), id) in zip(targets, ids) {
+                let variant: String? = locale.flatMap { locale in
+                    if let known = variants[locale] { return known }
+                    let chosen = chooser.variant(for: locale)
+                    variants[locale] = .some(chosen)
+                    return chosen
+                }
                 try connection.run(
                     """
                     INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?)
                     """,
                     [.text(id), .int(messageSeq), .int(deviceSeq), .text(platform),
-                     .optionalText(chooser.variant(for: locale)), .int(now), .int(now), .int(now)])
+                     .optionalText(variant), .int(now), .int(now), .int(now)])
             }
             let done = targets.count < limit
             let state: MessageState = done ? .sending : .fanningOut
