@@ -55,7 +55,7 @@ public final class HTTPServer: Sendable {
                 flags, UInt16(options.port), sockaddr,
                 accessHandlerCallback, contextPointer,
                 requestCompletedCallback, contextPointer,
-                UInt32(options.connectionLimit), UInt32(options.idleTimeout), 64 * 1024,
+                UInt32(options.connectionLimit), UInt32(options.idleTimeout), 16 * 1024,
                 options.tlsKeyPEM, options.tlsCertificatePEM)
         }
         guard let started else {
