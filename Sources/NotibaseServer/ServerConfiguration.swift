@@ -5,7 +5,7 @@ public struct ServerConfiguration: Sendable {
     /// The TCP port; 0 picks a free one.
     public var port = 8080
     /// Where the database (`notibase.sqlite`) and, unless a secret key is given, `secret.key` live.
-    public var dataDirectory = "notibase-data"
+    public var dataDirectory = "data"
     /// PEM files for HTTPS; both or neither.
     public var tlsCertificatePath: String?
     public var tlsKeyPath: String?

@@ -10,7 +10,7 @@ enum ServeCommand: Command {
 
           Every option can also be set with the environment variable shown; a flag wins.
           --listen HOST:PORT        address to listen on (NOTIBASE_LISTEN, default 127.0.0.1:8080; port 0 picks one)
-          --data-dir DIR            database and secret key directory (NOTIBASE_DATA_DIR, default ./notibase-data)
+          --data-dir DIR            database and secret key directory (NOTIBASE_DATA_DIR, default ./data)
           --tls-cert FILE           PEM certificate chain for HTTPS (NOTIBASE_TLS_CERT)
           --tls-key FILE            PEM private key for HTTPS (NOTIBASE_TLS_KEY)
           --secret-key-file FILE    base64 32-byte key that encrypts credentials (NOTIBASE_SECRET_KEY holds the
