@@ -74,14 +74,19 @@ enum JSON {
         return HTTPResponse(status: status, contentType: "application/json", body: body)
     }
 
-    /// Decodes a request body; anything wrong is a 400 that names the field.
-    static func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
+    /// Throws unless the request has a body that claims to be JSON.
+    static func checkBody(_ request: HTTPRequest) throws {
         if let contentType = request.header("content-type"), !contentType.lowercased().hasPrefix("application/json") {
             throw APIError(status: 415, code: "unsupported_media_type", message: "send the body as application/json", field: nil)
         }
         guard !request.body.isEmpty else {
             throw APIError(status: 400, code: "malformed_json", message: "the body is empty; send a JSON object", field: nil)
         }
+    }
+
+    /// Decodes a request body; anything wrong is a 400 that names the field.
+    static func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
+        try checkBody(request)
         do {
             return try JSONDecoder().decode(T.self, from: Data(request.body))
         } catch {

@@ -3,53 +3,6 @@ import NotibaseCore
 
 /// `/v1/devices`: register (server or client key), list, read and delete (server key).
 enum DevicesAPI {
-    struct RegistrationBody: Decodable {
-        var registration: DeviceRegistration
-
-        enum CodingKeys: String, CodingKey, CaseIterable {
-            case platform, token
-            case externalUserID = "externalUserId"
-            case tags, locale, timeZone, appVersion, sdkVersion
-        }
-
-        init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: AnyKey.self)
-            try c.rejectUnknownFields(CodingKeys.self)
-            func key(_ key: CodingKeys) -> AnyKey { AnyKey(key) }
-            let platform = try c.decode(Platform.self, forKey: key(.platform))
-            let token = try c.decode(String.self, forKey: key(.token))
-            let isHex = token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) }
-            switch platform {
-            case .ios:
-                try check(isHex && (64...200).contains(token.utf8.count) && token.utf8.count % 2 == 0, key(.token), c, "must be the APNs device token in hexadecimal (64 to 200 digits)")
-            case .android:
-                try check((16...4096).contains(token.utf8.count) && token.utf8.allSatisfy { (0x21...0x7e).contains($0) }, key(.token), c,
-                          "must be the FCM registration token (16 to 4096 printable ASCII characters, no spaces)")
-            }
-            let tags = try c.decodeIfPresent([String].self, forKey: key(.tags))
-            try check((tags ?? []).count <= 100 && (tags ?? []).allSatisfy { (1...64).contains($0.unicodeScalars.count) }, key(.tags), c, "must be at most 100 tags of 1 to 64 characters")
-            let user = try c.decodeIfPresent(String.self, forKey: key(.externalUserID))
-            try check(user.map { (1...256).contains($0.unicodeScalars.count) } ?? true, key(.externalUserID), c, "must be 1 to 256 characters")
-            let locale = try c.decodeIfPresent(String.self, forKey: key(.locale))
-            try check(locale.map(Self.isLocale) ?? true, key(.locale), c, "must be a locale such as en, fr-FR or pt_BR")
-            var short: [CodingKeys: String] = [:]
-            for field in [CodingKeys.timeZone, .appVersion, .sdkVersion] {
-                let value = try c.decodeIfPresent(String.self, forKey: key(field))
-                try check(value.map { (1...64).contains($0.unicodeScalars.count) } ?? true, key(field), c, "must be 1 to 64 characters")
-                short[field] = value
-            }
-            registration = DeviceRegistration(
-                platform: platform, token: platform == .ios ? token.lowercased() : token, externalUserID: user,
-                tags: tags.map { $0.count < 2 ? $0 : Array(Set($0)).sorted() },
-                locale: locale, timeZone: short[.timeZone], appVersion: short[.appVersion], sdkVersion: short[.sdkVersion])
-        }
-
-        static func isLocale(_ text: String) -> Bool {
-            (2...35).contains(text.count) && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) || $0 == 0x2d || $0 == 0x5f }
-                && text.first?.isLetter == true
-        }
-    }
-
     struct BatchBody: Decodable {
         var devices: [RegistrationBody]
         enum CodingKeys: String, CodingKey, CaseIterable { case devices }
@@ -126,9 +79,9 @@ enum DevicesAPI {
     static func add(to router: inout Router, _ context: APIContext) {
         router.add("POST", "/v1/devices") { request, _ in
             let appID = try await context.appID(request, [.server, .client])
-            let body = try JSON.decode(RegistrationBody.self, from: request)
+            let registration = try RegistrationBody.decode(request)
             let now = context.clock.milliseconds()
-            let (device, created) = try await context.store.registerDevice(appID: appID, body.registration, newID: Identifier.make(milliseconds: now), now: now)
+            let (device, created) = try await context.store.registerDevice(appID: appID, registration, newID: Identifier.make(milliseconds: now), now: now)
             return HTTPResponse(status: created ? 201 : 200, contentType: "application/json", body: json(DeviceBody(device)))
         }
 

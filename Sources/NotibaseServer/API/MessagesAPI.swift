@@ -34,7 +34,7 @@ enum MessagesAPI {
             }
             idempotencyKey = try c.decodeIfPresent(String.self, forKey: .idempotencyKey)
             try check(idempotencyKey.map { (1...255).contains($0.unicodeScalars.count) } ?? true, .idempotencyKey, c, "must be 1 to 255 characters")
-            try check((variants ?? [:]).count <= 100 && (variants ?? [:]).keys.allSatisfy(DevicesAPI.RegistrationBody.isLocale), .variants, c,
+            try check((variants ?? [:]).count <= 100 && (variants ?? [:]).keys.allSatisfy(RegistrationBody.isLocale), .variants, c,
                       "must map at most 100 locales (such as fr or pt-BR) to messages")
             // The delivery options apply to the default message and every variant.
             let ttl = try c.decodeIfPresent(Int.self, forKey: .ttl)
