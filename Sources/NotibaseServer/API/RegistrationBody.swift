@@ -2,7 +2,8 @@ import Foundation
 import NotibaseCore
 
 /// The body of a device registration: `{"platform", "token", "externalUserId", "tags", "locale",
-/// "timeZone", "appVersion", "sdkVersion"}`.
+/// "timeZone", "appVersion", "sdkVersion", "previousToken"}`. `previousToken` is the token this one
+/// replaces (APNs rotates tokens): the device registered under it is deactivated.
 ///
 /// Registration is the API's busiest route, so ``decode(_:)`` takes a fast path when the body is
 /// well formed: a scan of the top-level field names (to refuse unknown ones) and a synthesized
@@ -20,9 +21,10 @@ struct RegistrationBody: Decodable {
         var timeZone: String?
         var appVersion: String?
         var sdkVersion: String?
+        var previousToken: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
-            case platform, token, externalUserId, tags, locale, timeZone, appVersion, sdkVersion
+            case platform, token, externalUserId, tags, locale, timeZone, appVersion, sdkVersion, previousToken
         }
 
         static let names = Set(CodingKeys.allCases.map(\.stringValue))
@@ -81,10 +83,12 @@ struct RegistrationBody: Decodable {
         try require(length(fields.timeZone, 1...64), .timeZone, "must be 1 to 64 characters")
         try require(length(fields.appVersion, 1...64), .appVersion, "must be 1 to 64 characters")
         try require(length(fields.sdkVersion, 1...64), .sdkVersion, "must be 1 to 64 characters")
+        try require(length(fields.previousToken, 1...4096), .previousToken, "must be the token this registration replaces")
         return DeviceRegistration(
             platform: fields.platform, token: fields.platform == .ios ? token.lowercased() : token, externalUserID: fields.externalUserId,
             tags: tags.map { $0.count < 2 ? $0 : Array(Set($0)).sorted() }, locale: fields.locale, timeZone: fields.timeZone,
-            appVersion: fields.appVersion, sdkVersion: fields.sdkVersion)
+            appVersion: fields.appVersion, sdkVersion: fields.sdkVersion,
+            previousToken: fields.previousToken.map { fields.platform == .ios ? $0.lowercased() : $0 })
     }
 
     /// A locale such as `en`, `fr-FR` or `pt_BR` (ASCII letters, digits, `-` and `_`).

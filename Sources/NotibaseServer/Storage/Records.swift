@@ -32,6 +32,8 @@ struct DeviceRegistration: Sendable {
     var timeZone: String?
     var appVersion: String?
     var sdkVersion: String?
+    /// The token this registration replaces: that device is deactivated.
+    var previousToken: String? = nil
 }
 
 /// A registered device.

@@ -67,6 +67,13 @@ extension SQLiteStore {
         guard let device = try connection.first(Self.upsertDevice, values, { try Self.device($0, knownTags: registration.tags) }) else {
             throw StorageError.corrupt("device upsert returned nothing")
         }
+        if let previous = registration.previousToken, previous != registration.token {
+            try connection.run(
+                """
+                UPDATE devices SET active = 0, deactivated_reason = 'replaced by a new token', deactivated_at = ?, updated_at = ?
+                WHERE app_id = ? AND platform = ? AND token = ? AND active = 1
+                """, [.int(now), .int(now), .text(appID), .text(registration.platform.rawValue), .text(previous)])
+        }
         return device
     }
 
