@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NotibaseTestSupport
 @testable import NotibaseCore
 
 @Suite("Reading a received payload")

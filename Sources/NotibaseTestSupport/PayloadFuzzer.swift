@@ -1,12 +1,12 @@
 import Foundation
-@testable import NotibaseCore
 
 /// Generates `userInfo` dictionaries: well-formed payloads, random ones, and well-formed ones with
 /// a node replaced by something random. Deterministic for a seed.
-struct PayloadFuzzer {
+public struct PayloadFuzzer {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    /// A generator; the same seed gives the same payloads.
+    public init(seed: UInt64) { state = seed }
 
     /// SplitMix64.
     mutating func random() -> UInt64 {
@@ -19,7 +19,8 @@ struct PayloadFuzzer {
 
     mutating func below(_ bound: Int) -> Int { Int(random() % UInt64(bound)) }
 
-    mutating func next() -> [AnyHashable: Any] {
+    /// The next payload.
+    public mutating func next() -> [AnyHashable: Any] {
         switch below(3) {
         case 0: return wellFormed()
         case 1: return (randomValue(depth: 0) as? [AnyHashable: Any]) ?? ["aps": randomValue(depth: 1)]
