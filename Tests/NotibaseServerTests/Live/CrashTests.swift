@@ -16,7 +16,7 @@ struct CrashTests {
         let record = directory.path + "/sent.log"
         let arguments = ["--sender", "test", "--sender-record", record, "--lease-seconds", "2", "--workers", "\(Self.workers)",
                          "--batch-size", "\(Self.batchSize)", "--rate-limit-server", "0", "--max-body-bytes", "4194304"]
-        var server = try ServerProcess(dataDirectory: directory.path + "/data", arguments: arguments)
+        var server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: arguments)
         let app = try await server.createApp()
         for batch in 0..<(Self.devices / 5_000) {
             let devices = (0..<5_000).map { index in
@@ -32,12 +32,11 @@ struct CrashTests {
         // Kill once some pushes went out, while fan-out or delivery is under way.
         while Self.lines(record).count < 5_000 { try await Task.sleep(for: .milliseconds(5)) }
         let before = try await server.request("GET", "/v1/messages/\(messageID)", key: app.serverKey)
-        server.kill()
+        await server.kill()
         let sentBeforeKill = Self.lines(record).count
         print("crash test: killed with the message \(before["state"].string ?? "?"), \(before["counts"]["total"].int ?? 0) deliveries written, \(sentBeforeKill) pushes sent")
 
-        server = try ServerProcess(dataDirectory: directory.path + "/data", arguments: arguments)
-        defer { server.terminate() }
+        server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: arguments)
         var message = Reply(status: 0, headers: [:], body: Data())
         for _ in 0..<1_200 {
             message = try await server.request("GET", "/v1/messages/\(messageID)", key: app.serverKey)
@@ -48,6 +47,7 @@ struct CrashTests {
         #expect(message["counts"]["total"].int == Self.devices)
         #expect(message["counts"]["byState"]["sent"].int == Self.devices)
 
+        await server.terminate()
         let lines = Self.lines(record)
         let unique = Set(lines)
         let duplicates = lines.count - unique.count

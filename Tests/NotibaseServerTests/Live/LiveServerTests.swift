@@ -21,10 +21,9 @@ struct LiveServerTests {
 
     @Test func oneConnectionServesManyRequests() async throws {
         let (server, directory) = try await start()
-        let client = try RawHTTPClient(port: server.port)
+        let client = try await RawHTTPClient.connect(port: server.port)
         for path in ["/healthz", "/v1/nothing", "/healthz", "/openapi.json"] {
-            client.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            let response = try #require(client.readResponse())
+            let response = try #require(await client.exchange("GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n"))
             #expect(response.headers["connection"]?.lowercased() != "close")
             #expect(response.headers["x-request-id"] != nil)
         }
@@ -34,42 +33,40 @@ struct LiveServerTests {
 
     @Test func aBodyOverTheLimitIs413AndChangesNothing() async throws {
         let (server, directory) = try await start()
-        let client = try RawHTTPClient(port: server.port)
+        let client = try await RawHTTPClient.connect(port: server.port)
         let body = #"{"name": "\#(String(repeating: "x", count: 5_000))"}"#
-        client.send("POST /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Harness.adminKey)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
-        let response = try #require(client.readResponse())
+        let response = try #require(await client.exchange(
+            "POST /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Harness.adminKey)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"))
         #expect(response.status == 413)
         #expect(response.body.contains(#""code":"body_too_large""#))
 
-        let list = try RawHTTPClient(port: server.port)
-        list.send("GET /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Harness.adminKey)\r\n\r\n")
-        #expect(list.readResponse()?.body == #"{"items":[]}"#)
+        let list = try await RawHTTPClient.connect(port: server.port)
+        #expect(await list.exchange("GET /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Harness.adminKey)\r\n\r\n")?.body == #"{"items":[]}"#)
         await server.shutdown()
         _ = directory
     }
 
     @Test func theWholeLoopOverHTTP() async throws {
         let (server, directory) = try await start()
-        let client = try RawHTTPClient(port: server.port)
-        func call(_ method: String, _ path: String, _ key: String, _ body: String? = nil) throws -> Reply {
+        let client = try await RawHTTPClient.connect(port: server.port)
+        func call(_ method: String, _ path: String, _ key: String, _ body: String? = nil) async throws -> Reply {
             let bodyPart = body.map { "Content-Type: application/json\r\nContent-Length: \($0.utf8.count)\r\n\r\n\($0)" } ?? "\r\n"
-            client.send("\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(key)\r\n" + bodyPart)
-            let response = try #require(client.readResponse())
+            let response = try #require(await client.exchange("\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(key)\r\n" + bodyPart))
             return Reply(status: response.status, headers: response.headers, body: Data(response.body.utf8))
         }
-        let app = try call("POST", "/v1/apps", Harness.adminKey, #"{"name": "Live"}"#)
+        let app = try await call("POST", "/v1/apps", Harness.adminKey, #"{"name": "Live"}"#)
         let clientKey = try #require(app["clientKey"].string)
         let serverKey = try #require(app["serverKey"].string)
-        #expect(try call("POST", "/v1/devices", clientKey, #"{"platform": "ios", "token": "\#(Harness.token(1))"}"#).status == 201)
-        let message = try call("POST", "/v1/messages", serverKey, #"{"message": {"title": "Live"}, "audience": {"all": true}}"#)
+        #expect(try await call("POST", "/v1/devices", clientKey, #"{"platform": "ios", "token": "\#(Harness.token(1))"}"#).status == 201)
+        let message = try await call("POST", "/v1/messages", serverKey, #"{"message": {"title": "Live"}, "audience": {"all": true}}"#)
         let id = try #require(message["id"].string)
         var state = ""
         for _ in 0..<200 where state != "completed" {
-            state = try call("GET", "/v1/messages/\(id)", serverKey)["state"].string ?? ""
+            state = try await call("GET", "/v1/messages/\(id)", serverKey)["state"].string ?? ""
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(state == "completed")
-        let metrics = try call("GET", "/metrics", serverKey)
+        let metrics = try await call("GET", "/metrics", serverKey)
         #expect(metrics.text.contains(#"notibase_sends_total{provider="test",outcome="sent"} 1"#))
         #expect(metrics.text.contains("notibase_queue_depth 0"))
         await server.shutdown()
@@ -90,9 +87,8 @@ struct LiveServerTests {
         #expect(database.range(of: Data(key.utf8)) == nil)
         let second = try await Server.start(configuration, senders: .test(try TestSender()), logger: .silent)
         #expect(second.newAdminKey == nil)
-        let client = try RawHTTPClient(port: second.port)
-        client.send("GET /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(key)\r\n\r\n")
-        #expect(client.readResponse()?.status == 200)
+        let client = try await RawHTTPClient.connect(port: second.port)
+        #expect(await client.exchange("GET /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(key)\r\n\r\n")?.status == 200)
         await second.shutdown()
     }
 
@@ -104,7 +100,7 @@ struct LiveServerTests {
                              "-keyout", directory.path + "/key.pem", "-out", directory.path + "/cert.pem"]
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
-        openssl.waitUntilExit()
+        await offPool { openssl.waitUntilExit() }
         let (server, data) = try await start {
             $0.tlsCertificatePath = directory.path + "/cert.pem"
             $0.tlsKeyPath = directory.path + "/key.pem"
@@ -115,8 +111,8 @@ struct LiveServerTests {
         let output = Pipe()
         curl.standardOutput = output
         try curl.run()
-        let body = output.fileHandleForReading.readDataToEndOfFile()
-        curl.waitUntilExit()
+        let body = await offPool { output.fileHandleForReading.readDataToEndOfFile() }
+        await offPool { curl.waitUntilExit() }
         #expect(String(decoding: body, as: UTF8.self) == #"{"status":"ok"}"#)
         await server.shutdown()
         _ = data
@@ -125,13 +121,12 @@ struct LiveServerTests {
     @Test func shutdownAnswersRequestsInFlightThenRefusesConnections() async throws {
         let (server, directory) = try await start()
         let port = server.port
-        let client = try RawHTTPClient(port: port)
-        client.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
-        #expect(client.readResponse()?.status == 200)  // the connection is open and accepted
+        let client = try await RawHTTPClient.connect(port: port)
+        #expect(await client.exchange("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")?.status == 200)  // open and accepted
         client.send("GET /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Harness.adminKey)\r\n\r\n")
         await server.shutdown()
-        #expect(client.readResponse()?.status == 200)
-        #expect(throws: (any Error).self) { _ = try RawHTTPClient(port: port) }
+        #expect(await client.nextResponse()?.status == 200)
+        await #expect(throws: (any Error).self) { _ = try await RawHTTPClient.connect(port: port) }
         _ = directory
     }
 

@@ -14,10 +14,9 @@ struct SchemathesisTests {
         try #require(FileManager.default.isExecutableFile(atPath: schemathesis), "Schemathesis is missing: run script/bootstrap --tests")
 
         let directory = try TemporaryDirectory()
-        let server = try ServerProcess(dataDirectory: directory.path + "/data", arguments: [
+        let server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: [
             "--sender", "test", "--rate-limit-server", "0", "--rate-limit-client", "0", "--rate-limit-admin", "0",
         ])
-        defer { server.terminate() }
         let app = try await server.createApp()
         for number in 1...3 { _ = try await server.request("POST", "/v1/devices", key: app.clientKey, body: #"{"platform": "ios", "token": "\#(Harness.token(number))"}"#) }
 
@@ -37,12 +36,13 @@ struct SchemathesisTests {
         process.standardOutput = output
         process.standardError = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = await offPool { output.fileHandleForReading.readDataToEndOfFile() }
+        await offPool { process.waitUntilExit() }
         let text = String(decoding: data, as: UTF8.self)
         let summary = text.components(separatedBy: "\n").filter { $0.contains("generated") || $0.contains(" in ") && $0.contains("==") }
         print("schemathesis: " + summary.joined(separator: " | "))
         #expect(process.terminationStatus == 0, "\(text.suffix(6_000))")
         #expect(server.isRunning)
+        await server.terminate()
     }
 }

@@ -1,19 +1,40 @@
 import Foundation
 
-/// A blocking HTTP/1.1 client over one TCP connection, to see what a library would hide:
-/// whether the connection is kept alive, and what the server answers to an oversized body.
-final class RawHTTPClient {
+/// An HTTP/1.1 client over one TCP connection, to see what a library would hide: whether the
+/// connection is kept alive, and what the server answers to an oversized body. Its socket calls
+/// block, so they run on a thread of their own (``offPool(_:)``), never on the few threads Swift
+/// concurrency shares with the server under test.
+final class RawHTTPClient: @unchecked Sendable {
+    // Unchecked: a test uses one client from one task at a time.
     private let socket: Int32
     private var buffer: [UInt8] = []
 
-    init(port: Int) throws {
+    /// Connects (off the concurrency pool).
+    static func connect(port: Int) async throws -> RawHTTPClient {
+        try await offPool { try RawHTTPClient(port: port) }
+    }
+
+    /// Sends a request and reads its response (off the concurrency pool).
+    func exchange(_ text: String) async -> (status: Int, headers: [String: String], body: String)? {
+        await offPool {
+            self.send(text)
+            return self.readResponse()
+        }
+    }
+
+    /// Reads one more response (off the concurrency pool).
+    func nextResponse() async -> (status: Int, headers: [String: String], body: String)? {
+        await offPool { self.readResponse() }
+    }
+
+    private init(port: Int) throws {
         socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Foundation.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw HarnessError("cannot connect to port \(port)") }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
@@ -74,5 +95,19 @@ final class RawHTTPClient {
         guard count > 0 else { return false }
         buffer += chunk[..<count]
         return true
+    }
+}
+
+/// Runs blocking work on a thread of its own and waits for it without holding a pool thread.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+    }
+}
+
+/// The same for work that cannot fail.
+func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
     }
 }

@@ -16,52 +16,53 @@ final class ServerProcess: Sendable {
     private let process: Process
     private let output: OutputBuffer
 
+    private init(dataDirectory: String, port: Int, process: Process, output: OutputBuffer) {
+        self.dataDirectory = dataDirectory
+        self.port = port
+        self.process = process
+        self.output = output
+    }
+
     /// Starts `notibase serve` with `arguments` (on 127.0.0.1, a free port) and waits until it
     /// listens.
-    init(dataDirectory: String, arguments: [String]) throws {
-        let binary = Self.packageRoot.appendingPathComponent(".build/debug/notibase").path
+    static func start(dataDirectory: String, arguments: [String]) async throws -> ServerProcess {
+        let binary = packageRoot.appendingPathComponent(".build/debug/notibase").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw HarnessError("\(binary) is missing: run swift build first")
         }
-        self.dataDirectory = dataDirectory
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--no-access-log", "--log-level", "warning"] + arguments
         var environment = ProcessInfo.processInfo.environment
-        environment["NOTIBASE_ADMIN_KEY"] = Self.adminKey
+        environment["NOTIBASE_ADMIN_KEY"] = adminKey
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
         let output = OutputBuffer()
         pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
         try process.run()
-        self.process = process
-        self.output = output
-        let deadline = Date().addingTimeInterval(20)
-        var port: Int?
-        while port == nil && Date() < deadline && process.isRunning {
-            port = output.text.components(separatedBy: "\n").compactMap { line in
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline && process.isRunning {
+            let port = output.text.components(separatedBy: "\n").compactMap { line in
                 line.range(of: "listening on http://127.0.0.1:").flatMap { Int(line[$0.upperBound...]) }
             }.first
-            if port == nil { Thread.sleep(forTimeInterval: 0.02) }
+            if let port { return ServerProcess(dataDirectory: dataDirectory, port: port, process: process, output: output) }
+            try await Task.sleep(for: .milliseconds(20))
         }
-        guard let port else {
-            process.terminate()
-            throw HarnessError("notibase serve did not start: \(output.text)")
-        }
-        self.port = port
+        process.terminate()
+        throw HarnessError("notibase serve did not start: \(output.text)")
     }
 
     /// Kills the server at once (SIGKILL): no shutdown, no flush.
-    func kill() {
+    func kill() async {
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await offPool { [process] in process.waitUntilExit() }
     }
 
     /// Stops it the polite way (SIGTERM) and waits.
-    func terminate() {
+    func terminate() async {
         process.terminate()
-        process.waitUntilExit()
+        await offPool { [process] in process.waitUntilExit() }
     }
 
     var isRunning: Bool { process.isRunning }
