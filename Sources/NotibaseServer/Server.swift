@@ -37,7 +37,6 @@ public final class Server: Sendable {
         let directory = configuration.dataDirectory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let store = try SQLiteStore(path: directory + "/notibase.sqlite")
-        let checkpointer = Checkpointer(path: directory + "/notibase.sqlite", logger: logger)
         let box = try SecretBox(key: try secretKey(configuration, directory: directory))
         let (adminHash, newAdminKey) = try await adminKey(configuration, store: store)
         let metrics = Metrics()
@@ -53,6 +52,7 @@ public final class Server: Sendable {
         }
         let http = try HTTPServer(options: options, responder: APIResponder(context: context, accessLog: configuration.accessLog))
 
+        let checkpointer = Checkpointer(path: directory + "/notibase.sqlite", logger: logger)
         let delivery = configuration.delivery
         let fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize)
         let worker = DeliveryWorker(
