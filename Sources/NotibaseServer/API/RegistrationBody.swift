@@ -45,11 +45,14 @@ struct RegistrationBody: Decodable {
         }
     }
 
+    /// Shared: decoding with one instance from many tasks is safe, and saves making one each time.
+    private static let decoder = JSONDecoder()
+
     /// The registration in a request body.
     static func decode(_ request: HTTPRequest) throws -> DeviceRegistration {
         try JSON.checkBody(request)
         if let names = JSONFieldNames.topLevel(of: request.body), names.allSatisfy(Fields.names.contains),
-           let fields = try? JSONDecoder().decode(Fields.self, from: Data(request.body)) {
+           let fields = try? decoder.decode(Fields.self, from: Data(request.body)) {
             do {
                 return try validate(fields)
             } catch let problem as Problem {

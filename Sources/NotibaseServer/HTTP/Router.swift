@@ -15,6 +15,7 @@ public struct Router: Sendable {
         var method: String
         var pattern: String
         var segments: [Substring]
+        var literals: Int
         var handler: Handler
     }
 
@@ -34,7 +35,8 @@ public struct Router: Sendable {
 
     /// Adds a route.
     public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: pattern, segments: Self.split(pattern), handler: handler))
+        let segments = Self.split(pattern)
+        routes.append(Route(method: method, pattern: pattern, segments: segments, literals: segments.filter { $0.first != "{" }.count, handler: handler))
     }
 
     /// The route for `method` and `path`. When several patterns match, the one with the most
@@ -44,9 +46,9 @@ public struct Router: Sendable {
         let segments = Self.split(path)
         var best: [(route: Route, parameters: RouteParameters)] = []
         var bestLiterals = -1
-        for route in routes {
+        for route in routes where route.segments.count == segments.count && route.literals >= bestLiterals {
             guard let parameters = Self.bind(route.segments, to: segments) else { continue }
-            let literals = route.segments.filter { $0.first != "{" }.count
+            let literals = route.literals
             if literals > bestLiterals {
                 best = []
                 bestLiterals = literals
