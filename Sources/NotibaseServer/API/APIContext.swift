@@ -3,7 +3,7 @@ import NotibaseCore
 
 /// What every API handler uses: storage, keys, limits, the secret box, metrics and logs.
 final class APIContext: Sendable {
-    let store: SQLiteStore
+    let store: any Storage
     let auth: Authenticator
     let limiter: RateLimiter
     let box: SecretBox
@@ -12,7 +12,7 @@ final class APIContext: Sendable {
     let clock: WallClock
     let limits: ServerConfiguration.Limits
 
-    init(store: SQLiteStore, auth: Authenticator, limiter: RateLimiter, box: SecretBox, metrics: Metrics, logger: Logger, clock: WallClock, limits: ServerConfiguration.Limits) {
+    init(store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, metrics: Metrics, logger: Logger, clock: WallClock, limits: ServerConfiguration.Limits) {
         self.store = store
         self.auth = auth
         self.limiter = limiter

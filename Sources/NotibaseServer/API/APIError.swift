@@ -69,6 +69,11 @@ enum JSON {
         return encoder
     }
 
+    /// JSON text with sorted keys (for storing, and for answers).
+    static func text(_ value: some Encodable) -> String {
+        (try? String(decoding: encoder().encode(value), as: UTF8.self)) ?? "null"
+    }
+
     static func response(status: Int, _ value: some Encodable) -> HTTPResponse {
         let body = (try? encoder().encode(value)).map(Array.init) ?? Array("{}".utf8)
         return HTTPResponse(status: status, contentType: "application/json", body: body)

@@ -110,7 +110,7 @@ enum AppsAPI {
         let plaintext = try JSON.encoder().encode(credentials)
         let sealed = context.box.seal(Array(plaintext), context: "\(provider):\(app.id)")
         let now = context.clock.milliseconds()
-        try await context.store.putCredentials(appID: app.id, provider: provider, sealed: sealed, summary: SQLiteStore.json(summary), now: now)
+        try await context.store.putCredentials(appID: app.id, provider: provider, sealed: sealed, summary: JSON.text(summary), now: now)
         context.logger.info("credentials stored", ["appId": .string(app.id), "provider": .string(provider)])
         return JSON.response(status: 200, summary.merging(["provider": provider, "updatedAt": now.timestamp]) { a, _ in a })
     }

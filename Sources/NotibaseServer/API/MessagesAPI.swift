@@ -84,8 +84,8 @@ enum MessagesAPI {
             let sendAt = max(now, body.sendAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? now)
             guard sendAt <= now + 30 * 86_400_000 else { throw APIError.invalid("sendAt", "must be within 30 days") }
             let record = MessageRecord(
-                seq: 0, id: Identifier.make(milliseconds: now), appID: appID, content: SQLiteStore.json(body.content),
-                audience: SQLiteStore.json(body.audience), state: .scheduled, sendAt: sendAt,
+                seq: 0, id: Identifier.make(milliseconds: now), appID: appID, content: JSON.text(body.content),
+                audience: JSON.text(body.audience), state: .scheduled, sendAt: sendAt,
                 audienceSize: try await context.store.audienceSize(appID: appID, body.audience), fanOutCursor: 0, createdAt: now, finishedAt: nil)
             let (stored, replayed) = try await context.store.createMessage(record, idempotencyKey: body.idempotencyKey, window: 86_400_000)
             if !replayed {

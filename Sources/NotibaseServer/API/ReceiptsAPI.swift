@@ -33,7 +33,7 @@ enum ReceiptsAPI {
             if receipt.event == .action && (receipt.actionID ?? "").isEmpty {
                 throw APIError(status: 400, code: "missing_field", message: "actionId is required for an action receipt: the identifier of the tapped button", field: "actionId")
             }
-            let detail = SQLiteStore.json(Detail(receiptId: receipt.id, render: receipt.render, actionId: receipt.actionID, text: receipt.text))
+            let detail = JSON.text(Detail(receiptId: receipt.id, render: receipt.render, actionId: receipt.actionID, text: receipt.text))
             let result = Identifier.isWellFormed(receipt.deliveryID)
                 ? try await context.store.applyReceipt(appID: appID, receipt, detail: detail, now: context.clock.milliseconds())
                 : .unknownDelivery

@@ -13,11 +13,11 @@ struct Caller: Sendable, Hashable {
 /// (only hashes are stored); the admin key's hash is compared in constant time. Resolved keys are
 /// cached until any key changes.
 final class Authenticator: Sendable {
-    private let store: SQLiteStore
+    private let store: any Storage
     private let adminKeyHash: [UInt8]
     private let cache = Mutex<[[UInt8]: KeyOwner]>([:])
 
-    init(store: SQLiteStore, adminKeyHash: [UInt8]) {
+    init(store: any Storage, adminKeyHash: [UInt8]) {
         self.store = store
         self.adminKeyHash = adminKeyHash
     }

@@ -5,11 +5,11 @@ import NotibaseSenders
 /// Opens an app's sealed provider credentials for the workers, and keeps them while the app's
 /// credentials revision is unchanged.
 actor CredentialVault {
-    private let store: SQLiteStore
+    private let store: any Storage
     private let box: SecretBox
     private var cache: [String: (revision: Int, credentials: [Platform: ProviderCredentials])] = [:]
 
-    init(store: SQLiteStore, box: SecretBox) {
+    init(store: any Storage, box: SecretBox) {
         self.store = store
         self.box = box
     }

@@ -15,7 +15,7 @@ final class DeliveryWorker: Sendable {
         var policy = RetryPolicy()
     }
 
-    private let store: SQLiteStore
+    private let store: any Storage
     private let senders: SenderSet
     private let vault: CredentialVault
     private let clock: WallClock
@@ -23,7 +23,7 @@ final class DeliveryWorker: Sendable {
     private let metrics: Metrics
     private let options: Options
 
-    init(store: SQLiteStore, senders: SenderSet, vault: CredentialVault, clock: WallClock, logger: Logger, metrics: Metrics, options: Options) {
+    init(store: any Storage, senders: SenderSet, vault: CredentialVault, clock: WallClock, logger: Logger, metrics: Metrics, options: Options) {
         self.store = store
         self.senders = senders
         self.vault = vault
@@ -244,5 +244,5 @@ struct DeliveryEventDetail: Codable, Sendable {
         case attempt, status, providerID = "providerId", providerReason, explanation, reason, retryAt, deviceDeactivated
     }
 
-    var json: String { SQLiteStore.json(self) }
+    var json: String { JSON.text(self) }
 }

@@ -3,13 +3,13 @@ import Foundation
 /// Writes the deliveries of due messages, a batch of devices per transaction, so a large audience
 /// never holds the database for long and a crash resumes at the last committed batch.
 actor FanOut {
-    private let store: SQLiteStore
+    private let store: any Storage
     private let clock: WallClock
     private let logger: Logger
     private let metrics: Metrics
     private let batchSize: Int
 
-    init(store: SQLiteStore, clock: WallClock, logger: Logger, metrics: Metrics, batchSize: Int) {
+    init(store: any Storage, clock: WallClock, logger: Logger, metrics: Metrics, batchSize: Int) {
         self.store = store
         self.clock = clock
         self.logger = logger

@@ -1,12 +1,11 @@
-import Foundation
 import NotibaseCore
 
 /// The server's storage on one embedded SQLite database (WAL): apps, devices, messages, the
 /// delivery queue and its history.
 ///
 /// An actor: its connection never leaves it. SQL stays in this type and its extensions, one per
-/// resource, so that another backend (PostgreSQL) can implement the same methods.
-actor SQLiteStore {
+/// resource; the rest of the server sees only the ``Storage`` protocol.
+actor SQLiteStore: Storage {
     let connection: SQLiteConnection
     /// Device registrations waiting for the next group commit.
     var pendingRegistrations: [PendingRegistration] = []
@@ -50,10 +49,4 @@ actor SQLiteStore {
         try connection.first("SELECT count(*) FROM deliveries WHERE due_at IS NOT NULL") { $0.int(0) } ?? 0
     }
 
-    /// Encodes a value as JSON text for a column.
-    nonisolated static func json(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "null"
-    }
 }
