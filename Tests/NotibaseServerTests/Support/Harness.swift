@@ -17,7 +17,7 @@ final class Harness: Sendable {
     let time = TimeSource()
     let metrics: Metrics
 
-    init(sender: any Sender = ScriptedSender(), rates: [KeyKind: Int] = [:], policy: RetryPolicy = RetryPolicy(), batchSize: Int = 500) async throws {
+    init(sender: any Sender = ScriptedSender(), rates: [KeyKind: Int] = [:], policy: RetryPolicy = RetryPolicy(), batchSize: Int = 500, logger: Logger = .silent) async throws {
         directory = NSTemporaryDirectory() + "notibase-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         store = try SQLiteStore(path: directory + "/notibase.sqlite")
@@ -29,12 +29,12 @@ final class Harness: Sendable {
         limits.rates = rates
         let context = APIContext(
             store: store, auth: Authenticator(store: store, adminKeyHash: APIKey.hash(Self.adminKey)), limiter: RateLimiter(rates: rates),
-            box: box, metrics: metrics, logger: .silent, clock: clock, limits: limits)
-        responder = APIResponder(context: context, accessLog: false)
+            box: box, metrics: metrics, logger: logger, clock: clock, limits: limits)
+        responder = APIResponder(context: context, accessLog: true)
         let senders = SenderSet(ios: sender, android: sender, credentials: .notRequired)
-        fanOut = FanOut(store: store, clock: clock, logger: .silent, metrics: metrics, batchSize: 1_000)
+        fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: 1_000)
         worker = DeliveryWorker(
-            store: store, senders: senders, vault: CredentialVault(store: store, box: box), clock: clock, logger: .silent, metrics: metrics,
+            store: store, senders: senders, vault: CredentialVault(store: store, box: box), clock: clock, logger: logger, metrics: metrics,
             options: DeliveryWorker.Options(batchSize: batchSize, lease: .seconds(30), policy: policy))
     }
 
