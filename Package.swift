@@ -26,6 +26,20 @@ let package = Package(
         // MARK: Senders (APNs, FCM; the protocol the server's workers hand pushes to)
         .target(name: "NotibaseSenders", dependencies: ["NotibaseCore"]),
 
+        // MARK: Server (HTTP API, storage, delivery queue)
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(
+            name: "NotibaseServer",
+            dependencies: ["NotibaseCore", "NotibaseSenders", "CSQLite", "CMicroHTTPD", "COpenSSL"]
+        ),
+        .testTarget(
+            name: "NotibaseServerTests",
+            dependencies: ["NotibaseServer", "NotibaseCore", "NotibaseSenders"],
+            exclude: ["Live/schemathesis.toml"]
+        ),
+
         // MARK: iOS SDK: the app side (registration, responses, app categories)
         .target(
             name: "Notibase",
@@ -58,7 +72,7 @@ let package = Package(
         .target(
             name: "NotibaseCLI",
             dependencies: [
-                "NotibaseCore", "NotibaseSenders",
+                "NotibaseCore", "NotibaseSenders", "NotibaseServer",
                 .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux])),
             ]
         ),

@@ -9,7 +9,7 @@ import Darwin
 public enum NotibaseCLI {
     /// Every command, in the order `notibase help` lists them.
     static var commands: [any Command.Type] {
-        var commands: [any Command.Type] = [CategoryIDCommand.self, RenderCommand.self]
+        var commands: [any Command.Type] = [CategoryIDCommand.self, RenderCommand.self, ServeCommand.self]
         #if canImport(NotibaseSimulator)
         commands.append(PreviewCommand.self)
         #endif

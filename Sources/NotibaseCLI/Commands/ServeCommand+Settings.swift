@@ -1,0 +1,96 @@
+import Foundation
+import NotibaseServer
+
+extension ServeCommand {
+    /// Reads `serve`'s options: a flag, else its environment variable, else the default.
+    struct Settings {
+        var arguments: Arguments
+        var environment: [String: String]
+
+        func value(_ option: String, _ variable: String) -> String? {
+            arguments.value(option) ?? environment[variable].flatMap { $0.isEmpty ? nil : $0 }
+        }
+
+        func integer(_ option: String, _ variable: String, default defaultValue: Int, in range: ClosedRange<Int>) throws -> Int {
+            guard let text = value(option, variable) else { return defaultValue }
+            guard let number = Int(text), range.contains(number) else {
+                throw UsageError("--\(option) (\(variable)) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            }
+            return number
+        }
+
+        func configuration() throws -> ServerConfiguration {
+            var configuration = ServerConfiguration()
+            if let listen = value("listen", "NOTIBASE_LISTEN") {
+                guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]) else {
+                    throw UsageError("--listen takes HOST:PORT, such as 127.0.0.1:8080 or [::1]:8080, not '\(listen)'")
+                }
+                configuration.host = String(listen[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+                configuration.port = port
+            }
+            configuration.dataDirectory = value("data-dir", "NOTIBASE_DATA_DIR") ?? configuration.dataDirectory
+            configuration.tlsCertificatePath = value("tls-cert", "NOTIBASE_TLS_CERT")
+            configuration.tlsKeyPath = value("tls-key", "NOTIBASE_TLS_KEY")
+            if let file = arguments.value("secret-key-file") {
+                configuration.secretKey = try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            } else {
+                configuration.secretKey = environment["NOTIBASE_SECRET_KEY"]
+            }
+            configuration.adminKey = environment["NOTIBASE_ADMIN_KEY"]
+            configuration.limits.maxBodyBytes = try integer("max-body-bytes", "NOTIBASE_MAX_BODY_BYTES", default: 1 << 20, in: 1_024...(256 << 20))
+            configuration.limits.rates = [
+                .server: try integer("rate-limit-server", "NOTIBASE_RATE_LIMIT_SERVER", default: 1_000, in: 0...10_000_000),
+                .client: try integer("rate-limit-client", "NOTIBASE_RATE_LIMIT_CLIENT", default: 10_000, in: 0...10_000_000),
+                .admin: try integer("rate-limit-admin", "NOTIBASE_RATE_LIMIT_ADMIN", default: 100, in: 0...10_000_000),
+            ]
+            configuration.delivery.workers = try integer("workers", "NOTIBASE_WORKERS", default: 2, in: 1...64)
+            configuration.delivery.batchSize = try integer("batch-size", "NOTIBASE_BATCH_SIZE", default: 1_000, in: 1...10_000)
+            configuration.delivery.lease = .seconds(try integer("lease-seconds", "NOTIBASE_LEASE_SECONDS", default: 30, in: 1...3_600))
+            configuration.delivery.fanOutBatchSize = try integer("fanout-batch", "NOTIBASE_FANOUT_BATCH", default: 5_000, in: 1...100_000)
+            if let level = value("log-level", "NOTIBASE_LOG_LEVEL") {
+                guard let parsed = Logger.Level.allCases.first(where: { "\($0)" == level }) else {
+                    throw UsageError("--log-level takes debug, info, warning or error, not '\(level)'")
+                }
+                configuration.logLevel = parsed
+            }
+            configuration.accessLog = !(arguments.flag("no-access-log") || environment["NOTIBASE_ACCESS_LOG"] == "off")
+            return configuration
+        }
+
+        func senders() throws -> SenderSet {
+            switch value("sender", "NOTIBASE_SENDER") ?? "providers" {
+            case "providers":
+                // The APNs and FCM senders (NotibaseSenders) plug in here once they are built.
+                return .unavailable
+            case "test":
+                return .test(try TestSender(recordPath: value("sender-record", "NOTIBASE_SENDER_RECORD")))
+            case let other:
+                throw UsageError("--sender takes providers or test, not '\(other)'")
+            }
+        }
+    }
+}
+
+/// Waits for one of the given signals (which it takes over from their default action).
+final class SignalWaiter {
+    private let stream: AsyncStream<Int32>
+    private let sources: [any DispatchSourceSignal]
+
+    init(signals: [Int32]) {
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        self.stream = stream
+        sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    /// The next signal received.
+    func next() async -> Int32 {
+        for await number in stream { return number }
+        return SIGTERM
+    }
+}

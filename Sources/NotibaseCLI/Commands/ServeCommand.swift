@@ -1,0 +1,61 @@
+import Foundation
+import NotibaseServer
+
+/// `notibase serve`: runs the server until SIGTERM or SIGINT, then shuts down gracefully.
+enum ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "run the Notibase server (HTTP API, delivery queue) on an embedded SQLite database"
+    static let usage = """
+        notibase serve [options]
+
+          Every option can also be set with the environment variable shown; a flag wins.
+          --listen HOST:PORT        address to listen on (NOTIBASE_LISTEN, default 127.0.0.1:8080; port 0 picks one)
+          --data-dir DIR            database and secret key directory (NOTIBASE_DATA_DIR, default ./data)
+          --tls-cert FILE           PEM certificate chain for HTTPS (NOTIBASE_TLS_CERT)
+          --tls-key FILE            PEM private key for HTTPS (NOTIBASE_TLS_KEY)
+          --secret-key-file FILE    base64 32-byte key that encrypts credentials (NOTIBASE_SECRET_KEY holds the
+                                    key itself; default: DIR/secret.key, created on first start)
+          --max-body-bytes N        largest request body (NOTIBASE_MAX_BODY_BYTES, default 1048576)
+          --rate-limit-server N     requests/s per server key, 0 = none (NOTIBASE_RATE_LIMIT_SERVER, default 1000)
+          --rate-limit-client N     requests/s per client key (NOTIBASE_RATE_LIMIT_CLIENT, default 10000)
+          --rate-limit-admin N      requests/s for the admin key (NOTIBASE_RATE_LIMIT_ADMIN, default 100)
+          --workers N               delivery worker loops (NOTIBASE_WORKERS, default 2)
+          --batch-size N            deliveries claimed per batch (NOTIBASE_BATCH_SIZE, default 1000)
+          --lease-seconds N         how long a claim lasts (NOTIBASE_LEASE_SECONDS, default 30)
+          --fanout-batch N          devices per fan-out transaction (NOTIBASE_FANOUT_BATCH, default 5000)
+          --sender KIND             providers (APNs and FCM) or test (NOTIBASE_SENDER, default providers)
+          --sender-record FILE      with --sender test: append every delivery ID sent (NOTIBASE_SENDER_RECORD)
+          --log-level LEVEL         debug, info, warning or error (NOTIBASE_LOG_LEVEL, default info)
+          --no-access-log           do not log every request (NOTIBASE_ACCESS_LOG=off)
+
+          NOTIBASE_ADMIN_KEY sets the admin key (nb_admin_…) instead of generating one; it replaces a
+          stored one, which is how a lost admin key is recovered.
+
+          --sender test is a test facility: an in-process sender that accepts every push.
+        """
+    static let options: [OptionSpec] = [
+        .value("listen"), .value("data-dir"), .value("tls-cert"), .value("tls-key"), .value("secret-key-file"),
+        .value("max-body-bytes"), .value("rate-limit-server"), .value("rate-limit-client"), .value("rate-limit-admin"),
+        .value("workers"), .value("batch-size"), .value("lease-seconds"), .value("fanout-batch"),
+        .value("sender"), .value("sender-record"), .value("log-level"), .flag("no-access-log"),
+    ]
+
+    static func run(_ arguments: Arguments, io: TerminalIO) async throws -> Int32 {
+        try arguments.expectPositional(atMost: 0)
+        let settings = Settings(arguments: arguments, environment: ProcessInfo.processInfo.environment)
+        let configuration = try settings.configuration()
+        let logger = Logger(minimumLevel: configuration.logLevel)
+        let senders = try settings.senders()
+
+        let signals = SignalWaiter(signals: [SIGTERM, SIGINT])
+        let server = try await Server.start(configuration, senders: senders, logger: logger)
+        if let key = server.newAdminKey {
+            io.writeOutput("notibase: created the admin key. It is shown only this once; store it now:\n\(key)\n")
+        }
+        io.writeOutput("notibase: listening on \(configuration.tlsKeyPath == nil ? "http" : "https")://\(configuration.host):\(server.port)\n")
+        let signal = await signals.next()
+        logger.info("signal received", ["signal": .int(Int(signal))])
+        await server.shutdown()
+        return 0
+    }
+}

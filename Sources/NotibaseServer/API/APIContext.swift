@@ -1,0 +1,108 @@
+import Foundation
+import NotibaseCore
+
+/// What every API handler uses: storage, keys, limits, the secret box, metrics and logs.
+final class APIContext: Sendable {
+    let store: any Storage
+    let auth: Authenticator
+    let limiter: RateLimiter
+    let box: SecretBox
+    let metrics: Metrics
+    let logger: Logger
+    let clock: WallClock
+    let limits: ServerConfiguration.Limits
+
+    init(store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, metrics: Metrics, logger: Logger, clock: WallClock, limits: ServerConfiguration.Limits) {
+        self.store = store
+        self.auth = auth
+        self.limiter = limiter
+        self.box = box
+        self.metrics = metrics
+        self.logger = logger
+        self.clock = clock
+        self.limits = limits
+    }
+
+    /// Authenticates and rate-limits a request.
+    func caller(_ request: HTTPRequest, _ allowed: Set<KeyKind>) async throws -> Caller {
+        let caller = try await auth.authenticate(request, allowed: allowed)
+        try limiter.admit(caller)
+        return caller
+    }
+
+    /// The app of an app key (server or client).
+    func appID(_ request: HTTPRequest, _ allowed: Set<KeyKind> = [.server]) async throws -> String {
+        let caller = try await caller(request, allowed)
+        guard let appID = caller.appID else { throw APIError(status: 403, code: "key_not_allowed", message: "use one of the app's keys", field: nil) }
+        return appID
+    }
+}
+
+/// Paging through lists: `limit` (1–1000, default 100) and a `cursor` from `nextCursor` (digits;
+/// treat them as opaque).
+struct Page {
+    var limit: Int
+    var after: Int
+
+    init(_ request: HTTPRequest, defaultAfter: Int = 0) throws {
+        if let text = request.query["limit"] {
+            guard let limit = Int(text), (1...1000).contains(limit) else { throw APIError.invalid("limit", "must be a whole number from 1 to 1000") }
+            self.limit = limit
+        } else {
+            limit = 100
+        }
+        if let cursor = request.query["cursor"], !cursor.isEmpty {
+            guard cursor.utf8.count <= 18, cursor.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let after = Int(cursor) else {
+                throw APIError.invalid("cursor", "is not a cursor this server gave; pass nextCursor from the previous page unchanged")
+            }
+            self.after = after
+        } else {
+            after = defaultAfter
+        }
+    }
+
+    /// The cursor for the page after one that ended at `seq`, if the page was full.
+    func next(count: Int, lastSeq: Int?) -> String? {
+        guard count == limit, let lastSeq else { return nil }
+        return String(lastSeq)
+    }
+}
+
+/// A page of results.
+struct ListBody<Item: Encodable>: Encodable {
+    var items: [Item]
+    var nextCursor: String?
+}
+
+extension Int {
+    /// Milliseconds since 1970 as an RFC 3339 time in UTC, the way `Timestamp.format` writes it
+    /// (milliseconds only when there is a fraction). Hand-formatted: it is on every answer.
+    var timestamp: String {
+        var seconds = time_t(self >= 0 ? self / 1000 : (self - 999) / 1000)
+        let milliseconds = self - Int(seconds) * 1000
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        func digits(_ value: Int32, _ count: Int) {
+            var divisor: Int32 = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(48 + (value / divisor) % 10))
+                divisor /= 10
+            }
+        }
+        digits(parts.tm_year + 1900, 4); bytes.append(45)
+        digits(parts.tm_mon + 1, 2); bytes.append(45)
+        digits(parts.tm_mday, 2); bytes.append(84)
+        digits(parts.tm_hour, 2); bytes.append(58)
+        digits(parts.tm_min, 2); bytes.append(58)
+        digits(parts.tm_sec, 2)
+        if milliseconds != 0 {
+            bytes.append(46)
+            digits(Int32(milliseconds), 3)
+        }
+        bytes.append(90)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

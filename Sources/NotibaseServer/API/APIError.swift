@@ -1,0 +1,101 @@
+import Foundation
+import NotibaseCore
+
+/// An error answer: a status, a stable code, a message that says what to do, and the field it is
+/// about. Every error the API gives has this JSON shape:
+/// `{"error": {"code": "...", "message": "...", "field": "..."}}`.
+struct APIError: Error, Sendable {
+    var status: Int
+    var code: String
+    var message: String
+    var field: String?
+    var retryAfter: Int?
+    /// Every problem, when validation found several.
+    var issues: [ValidationIssue] = []
+
+    init(status: Int, code: String, message: String, field: String?, retryAfter: Int? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+        self.retryAfter = retryAfter
+    }
+
+    /// 400 for JSON that did not decode: the field path and what was wrong.
+    static func invalidJSON(_ error: any Error) -> APIError {
+        let problem = DecodingProblem(error)
+        let code: String
+        if problem.message.hasPrefix("unknown field") { code = "unknown_field" }
+        else if problem.message.hasPrefix("is not valid JSON") || problem.field.isEmpty && problem.message.contains("JSON") { code = "malformed_json" }
+        else if problem.message == "is required" { code = "missing_field" }
+        else { code = "invalid_field" }
+        let message = problem.field.isEmpty || code == "unknown_field" ? problem.message : "\(problem.field) \(problem.message)"
+        return APIError(status: 400, code: code, message: message, field: problem.field.isEmpty ? nil : problem.field)
+    }
+
+    static func invalid(_ field: String, _ message: String) -> APIError {
+        APIError(status: 400, code: "invalid_field", message: "\(field) \(message)", field: field)
+    }
+
+    static func notFound(_ what: String) -> APIError {
+        APIError(status: 404, code: "not_found", message: "no \(what) with this ID exists for this key", field: nil)
+    }
+
+    /// The response, tagged with the request ID.
+    var response: HTTPResponse {
+        var body = ErrorBody.Detail(code: code, message: message, field: field)
+        if !issues.isEmpty { body.issues = issues }
+        var response = JSON.response(status: status, ErrorBody(error: body))
+        if let retryAfter { response.headers.append(("Retry-After", String(retryAfter))) }
+        return response
+    }
+}
+
+struct ErrorBody: Encodable {
+    struct Detail: Encodable {
+        var code: String
+        var message: String
+        var field: String?
+        var issues: [ValidationIssue]?
+    }
+    var error: Detail
+}
+
+/// JSON in and out of the API.
+enum JSON {
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// JSON text with sorted keys (for storing, and for answers).
+    static func text(_ value: some Encodable) -> String {
+        (try? String(decoding: encoder().encode(value), as: UTF8.self)) ?? "null"
+    }
+
+    static func response(status: Int, _ value: some Encodable) -> HTTPResponse {
+        let body = (try? encoder().encode(value)).map(Array.init) ?? Array("{}".utf8)
+        return HTTPResponse(status: status, contentType: "application/json", body: body)
+    }
+
+    /// Throws unless the request has a body that claims to be JSON.
+    static func checkBody(_ request: HTTPRequest) throws {
+        if let contentType = request.header("content-type"), !contentType.lowercased().hasPrefix("application/json") {
+            throw APIError(status: 415, code: "unsupported_media_type", message: "send the body as application/json", field: nil)
+        }
+        guard !request.body.isEmpty else {
+            throw APIError(status: 400, code: "malformed_json", message: "the body is empty; send a JSON object", field: nil)
+        }
+    }
+
+    /// Decodes a request body; anything wrong is a 400 that names the field.
+    static func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
+        try checkBody(request)
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(request.body))
+        } catch {
+            throw APIError.invalidJSON(error)
+        }
+    }
+}

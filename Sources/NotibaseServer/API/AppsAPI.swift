@@ -1,0 +1,127 @@
+import Foundation
+import NotibaseCore
+
+/// `/v1/apps`: the admin key creates apps; an app's server key reads it, rotates its keys and
+/// uploads its provider credentials.
+enum AppsAPI {
+    struct CreateBody: Decodable {
+        var name: String
+        enum CodingKeys: String, CodingKey, CaseIterable { case name }
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownFields(CodingKeys.self)
+            name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .name)
+        }
+    }
+
+    struct AppBody: Encodable {
+        var id: String
+        var name: String
+        var createdAt: String
+        var credentials: [String: [String: String]]
+        /// Only in the answer that creates the app: shown once, never again.
+        var serverKey: String?
+        var clientKey: String?
+    }
+
+    struct KeyBody: Encodable {
+        var kind: String
+        var key: String
+    }
+
+    static func add(to router: inout Router, _ context: APIContext) {
+        router.add("POST", "/v1/apps") { request, _ in
+            _ = try await context.caller(request, [.admin])
+            let body = try JSON.decode(CreateBody.self, from: request)
+            guard (1...100).contains(body.name.unicodeScalars.count) else { throw APIError.invalid("name", "must be 1 to 100 characters") }
+            let name = body.name
+            let serverKey = APIKey.generate(.server)
+            let clientKey = APIKey.generate(.client)
+            let now = context.clock.milliseconds()
+            let app = try await context.store.createApp(
+                id: Identifier.make(milliseconds: now), name: name, serverKeyHash: APIKey.hash(serverKey), clientKeyHash: APIKey.hash(clientKey), now: now)
+            context.logger.info("app created", ["appId": .string(app.id)])
+            return JSON.response(status: 201, AppBody(id: app.id, name: app.name, createdAt: app.createdAt.timestamp, credentials: [:], serverKey: serverKey, clientKey: clientKey))
+        }
+
+        router.add("GET", "/v1/apps") { request, _ in
+            _ = try await context.caller(request, [.admin])
+            var items: [AppBody] = []
+            for app in try await context.store.apps() { items.append(try await body(app, context)) }
+            return JSON.response(status: 200, ListBody(items: items, nextCursor: nil))
+        }
+
+        router.add("GET", "/v1/apps/{appId}") { request, parameters in
+            let app = try await access(request, parameters["appId"], context)
+            return JSON.response(status: 200, try await body(app, context))
+        }
+
+        router.add("DELETE", "/v1/apps/{appId}") { request, parameters in
+            _ = try await context.caller(request, [.admin])
+            guard try await context.store.deleteApp(parameters["appId"]) else { throw APIError.notFound("app") }
+            context.auth.invalidate()
+            context.logger.info("app deleted", ["appId": .string(parameters["appId"])])
+            return HTTPResponse(status: 204)
+        }
+
+        router.add("POST", "/v1/apps/{appId}/keys/{kind}/rotate") { request, parameters in
+            let app = try await access(request, parameters["appId"], context)
+            guard let kind = KeyKind(rawValue: parameters["kind"]), kind != .admin else {
+                throw APIError(status: 404, code: "not_found", message: "rotate the server or the client key: /keys/server/rotate or /keys/client/rotate", field: nil)
+            }
+            let key = APIKey.generate(kind)
+            guard try await context.store.replaceKey(appID: app.id, kind: kind, hash: APIKey.hash(key)) else { throw APIError.notFound("app") }
+            context.auth.invalidate()
+            context.logger.info("key rotated", ["appId": .string(app.id), "kind": .string(kind.rawValue)])
+            return JSON.response(status: 200, KeyBody(kind: kind.rawValue, key: key))
+        }
+
+        router.add("PUT", "/v1/apps/{appId}/credentials/apns") { request, parameters in
+            let app = try await access(request, parameters["appId"], context)
+            let credentials = try JSON.decode(StoredAPNsCredentials.self, from: request)
+            return try await store(credentials, provider: "apns", summary: credentials.summary, app: app, context)
+        }
+
+        router.add("PUT", "/v1/apps/{appId}/credentials/fcm") { request, parameters in
+            let app = try await access(request, parameters["appId"], context)
+            let credentials = try JSON.decode(StoredFCMCredentials.self, from: request)
+            return try await store(credentials, provider: "fcm", summary: credentials.summary, app: app, context)
+        }
+
+        for provider in ["apns", "fcm"] {
+            router.add("DELETE", "/v1/apps/{appId}/credentials/\(provider)") { request, parameters in
+                let app = try await access(request, parameters["appId"], context)
+                _ = try await context.store.deleteCredentials(appID: app.id, provider: provider)
+                return HTTPResponse(status: 204)  // idempotent: none stored is the state asked for
+            }
+        }
+    }
+
+    /// The app, when the caller is the admin or the app's own server key; 404 otherwise, as if it
+    /// did not exist.
+    private static func access(_ request: HTTPRequest, _ appID: String, _ context: APIContext) async throws -> AppRecord {
+        let caller = try await context.caller(request, [.admin, .server])
+        guard caller.kind == .admin || caller.appID == appID, let app = try await context.store.app(appID) else {
+            throw APIError.notFound("app")
+        }
+        return app
+    }
+
+    private static func store(_ credentials: some Encodable, provider: String, summary: [String: String], app: AppRecord, _ context: APIContext) async throws -> HTTPResponse {
+        let plaintext = try JSON.encoder().encode(credentials)
+        let sealed = context.box.seal(Array(plaintext), context: "\(provider):\(app.id)")
+        let now = context.clock.milliseconds()
+        try await context.store.putCredentials(appID: app.id, provider: provider, sealed: sealed, summary: JSON.text(summary), now: now)
+        context.logger.info("credentials stored", ["appId": .string(app.id), "provider": .string(provider)])
+        return JSON.response(status: 200, summary.merging(["provider": provider, "updatedAt": now.timestamp]) { a, _ in a })
+    }
+
+    private static func body(_ app: AppRecord, _ context: APIContext) async throws -> AppBody {
+        var credentials: [String: [String: String]] = [:]
+        for record in try await context.store.credentials(appID: app.id) {
+            var summary = (try? JSONDecoder().decode([String: String].self, from: Data(record.summary.utf8))) ?? [:]
+            summary["updatedAt"] = record.updatedAt.timestamp
+            credentials[record.provider] = summary
+        }
+        return AppBody(id: app.id, name: app.name, createdAt: app.createdAt.timestamp, credentials: credentials)
+    }
+}

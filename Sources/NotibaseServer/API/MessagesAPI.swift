@@ -1,0 +1,166 @@
+import Foundation
+import NotibaseCore
+
+/// `/v1/messages`: send a message to an audience (answered at once, fanned out in the background),
+/// read its state and counts, list, cancel.
+enum MessagesAPI {
+    struct SendBody: Decodable {
+        var content: MessageContent
+        var audience: Audience
+        var sendAt: Date?
+        var idempotencyKey: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case message, variants, audience, sendAt, ttl, priority
+            case collapseID = "collapseId"
+            case idempotencyKey
+        }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownFields(CodingKeys.self)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            var message = try c.decode(Message.self, forKey: .message)
+            var variants = try c.decodeIfPresent([String: Message].self, forKey: .variants)
+            try RFC3339.check(try c.decode(JSONValue.self, forKey: .message), field: "expiresAt", path: .message, c)
+            if case .object(let raw)? = try c.decodeIfPresent(JSONValue.self, forKey: .variants) {
+                for variant in raw.values { try RFC3339.check(variant, field: "expiresAt", path: .variants, c) }
+            }
+            audience = try c.decode(Audience.self, forKey: .audience)
+            if let text = try c.decodeIfPresent(String.self, forKey: .sendAt) {
+                guard let date = RFC3339.parse(text) else {
+                    throw DecodingError.dataCorruptedError(forKey: .sendAt, in: c, debugDescription: "expected an RFC 3339 time such as 2026-12-01T09:30:00Z")
+                }
+                sendAt = date
+            }
+            idempotencyKey = try c.decodeIfPresent(String.self, forKey: .idempotencyKey)
+            try check(idempotencyKey.map { (1...255).contains($0.unicodeScalars.count) } ?? true, .idempotencyKey, c, "must be 1 to 255 characters")
+            try check((variants ?? [:]).count <= 100 && (variants ?? [:]).keys.allSatisfy(RegistrationBody.isLocale), .variants, c,
+                      "must map at most 100 locales (such as fr or pt-BR) to messages")
+            // The delivery options apply to the default message and every variant.
+            let ttl = try c.decodeIfPresent(Int.self, forKey: .ttl)
+            let priority = try c.decodeIfPresent(Priority.self, forKey: .priority)
+            let collapseID = try c.decodeIfPresent(String.self, forKey: .collapseID)
+            func apply(_ message: inout Message) {
+                if let ttl { message.ttl = ttl }
+                if let priority { message.priority = priority }
+                if let collapseID { message.collapseID = collapseID }
+            }
+            apply(&message)
+            for key in (variants ?? [:]).keys { apply(&variants![key]!) }
+            content = MessageContent(message: message, variants: variants)
+        }
+    }
+
+    struct MessageBody: Encodable {
+        var id: String
+        var state: String
+        var audience: Audience
+        var audienceSize: Int
+        var message: Message
+        var variants: [String: Message]?
+        var sendAt: String
+        var createdAt: String
+        var finishedAt: String?
+        var counts: Counts?
+        var replayed: Bool?
+    }
+
+    struct Counts: Encodable {
+        var total = 0
+        var byState: [String: Int] = [:]
+        var byPlatform: [String: [String: Int]] = [:]
+    }
+
+    static func add(to router: inout Router, _ context: APIContext) {
+        router.add("POST", "/v1/messages") { request, _ in
+            let appID = try await context.appID(request)
+            var body = try JSON.decode(SendBody.self, from: request)
+            if let header = request.header("idempotency-key") {
+                guard (1...255).contains(header.unicodeScalars.count) else { throw APIError.invalid("Idempotency-Key", "must be 1 to 255 characters") }
+                body.idempotencyKey = body.idempotencyKey ?? header
+            }
+            try validate(body.content)
+            let now = context.clock.milliseconds()
+            let sendAt = max(now, body.sendAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? now)
+            guard sendAt <= now + 30 * 86_400_000 else { throw APIError.invalid("sendAt", "must be within 30 days") }
+            let record = MessageRecord(
+                seq: 0, id: Identifier.make(milliseconds: now), appID: appID, content: JSON.text(body.content),
+                audience: JSON.text(body.audience), state: .scheduled, sendAt: sendAt,
+                audienceSize: try await context.store.audienceSize(appID: appID, body.audience), fanOutCursor: 0, createdAt: now, finishedAt: nil)
+            let (stored, replayed) = try await context.store.createMessage(record, idempotencyKey: body.idempotencyKey, window: 86_400_000)
+            if !replayed {
+                context.logger.info("message accepted", ["requestId": .string(request.id), "messageId": .string(stored.id), "audienceSize": .int(stored.audienceSize)])
+            }
+            var answer = try await messageBody(stored, context)
+            if replayed { answer.replayed = true }
+            return JSON.response(status: 202, answer)
+        }
+
+        router.add("GET", "/v1/messages") { request, _ in
+            let appID = try await context.appID(request)
+            let page = try Page(request, defaultAfter: Int.max)
+            let messages = try await context.store.messages(appID: appID, beforeSeq: page.after, limit: page.limit)
+            var items: [MessageBody] = []
+            for message in messages { items.append(try await messageBody(message, context, counts: false)) }
+            return JSON.response(status: 200, ListBody(items: items, nextCursor: page.next(count: messages.count, lastSeq: messages.last?.seq)))
+        }
+
+        router.add("GET", "/v1/messages/{messageId}") { request, parameters in
+            let appID = try await context.appID(request)
+            guard let message = try await context.store.message(appID: appID, id: parameters["messageId"]) else { throw APIError.notFound("message") }
+            return JSON.response(status: 200, try await messageBody(message, context))
+        }
+
+        router.add("POST", "/v1/messages/{messageId}/cancel") { request, parameters in
+            let appID = try await context.appID(request)
+            guard let message = try await context.store.cancelMessage(appID: appID, id: parameters["messageId"], now: context.clock.milliseconds()) else {
+                throw APIError.notFound("message")
+            }
+            if message.state == .completed {
+                throw APIError(status: 409, code: "already_finished", message: "the message already reached every device it could; there is nothing to cancel", field: nil)
+            }
+            return JSON.response(status: 200, try await messageBody(message, context))
+        }
+    }
+
+    /// Validation of the default message and every variant (for both platforms), all problems at once.
+    private static func validate(_ content: MessageContent) throws {
+        var issues = content.message.validate().filter { $0.severity == .error }.map { issue in
+            var issue = issue
+            issue.field = "message." + issue.field
+            return issue
+        }
+        for (locale, variant) in (content.variants ?? [:]).sorted(by: { $0.key < $1.key }) {
+            issues += variant.validate().filter { $0.severity == .error }.map { issue in
+                var issue = issue
+                issue.field = "variants.\(locale).\(issue.field)"
+                return issue
+            }
+        }
+        guard let first = issues.first else { return }
+        var error = APIError(status: 400, code: "invalid_message", message: issues.map(\.description).joined(separator: "; "), field: first.field)
+        error.issues = issues
+        throw error
+    }
+
+    private static func messageBody(_ record: MessageRecord, _ context: APIContext, counts includeCounts: Bool = true) async throws -> MessageBody {
+        guard let content = try? JSONDecoder().decode(MessageContent.self, from: Data(record.content.utf8)),
+              let audience = try? JSONDecoder().decode(Audience.self, from: Data(record.audience.utf8)) else {
+            throw StorageError.corrupt("message \(record.id)")
+        }
+        var counts: Counts?
+        if includeCounts {
+            var tally = Counts()
+            for row in try await context.store.deliveryCounts(messageSeq: record.seq) {
+                tally.total += row.count
+                tally.byState[row.state, default: 0] += row.count
+                tally.byPlatform[row.platform, default: [:]][row.state, default: 0] += row.count
+            }
+            counts = tally
+        }
+        return MessageBody(
+            id: record.id, state: record.state.rawValue, audience: audience, audienceSize: record.audienceSize, message: content.message,
+            variants: content.variants, sendAt: record.sendAt.timestamp, createdAt: record.createdAt.timestamp,
+            finishedAt: record.finishedAt?.timestamp, counts: counts)
+    }
+}

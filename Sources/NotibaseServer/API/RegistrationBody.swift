@@ -1,0 +1,102 @@
+import Foundation
+import NotibaseCore
+
+/// The body of a device registration: `{"platform", "token", "externalUserId", "tags", "locale",
+/// "timeZone", "appVersion", "sdkVersion", "previousToken"}`. `previousToken` is the token this one
+/// replaces (APNs rotates tokens): the device registered under it is deactivated.
+///
+/// Registration is the API's busiest route, so ``decode(_:)`` takes a fast path when the body is
+/// well formed: a scan of the top-level field names (to refuse unknown ones) and a synthesized
+/// decoding. Anything else goes through the strict decoder, whose errors name the field.
+struct RegistrationBody: Decodable {
+    var registration: DeviceRegistration
+
+    /// The fields, as JSON has them.
+    struct Fields: Decodable {
+        var platform: Platform
+        var token: String
+        var externalUserId: String?
+        var tags: [String]?
+        var locale: String?
+        var timeZone: String?
+        var appVersion: String?
+        var sdkVersion: String?
+        var previousToken: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case platform, token, externalUserId, tags, locale, timeZone, appVersion, sdkVersion, previousToken
+        }
+
+        static let names = Set(CodingKeys.allCases.map(\.stringValue))
+    }
+
+    /// A field that is wrong, and why.
+    struct Problem: Error {
+        var field: String
+        var message: String
+    }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownFields(Fields.CodingKeys.self)
+        do {
+            registration = try Self.validate(try Fields(from: decoder))
+        } catch let problem as Problem {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath + [AnyKey(stringValue: problem.field)], debugDescription: problem.message))
+        }
+    }
+
+    /// Shared: decoding with one instance from many tasks is safe, and saves making one each time.
+    private static let decoder = JSONDecoder()
+
+    /// The registration in a request body.
+    static func decode(_ request: HTTPRequest) throws -> DeviceRegistration {
+        try JSON.checkBody(request)
+        if let names = JSONFieldNames.topLevel(of: request.body), names.allSatisfy(Fields.names.contains),
+           let fields = try? decoder.decode(Fields.self, from: Data(request.body)) {
+            do {
+                return try validate(fields)
+            } catch let problem as Problem {
+                throw APIError.invalid(problem.field, problem.message)
+            }
+        }
+        return try JSON.decode(RegistrationBody.self, from: request).registration
+    }
+
+    /// The rules the OpenAPI document states for each field.
+    static func validate(_ fields: Fields) throws -> DeviceRegistration {
+        func require(_ condition: Bool, _ field: Fields.CodingKeys, _ message: String) throws {
+            if !condition { throw Problem(field: field.stringValue, message: message) }
+        }
+        func length(_ value: String?, _ range: ClosedRange<Int>) -> Bool {
+            value.map { range.contains($0.unicodeScalars.count) } ?? true
+        }
+        let token = fields.token
+        switch fields.platform {
+        case .ios:
+            let isHex = token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) }
+            try require(isHex && (64...200).contains(token.utf8.count) && token.utf8.count % 2 == 0, .token, "must be the APNs device token in hexadecimal (64 to 200 digits)")
+        case .android:
+            try require((16...4096).contains(token.utf8.count) && token.utf8.allSatisfy { (0x21...0x7e).contains($0) }, .token,
+                        "must be the FCM registration token (16 to 4096 printable ASCII characters, no spaces)")
+        }
+        let tags = fields.tags
+        try require((tags ?? []).count <= 100 && (tags ?? []).allSatisfy { length($0, 1...64) }, .tags, "must be at most 100 tags of 1 to 64 characters")
+        try require(length(fields.externalUserId, 1...256), .externalUserId, "must be 1 to 256 characters")
+        try require(fields.locale.map(isLocale) ?? true, .locale, "must be a locale such as en, fr-FR or pt_BR")
+        try require(length(fields.timeZone, 1...64), .timeZone, "must be 1 to 64 characters")
+        try require(length(fields.appVersion, 1...64), .appVersion, "must be 1 to 64 characters")
+        try require(length(fields.sdkVersion, 1...64), .sdkVersion, "must be 1 to 64 characters")
+        try require(length(fields.previousToken, 1...4096), .previousToken, "must be the token this registration replaces")
+        return DeviceRegistration(
+            platform: fields.platform, token: fields.platform == .ios ? token.lowercased() : token, externalUserID: fields.externalUserId,
+            tags: tags.map { $0.count < 2 ? $0 : Array(Set($0)).sorted() }, locale: fields.locale, timeZone: fields.timeZone,
+            appVersion: fields.appVersion, sdkVersion: fields.sdkVersion,
+            previousToken: fields.previousToken.map { fields.platform == .ios ? $0.lowercased() : $0 })
+    }
+
+    /// A locale such as `en`, `fr-FR` or `pt_BR` (ASCII letters, digits, `-` and `_`).
+    static func isLocale(_ text: String) -> Bool {
+        (2...35).contains(text.utf8.count) && text.utf8.first.map { (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) } == true
+            && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) || $0 == 0x2d || $0 == 0x5f }
+    }
+}

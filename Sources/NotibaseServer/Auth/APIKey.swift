@@ -1,0 +1,54 @@
+import Foundation
+
+/// The kinds of key the API accepts. A key is a prefix naming its kind and 32 random bytes in
+/// base64url; only its SHA-256 is stored.
+public enum KeyKind: String, Sendable, Hashable, CaseIterable {
+    /// Creates and manages apps.
+    case admin
+    /// An app's backend key: sends messages, reads logs, manages devices and credentials.
+    case server
+    /// The key an app ships: registers its own device and posts receipts, nothing else.
+    case client
+
+    var prefix: String {
+        switch self {
+        case .admin: "nb_admin_"
+        case .server: "nb_server_"
+        case .client: "nb_client_"
+        }
+    }
+}
+
+/// Generating and hashing API keys.
+enum APIKey {
+    /// A new random key of `kind`.
+    static func generate(_ kind: KeyKind) -> String {
+        kind.prefix + Base64URL.encode(Crypto.randomBytes(32))
+    }
+
+    /// The stored form of a key.
+    static func hash(_ key: String) -> [UInt8] {
+        Crypto.sha256(Array(key.utf8))
+    }
+
+    /// The kind a presented key claims to be, from its prefix.
+    static func kind(of key: String) -> KeyKind? {
+        KeyKind.allCases.first { key.hasPrefix($0.prefix) }
+    }
+}
+
+/// base64url without padding (RFC 4648 §5), for keys and cursors.
+enum Base64URL {
+    static func encode(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: String) -> [UInt8]? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64).map(Array.init)
+    }
+}

@@ -1,0 +1,67 @@
+import Synchronization
+
+/// Who is calling: the admin, or an app's server or client key.
+struct Caller: Sendable, Hashable {
+    var kind: KeyKind
+    /// The app the key belongs to (nil for the admin).
+    var appID: String?
+    /// A short, non-secret identifier of the key, for rate limits: the first bytes of its hash.
+    var keyTag: UInt64
+}
+
+/// Resolves `Authorization: Bearer <key>` to a ``Caller``. Keys are looked up by their SHA-256
+/// (only hashes are stored); the admin key's hash is compared in constant time. Resolved keys are
+/// cached until any key changes.
+final class Authenticator: Sendable {
+    private let store: any Storage
+    private let adminKeyHash: [UInt8]
+    private let cache = Mutex<[[UInt8]: KeyOwner]>([:])
+
+    init(store: any Storage, adminKeyHash: [UInt8]) {
+        self.store = store
+        self.adminKeyHash = adminKeyHash
+    }
+
+    /// The caller of a request, when one of `allowed` kinds.
+    func authenticate(_ request: HTTPRequest, allowed: Set<KeyKind>) async throws -> Caller {
+        guard let header = request.header("authorization") else {
+            throw APIError(status: 401, code: "missing_key", message: "send the key in an Authorization: Bearer <key> header", field: nil)
+        }
+        guard header.hasPrefix("Bearer "), case let key = String(header.dropFirst(7)), !key.isEmpty, !key.contains(" ") else {
+            throw APIError(status: 401, code: "invalid_key", message: "the Authorization header must be \"Bearer <key>\"", field: nil)
+        }
+        let hash = APIKey.hash(key)
+        let tag = hash.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let caller: Caller
+        if APIKey.kind(of: key) == .admin {
+            guard Crypto.constantTimeEqual(hash, adminKeyHash) else { throw Self.unknownKey }
+            caller = Caller(kind: .admin, appID: nil, keyTag: tag)
+        } else if let owner = try await owner(of: hash) {
+            caller = Caller(kind: owner.kind, appID: owner.appID, keyTag: tag)
+        } else {
+            throw Self.unknownKey
+        }
+        guard allowed.contains(caller.kind) else {
+            let names = allowed.map(\.rawValue).sorted().joined(separator: " or ")
+            throw APIError(status: 403, code: "key_not_allowed", message: "this needs the \(names) key; a \(caller.kind.rawValue) key cannot do it", field: nil)
+        }
+        return caller
+    }
+
+    /// Forgets every resolved key (after a rotation or an app's deletion).
+    func invalidate() {
+        cache.withLock { $0.removeAll() }
+    }
+
+    private func owner(of hash: [UInt8]) async throws -> KeyOwner? {
+        if let cached = cache.withLock({ $0[hash] }) { return cached }
+        guard let owner = try await store.keyOwner(hash: hash) else { return nil }
+        cache.withLock { cache in
+            if cache.count > 10_000 { cache.removeAll() }
+            cache[hash] = owner
+        }
+        return owner
+    }
+
+    private static let unknownKey = APIError(status: 401, code: "invalid_key", message: "the key is not valid (rotated, or its app deleted); use a current key", field: nil)
+}

@@ -1,0 +1,84 @@
+import NotibaseSenders
+
+/// APNs token credentials as uploaded (`PUT /v1/apps/{appId}/credentials/apns`) and sealed.
+struct StoredAPNsCredentials: Sendable, Codable {
+    var keyID: String
+    var teamID: String
+    var bundleID: String
+    var environment: APNsEnvironment
+    var privateKey: String
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case keyID = "keyId", teamID = "teamId", bundleID = "bundleId", environment, privateKey
+    }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownFields(CodingKeys.self)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        keyID = try c.decode(String.self, forKey: .keyID)
+        teamID = try c.decode(String.self, forKey: .teamID)
+        bundleID = try c.decode(String.self, forKey: .bundleID)
+        environment = try c.decode(APNsEnvironment.self, forKey: .environment)
+        privateKey = try c.decode(String.self, forKey: .privateKey)
+        try check(keyID.unicodeScalars.count == 10, .keyID, c, "must be the 10-character key ID shown next to the key in Apple's developer account")
+        try check(teamID.unicodeScalars.count == 10, .teamID, c, "must be the 10-character team ID of the Apple developer account")
+        try check(!bundleID.isEmpty && bundleID.unicodeScalars.count <= 255, .bundleID, c, "must be the app's bundle identifier, such as com.example.app")
+        try check(privateKey.contains("-----BEGIN PRIVATE KEY-----"), .privateKey, c, "must be the text of the .p8 file, from -----BEGIN PRIVATE KEY----- to -----END PRIVATE KEY-----")
+    }
+
+    /// The non-secret part, shown by the API.
+    var summary: [String: String] {
+        ["keyId": keyID, "teamId": teamID, "bundleId": bundleID, "environment": environment.rawValue]
+    }
+
+    func credentials(appID: String, revision: Int) -> ProviderCredentials {
+        .apns(APNsCredentials(
+            appID: appID, bundleID: bundleID, environment: environment,
+            authentication: .token(privateKeyPEM: privateKey, keyID: keyID, teamID: teamID), revision: revision))
+    }
+}
+
+/// FCM credentials: the fields of a Google service account JSON that sending needs.
+struct StoredFCMCredentials: Sendable, Codable {
+    var projectID: String
+    var clientEmail: String
+    var privateKey: String
+    var tokenURI: String
+
+    enum CodingKeys: String, CodingKey {
+        case projectID = "project_id", clientEmail = "client_email", privateKey = "private_key", tokenURI = "token_uri", type
+    }
+
+    /// Reads a service account JSON as Google issues it (other fields are ignored: the file is
+    /// Google's, and uploaded as is).
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try c.decodeIfPresent(String.self, forKey: .type)
+        try check(type == nil || type == "service_account", .type, c, "must be \"service_account\": upload the service account key file from the Firebase console")
+        projectID = try c.decode(String.self, forKey: .projectID)
+        clientEmail = try c.decode(String.self, forKey: .clientEmail)
+        privateKey = try c.decode(String.self, forKey: .privateKey)
+        tokenURI = try c.decodeIfPresent(String.self, forKey: .tokenURI) ?? "https://oauth2.googleapis.com/token"
+        try check(!projectID.isEmpty, .projectID, c, "must be the Firebase project ID")
+        try check(clientEmail.contains("@"), .clientEmail, c, "must be the service account's email")
+        try check(privateKey.contains("-----BEGIN PRIVATE KEY-----"), .privateKey, c, "must be the service account's PEM private key")
+        try check(tokenURI.hasPrefix("https://"), .tokenURI, c, "must be an https URL")
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode("service_account", forKey: .type)
+        try c.encode(projectID, forKey: .projectID)
+        try c.encode(clientEmail, forKey: .clientEmail)
+        try c.encode(privateKey, forKey: .privateKey)
+        try c.encode(tokenURI, forKey: .tokenURI)
+    }
+
+    var summary: [String: String] {
+        ["projectId": projectID, "clientEmail": clientEmail]
+    }
+
+    func credentials(appID: String, revision: Int) -> ProviderCredentials {
+        .fcm(FCMCredentials(appID: appID, projectID: projectID, clientEmail: clientEmail, privateKeyPEM: privateKey, tokenURI: tokenURI, revision: revision))
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+import NotibaseCore
+import NotibaseSenders
+
+/// Claims due deliveries in batches with a lease, renders them with the core, hands them to the
+/// platform's sender, and records each outcome as the retry policy decides.
+///
+/// At-least-once: a delivery is only final once its outcome is recorded. If the process dies
+/// between sending and recording, the lease expires and the delivery is sent again; duplicates are
+/// bounded by the batches in flight.
+final class DeliveryWorker: Sendable {
+    struct Options: Sendable {
+        var batchSize = 1_000
+        var lease: Duration = .seconds(30)
+        var policy = RetryPolicy()
+    }
+
+    private let store: any Storage
+    private let senders: SenderSet
+    private let vault: CredentialVault
+    private let clock: WallClock
+    private let logger: Logger
+    private let metrics: Metrics
+    private let options: Options
+
+    init(store: any Storage, senders: SenderSet, vault: CredentialVault, clock: WallClock, logger: Logger, metrics: Metrics, options: Options) {
+        self.store = store
+        self.senders = senders
+        self.vault = vault
+        self.clock = clock
+        self.logger = logger
+        self.metrics = metrics
+        self.options = options
+    }
+
+    /// Claims, sends and records one batch; returns how many deliveries it handled.
+    @discardableResult
+    func runOnce() async throws -> Int {
+        let claimed = try await store.claimDeliveries(
+            now: clock.milliseconds(), lease: Int(options.lease.seconds * 1000), limit: options.batchSize)
+        guard !claimed.isEmpty else { return 0 }
+        var plan = try await prepare(claimed)
+        let outcomes = await send(plan.pushes)
+        let now = clock.now()
+        for (index, item) in plan.pushes.enumerated() {
+            plan.updates.append(update(for: item, outcome: outcomes[index], now: now))
+        }
+        try await store.recordDeliveries(plan.updates, messageSeqs: Set(claimed.map(\.messageSeq)), now: clock.milliseconds())
+        return claimed.count
+    }
+
+    /// Runs until cancelled; waits `idle` when nothing is due.
+    func run(idle: Duration) async {
+        while !Task.isCancelled {
+            do {
+                if try await runOnce() == 0 { try? await Task.sleep(for: idle) }
+            } catch {
+                logger.error("delivery batch failed; its deliveries return when their lease ends", ["error": .string("\(error)")])
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    // MARK: Preparing
+
+    private struct PendingPush {
+        var delivery: ClaimedDelivery
+        var push: Push
+        var queuedAt: Date
+        var expiresAt: Date?
+    }
+
+    private struct Plan {
+        var pushes: [PendingPush] = []
+        /// Deliveries decided without sending (device gone, no credentials, cannot render).
+        var updates: [DeliveryUpdate] = []
+    }
+
+    private enum Renderer {
+        case apns(APNsRenderer)
+        case fcm(FCMRenderer)
+    }
+
+    private func prepare(_ claimed: [ClaimedDelivery]) async throws -> Plan {
+        var plan = Plan()
+        var messages: [Int: (record: MessageRecord, content: MessageContent)?] = [:]
+        var renderers: [String: Result<Renderer, RenderError>] = [:]
+        let now = clock.now()
+        for delivery in claimed {
+            if messages[delivery.messageSeq] == nil {
+                messages[delivery.messageSeq] = try await store.message(seq: delivery.messageSeq).flatMap { record in
+                    (try? JSONDecoder().decode(MessageContent.self, from: Data(record.content.utf8))).map { (record, $0) }
+                }
+            }
+            guard let (record, content) = messages[delivery.messageSeq] ?? nil else {
+                plan.updates.append(final(delivery, .failed, "the message is no longer stored"))
+                continue
+            }
+            if record.state == .cancelled { continue }  // cancelling already closed it
+            guard let token = delivery.token, delivery.deviceActive else {
+                plan.updates.append(final(delivery, .failed, delivery.token == nil ? "the device was deleted" : "the device is deactivated"))
+                continue
+            }
+            let credentials: ProviderCredentials
+            switch senders.credentials {
+            case .stored:
+                guard let stored = try await vault.credentials(appID: record.appID, platform: delivery.platform) else {
+                    let provider = delivery.platform == .ios ? "apns" : "fcm"
+                    plan.updates.append(final(delivery, .failed, "the app has no \(provider.uppercased()) credentials; upload them with PUT /v1/apps/\(record.appID)/credentials/\(provider)"))
+                    continue
+                }
+                credentials = stored
+            case .notRequired:
+                credentials = Self.placeholder(appID: record.appID, platform: delivery.platform)
+            }
+            let sendAt = Date(milliseconds: record.sendAt)
+            let key = "\(delivery.messageSeq)|\(delivery.variant ?? "")|\(delivery.platform.rawValue)"
+            if renderers[key] == nil {
+                renderers[key] = Self.renderer(content.message(variant: delivery.variant), platform: delivery.platform, credentials: credentials, sendAt: sendAt, now: now)
+            }
+            let context = DeliveryContext(deviceToken: token, messageID: record.id, deliveryID: delivery.id, now: now)
+            do {
+                let request: ProviderRequest
+                switch try renderers[key]!.get() {
+                case .apns(let renderer): request = .apns(try renderer.render(context))
+                case .fcm(let renderer): request = .fcm(try renderer.render(context))
+                }
+                plan.pushes.append(PendingPush(
+                    delivery: delivery, push: Push(deliveryID: delivery.id, request: request, credentials: credentials),
+                    queuedAt: Date(milliseconds: delivery.createdAt), expiresAt: content.expiresAt(sendAt: sendAt)))
+            } catch {
+                plan.updates.append(final(delivery, .failed, "\(error.code): \(error)"))
+            }
+        }
+        return plan
+    }
+
+    /// A renderer for one message, variant and platform. The TTL counts from the send time, so a
+    /// retry does not restart it.
+    private static func renderer(_ message: Message, platform: Platform, credentials: ProviderCredentials, sendAt: Date, now: Date) -> Result<Renderer, RenderError> {
+        var message = message
+        if let ttl = message.ttl { message.ttl = max(0, ttl - max(0, Int(now.timeIntervalSince(sendAt)))) }
+        do {
+            switch platform {
+            case .ios:
+                let topic: String? = if case .apns(let apns) = credentials, !apns.bundleID.isEmpty { apns.bundleID } else { nil }
+                return .success(.apns(try APNsRenderer(message: message, topic: topic)))
+            case .android:
+                return .success(.fcm(try FCMRenderer(message: message)))
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func placeholder(appID: String, platform: Platform) -> ProviderCredentials {
+        switch platform {
+        case .ios:
+            .apns(APNsCredentials(appID: appID, bundleID: "", environment: .sandbox, authentication: .token(privateKeyPEM: "", keyID: "", teamID: "")))
+        case .android:
+            .fcm(FCMCredentials(appID: appID, projectID: "", clientEmail: "", privateKeyPEM: ""))
+        }
+    }
+
+    // MARK: Sending
+
+    private func send(_ pending: [PendingPush]) async -> [SendOutcome] {
+        let ios = pending.indices.filter { pending[$0].delivery.platform == .ios }
+        let android = pending.indices.filter { pending[$0].delivery.platform == .android }
+        async let iosOutcomes = send(ios.map { pending[$0].push }, platform: .ios)
+        async let androidOutcomes = send(android.map { pending[$0].push }, platform: .android)
+        var outcomes = [SendOutcome](repeating: SendOutcome(disposition: .retry, explanation: "not sent"), count: pending.count)
+        for (index, outcome) in zip(ios, await iosOutcomes) { outcomes[index] = outcome }
+        for (index, outcome) in zip(android, await androidOutcomes) { outcomes[index] = outcome }
+        return outcomes
+    }
+
+    private func send(_ pushes: [Push], platform: Platform) async -> [SendOutcome] {
+        guard !pushes.isEmpty else { return [] }
+        let started = ContinuousClock.now
+        var outcomes = await senders.sender(for: platform).send(pushes)
+        if outcomes.count != pushes.count {
+            logger.error("a sender returned the wrong number of outcomes; retrying the batch", ["expected": .int(pushes.count), "got": .int(outcomes.count)])
+            outcomes = pushes.map { _ in SendOutcome(disposition: .retry, explanation: "the sender returned no outcome for this push") }
+        }
+        var counts: [String: Int] = [:]
+        for outcome in outcomes { counts[outcome.disposition.rawValue, default: 0] += 1 }
+        metrics.recordSends(provider: senders.providerNames[platform] ?? platform.rawValue, outcomes: counts, seconds: (ContinuousClock.now - started).seconds)
+        return outcomes
+    }
+
+    // MARK: Recording
+
+    private func update(for item: PendingPush, outcome: SendOutcome, now: Date) -> DeliveryUpdate {
+        let attempt = RetryPolicy.Attempt(number: item.delivery.attempts, queuedAt: item.queuedAt, expiresAt: item.expiresAt, now: now)
+        let decision = options.policy.decide(outcome, attempt: attempt, jitter: Double.random(in: 0..<1))
+        switch decision {
+        case .sent(let providerID):
+            // Kept in the delivery row (sent_at, provider_id, attempts): no detail to encode.
+            return DeliveryUpdate(seq: item.delivery.seq, state: .sent, providerID: providerID, event: "sent", detail: nil)
+        default:
+            break
+        }
+        var detail = DeliveryEventDetail(attempt: item.delivery.attempts, status: outcome.status, providerReason: outcome.providerReason, explanation: outcome.explanation)
+        switch decision {
+        case .sent:
+            preconditionFailure("handled above")
+        case .retry(let at, let reason):
+            detail.reason = reason
+            detail.retryAt = Timestamp.format(at)
+            let due = Int(at.timeIntervalSince1970 * 1000)
+            return DeliveryUpdate(seq: item.delivery.seq, state: .retrying, dueAt: due, event: "retrying", detail: detail.json)
+        case .fail(let reason):
+            detail.reason = reason
+            return DeliveryUpdate(seq: item.delivery.seq, state: .failed, event: "failed", detail: detail.json)
+        case .deactivateDevice(let reason, let since):
+            detail.reason = "the provider reports the device token is no longer valid (\(reason)); the device was deactivated"
+            detail.deviceDeactivated = true
+            let at = Int((since ?? now).timeIntervalSince1970 * 1000)
+            logger.info("device deactivated", ["deviceToken": .string(Logger.redactToken(item.delivery.token ?? "")), "reason": .string(reason)])
+            return DeliveryUpdate(seq: item.delivery.seq, state: .failed, event: "failed", detail: detail.json, deactivateDevice: (item.delivery.deviceSeq, reason, at))
+        }
+    }
+
+    private func final(_ delivery: ClaimedDelivery, _ state: DeliveryState, _ reason: String) -> DeliveryUpdate {
+        var detail = DeliveryEventDetail(attempt: delivery.attempts)
+        detail.reason = reason
+        return DeliveryUpdate(seq: delivery.seq, state: state, event: state.rawValue, detail: detail.json)
+    }
+}
+
+/// The detail of a history entry written by the worker.
+struct DeliveryEventDetail: Codable, Sendable {
+    var attempt: Int?
+    var status: Int?
+    var providerID: String?
+    var providerReason: String?
+    var explanation: String?
+    var reason: String?
+    var retryAt: String?
+    var deviceDeactivated: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case attempt, status, providerID = "providerId", providerReason, explanation, reason, retryAt, deviceDeactivated
+    }
+
+    var json: String { JSON.text(self) }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import NotibaseSenders
+import Synchronization
+
+/// A test facility: an in-process sender that accepts every push at once, and appends each
+/// delivery ID it was handed to a file (one per line) when given one, so a crash test can count
+/// duplicates. Selected with `notibase serve --sender test`; never for production.
+public final class TestSender: Sender {
+    private let log: Mutex<FileHandle?>
+    private let count = Atomic<Int>(0)
+
+    /// A sender that records to `recordPath` (appending) when it is given.
+    public init(recordPath: String? = nil) throws {
+        if let recordPath {
+            if !FileManager.default.fileExists(atPath: recordPath) {
+                _ = FileManager.default.createFile(atPath: recordPath, contents: nil)
+            }
+            guard let handle = FileHandle(forWritingAtPath: recordPath) else {
+                throw ConfigurationError("cannot write the test sender's record to \(recordPath)")
+            }
+            handle.seekToEndOfFile()
+            log = Mutex(handle)
+        } else {
+            log = Mutex(nil)
+        }
+    }
+
+    /// How many pushes it accepted.
+    public var sent: Int { count.load(ordering: .relaxed) }
+
+    public func send(_ pushes: [Push]) async -> [SendOutcome] {
+        count.add(pushes.count, ordering: .relaxed)
+        log.withLock { handle in
+            guard let handle else { return }
+            var text = ""
+            text.reserveCapacity(pushes.count * 37)
+            for push in pushes { text += push.deliveryID + "\n" }
+            // Written before the outcome is returned: a delivery in the file may still be sent again
+            // after a crash, which is what the file is there to count.
+            handle.write(Data(text.utf8))
+        }
+        return pushes.map { .sent(providerID: "test-" + $0.deliveryID) }
+    }
+
+    public func shutdown() async {
+        log.withLock { try? $0?.synchronize() }
+    }
+}

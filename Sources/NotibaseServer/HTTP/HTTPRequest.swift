@@ -1,0 +1,45 @@
+import Synchronization
+
+private let requestCounter = Atomic<Int>(0)
+private let requestPrefix = Crypto.randomBytes(4).map { String($0, radix: 16) }.joined() + "-"
+
+/// A complete HTTP request: head and body.
+public struct HTTPRequest: Sendable {
+    /// `GET`, `POST`, …
+    public var method: String
+    /// The decoded path, without the query.
+    public var path: String
+    /// Query parameters, decoded; the last value wins when a name repeats.
+    public var query: [String: String]
+    /// Header values by lowercase name.
+    public var headers: [String: String]
+    /// The body bytes.
+    public var body: [UInt8]
+    /// The request ID: the client's `X-Request-Id` when it is short and plain, otherwise generated.
+    public var id: String
+
+    /// A request from its parts.
+    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = [], id: String? = nil) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers.keys.allSatisfy({ $0.utf8.allSatisfy { !(0x41...0x5a).contains($0) } })
+            ? headers
+            : Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.body = body
+        self.id = id ?? Self.requestID(from: self.headers["x-request-id"])
+    }
+
+    /// A header value by case-insensitive name.
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    static func requestID(from header: String?) -> String {
+        if let header, (1...64).contains(header.utf8.count),
+           header.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || (0x30...0x39).contains($0) || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) }) {
+            return header
+        }
+        // A random per-process prefix and a counter: unique, cheap, and no secret.
+        let number = requestCounter.add(1, ordering: .relaxed).newValue
+        return requestPrefix + String(number, radix: 16)
+    }
+}

@@ -1,0 +1,110 @@
+import Synchronization
+
+/// Counters and latency histograms, rendered in the Prometheus text format at `/metrics`.
+public final class Metrics: Sendable {
+    private struct RequestKey: Hashable { var route: String; var method: String; var status: Int }
+    private struct SendKey: Hashable { var provider: String; var outcome: String }
+
+    private struct State {
+        var requests: [RequestKey: Int] = [:]
+        var requestLatency: [String: Histogram] = [:]
+        var sends: [SendKey: Int] = [:]
+        var sendLatency: [String: Histogram] = [:]
+        var deliveriesQueued = 0
+        var receipts: [String: Int] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// One answered HTTP request; `route` is the pattern (`/v1/devices/{deviceId}`), not the path.
+    func recordRequest(route: String, method: String, status: Int, seconds: Double) {
+        state.withLock { state in
+            state.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
+            state.requestLatency[route, default: Histogram()].observe(seconds)
+        }
+    }
+
+    /// One batch handed to a sender: how many pushes ended in each outcome, and how long it took.
+    func recordSends(provider: String, outcomes: [String: Int], seconds: Double) {
+        state.withLock { state in
+            for (outcome, count) in outcomes {
+                state.sends[SendKey(provider: provider, outcome: outcome), default: 0] += count
+            }
+            state.sendLatency[provider, default: Histogram()].observe(seconds)
+        }
+    }
+
+    func recordFanOut(deliveries: Int) {
+        state.withLock { $0.deliveriesQueued += deliveries }
+    }
+
+    func recordReceipt(event: String) {
+        state.withLock { $0.receipts[event, default: 0] += 1 }
+    }
+
+    /// The number of sends recorded so far for a provider and outcome.
+    func sends(provider: String, outcome: String) -> Int {
+        state.withLock { $0.sends[SendKey(provider: provider, outcome: outcome)] ?? 0 }
+    }
+
+    /// The exposition text, with gauges measured at scrape time (queue depth and the like).
+    func render(gauges: [(name: String, help: String, value: Int)]) -> String {
+        let snapshot = state.withLock { $0 }
+        var text = ""
+        text += "# HELP notibase_http_requests_total HTTP requests answered, by route pattern, method and status.\n"
+        text += "# TYPE notibase_http_requests_total counter\n"
+        for (key, count) in snapshot.requests.sorted(by: { "\($0.key.route)\($0.key.method)\($0.key.status)" < "\($1.key.route)\($1.key.method)\($1.key.status)" }) {
+            text += "notibase_http_requests_total{route=\"\(key.route)\",method=\"\(key.method)\",status=\"\(key.status)\"} \(count)\n"
+        }
+        text += Histogram.render(name: "notibase_http_request_duration_seconds", help: "Time from a complete request to its answer.", label: "route", snapshot.requestLatency)
+        text += "# HELP notibase_sends_total Pushes handed to a sender, by provider and outcome.\n"
+        text += "# TYPE notibase_sends_total counter\n"
+        for (key, count) in snapshot.sends.sorted(by: { "\($0.key.provider)\($0.key.outcome)" < "\($1.key.provider)\($1.key.outcome)" }) {
+            text += "notibase_sends_total{provider=\"\(key.provider)\",outcome=\"\(key.outcome)\"} \(count)\n"
+        }
+        text += Histogram.render(name: "notibase_send_batch_duration_seconds", help: "Time a sender took for one batch.", label: "provider", snapshot.sendLatency)
+        text += "# HELP notibase_deliveries_created_total Deliveries written by fan-out.\n"
+        text += "# TYPE notibase_deliveries_created_total counter\n"
+        text += "notibase_deliveries_created_total \(snapshot.deliveriesQueued)\n"
+        text += "# HELP notibase_receipts_total Receipts accepted, by event.\n"
+        text += "# TYPE notibase_receipts_total counter\n"
+        for (event, count) in snapshot.receipts.sorted(by: { $0.key < $1.key }) {
+            text += "notibase_receipts_total{event=\"\(event)\"} \(count)\n"
+        }
+        for gauge in gauges {
+            text += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) gauge\n\(gauge.name) \(gauge.value)\n"
+        }
+        return text
+    }
+}
+
+/// A cumulative latency histogram with fixed buckets.
+struct Histogram: Sendable {
+    static let bounds: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    var counts = [Int](repeating: 0, count: Histogram.bounds.count)
+    var count = 0
+    var sum = 0.0
+
+    mutating func observe(_ seconds: Double) {
+        count += 1
+        sum += seconds
+        if let index = Self.bounds.firstIndex(where: { seconds <= $0 }) { counts[index] += 1 }
+    }
+
+    static func render(name: String, help: String, label: String, _ histograms: [String: Histogram]) -> String {
+        var text = "# HELP \(name) \(help)\n# TYPE \(name) histogram\n"
+        for (value, histogram) in histograms.sorted(by: { $0.key < $1.key }) {
+            var cumulative = 0
+            for (index, bound) in bounds.enumerated() {
+                cumulative += histogram.counts[index]
+                text += "\(name)_bucket{\(label)=\"\(value)\",le=\"\(bound)\"} \(cumulative)\n"
+            }
+            text += "\(name)_bucket{\(label)=\"\(value)\",le=\"+Inf\"} \(histogram.count)\n"
+            text += "\(name)_sum{\(label)=\"\(value)\"} \(histogram.sum)\n"
+            text += "\(name)_count{\(label)=\"\(value)\"} \(histogram.count)\n"
+        }
+        return text
+    }
+}

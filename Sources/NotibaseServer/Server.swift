@@ -1,0 +1,130 @@
+import Foundation
+import NotibaseSenders
+import Synchronization
+
+/// A running Notibase server: the HTTP API, the fan-out loop and the delivery workers over one
+/// SQLite database. Built by ``start(_:senders:logger:clock:)``; stopped by ``shutdown()``.
+public final class Server: Sendable {
+    /// The port the API listens on.
+    public let port: Int
+    /// The admin key this start created, to be shown once; nil when it already existed.
+    public let newAdminKey: String?
+    /// The metrics the server records (also served at `/metrics`).
+    public let metrics: Metrics
+
+    private let http: HTTPServer
+    private let store: SQLiteStore
+    private let checkpointer: Checkpointer
+    private let senders: SenderSet
+    private let logger: Logger
+    private let background: Mutex<[Task<Void, Never>]>
+
+    private init(port: Int, newAdminKey: String?, metrics: Metrics, http: HTTPServer, store: SQLiteStore, checkpointer: Checkpointer, senders: SenderSet, logger: Logger, background: [Task<Void, Never>]) {
+        self.port = port
+        self.newAdminKey = newAdminKey
+        self.metrics = metrics
+        self.http = http
+        self.store = store
+        self.checkpointer = checkpointer
+        self.senders = senders
+        self.logger = logger
+        self.background = Mutex(background)
+    }
+
+    /// Opens (or creates) the data directory and database, makes sure an admin key exists, and
+    /// starts serving and delivering with `senders`.
+    public static func start(_ configuration: ServerConfiguration, senders: SenderSet, logger: Logger, clock: WallClock = .system) async throws -> Server {
+        let directory = configuration.dataDirectory
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let store = try SQLiteStore(path: directory + "/notibase.sqlite")
+        let box = try SecretBox(key: try secretKey(configuration, directory: directory))
+        let (adminHash, newAdminKey) = try await adminKey(configuration, store: store)
+        let metrics = Metrics()
+        let context = APIContext(
+            store: store, auth: Authenticator(store: store, adminKeyHash: adminHash), limiter: RateLimiter(rates: configuration.limits.rates),
+            box: box, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits)
+        var options = HTTPServer.Options(host: configuration.host, port: configuration.port, maxBodyBytes: configuration.limits.maxBodyBytes)
+        if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
+            options.tlsCertificatePEM = try String(contentsOfFile: certificate, encoding: .utf8)
+            options.tlsKeyPEM = try String(contentsOfFile: key, encoding: .utf8)
+        } else if configuration.tlsCertificatePath != nil || configuration.tlsKeyPath != nil {
+            throw ConfigurationError("HTTPS needs both a certificate and a key (--tls-cert and --tls-key)")
+        }
+        let http = try HTTPServer(options: options, responder: APIResponder(context: context, accessLog: configuration.accessLog))
+
+        let checkpointer = Checkpointer(path: directory + "/notibase.sqlite", logger: logger)
+        let delivery = configuration.delivery
+        let fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize)
+        let worker = DeliveryWorker(
+            store: store, senders: senders, vault: CredentialVault(store: store, box: box), clock: clock, logger: logger, metrics: metrics,
+            options: DeliveryWorker.Options(batchSize: delivery.batchSize, lease: delivery.lease))
+        var background = [Task { await fanOut.run(interval: delivery.pollInterval) }]
+        for _ in 0..<max(1, delivery.workers) {
+            background.append(Task { await worker.run(idle: delivery.pollInterval) })
+        }
+        logger.info("serving", [
+            "address": .string("\(options.tlsKeyPEM == nil ? "http" : "https")://\(configuration.host):\(http.port)"),
+            "dataDirectory": .string(directory),
+        ])
+        return Server(
+            port: http.port, newAdminKey: newAdminKey, metrics: metrics, http: http, store: store, checkpointer: checkpointer, senders: senders,
+            logger: logger, background: background)
+    }
+
+    /// Stops accepting requests, answers those in flight, lets the workers finish and record the
+    /// batch they hold (what is not recorded returns when its lease ends), stops the senders and
+    /// checkpoints the database.
+    public func shutdown() async {
+        logger.info("shutting down")
+        await http.shutdown()
+        let tasks = background.withLock { tasks in defer { tasks = [] }; return tasks }
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+        await senders.ios.shutdown()
+        await senders.android.shutdown()
+        await checkpointer.stop()
+        do {
+            try await store.checkpoint()
+        } catch {
+            logger.warning("checkpoint failed; the next start replays the write-ahead log", ["error": .string("\(error)")])
+        }
+        logger.info("stopped")
+    }
+
+    private static func secretKey(_ configuration: ServerConfiguration, directory: String) throws -> [UInt8] {
+        if let text = configuration.secretKey {
+            guard let data = Data(base64Encoded: text) else { throw ConfigurationError("the secret key must be base64 (for example: openssl rand -base64 32)") }
+            return Array(data)
+        }
+        let path = directory + "/secret.key"
+        if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw ConfigurationError("\(path) is not a base64 key; restore it from a backup")
+            }
+            return Array(data)
+        }
+        let key = Crypto.randomBytes(32)
+        guard FileManager.default.createFile(atPath: path, contents: Data((Data(key).base64EncodedString() + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw ConfigurationError("cannot write \(path)")
+        }
+        return key
+    }
+
+    private static func adminKey(_ configuration: ServerConfiguration, store: SQLiteStore) async throws -> (hash: [UInt8], new: String?) {
+        if let preset = configuration.adminKey {
+            guard APIKey.kind(of: preset) == .admin, preset.count >= 30 else {
+                throw ConfigurationError("an admin key must start with nb_admin_ and hold at least 21 random characters after it")
+            }
+            let hash = APIKey.hash(preset)
+            if try await !store.insertSettingIfAbsent("admin_key_hash", hash) {
+                try await store.replaceSetting("admin_key_hash", hash)
+            }
+            return (hash, nil)
+        }
+        if let stored = try await store.setting("admin_key_hash") { return (stored, nil) }
+        let key = APIKey.generate(.admin)
+        let hash = APIKey.hash(key)
+        _ = try await store.insertSettingIfAbsent("admin_key_hash", hash)
+        return (hash, key)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Synchronization
+
+/// Copies the write-ahead log into the database file from its own connection on its own thread
+/// (a passive checkpoint every `interval`), so the store's writer never stalls on that I/O and
+/// its fsync. The writer's own automatic checkpoint stays on as a backstop for a burst the
+/// checkpointer has not caught up with.
+final class Checkpointer: Sendable {
+    private final class Flags: Sendable {
+        let stopped = Mutex(false)
+        let finished = Mutex(false)
+    }
+
+    private let flags = Flags()
+
+    /// Starts checkpointing the database at `path`.
+    init(path: String, interval: TimeInterval = 0.5, logger: Logger) {
+        let thread = Thread { [flags] in
+            defer { flags.finished.withLock { $0 = true } }
+            // The connection is opened, used and closed on this thread only.
+            let connection: SQLiteConnection
+            do {
+                connection = try SQLiteConnection(path: path)
+            } catch {
+                logger.warning("no background checkpoints; the writer checkpoints instead", ["error": .string("\(error)")])
+                return
+            }
+            while !flags.stopped.withLock({ $0 }) {
+                Thread.sleep(forTimeInterval: interval)
+                do {
+                    try connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                } catch {
+                    logger.warning("background checkpoint failed; the writer checkpoints instead", ["error": .string("\(error)")])
+                }
+            }
+        }
+        thread.name = "notibase-checkpoint"
+        thread.start()
+    }
+
+    /// Stops the thread (waiting for its current checkpoint to end).
+    func stop() async {
+        flags.stopped.withLock { $0 = true }
+        while !flags.finished.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(10)) }
+    }
+}

@@ -1,0 +1,154 @@
+import NotibaseCore
+
+/// An app as stored (never its keys, only their hashes, which stay in the database).
+struct AppRecord: Sendable {
+    var id: String
+    var name: String
+    var credentialsRevision: Int
+    var createdAt: Int
+}
+
+/// An app's credentials for one provider: sealed, with a summary that holds nothing secret.
+struct CredentialRecord: Sendable {
+    var provider: String
+    var sealed: [UInt8]
+    var summary: String
+    var updatedAt: Int
+}
+
+/// What a key resolves to.
+struct KeyOwner: Sendable, Hashable {
+    var appID: String
+    var kind: KeyKind
+}
+
+/// What a device registers (fields left nil keep their stored values on update).
+struct DeviceRegistration: Sendable {
+    var platform: Platform
+    var token: String
+    var externalUserID: String?
+    var tags: [String]?
+    var locale: String?
+    var timeZone: String?
+    var appVersion: String?
+    var sdkVersion: String?
+    /// The token this registration replaces: that device is deactivated.
+    var previousToken: String? = nil
+}
+
+/// A registered device.
+struct DeviceRecord: Sendable {
+    var seq: Int
+    var id: String
+    var platform: Platform
+    var token: String
+    var externalUserID: String?
+    var tags: [String]
+    var locale: String?
+    var timeZone: String?
+    var appVersion: String?
+    var sdkVersion: String?
+    var active: Bool
+    var deactivatedReason: String?
+    var deactivatedAt: Int?
+    var createdAt: Int
+    var updatedAt: Int
+}
+
+/// Which devices a listing returns.
+struct DeviceFilter: Sendable {
+    var platform: Platform?
+    var externalUserID: String?
+    var tag: String?
+    var active: Bool?
+}
+
+/// A message as stored: its content and audience as JSON, its progress.
+struct MessageRecord: Sendable {
+    var seq: Int
+    var id: String
+    var appID: String
+    var content: String
+    var audience: String
+    var state: MessageState
+    var sendAt: Int
+    var audienceSize: Int
+    var fanOutCursor: Int
+    var createdAt: Int
+    var finishedAt: Int?
+}
+
+/// Where a message is in its life.
+enum MessageState: String, Sendable, Codable, CaseIterable {
+    /// Waiting for its send time.
+    case scheduled
+    /// Deliveries are being written.
+    case fanningOut
+    /// Every delivery is written; some are still on their way.
+    case sending
+    /// Every delivery reached a final state.
+    case completed
+    /// Cancelled before it finished; deliveries not yet sent were cancelled.
+    case cancelled
+}
+
+/// A delivery as the API shows it.
+struct DeliveryRecord: Sendable {
+    var seq: Int
+    var id: String
+    var messageID: String
+    var deviceID: String?
+    var platform: Platform
+    var variant: String?
+    var state: DeliveryState
+    var attempts: Int
+    var providerID: String?
+    var nextAttemptAt: Int?
+    var createdAt: Int
+    var updatedAt: Int
+    /// When the provider accepted it (the `sent` entry of its history).
+    var sentAt: Int?
+    var events: [DeliveryEventRecord] = []
+}
+
+/// One entry of a delivery's history; `detail` is a JSON object.
+struct DeliveryEventRecord: Sendable {
+    var event: String
+    var at: Int
+    var detail: String?
+}
+
+/// A delivery claimed by a worker, with what it needs to render and send it.
+struct ClaimedDelivery: Sendable {
+    var seq: Int
+    var id: String
+    var messageSeq: Int
+    var deviceSeq: Int
+    var platform: Platform
+    var variant: String?
+    var attempts: Int
+    var createdAt: Int
+    /// Nil when the device was deleted.
+    var token: String?
+    var deviceActive: Bool
+}
+
+/// What a worker decided for one claimed delivery.
+struct DeliveryUpdate: Sendable {
+    var seq: Int
+    var state: DeliveryState
+    /// When to try again; nil for a final state.
+    var dueAt: Int?
+    var providerID: String?
+    var event: String
+    var detail: String?
+    /// Set when the provider called the token dead: the reason to record on the device.
+    var deactivateDevice: (seq: Int, reason: String, at: Int)?
+}
+
+/// The outcome of posting a receipt.
+enum ReceiptResult: Sendable, Equatable {
+    case accepted(deliveryID: String)
+    case duplicate(deliveryID: String)
+    case unknownDelivery
+}

@@ -1,0 +1,131 @@
+import CSQLite
+
+/// One SQLite database connection and its cache of prepared statements.
+///
+/// Not `Sendable`: it is owned by ``SQLiteStorage``, an actor, and never leaves it. Every C call
+/// goes through ``check(_:_:)``, the one place that turns a result code into a ``StorageError``.
+final class SQLiteConnection {
+    private let handle: OpaquePointer
+    private var statements: [String: SQLiteStatement] = [:]
+
+    /// Process-wide SQLite settings, applied once before the first connection.
+    private static let configured: Bool = {
+        notibase_sqlite3_disable_memory_statistics() == SQLITE_OK
+    }()
+
+    /// Opens (creating if needed) the database at `path`, in WAL mode.
+    init(path: String) throws {
+        _ = Self.configured
+        var opened: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &opened, flags, nil)
+        guard let opened, status == SQLITE_OK else {
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let opened { sqlite3_close_v2(opened) }
+            throw StorageError.sqlite(code: status, message: "cannot open \(path): \(message)")
+        }
+        handle = opened
+        sqlite3_busy_timeout(handle, 5_000)
+        try execute("""
+            PRAGMA journal_mode = WAL;
+            PRAGMA synchronous = NORMAL;
+            PRAGMA foreign_keys = ON;
+            PRAGMA temp_store = MEMORY;
+            PRAGMA cache_size = -65536;
+            PRAGMA wal_autocheckpoint = 10000;
+            """)
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that take no parameters and return no rows.
+    func execute(_ sql: String) throws {
+        var error: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &error)
+        if status != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? "unknown error"
+            sqlite3_free(error)
+            throw StorageError.sqlite(code: status, message: message)
+        }
+    }
+
+    /// The cached prepared statement for `sql`, reset and with its bindings cleared.
+    func statement(_ sql: String) throws -> SQLiteStatement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var prepared: OpaquePointer?
+        try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil), sql)
+        guard let prepared else { throw StorageError.sqlite(code: SQLITE_MISUSE, message: "empty statement: \(sql)") }
+        let statement = SQLiteStatement(handle: prepared, connection: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `sql` with `values` and returns the number of rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ values: [SQLValue] = []) throws -> Int {
+        let statement = try self.statement(sql)
+        try statement.bind(values)
+        while try statement.step() {}
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// Runs a query and maps every row.
+    func query<Row>(_ sql: String, _ values: [SQLValue] = [], _ map: (SQLiteStatement) throws -> Row) throws -> [Row] {
+        let statement = try self.statement(sql)
+        try statement.bind(values)
+        var rows: [Row] = []
+        while try statement.step() { rows.append(try map(statement)) }
+        return rows
+    }
+
+    /// The first row of a query, mapped, or nil.
+    func first<Row>(_ sql: String, _ values: [SQLValue] = [], _ map: (SQLiteStatement) throws -> Row) throws -> Row? {
+        let statement = try self.statement(sql)
+        try statement.bind(values)
+        defer { statement.reset() }
+        return try statement.step() ? try map(statement) : nil
+    }
+
+    /// Runs `body` in one transaction (`BEGIN IMMEDIATE`), committing when it returns and rolling
+    /// back when it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try run("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try run("COMMIT")
+            return result
+        } catch {
+            _ = try? run("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The error funnel: throws a ``StorageError`` for any result other than OK, ROW and DONE.
+    func check(_ status: Int32, _ context: @autoclosure () -> String) throws {
+        switch status {
+        case SQLITE_OK, SQLITE_ROW, SQLITE_DONE: return
+        default:
+            let message = String(cString: sqlite3_errmsg(handle))
+            throw StorageError.sqlite(code: status, message: "\(message) (in \(context().prefix(120)))")
+        }
+    }
+}
+
+/// A value bound to a statement parameter.
+enum SQLValue {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+
+    static func int(_ value: Int) -> SQLValue { .integer(Int64(value)) }
+    static func optionalText(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
+    static func optionalInt(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
+}

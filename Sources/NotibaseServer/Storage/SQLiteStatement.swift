@@ -1,0 +1,72 @@
+import CSQLite
+
+/// A prepared statement, owned and cached by its ``SQLiteConnection``.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    private unowned let connection: SQLiteConnection
+
+    init(handle: OpaquePointer, connection: SQLiteConnection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    func bind(_ values: [SQLValue]) throws {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case .null: status = sqlite3_bind_null(handle, index)
+            case .integer(let number): status = sqlite3_bind_int64(handle, index, number)
+            case .real(let number): status = sqlite3_bind_double(handle, index, number)
+            case .text(let text):
+                var text = text
+                status = text.isEmpty ? notibase_sqlite3_bind_text_transient(handle, index, "", 0) : text.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) {
+                        notibase_sqlite3_bind_text_transient(handle, index, $0.baseAddress, Int32($0.count))
+                    }
+                }
+            case .blob(let bytes):
+                status = bytes.withUnsafeBytes {
+                    notibase_sqlite3_bind_blob_transient(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count))
+                }
+            }
+            try connection.check(status, "binding parameter \(index)")
+        }
+    }
+
+    /// Advances to the next row; false when there are no more.
+    func step() throws -> Bool {
+        let status = sqlite3_step(handle)
+        try connection.check(status, String(cString: sqlite3_sql(handle)))
+        return status == SQLITE_ROW
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+
+    func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
+
+    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+
+    func text(_ column: Int32) -> String {
+        guard let pointer = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+
+    func blob(_ column: Int32) -> [UInt8] {
+        guard let pointer = sqlite3_column_blob(handle, column) else { return [] }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import NotibaseCore
+
+extension SQLiteStore {
+    private static let deliveryQuery = """
+        SELECT d.seq, d.id, m.id, dev.id, d.platform, d.variant, d.state, d.attempts, d.provider_id, d.due_at, d.created_at, d.updated_at, d.sent_at
+        FROM deliveries d JOIN messages m ON m.seq = d.message_seq LEFT JOIN devices dev ON dev.seq = d.device_seq
+        """
+
+    /// A message's deliveries after `afterSeq`, with their histories.
+    func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) throws -> [DeliveryRecord] {
+        var sql = Self.deliveryQuery + " WHERE d.message_seq = ? AND d.seq > ?"
+        var values: [SQLValue] = [.int(messageSeq), .int(afterSeq)]
+        if let state { sql += " AND d.state = ?"; values.append(.text(state.rawValue)) }
+        return try withEvents(connection.query(sql + " ORDER BY d.seq LIMIT ?", values + [.int(limit)], Self.delivery))
+    }
+
+    /// A device's deliveries after `afterSeq`, with their histories.
+    func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) throws -> [DeliveryRecord]? {
+        guard let deviceSeq = try connection.first("SELECT seq FROM devices WHERE id = ? AND app_id = ?", [.text(deviceID), .text(appID)], { $0.int(0) }) else {
+            return nil
+        }
+        var sql = Self.deliveryQuery + " WHERE d.device_seq = ? AND d.seq > ?"
+        var values: [SQLValue] = [.int(deviceSeq), .int(afterSeq)]
+        if let state { sql += " AND d.state = ?"; values.append(.text(state.rawValue)) }
+        return try withEvents(connection.query(sql + " ORDER BY d.seq LIMIT ?", values + [.int(limit)], Self.delivery))
+    }
+
+    /// One delivery of the app, with its history.
+    func delivery(appID: String, id: String) throws -> DeliveryRecord? {
+        try connection.first(Self.deliveryQuery + " WHERE d.id = ? AND m.app_id = ?", [.text(id), .text(appID)], Self.delivery)
+            .map { try withEvents([$0])[0] }
+    }
+
+    /// Applies a receipt: once per receipt ID; only for a delivery of the same app (and message,
+    /// when the receipt names one).
+    func applyReceipt(appID: String, _ receipt: Receipt, detail: String, now: Int) throws -> ReceiptResult {
+        try connection.transaction {
+            let found = try connection.first(
+                "SELECT d.seq, d.state, m.id, m.seq FROM deliveries d JOIN messages m ON m.seq = d.message_seq WHERE d.id = ? AND m.app_id = ?",
+                [.text(receipt.deliveryID), .text(appID)]) { ($0.int(0), $0.text(1), $0.text(2), $0.int(3)) }
+            guard let (seq, stateText, messageID, messageSeq) = found, receipt.messageID == nil || receipt.messageID == messageID else {
+                return .unknownDelivery
+            }
+            let inserted = try connection.run(
+                "INSERT OR IGNORE INTO receipts (app_id, id, delivery_seq, event, received_at) VALUES (?, ?, ?, ?, ?)",
+                [.text(appID), .text(receipt.id), .int(seq), .text(receipt.event.rawValue), .int(now)])
+            guard inserted == 1 else { return .duplicate(deliveryID: receipt.deliveryID) }
+            try connection.run(
+                "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, ?, ?, ?)",
+                [.int(seq), .text(receipt.event.rawValue), .int(Int(receipt.occurredAt.timeIntervalSince1970 * 1000)), .text(detail)])
+            let current = DeliveryState(rawValue: stateText) ?? .queued
+            let reported = DeliveryState(rawValue: receipt.event.rawValue) ?? .rendered
+            if reported.rank > current.rank {
+                // The device has it: whatever the queue thought, it is delivered.
+                try connection.run("UPDATE deliveries SET state = ?, due_at = NULL, updated_at = ? WHERE seq = ?", [.text(reported.rawValue), .int(now), .int(seq)])
+                try completeIfFinished(messageSeqs: [messageSeq], now: now)
+            }
+            return .accepted(deliveryID: receipt.deliveryID)
+        }
+    }
+
+    private func withEvents(_ deliveries: [DeliveryRecord]) throws -> [DeliveryRecord] {
+        try deliveries.map { delivery in
+            var delivery = delivery
+            delivery.events = try connection.query(
+                "SELECT event, at, detail FROM delivery_events WHERE delivery_seq = ? ORDER BY seq", [.int(delivery.seq)]) {
+                DeliveryEventRecord(event: $0.text(0), at: $0.int(1), detail: $0.optionalText(2))
+            }
+            return delivery
+        }
+    }
+
+    private static func delivery(_ row: SQLiteStatement) throws -> DeliveryRecord {
+        guard let platform = Platform(rawValue: row.text(4)), let state = DeliveryState(rawValue: row.text(6)) else {
+            throw StorageError.corrupt("delivery \(row.text(1))")
+        }
+        return DeliveryRecord(
+            seq: row.int(0), id: row.text(1), messageID: row.text(2), deviceID: row.optionalText(3), platform: platform,
+            variant: row.optionalText(5), state: state, attempts: row.int(7), providerID: row.optionalText(8),
+            nextAttemptAt: row.optionalInt(9), createdAt: row.int(10), updatedAt: row.int(11), sentAt: row.optionalInt(12))
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import NotibaseCore
+
+extension SQLiteStore {
+    private static let deviceColumns = """
+        seq, id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version,
+        active, deactivated_reason, deactivated_at, created_at, updated_at
+        """
+
+    private static let upsertDevice = """
+        INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at)
+        VALUES (?1, ?2, ?3, ?4, ?5, coalesce(?6, '[]'), ?7, ?8, ?9, ?10, ?11, ?11)
+        ON CONFLICT (app_id, platform, token) DO UPDATE SET
+            external_user_id = coalesce(?5, external_user_id), tags = coalesce(?6, tags), locale = coalesce(?7, locale),
+            time_zone = coalesce(?8, time_zone), app_version = coalesce(?9, app_version), sdk_version = coalesce(?10, sdk_version),
+            active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = ?11
+        RETURNING \(deviceColumns)
+        """
+
+    /// Registers a device, or updates the one with the same platform and token (reactivating it).
+    /// Returns the device and whether it was new.
+    ///
+    /// Registrations that arrive together are written in one transaction (group commit): one
+    /// write-ahead-log commit for many devices instead of one each.
+    func registerDevice(appID: String, _ registration: DeviceRegistration, newID: String, now: Int) async throws -> (DeviceRecord, created: Bool) {
+        let device = try await withCheckedThrowingContinuation { continuation in
+            pendingRegistrations.append(PendingRegistration(appID: appID, registration: registration, newID: newID, now: now, continuation: continuation))
+            if pendingRegistrations.count == 1 {
+                Task { self.flushRegistrations() }
+            }
+        }
+        return (device, device.id == newID)
+    }
+
+    private func flushRegistrations() {
+        let batch = pendingRegistrations
+        pendingRegistrations = []
+        do {
+            let devices = try connection.transaction { try batch.map { try upsert(appID: $0.appID, $0.registration, newID: $0.newID, now: $0.now) } }
+            for (pending, device) in zip(batch, devices) { pending.continuation.resume(returning: device) }
+        } catch {
+            // One at a time, so a failure belongs to its own registration only.
+            for pending in batch {
+                pending.continuation.resume(with: Result { try upsert(appID: pending.appID, pending.registration, newID: pending.newID, now: pending.now) })
+            }
+        }
+    }
+
+    /// Registers many devices in one transaction; returns how many were new.
+    func registerDevices(appID: String, _ registrations: [(DeviceRegistration, newID: String)], now: Int) throws -> Int {
+        try connection.transaction {
+            var created = 0
+            for (registration, newID) in registrations where try upsert(appID: appID, registration, newID: newID, now: now).id == newID {
+                created += 1
+            }
+            return created
+        }
+    }
+
+    private func upsert(appID: String, _ registration: DeviceRegistration, newID: String, now: Int) throws -> DeviceRecord {
+        let tags = registration.tags.map(Self.tagsJSON)
+        let values: [SQLValue] = [
+            .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
+            .optionalText(registration.externalUserID), .optionalText(tags), .optionalText(registration.locale),
+            .optionalText(registration.timeZone), .optionalText(registration.appVersion), .optionalText(registration.sdkVersion), .int(now),
+        ]
+        guard let device = try connection.first(Self.upsertDevice, values, { try Self.device($0, knownTags: registration.tags) }) else {
+            throw StorageError.corrupt("device upsert returned nothing")
+        }
+        if let previous = registration.previousToken, previous != registration.token {
+            try connection.run(
+                """
+                UPDATE devices SET active = 0, deactivated_reason = 'replaced by a new token', deactivated_at = ?, updated_at = ?
+                WHERE app_id = ? AND platform = ? AND token = ? AND active = 1
+                """, [.int(now), .int(now), .text(appID), .text(registration.platform.rawValue), .text(previous)])
+        }
+        return device
+    }
+
+    func device(appID: String, id: String) throws -> DeviceRecord? {
+        try connection.first("SELECT \(Self.deviceColumns) FROM devices WHERE id = ? AND app_id = ?", [.text(id), .text(appID)], Self.device)
+    }
+
+    /// Devices in registration order after `afterSeq`, at most `limit`.
+    func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) throws -> [DeviceRecord] {
+        var sql = "SELECT \(Self.deviceColumns) FROM devices WHERE app_id = ? AND seq > ?"
+        var values: [SQLValue] = [.text(appID), .int(afterSeq)]
+        if let platform = filter.platform { sql += " AND platform = ?"; values.append(.text(platform.rawValue)) }
+        if let user = filter.externalUserID { sql += " AND external_user_id = ?"; values.append(.text(user)) }
+        if let tag = filter.tag { sql += " AND EXISTS (SELECT 1 FROM json_each(devices.tags) WHERE value = ?)"; values.append(.text(tag)) }
+        if let active = filter.active { sql += " AND active = ?"; values.append(.int(active ? 1 : 0)) }
+        sql += " ORDER BY seq LIMIT ?"
+        values.append(.int(limit))
+        return try connection.query(sql, values, Self.device)
+    }
+
+    func deleteDevice(appID: String, id: String) throws -> Bool {
+        try connection.run("DELETE FROM devices WHERE id = ? AND app_id = ?", [.text(id), .text(appID)]) == 1
+    }
+
+    /// The stored form of tags: a JSON array of strings.
+    static func tagsJSON(_ tags: [String]) -> String {
+        "[" + tags.map(Logger.quote).joined(separator: ",") + "]"
+    }
+
+    static func device(_ row: SQLiteStatement) throws -> DeviceRecord {
+        try device(row, knownTags: nil)
+    }
+
+    /// A device from a row; `knownTags` (what was just written) saves decoding the stored JSON.
+    static func device(_ row: SQLiteStatement, knownTags: [String]?) throws -> DeviceRecord {
+        guard let platform = Platform(rawValue: row.text(2)) else { throw StorageError.corrupt("device platform \(row.text(2))") }
+        let stored = row.text(5)
+        let tags = knownTags ?? (stored == "[]" ? [] : (try? JSONDecoder().decode([String].self, from: Data(stored.utf8))) ?? [])
+        return DeviceRecord(
+            seq: row.int(0), id: row.text(1), platform: platform, token: row.text(3), externalUserID: row.optionalText(4),
+            tags: tags, locale: row.optionalText(6), timeZone: row.optionalText(7), appVersion: row.optionalText(8),
+            sdkVersion: row.optionalText(9), active: row.int(10) == 1, deactivatedReason: row.optionalText(11),
+            deactivatedAt: row.optionalInt(12), createdAt: row.int(13), updatedAt: row.int(14))
+    }
+}

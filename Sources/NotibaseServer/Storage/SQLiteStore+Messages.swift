@@ -1,0 +1,88 @@
+extension SQLiteStore {
+    private static let messageColumns = "seq, id, app_id, content, audience, state, send_at, audience_size, fanout_cursor, created_at, finished_at"
+
+    /// How many active devices of the app an audience matches now.
+    func audienceSize(appID: String, _ audience: Audience) throws -> Int {
+        let condition = audience.sqlCondition
+        return try connection.first(
+            "SELECT count(*) FROM devices WHERE app_id = ? AND active = 1 AND \(condition.sql)",
+            [.text(appID)] + condition.values) { $0.int(0) } ?? 0
+    }
+
+    /// Stores a new message, or, when `idempotencyKey` was used by the app within `window`
+    /// milliseconds, returns the message stored then (`replayed`).
+    func createMessage(_ message: MessageRecord, idempotencyKey: String?, window: Int) throws -> (MessageRecord, replayed: Bool) {
+        try connection.transaction {
+            if let key = idempotencyKey {
+                let earlier = try connection.first(
+                    "SELECT message_id, created_at FROM idempotency_keys WHERE app_id = ? AND key = ?",
+                    [.text(message.appID), .text(key)]) { ($0.text(0), $0.int(1)) }
+                if let earlier, earlier.1 > message.createdAt - window,
+                   let stored = try self.message(appID: message.appID, id: earlier.0) {
+                    return (stored, true)
+                }
+                try connection.run(
+                    "INSERT OR REPLACE INTO idempotency_keys (app_id, key, message_id, created_at) VALUES (?, ?, ?, ?)",
+                    [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt)])
+            }
+            let seq = try connection.first(
+                """
+                INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq
+                """,
+                [.text(message.id), .text(message.appID), .text(message.content), .text(message.audience), .text(message.state.rawValue),
+                 .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt)]) { $0.int(0) } ?? 0
+            var stored = message
+            stored.seq = seq
+            return (stored, false)
+        }
+    }
+
+    func message(appID: String, id: String) throws -> MessageRecord? {
+        try connection.first("SELECT \(Self.messageColumns) FROM messages WHERE id = ? AND app_id = ?", [.text(id), .text(appID)], Self.message)
+    }
+
+    func message(seq: Int) throws -> MessageRecord? {
+        try connection.first("SELECT \(Self.messageColumns) FROM messages WHERE seq = ?", [.int(seq)], Self.message)
+    }
+
+    /// The app's messages, newest first, before `beforeSeq`.
+    func messages(appID: String, beforeSeq: Int, limit: Int) throws -> [MessageRecord] {
+        try connection.query(
+            "SELECT \(Self.messageColumns) FROM messages WHERE app_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+            [.text(appID), .int(beforeSeq), .int(limit)], Self.message)
+    }
+
+    /// Delivery counts of a message by state and platform.
+    func deliveryCounts(messageSeq: Int) throws -> [(state: String, platform: String, count: Int)] {
+        try connection.query(
+            "SELECT state, platform, count(*) FROM deliveries WHERE message_seq = ? GROUP BY state, platform",
+            [.int(messageSeq)]) { (state: $0.text(0), platform: $0.text(1), count: $0.int(2)) }
+    }
+
+    /// Cancels a message that has not finished: no more fan-out, and deliveries not yet sent are
+    /// cancelled. Returns the message as it is afterwards, or nil when the app has no such message.
+    func cancelMessage(appID: String, id: String, now: Int) throws -> MessageRecord? {
+        try connection.transaction {
+            guard let message = try message(appID: appID, id: id) else { return nil }
+            guard message.state != .completed && message.state != .cancelled else { return message }
+            try connection.run("UPDATE messages SET state = 'cancelled', finished_at = ? WHERE seq = ?", [.int(now), .int(message.seq)])
+            let cancelled = try connection.query(
+                """
+                UPDATE deliveries SET state = 'cancelled', due_at = NULL, updated_at = ?
+                WHERE message_seq = ? AND state IN ('queued', 'retrying') RETURNING seq
+                """, [.int(now), .int(message.seq)]) { $0.int(0) }
+            for seq in cancelled {
+                try connection.run("INSERT INTO delivery_events (delivery_seq, event, at) VALUES (?, 'cancelled', ?)", [.int(seq), .int(now)])
+            }
+            return try self.message(seq: message.seq)
+        }
+    }
+
+    static func message(_ row: SQLiteStatement) throws -> MessageRecord {
+        guard let state = MessageState(rawValue: row.text(5)) else { throw StorageError.corrupt("message state \(row.text(5))") }
+        return MessageRecord(
+            seq: row.int(0), id: row.text(1), appID: row.text(2), content: row.text(3), audience: row.text(4), state: state,
+            sendAt: row.int(6), audienceSize: row.int(7), fanOutCursor: row.int(8), createdAt: row.int(9), finishedAt: row.optionalInt(10))
+    }
+}

@@ -1,0 +1,126 @@
+import NotibaseCore
+
+extension SQLiteStore {
+    /// Messages whose fan-out is due or under way (oldest first).
+    func messagesToFanOut(now: Int) throws -> [MessageRecord] {
+        try connection.query(
+            """
+            SELECT seq, id, app_id, content, audience, state, send_at, audience_size, fanout_cursor, created_at, finished_at
+            FROM messages WHERE state IN ('scheduled', 'fanningOut') AND send_at <= ? ORDER BY send_at LIMIT 16
+            """, [.int(now)], Self.message)
+    }
+
+    /// Writes the deliveries for the next `limit` devices of a message's audience, and moves its
+    /// cursor, in one transaction: a crash repeats or skips nothing. Returns how many were written
+    /// and whether the audience is exhausted (the message then moves to `sending`).
+    func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int) throws -> (written: Int, done: Bool) {
+        try connection.transaction {
+            guard let message = try message(seq: messageSeq), message.state == .scheduled || message.state == .fanningOut else {
+                return (0, true)
+            }
+            let condition = audience.sqlCondition
+            let targets = try connection.query(
+                """
+                SELECT seq, platform, locale FROM devices
+                WHERE app_id = ? AND active = 1 AND seq > ? AND \(condition.sql) ORDER BY seq LIMIT ?
+                """,
+                [.text(message.appID), .int(message.fanOutCursor)] + condition.values + [.int(limit)]) { ($0.int(0), $0.text(1), $0.optionalText(2)) }
+            let ids = Identifier.make(count: targets.count, milliseconds: now)
+            var variants: [String: String?] = [:]  // locales repeat: choose once per locale
+            for ((deviceSeq, platform, locale), id) in zip(targets, ids) {
+                let variant: String? = locale.flatMap { locale in
+                    if let known = variants[locale] { return known }
+                    let chosen = chooser.variant(for: locale)
+                    variants[locale] = .some(chosen)
+                    return chosen
+                }
+                try connection.run(
+                    """
+                    INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?)
+                    """,
+                    [.text(id), .int(messageSeq), .int(deviceSeq), .text(platform),
+                     .optionalText(variant), .int(now), .int(now), .int(now)])
+            }
+            let done = targets.count < limit
+            let state: MessageState = done ? .sending : .fanningOut
+            try connection.run(
+                "UPDATE messages SET fanout_cursor = ?, state = ? WHERE seq = ?",
+                [.int(targets.last?.0 ?? message.fanOutCursor), .text(state.rawValue), .int(messageSeq)])
+            if done { try completeIfFinished(messageSeqs: [messageSeq], now: now) }
+            return (targets.count, done)
+        }
+    }
+
+    /// Claims up to `limit` due deliveries for `lease` milliseconds: their due time moves to the
+    /// lease's end, so if the worker dies they become due again then.
+    func claimDeliveries(now: Int, lease: Int, limit: Int) throws -> [ClaimedDelivery] {
+        try connection.transaction {
+            let claimed = try connection.query(
+                """
+                UPDATE deliveries SET due_at = ?, attempts = attempts + 1
+                WHERE seq IN (SELECT seq FROM deliveries WHERE due_at <= ? ORDER BY due_at LIMIT ?)
+                RETURNING seq, id, message_seq, device_seq, platform, variant, attempts, created_at
+                """, [.int(now + lease), .int(now), .int(limit)]) { row in
+                ClaimedDelivery(
+                    seq: row.int(0), id: row.text(1), messageSeq: row.int(2), deviceSeq: row.int(3),
+                    platform: Platform(rawValue: row.text(4)) ?? .ios, variant: row.optionalText(5), attempts: row.int(6),
+                    createdAt: row.int(7), token: nil, deviceActive: false)
+            }
+            return try claimed.map { delivery in
+                var delivery = delivery
+                if let device = try connection.first("SELECT token, active FROM devices WHERE seq = ?", [.int(delivery.deviceSeq)], { ($0.text(0), $0.int(1) == 1) }) {
+                    delivery.token = device.0
+                    delivery.deviceActive = device.1
+                }
+                return delivery
+            }.sorted { $0.seq < $1.seq }
+        }
+    }
+
+    /// Records what happened to claimed deliveries, in one transaction.
+    func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) throws {
+        try connection.transaction {
+            for update in updates {
+                // A send is kept in the row itself (sent_at, provider_id, attempts), not as an event
+                // row: the one write most deliveries need, done once.
+                let sent = update.state == .sent
+                try connection.run(
+                    """
+                    UPDATE deliveries SET state = CASE WHEN state IN ('queued', 'retrying', 'cancelled') THEN ? ELSE state END,
+                        due_at = CASE WHEN state IN ('queued', 'retrying', 'cancelled') THEN ? ELSE due_at END,
+                        provider_id = coalesce(?, provider_id), sent_at = coalesce(?, sent_at), updated_at = ?
+                    WHERE seq = ?
+                    """,
+                    [.text(update.state.rawValue), .optionalInt(update.dueAt), .optionalText(update.providerID), sent ? .int(now) : .null, .int(now), .int(update.seq)])
+                if !sent {
+                    try connection.run(
+                        "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, ?, ?, ?)",
+                        [.int(update.seq), .text(update.event), .int(now), .optionalText(update.detail)])
+                }
+                if let device = update.deactivateDevice {
+                    try connection.run(
+                        "UPDATE devices SET active = 0, deactivated_reason = ?, deactivated_at = ?, updated_at = ? WHERE seq = ? AND active = 1",
+                        [.text(device.reason), .int(device.at), .int(now), .int(device.seq)])
+                }
+            }
+            try completeIfFinished(messageSeqs: messageSeqs, now: now)
+        }
+    }
+
+    /// Marks `sending` messages with no delivery left to send as completed.
+    func completeIfFinished(messageSeqs: Set<Int>, now: Int) throws {
+        for seq in messageSeqs {
+            try connection.run(
+                """
+                UPDATE messages SET state = 'completed', finished_at = ? WHERE seq = ? AND state = 'sending'
+                AND NOT EXISTS (SELECT 1 FROM deliveries WHERE message_seq = ? AND state IN ('queued', 'retrying'))
+                """, [.int(now), .int(seq), .int(seq)])
+        }
+    }
+
+    /// The earliest time any delivery is due, if one is waiting.
+    func nextDueTime() throws -> Int? {
+        try connection.first("SELECT min(due_at) FROM deliveries WHERE due_at IS NOT NULL") { $0.optionalInt(0) } ?? nil
+    }
+}

@@ -1,0 +1,52 @@
+import NotibaseCore
+
+/// The server's storage on one embedded SQLite database (WAL): apps, devices, messages, the
+/// delivery queue and its history.
+///
+/// An actor: its connection never leaves it. SQL stays in this type and its extensions, one per
+/// resource; the rest of the server sees only the ``Storage`` protocol.
+actor SQLiteStore: Storage {
+    let connection: SQLiteConnection
+    /// Device registrations waiting for the next group commit.
+    var pendingRegistrations: [PendingRegistration] = []
+
+    struct PendingRegistration {
+        var appID: String
+        var registration: DeviceRegistration
+        var newID: String
+        var now: Int
+        var continuation: CheckedContinuation<DeviceRecord, any Error>
+    }
+
+    /// Opens (creating and migrating if needed) the database at `path`.
+    init(path: String) throws {
+        connection = try SQLiteConnection(path: path)
+        try Schema.migrate(connection)
+    }
+
+    // MARK: Settings
+
+    func setting(_ name: String) throws -> [UInt8]? {
+        try connection.first("SELECT value FROM settings WHERE name = ?", [.text(name)]) { $0.blob(0) }
+    }
+
+    /// Stores `value` under `name` unless it is already set; returns whether it was stored.
+    func insertSettingIfAbsent(_ name: String, _ value: [UInt8]) throws -> Bool {
+        try connection.run("INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)", [.text(name), .blob(value)]) == 1
+    }
+
+    func replaceSetting(_ name: String, _ value: [UInt8]) throws {
+        try connection.run("INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", [.text(name), .blob(value)])
+    }
+
+    /// Writes what the WAL holds into the main file and truncates the WAL (on clean shutdown).
+    func checkpoint() throws {
+        try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// Deliveries not yet in a final state.
+    func queueDepth() throws -> Int {
+        try connection.first("SELECT count(*) FROM deliveries WHERE due_at IS NOT NULL") { $0.int(0) } ?? 0
+    }
+
+}

@@ -1,0 +1,53 @@
+import NotibaseCore
+
+/// What the server stores and asks of its database, in its own terms. ``SQLiteStore`` implements
+/// it on embedded SQLite; another backend (PostgreSQL) implements the same requirements, with the
+/// same guarantees: each method is atomic, fan-out batches and their cursor commit together, and a
+/// claim is a lease that ends by itself.
+protocol Storage: Sendable {
+    // Settings
+    func setting(_ name: String) async throws -> [UInt8]?
+    func insertSettingIfAbsent(_ name: String, _ value: [UInt8]) async throws -> Bool
+    func replaceSetting(_ name: String, _ value: [UInt8]) async throws
+    func checkpoint() async throws
+    func queueDepth() async throws -> Int
+
+    // Apps, keys, credentials
+    func createApp(id: String, name: String, serverKeyHash: [UInt8], clientKeyHash: [UInt8], now: Int) async throws -> AppRecord
+    func apps() async throws -> [AppRecord]
+    func app(_ id: String) async throws -> AppRecord?
+    func deleteApp(_ id: String) async throws -> Bool
+    func replaceKey(appID: String, kind: KeyKind, hash: [UInt8]) async throws -> Bool
+    func keyOwner(hash: [UInt8]) async throws -> KeyOwner?
+    func putCredentials(appID: String, provider: String, sealed: [UInt8], summary: String, now: Int) async throws
+    func deleteCredentials(appID: String, provider: String) async throws -> Bool
+    func credentials(appID: String) async throws -> [CredentialRecord]
+
+    // Devices
+    func registerDevice(appID: String, _ registration: DeviceRegistration, newID: String, now: Int) async throws -> (DeviceRecord, created: Bool)
+    func registerDevices(appID: String, _ registrations: [(DeviceRegistration, newID: String)], now: Int) async throws -> Int
+    func device(appID: String, id: String) async throws -> DeviceRecord?
+    func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) async throws -> [DeviceRecord]
+    func deleteDevice(appID: String, id: String) async throws -> Bool
+
+    // Messages
+    func audienceSize(appID: String, _ audience: Audience) async throws -> Int
+    func createMessage(_ message: MessageRecord, idempotencyKey: String?, window: Int) async throws -> (MessageRecord, replayed: Bool)
+    func message(appID: String, id: String) async throws -> MessageRecord?
+    func message(seq: Int) async throws -> MessageRecord?
+    func messages(appID: String, beforeSeq: Int, limit: Int) async throws -> [MessageRecord]
+    func deliveryCounts(messageSeq: Int) async throws -> [(state: String, platform: String, count: Int)]
+    func cancelMessage(appID: String, id: String, now: Int) async throws -> MessageRecord?
+
+    // The queue
+    func messagesToFanOut(now: Int) async throws -> [MessageRecord]
+    func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int) async throws -> (written: Int, done: Bool)
+    func claimDeliveries(now: Int, lease: Int, limit: Int) async throws -> [ClaimedDelivery]
+    func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws
+
+    // The delivery log and receipts
+    func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]
+    func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]?
+    func delivery(appID: String, id: String) async throws -> DeliveryRecord?
+    func applyReceipt(appID: String, _ receipt: Receipt, detail: String, now: Int) async throws -> ReceiptResult
+}

@@ -1,0 +1,42 @@
+import Testing
+@testable import NotibaseServer
+
+@Suite("Devices")
+struct DevicesTests {
+    @Test func reRegisteringUpdatesTheSameDeviceAndKeepsWhatWasLeftOut() async throws {
+        let harness = try await Harness()
+        let app = try await harness.createApp()
+        let first = await harness.request("POST", "/v1/devices", key: app.clientKey, body: #"{"platform": "ios", "token": "\#(Harness.token(1))", "externalUserId": "u1", "tags": ["b", "a", "b"], "locale": "fr-FR"}"#)
+        #expect(first.status == 201)
+        #expect(first["tags"].array.compactMap(\.string) == ["a", "b"])
+        let again = await harness.request("POST", "/v1/devices", key: app.clientKey, body: #"{"platform": "ios", "token": "\#(Harness.token(1).uppercased())", "appVersion": "2.0"}"#)
+        #expect(again.status == 200)
+        #expect(again["id"] == first["id"])
+        #expect(again["externalUserId"].string == "u1" && again["locale"].string == "fr-FR" && again["appVersion"].string == "2.0")
+    }
+
+    @Test func aNewTokenWithItsPreviousOneDeactivatesTheOldDevice() async throws {
+        let harness = try await Harness()
+        let app = try await harness.createApp()
+        let old = try await harness.registerDevice(app, number: 1)
+        let new = try await harness.registerDevice(app, number: 2, extra: #", "previousToken": "\#(Harness.token(1))""#)
+        #expect(new != old)
+        let stored = await harness.request("GET", "/v1/devices/\(old)", key: app.serverKey)
+        #expect(stored["active"].bool == false)
+        #expect(stored["deactivatedReason"].string == "replaced by a new token")
+        let message = await harness.request("POST", "/v1/messages", key: app.serverKey, body: #"{"message": {"title": "x"}, "audience": {"all": true}}"#)
+        #expect(message["audienceSize"].int == 1)
+    }
+
+    @Test func listingFiltersAndDeletingRemoves() async throws {
+        let harness = try await Harness()
+        let app = try await harness.createApp()
+        let ios = try await harness.registerDevice(app, number: 1, extra: #", "tags": ["vip"]"#)
+        try await harness.registerDevice(app, number: 2, platform: .android)
+        #expect(await harness.request("GET", "/v1/devices?platform=android", key: app.serverKey)["items"].array.count == 1)
+        #expect(await harness.request("GET", "/v1/devices?tag=vip", key: app.serverKey)["items"][0]["id"].string == ios)
+        #expect(await harness.request("DELETE", "/v1/devices/\(ios)", key: app.serverKey).status == 204)
+        #expect(await harness.request("GET", "/v1/devices/\(ios)", key: app.serverKey).status == 404)
+        #expect(await harness.request("GET", "/v1/devices", key: app.serverKey)["items"].array.count == 1)
+    }
+}

@@ -1,0 +1,20 @@
+import Testing
+@testable import NotibaseServer
+
+@Suite("Language variants")
+struct VariantChooserTests {
+    let chooser = VariantChooser(locales: ["fr", "pt-BR", "de_CH"])
+
+    @Test(arguments: [
+        ("fr-FR", "fr"), ("fr", "fr"), ("FR_ca", "fr"), ("pt-BR", "pt-BR"), ("pt_br", "pt-BR"),
+        ("de-CH", "de_CH"), ("de-DE", nil), ("pt-PT", nil), ("en-US", nil),
+    ] as [(String, String?)])
+    func picksExactThenLanguageThenDefault(locale: String, expected: String?) {
+        #expect(chooser.variant(for: locale) == expected)
+    }
+
+    @Test func deviceWithoutLocaleGetsTheDefault() {
+        #expect(chooser.variant(for: nil) == nil)
+        #expect(VariantChooser(locales: []).variant(for: "fr") == nil)
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import NotibaseCore
+import Testing
+@testable import NotibaseServer
+
+/// The server over real sockets: keep-alive, the body limit, the whole loop, TLS, shutdown.
+@Suite("Live server over sockets", .serialized)
+struct LiveServerTests {
+    func start(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> (Server, TemporaryDirectory) {
+        let directory = try TemporaryDirectory()
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.dataDirectory = directory.path
+        configuration.adminKey = Harness.adminKey
+        configuration.accessLog = false
+        configuration.limits.maxBodyBytes = 4_096
+        adjust(&configuration)
+        let server = try await Server.start(configuration, senders: .test(try TestSender()), logger: .silent)
+        return (server, directory)
+    }
+
+    @Test func oneConnectionServesManyRequests() async throws {
+        let (server, directory) = try await start()
+        let client = try await RawHTTPClient.connect(port: server.port)
+        for path in ["/healthz", "/v1/nothing", "/healthz", "/openapi.json"] {
+            let response = try #require(await client.exchange("GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n"))
+            #expect(response.headers["connection"]?.lowercased() != "close")
+            #expect(response.headers["x-request-id"] != nil)
+        }
+        await server.shutdown()
+        _ = directory
+    }
+
+    @Test func aBodyOverTheLimitIs413AndChangesNothing() async throws {
+        let (server, directory) = try await start()
+        let client = try await RawHTTPClient.connect(port: server.port)
+        let body = #"{"name": "\#(String(repeating: "x", count: 5_000))"}"#
+        let response = try #require(await client.exchange(
+            "POST /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Harness.adminKey)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"))
+        #expect(response.status == 413)
+        #expect(response.body.contains(#""code":"body_too_large""#))
+
+        let list = try await RawHTTPClient.connect(port: server.port)
+        #expect(await list.exchange("GET /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Harness.adminKey)\r\n\r\n")?.body == #"{"items":[]}"#)
+        await server.shutdown()
+        _ = directory
+    }
+
+    @Test func theWholeLoopOverHTTP() async throws {
+        let (server, directory) = try await start()
+        let client = try await RawHTTPClient.connect(port: server.port)
+        func call(_ method: String, _ path: String, _ key: String, _ body: String? = nil) async throws -> Reply {
+            let bodyPart = body.map { "Content-Type: application/json\r\nContent-Length: \($0.utf8.count)\r\n\r\n\($0)" } ?? "\r\n"
+            let response = try #require(await client.exchange("\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(key)\r\n" + bodyPart))
+            return Reply(status: response.status, headers: response.headers, body: Data(response.body.utf8))
+        }
+        let app = try await call("POST", "/v1/apps", Harness.adminKey, #"{"name": "Live"}"#)
+        let clientKey = try #require(app["clientKey"].string)
+        let serverKey = try #require(app["serverKey"].string)
+        #expect(try await call("POST", "/v1/devices", clientKey, #"{"platform": "ios", "token": "\#(Harness.token(1))"}"#).status == 201)
+        let message = try await call("POST", "/v1/messages", serverKey, #"{"message": {"title": "Live"}, "audience": {"all": true}}"#)
+        let id = try #require(message["id"].string)
+        var state = ""
+        for _ in 0..<200 where state != "completed" {
+            state = try await call("GET", "/v1/messages/\(id)", serverKey)["state"].string ?? ""
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(state == "completed")
+        let metrics = try await call("GET", "/metrics", serverKey)
+        #expect(metrics.text.contains(#"notibase_sends_total{provider="test",outcome="sent"} 1"#))
+        #expect(metrics.text.contains("notibase_queue_depth 0"))
+        await server.shutdown()
+        _ = directory
+    }
+
+    @Test func theAdminKeyIsCreatedOnceAndStoredOnlyAsAHash() async throws {
+        let directory = try TemporaryDirectory()
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.dataDirectory = directory.path
+        configuration.accessLog = false
+        let first = try await Server.start(configuration, senders: .test(try TestSender()), logger: .silent)
+        let key = try #require(first.newAdminKey)
+        #expect(key.hasPrefix("nb_admin_"))
+        await first.shutdown()
+        let database = try #require(FileManager.default.contents(atPath: directory.path + "/notibase.sqlite"))
+        #expect(database.range(of: Data(key.utf8)) == nil)
+        let second = try await Server.start(configuration, senders: .test(try TestSender()), logger: .silent)
+        #expect(second.newAdminKey == nil)
+        let client = try await RawHTTPClient.connect(port: second.port)
+        #expect(await client.exchange("GET /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(key)\r\n\r\n")?.status == 200)
+        await second.shutdown()
+    }
+
+    @Test func servesHTTPSWithACertificateAndKey() async throws {
+        let directory = try TemporaryDirectory()
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                             "-keyout", directory.path + "/key.pem", "-out", directory.path + "/cert.pem"]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        await offPool { openssl.waitUntilExit() }
+        let (server, data) = try await start {
+            $0.tlsCertificatePath = directory.path + "/cert.pem"
+            $0.tlsKeyPath = directory.path + "/key.pem"
+        }
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "--cacert", directory.path + "/cert.pem", "https://localhost:\(server.port)/healthz"]
+        let output = Pipe()
+        curl.standardOutput = output
+        try curl.run()
+        let body = await offPool { output.fileHandleForReading.readDataToEndOfFile() }
+        await offPool { curl.waitUntilExit() }
+        #expect(String(decoding: body, as: UTF8.self) == #"{"status":"ok"}"#)
+        await server.shutdown()
+        _ = data
+    }
+
+    @Test func shutdownAnswersRequestsInFlightThenRefusesConnections() async throws {
+        let (server, directory) = try await start()
+        let port = server.port
+        let client = try await RawHTTPClient.connect(port: port)
+        #expect(await client.exchange("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")?.status == 200)  // open and accepted
+        client.send("GET /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Harness.adminKey)\r\n\r\n")
+        await server.shutdown()
+        #expect(await client.nextResponse()?.status == 200)
+        await #expect(throws: (any Error).self) { _ = try await RawHTTPClient.connect(port: port) }
+        _ = directory
+    }
+
+    @Test func everyRouteIsInTheOpenAPIDocument() throws {
+        let document = try JSONDecoder().decode(JSONValue.self, from: Data(OpenAPIDocument.bytes))
+        #expect(document["openapi"].string == "3.1.0")
+        let harnessRouter = APIResponder(
+            context: APIContext(store: try SQLiteStore(path: ":memory:"), auth: Authenticator(store: try SQLiteStore(path: ":memory:"), adminKeyHash: []),
+                                limiter: RateLimiter(rates: [:]), box: try SecretBox(key: Array(repeating: 1, count: 32)), metrics: Metrics(),
+                                logger: .silent, clock: .system, limits: .init()),
+            accessLog: false).router
+        for route in harnessRouter.table {
+            let operation = document["paths"][route.pattern][route.method.lowercased()]
+            #expect(operation != .null, "\(route.method) \(route.pattern) is not documented")
+        }
+    }
+}

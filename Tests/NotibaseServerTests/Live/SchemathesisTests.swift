@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// Schemathesis (from PyPI, installed by script/bootstrap --tests into .build/venv) generates
+/// requests from /openapi.json, valid and invalid, and checks every answer against the document:
+/// no server error, no status, header or body the document does not describe, invalid input
+/// rejected.
+@Suite("Schemathesis against /openapi.json", .serialized)
+struct SchemathesisTests {
+    @Test(.timeLimit(.minutes(10)))
+    func everyAnswerConformsToTheDocument() async throws {
+        let python = ProcessInfo.processInfo.environment["NOTIBASE_PYTHON"] ?? ServerProcess.packageRoot.appendingPathComponent(".build/venv/bin/python").path
+        let schemathesis = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("schemathesis").path
+        try #require(FileManager.default.isExecutableFile(atPath: schemathesis), "Schemathesis is missing: run script/bootstrap --tests")
+
+        let directory = try TemporaryDirectory()
+        let server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: [
+            "--sender", "test", "--rate-limit-server", "0", "--rate-limit-client", "0", "--rate-limit-admin", "0",
+        ])
+        let app = try await server.createApp()
+        for number in 1...3 { _ = try await server.request("POST", "/v1/devices", key: app.clientKey, body: #"{"platform": "ios", "token": "\#(Harness.token(number))"}"#) }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: schemathesis)
+        process.arguments = [
+            "--config-file", ServerProcess.packageRoot.appendingPathComponent("Tests/NotibaseServerTests/Live/schemathesis.toml").path,
+            "run", "http://127.0.0.1:\(server.port)/openapi.json", "--max-examples", "25", "--seed", "20261130", "--no-color",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIBASE_ST_SERVER_KEY"] = app.serverKey
+        environment["NOTIBASE_ST_ADMIN_KEY"] = ServerProcess.adminKey
+        environment["SCHEMATHESIS_HOOKS"] = nil
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = await offPool { output.fileHandleForReading.readDataToEndOfFile() }
+        await offPool { process.waitUntilExit() }
+        let text = String(decoding: data, as: UTF8.self)
+        let summary = text.components(separatedBy: "\n").filter { $0.contains("generated") || $0.contains(" in ") && $0.contains("==") }
+        print("schemathesis: " + summary.joined(separator: " | "))
+        #expect(process.terminationStatus == 0, "\(text.suffix(6_000))")
+        #expect(server.isRunning)
+        await server.terminate()
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import NotibaseCore
+import NotibaseSenders
+import Synchronization
+@testable import NotibaseServer
+
+/// The server's parts in one process, without sockets: requests go straight to the responder, and
+/// the fan-out and the workers run when the test says. Time is a settable clock.
+final class Harness: Sendable {
+    static let adminKey = "nb_admin_test-admin-key-0123456789abcdefghij"
+
+    let directory: String
+    let store: SQLiteStore
+    let responder: APIResponder
+    let fanOut: FanOut
+    let worker: DeliveryWorker
+    let time = TimeSource()
+    let metrics: Metrics
+
+    init(sender: any Sender = ScriptedSender(), rates: [KeyKind: Int] = [:], policy: RetryPolicy = RetryPolicy(), batchSize: Int = 500, logger: Logger = .silent) async throws {
+        directory = NSTemporaryDirectory() + "notibase-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        store = try SQLiteStore(path: directory + "/notibase.sqlite")
+        let time = self.time
+        let clock = NotibaseServer.WallClock { time.now }
+        let box = try SecretBox(key: Array(repeating: 7, count: 32))
+        metrics = Metrics()
+        var limits = ServerConfiguration.Limits()
+        limits.rates = rates
+        let context = APIContext(
+            store: store, auth: Authenticator(store: store, adminKeyHash: APIKey.hash(Self.adminKey)), limiter: RateLimiter(rates: rates),
+            box: box, metrics: metrics, logger: logger, clock: clock, limits: limits)
+        responder = APIResponder(context: context, accessLog: true)
+        let senders = SenderSet(ios: sender, android: sender, credentials: .notRequired)
+        fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: 1_000)
+        worker = DeliveryWorker(
+            store: store, senders: senders, vault: CredentialVault(store: store, box: box), clock: clock, logger: logger, metrics: metrics,
+            options: DeliveryWorker.Options(batchSize: batchSize, lease: .seconds(30), policy: policy))
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Moves the clock forward.
+    func advance(_ seconds: TimeInterval) {
+        time.value.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+
+    /// Sends a request; `body` is JSON text.
+    func request(_ method: String, _ path: String, key: String?, body: String? = nil, headers: [String: String] = [:]) async -> Reply {
+        var allHeaders = headers
+        if let key { allHeaders["Authorization"] = "Bearer " + key }
+        if body != nil && allHeaders["Content-Type"] == nil { allHeaders["Content-Type"] = "application/json" }
+        var path = path
+        var query: [String: String] = [:]
+        if let mark = path.firstIndex(of: "?") {
+            for pair in path[path.index(after: mark)...].split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                query[parts[0]] = parts.count > 1 ? parts[1].removingPercentEncoding : ""
+            }
+            path = String(path[..<mark])
+        }
+        let request = HTTPRequest(method: method, path: path, query: query, headers: allHeaders, body: Array((body ?? "").utf8))
+        return Reply(await responder.respond(to: request))
+    }
+
+    /// A new app: its ID and keys.
+    func createApp(_ name: String = "Test app") async throws -> TestApp {
+        let reply = await request("POST", "/v1/apps", key: Self.adminKey, body: #"{"name": "\#(name)"}"#)
+        guard reply.status == 201, let id = reply["id"].string, let server = reply["serverKey"].string, let client = reply["clientKey"].string else {
+            throw HarnessError("creating an app answered \(reply.status): \(reply.text)")
+        }
+        return TestApp(id: id, serverKey: server, clientKey: client)
+    }
+
+    /// Registers an iOS device with a token made from `number`; returns its ID.
+    @discardableResult
+    func registerDevice(_ app: TestApp, number: Int, platform: Platform = .ios, extra: String = "") async throws -> String {
+        let reply = await request("POST", "/v1/devices", key: app.clientKey, body: #"{"platform": "\#(platform.rawValue)", "token": "\#(Self.token(number, platform))"\#(extra)}"#)
+        guard reply.status == 201 || reply.status == 200, let id = reply["id"].string else {
+            throw HarnessError("registering a device answered \(reply.status): \(reply.text)")
+        }
+        return id
+    }
+
+    static func token(_ number: Int, _ platform: Platform = .ios) -> String {
+        let hex = String(format: "%064x", number)
+        return platform == .ios ? hex : "fcm-" + hex.suffix(24)
+    }
+
+    /// Sends a message; returns its ID.
+    func send(_ app: TestApp, _ body: String) async throws -> String {
+        let reply = await request("POST", "/v1/messages", key: app.serverKey, body: body)
+        guard reply.status == 202, let id = reply["id"].string else { throw HarnessError("sending answered \(reply.status): \(reply.text)") }
+        return id
+    }
+
+    /// Runs the fan-out and then the workers until nothing is due now.
+    func deliverDue() async throws {
+        try await fanOut.runOnce()
+        while try await worker.runOnce() > 0 {}
+    }
+}
+
+struct TestApp: Sendable {
+    var id: String
+    var serverKey: String
+    var clientKey: String
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A response with its JSON body parsed.
+struct Reply: Sendable {
+    var status: Int
+    var headers: [String: String]
+    var text: String
+    var json: JSONValue
+
+    init(_ response: HTTPResponse) {
+        status = response.status
+        headers = Dictionary(response.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        text = response.text
+        json = (try? JSONDecoder().decode(JSONValue.self, from: Data(response.body))) ?? .null
+    }
+
+    init(status: Int, headers: [String: String], body: Data) {
+        self.status = status
+        self.headers = headers
+        text = String(decoding: body, as: UTF8.self)
+        json = (try? JSONDecoder().decode(JSONValue.self, from: body)) ?? .null
+    }
+
+    subscript(_ key: String) -> JSONValue { json[key] }
+
+    /// The error code of an error answer.
+    var errorCode: String? { json["error"]["code"].string }
+}
+
+extension JSONValue {
+    subscript(_ key: String) -> JSONValue {
+        if case .object(let object) = self { return object[key] ?? .null }
+        return .null
+    }
+
+    subscript(_ index: Int) -> JSONValue {
+        if case .array(let array) = self, array.indices.contains(index) { return array[index] }
+        return .null
+    }
+
+    var string: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    var int: Int? {
+        if case .integer(let value) = self { return value }
+        return nil
+    }
+
+    var bool: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    var array: [JSONValue] {
+        if case .array(let value) = self { return value }
+        return []
+    }
+}
+
+/// A sender that answers with a script and records every push it was handed.
+final class ScriptedSender: Sender {
+    private let script: @Sendable (Push) -> SendOutcome
+    private let recorded = Mutex<[Push]>([])
+
+    init(_ script: @escaping @Sendable (Push) -> SendOutcome = { .sent(providerID: "p-" + $0.deliveryID) }) {
+        self.script = script
+    }
+
+    var pushes: [Push] { recorded.withLock { $0 } }
+
+    func send(_ pushes: [Push]) async -> [SendOutcome] {
+        recorded.withLock { $0 += pushes }
+        return pushes.map(script)
+    }
+
+    func shutdown() async {}
+}
+
+/// A settable time.
+final class TimeSource: Sendable {
+    let value = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    var now: Date { value.withLock { $0 } }
+}

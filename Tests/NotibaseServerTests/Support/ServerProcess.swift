@@ -1,0 +1,111 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// The built `notibase serve` running as a child process on a temporary data directory, for
+/// tests that kill it or drive it from outside (crash test, Schemathesis).
+final class ServerProcess: Sendable {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let adminKey = "nb_admin_process-test-admin-key-0123456789"
+
+    let dataDirectory: String
+    let port: Int
+    private let process: Process
+    private let output: OutputBuffer
+
+    private init(dataDirectory: String, port: Int, process: Process, output: OutputBuffer) {
+        self.dataDirectory = dataDirectory
+        self.port = port
+        self.process = process
+        self.output = output
+    }
+
+    /// Starts `notibase serve` with `arguments` (on 127.0.0.1, a free port) and waits until it
+    /// listens.
+    static func start(dataDirectory: String, arguments: [String]) async throws -> ServerProcess {
+        let binary = packageRoot.appendingPathComponent(".build/debug/notibase").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw HarnessError("\(binary) is missing: run swift build first")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--no-access-log", "--log-level", "warning"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIBASE_ADMIN_KEY"] = adminKey
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        let output = OutputBuffer()
+        pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline && process.isRunning {
+            let port = output.text.components(separatedBy: "\n").compactMap { line in
+                line.range(of: "listening on http://127.0.0.1:").flatMap { Int(line[$0.upperBound...]) }
+            }.first
+            if let port { return ServerProcess(dataDirectory: dataDirectory, port: port, process: process, output: output) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        process.terminate()
+        throw HarnessError("notibase serve did not start: \(output.text)")
+    }
+
+    /// Kills the server at once (SIGKILL): no shutdown, no flush.
+    func kill() async {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        await offPool { [process] in process.waitUntilExit() }
+    }
+
+    /// Stops it the polite way (SIGTERM) and waits.
+    func terminate() async {
+        process.terminate()
+        await offPool { [process] in process.waitUntilExit() }
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// A request over HTTP; `body` is JSON text.
+    func request(_ method: String, _ path: String, key: String?, body: String? = nil) async throws -> Reply {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        if let key { request.setValue("Bearer " + key, forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(body.utf8)
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as! HTTPURLResponse
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields { headers["\(name)".lowercased()] = "\(value)" }
+        return Reply(status: http.statusCode, headers: headers, body: data)
+    }
+
+    /// Creates an app with the admin key.
+    func createApp() async throws -> TestApp {
+        let reply = try await request("POST", "/v1/apps", key: Self.adminKey, body: #"{"name": "Process test"}"#)
+        guard let id = reply["id"].string, let server = reply["serverKey"].string, let client = reply["clientKey"].string else {
+            throw HarnessError("creating an app answered \(reply.status): \(reply.text)")
+        }
+        return TestApp(id: id, serverKey: server, clientKey: client)
+    }
+}
+
+/// What a child process wrote to standard output.
+final class OutputBuffer: Sendable {
+    private let data = Mutex(Data())
+    func append(_ chunk: Data) { data.withLock { $0.append(chunk) } }
+    var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
+}
+
+/// A temporary directory, removed with the value.
+final class TemporaryDirectory: Sendable {
+    let path: String
+    init() throws {
+        path = NSTemporaryDirectory() + "notibase-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
