@@ -74,6 +74,9 @@ let package = Package(
             dependencies: [
                 "NotibaseCore", "NotibaseSenders", "NotibaseServer",
                 .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux])),
+                .target(name: "Notibase", condition: .when(platforms: [.linux])),
+                .target(name: "NotibaseExtension", condition: .when(platforms: [.linux])),
+                .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux])),
             ]
         ),
         .executableTarget(name: "notibase", dependencies: ["NotibaseCLI"]),

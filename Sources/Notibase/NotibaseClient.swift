@@ -94,12 +94,10 @@ public final class NotibaseClient: Sendable {
         let payload = NotificationPayload(userInfo: content.userInfo)
         let action = response.actionIdentifier
         let typed = (response as? UNTextInputNotificationResponse)?.userText
-        let (receipt, destination) = ResponseInterpreter.interpret(
+        let (receipts, destination) = ResponseInterpreter.interpret(
             payload: payload, actionIdentifier: action, typedText: typed, at: now())
-        if let receipt {
-            outbox.add(receipt)
-            flush()
-        }
+        for receipt in receipts { outbox.add(receipt) }
+        if !receipts.isEmpty { flush() }
         return destination
     }
 

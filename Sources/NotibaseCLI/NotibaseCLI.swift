@@ -12,6 +12,7 @@ public enum NotibaseCLI {
         var commands: [any Command.Type] = [CategoryIDCommand.self, RenderCommand.self, ServeCommand.self]
         #if canImport(NotibaseSimulator)
         commands.append(PreviewCommand.self)
+        commands.append(DemoCommand.self)
         #endif
         commands.append(BenchCommand.self)
         return commands

@@ -109,6 +109,7 @@ private final class StreamingDownload: NSObject, URLSessionDataDelegate, @unchec
             fail("the image is \(mime); iOS notifications show JPEG, PNG and GIF")
             return completionHandler(.cancel)
         }
+        try? FileManager.default.createDirectory(at: policy.directory, withIntermediateDirectories: true)
         let path = policy.directory.appendingPathComponent("notibase-" + UUID().uuidString + ".download")
         guard FileManager.default.createFile(atPath: path.path, contents: nil), let handle = try? FileHandle(forWritingTo: path) else {
             fail("the image could not be written to \(policy.directory.path)")

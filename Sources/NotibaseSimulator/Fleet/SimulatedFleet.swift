@@ -31,7 +31,7 @@ public final class SimulatedFleet: Sendable {
     public func addIPhone(name: String, token: String, appCategories: [AppCategory] = []) -> SimulatedIPhone {
         let phone = SimulatedIPhone(
             name: name, token: token, receiptEndpoint: receiptEndpoint, appCategories: appCategories, images: images,
-            directory: directory.appendingPathComponent("iphone-\(token.prefix(16))"))
+            directory: directory.appendingPathComponent("iphone-\(token.suffix(16))"))
         phones.withLock { $0.iPhones[token] = phone }
         return phone
     }
@@ -49,8 +49,10 @@ public final class SimulatedFleet: Sendable {
         phones.withLock { _ = $0.unregistered.insert(token) }
     }
 
-    func iPhone(_ token: String) -> SimulatedIPhone? { phones.withLock { $0.iPhones[token] } }
-    func android(_ token: String) -> SimulatedAndroid? { phones.withLock { $0.androids[token] } }
+    /// The iPhone with `token`, if the fleet has one.
+    public func iPhone(_ token: String) -> SimulatedIPhone? { phones.withLock { $0.iPhones[token] } }
+    /// The Android phone with `token`, if the fleet has one.
+    public func android(_ token: String) -> SimulatedAndroid? { phones.withLock { $0.androids[token] } }
     func isUnregistered(_ token: String) -> Bool { phones.withLock { $0.unregistered.contains(token) } }
 
     /// Runs a delivery to a phone in the background, counted until it ends.

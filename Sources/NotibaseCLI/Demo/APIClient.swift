@@ -1,0 +1,58 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NotibaseCore
+
+/// Calls a Notibase server's JSON API over HTTP, as a backend would.
+struct APIClient: Sendable {
+    let baseURL: URL
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Sends a request and returns the decoded JSON answer; throws unless the status is 2xx.
+    @discardableResult
+    func call(_ method: String, _ path: String, key: String, body: JSONValue? = nil) async throws -> JSONValue {
+        var request = URLRequest(url: URL(string: path, relativeTo: baseURL)!)
+        request.httpMethod = method
+        request.setValue("Bearer " + key, forHTTPHeaderField: "Authorization")
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try JSONEncoder().encode(body)
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status) else {
+            throw Failure(description: "\(method) \(path) answered \(status): \(String(decoding: data, as: UTF8.self))")
+        }
+        return data.isEmpty ? .null : try JSONDecoder().decode(JSONValue.self, from: data)
+    }
+}
+
+extension JSONValue {
+    /// The member `key` of an object.
+    subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
+    /// The string, if this is one.
+    var string: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// The elements, if this is an array.
+    var array: [JSONValue] {
+        if case .array(let elements) = self { return elements }
+        return []
+    }
+
+    /// The number, if this is an integer.
+    var integer: Int? {
+        if case .integer(let number) = self { return number }
+        return nil
+    }
+}
