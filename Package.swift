@@ -22,7 +22,16 @@ let package = Package(
         ),
 
         // MARK: Senders (APNs, FCM; the protocol the server's workers hand pushes to)
-        .target(name: "NotibaseSenders", dependencies: ["NotibaseCore"]),
+        .target(name: "NotibaseSenders", dependencies: ["NotibaseCore", "CCurl", "COpenSSL"]),
+        .testTarget(
+            name: "NotibaseSendersTests",
+            dependencies: ["NotibaseSenders", "NotibaseCore"],
+            exclude: ["Peers"]
+        ),
+
+        // MARK: C libraries (Debian packages; see script/debian-packages.txt)
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // MARK: Command line (composition root)
         .target(name: "NotibaseCLI", dependencies: ["NotibaseCore", "NotibaseSenders"]),

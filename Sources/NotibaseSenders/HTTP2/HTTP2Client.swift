@@ -1,0 +1,169 @@
+import CCurl
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/2-over-TLS client on libcurl's multi interface: one event-loop thread multiplexes every
+/// request over at most `maxConnectionsPerHost` connections per host, reused for as long as they
+/// live.
+///
+/// Requests are handed to the loop through a locked queue and `curl_multi_wakeup`; answers come
+/// back through continuations. Every request finishes: with an answer, or with a `TransportError`
+/// within its timeout, or with `.shutdown` when the client is shut down.
+public final class HTTP2Client: Sendable {
+    private let inbox: HTTP2Inbox
+
+    /// Starts a client and its event-loop thread.
+    public init(configuration: HTTP2ClientConfiguration = HTTP2ClientConfiguration()) {
+        CurlGlobal.initialize()
+        inbox = HTTP2Inbox()
+        CurlEventLoop.start(inbox: inbox, configuration: configuration)
+    }
+
+    deinit { inbox.stop() }
+
+    /// Sends one request and returns its answer or why there is none.
+    public func send(_ request: HTTP2Request) async -> Result<HTTP2Response, TransportError> {
+        await send([request])[0]
+    }
+
+    /// Sends the requests concurrently and returns their results in the same order.
+    public func send(_ requests: [HTTP2Request]) async -> [Result<HTTP2Response, TransportError>] {
+        guard !requests.isEmpty else { return [] }
+        return await withCheckedContinuation { continuation in
+            let collector = ResultCollector(count: requests.count, continuation: continuation)
+            inbox.submit(requests.enumerated().map { index, request in
+                HTTP2Job(request: request) { collector.set(index, $0) }
+            })
+        }
+    }
+
+    /// Fails what is queued or in flight with `.shutdown`, closes the connections and stops the
+    /// loop thread. Requests sent afterwards fail with `.shutdown` at once.
+    public func shutdown() async {
+        await withCheckedContinuation { continuation in
+            inbox.stop(then: continuation)
+        }
+    }
+}
+
+/// One request and what to do with its result (called once, on the loop thread).
+struct HTTP2Job: Sendable {
+    var request: HTTP2Request
+    var complete: @Sendable (Result<HTTP2Response, TransportError>) -> Void
+}
+
+/// Gathers a batch's results and resumes the waiting task when the last one arrives.
+private final class ResultCollector: Sendable {
+    private struct State {
+        var results: [Result<HTTP2Response, TransportError>?]
+        var remaining: Int
+    }
+
+    private let state: Mutex<State>
+    private let continuation: CheckedContinuation<[Result<HTTP2Response, TransportError>], Never>
+
+    init(count: Int, continuation: CheckedContinuation<[Result<HTTP2Response, TransportError>], Never>) {
+        state = Mutex(State(results: Array(repeating: nil, count: count), remaining: count))
+        self.continuation = continuation
+    }
+
+    func set(_ index: Int, _ result: Result<HTTP2Response, TransportError>) {
+        let finished: [Result<HTTP2Response, TransportError>]? = state.withLock { state in
+            guard state.results[index] == nil else { return nil }
+            state.results[index] = result
+            state.remaining -= 1
+            return state.remaining == 0 ? state.results.map { $0! } : nil
+        }
+        if let finished { continuation.resume(returning: finished) }
+    }
+}
+
+/// The queue between callers and the loop thread, and the loop's wake-up.
+final class HTTP2Inbox: Sendable {
+    private struct State {
+        var jobs: [HTTP2Job] = []
+        var stopping = false
+        var stopped = false
+        /// The multi handle while the loop runs.
+        var multi: WakeHandle?
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// The loop's multi handle, seen from other threads: the only call made through it is
+    /// `curl_multi_wakeup`, which libcurl documents as safe from any thread, and only under the
+    /// inbox's lock while the loop has not freed the handle (hence `@unchecked`).
+    struct WakeHandle: @unchecked Sendable {
+        let multi: UnsafeMutableRawPointer
+        func wake() { curl_multi_wakeup(multi) }
+    }
+
+    private let state = Mutex(State())
+
+    /// Registers the loop's multi handle so submissions can wake it.
+    func attach(multi: UnsafeMutableRawPointer) {
+        let handle = WakeHandle(multi: multi)
+        state.withLock { $0.multi = handle }
+    }
+
+    /// Queues jobs and wakes the loop; after shutdown they fail at once.
+    func submit(_ jobs: [HTTP2Job]) {
+        let accepted = state.withLock { state -> Bool in
+            guard !state.stopping else { return false }
+            state.jobs.append(contentsOf: jobs)
+            state.multi?.wake()
+            return true
+        }
+        if !accepted {
+            for job in jobs { job.complete(.failure(TransportError(kind: .shutdown, message: "the HTTP/2 client was shut down"))) }
+        }
+    }
+
+    /// The queued jobs (now the loop's) and whether the loop should stop.
+    func take() -> (jobs: [HTTP2Job], stopping: Bool) {
+        state.withLock { state in
+            let jobs = state.jobs
+            state.jobs.removeAll(keepingCapacity: true)
+            return (jobs, state.stopping)
+        }
+    }
+
+    /// Asks the loop to stop; `continuation`, if any, resumes once it has.
+    func stop(then continuation: CheckedContinuation<Void, Never>? = nil) {
+        let alreadyStopped = state.withLock { state -> Bool in
+            state.stopping = true
+            if state.stopped { return true }
+            if let continuation { state.stopWaiters.append(continuation) }
+            state.multi?.wake()
+            return false
+        }
+        if alreadyStopped { continuation?.resume() }
+    }
+
+    /// Called by the loop as it exits, before it frees the multi handle: returns the jobs queued
+    /// since the last `take()` (to fail) and resumes whoever waits for the stop.
+    func markStopped() -> [HTTP2Job] {
+        let (jobs, waiters) = state.withLock { state in
+            state.stopped = true
+            state.multi = nil
+            let jobs = state.jobs
+            state.jobs = []
+            let waiters = state.stopWaiters
+            state.stopWaiters = []
+            return (jobs, waiters)
+        }
+        defer { for waiter in waiters { waiter.resume() } }
+        return jobs
+    }
+}
+
+/// `curl_global_init`, once per process, before any handle is made.
+enum CurlGlobal {
+    // 3 is CURL_GLOBAL_ALL (SSL | WIN32), a macro expression Swift cannot import.
+    private static let initialized: Bool = curl_global_init(3) == CURLE_OK
+
+    static func initialize() {
+        precondition(initialized, "libcurl failed to initialise")
+    }
+}
