@@ -15,7 +15,7 @@ public struct APNsSenderConfiguration: Sendable {
     public var requestTimeout: Duration
     /// The limit for opening a connection, TLS included.
     public var connectTimeout: Duration
-    /// Keep-alive for idle connections (TCP probes and HTTP/2 upkeep); nil turns it off.
+    /// Keep-alive probes for idle connections (TCP keep-alive); nil turns them off.
     public var pingInterval: Duration?
     /// How long an idle connection is kept for reuse.
     public var maxIdleTime: Duration

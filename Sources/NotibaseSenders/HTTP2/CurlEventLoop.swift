@@ -14,7 +14,6 @@ final class CurlEventLoop {
     private let multi: UnsafeMutableRawPointer
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private var spareHandles: [UnsafeMutableRawPointer] = []
-    private var lastUpkeep = ContinuousClock.now
 
     private init(inbox: HTTP2Inbox, configuration: HTTP2ClientConfiguration) {
         self.inbox = inbox
@@ -53,7 +52,6 @@ final class CurlEventLoop {
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             collectFinished()
-            keepConnectionsAlive()
             curl_multi_poll(multi, nil, 0, 1000, nil)
         }
         let shutdown = TransportError(kind: .shutdown, message: "the HTTP/2 client was shut down")
@@ -103,13 +101,6 @@ final class CurlEventLoop {
     private func recycle(_ handle: UnsafeMutableRawPointer) {
         curl_easy_reset(handle)
         if spareHandles.count < 4096 { spareHandles.append(handle) } else { curl_easy_cleanup(handle) }
-    }
-
-    /// Sends HTTP/2 PINGs on idle connections (libcurl's upkeep) every `pingInterval`.
-    private func keepConnectionsAlive() {
-        guard let interval = configuration.pingInterval, ContinuousClock.now - lastUpkeep >= interval else { return }
-        lastUpkeep = .now
-        if let handle = active.keys.first ?? spareHandles.last { curl_easy_upkeep(handle) }
     }
 }
 

@@ -31,7 +31,8 @@ final class CurlTransfer {
         try set(CURLOPT_CONNECTTIMEOUT_MS, max(1, configuration.connectTimeout.wholeMilliseconds))
         try set(CURLOPT_MAXAGE_CONN, max(1, configuration.maxIdleTime.wholeMilliseconds / 1000))
         if let ping = configuration.pingInterval {
-            try set(CURLOPT_UPKEEP_INTERVAL_MS, max(1, ping.wholeMilliseconds))
+            // Not CURLOPT_UPKEEP_INTERVAL_MS: libcurl 7.88 sends HTTP/2 upkeep PINGs only through
+            // curl_easy_upkeep on easy-interface connections, never on a multi handle's.
             try set(CURLOPT_TCP_KEEPALIVE, 1)
             try set(CURLOPT_TCP_KEEPIDLE, max(1, ping.wholeMilliseconds / 1000))
             try set(CURLOPT_TCP_KEEPINTVL, max(1, ping.wholeMilliseconds / 1000))

@@ -12,8 +12,10 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     public var connectTimeout: Duration
     /// How long a connection may stay idle and still be reused (APNs asks for hours-long reuse).
     public var maxIdleTime: Duration
-    /// When set, an idle connection is kept alive with TCP keep-alive probes and HTTP/2 upkeep
-    /// (a PING frame) at this interval.
+    /// When set, idle connections are probed with TCP keep-alive at this interval, which keeps
+    /// NAT and firewall state alive and lets the kernel find a dead peer; a connection found dead
+    /// is replaced on next use. (libcurl 7.88 cannot send HTTP/2 PINGs on a multi handle's idle
+    /// connections.)
     public var pingInterval: Duration?
 
     /// A TLS client certificate and key, PEM.

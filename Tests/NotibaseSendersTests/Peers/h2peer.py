@@ -200,9 +200,16 @@ class Connection(asyncio.Protocol):
         self.peer.log(entry)
         goaway_after = self.peer.script.current().get("goaway_after")
         if goaway_after and self.received == int(goaway_after) and self.goaway_stream is None:
+            # Answer this last stream, then GOAWAY: streams after it are refused (never processed)
+            # and the connection closes once the streams before it are answered.
             self.goaway_stream = stream_id
+            self.open_answers += 1
+            self.respond(stream_id, {k: v for k, v in answer.items() if k != "delay"}, close_when_done=False)
             self.h2.close_connection(last_stream_id=stream_id)
             self.flush()
+            if self.open_answers == 0:
+                self.transport.close()
+            return
         if answer.get("drop"):
             self.closed = True
             self.transport.abort()
@@ -216,7 +223,7 @@ class Connection(asyncio.Protocol):
         else:
             self.respond(stream_id, answer)
 
-    def respond(self, stream_id, answer):
+    def respond(self, stream_id, answer, close_when_done=True):
         self.open_answers -= 1
         if self.closed:
             return
@@ -230,7 +237,7 @@ class Connection(asyncio.Protocol):
         except (h2.exceptions.StreamClosedError, h2.exceptions.ProtocolError):
             pass
         self.flush()
-        if self.goaway_stream is not None and self.open_answers == 0:
+        if close_when_done and self.goaway_stream is not None and self.open_answers == 0:
             self.transport.close()
 
 
