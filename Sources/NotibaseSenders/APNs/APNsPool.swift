@@ -43,54 +43,31 @@ final class APNsPool: Sendable {
     /// lost are resent at once (up to `resendsAfterConnectionLoss` times); a refused provider
     /// token is replaced and its pushes resent once.
     func send(_ requests: [APNsRequest]) async -> [SendOutcome] {
-        var outcomes = [SendOutcome?](repeating: nil, count: requests.count)
-        var resends = [Int](repeating: 0, count: requests.count)
-        var tokenRetried = [Bool](repeating: false, count: requests.count)
-        var pending = Array(requests.indices)
+        var attempts = BatchAttempts(count: requests.count, maxResends: configuration.resendsAfterConnectionLoss)
         var token: APNsTokenCache.Token?
-        while !pending.isEmpty {
-            if let tokens, token == nil {
+        var renew = false
+        while !attempts.isFinished {
+            if let tokens {
                 do {
-                    token = try await tokens.token()
+                    if let refused = token, renew { token = try await tokens.replace(refused) } else if token == nil { token = try await tokens.token() }
                 } catch {
-                    for index in pending { outcomes[index] = Self.unusableKey(error) }
+                    attempts.finishPending(with: Self.unusableKey(error))
                     break
                 }
             }
-            let results = await client.send(pending.map { httpRequest(for: requests[$0], token: token) })
-            var next: [Int] = []
-            var tokenRefused = false
-            for (index, result) in zip(pending, results) {
+            let round = attempts.pending
+            let results = await client.send(round.map { httpRequest(for: requests[$0], token: token) })
+            for (index, result) in zip(round, results) {
                 switch result {
                 case .success(let response):
-                    let body = response.status == 200 ? APNsErrorBody() : APNsErrorBody.parse(response.body)
-                    let row = APNsAnswerTable.row(status: response.status, reason: body.reason.map(APNsReason.init(rawValue:)))
-                    let mayRetry = !tokenRetried[index] && (row.action == .resendOnce || (row.action == .refreshTokenOnce && tokens != nil))
-                    if mayRetry {
-                        tokenRetried[index] = true
-                        tokenRefused = tokenRefused || row.action == .refreshTokenOnce
-                        next.append(index)
-                    } else {
-                        outcomes[index] = Self.outcome(row, response: response, body: body, request: requests[index], retried: tokenRetried[index])
-                    }
-                case .failure(let error) where error.kind == .connectionLost && resends[index] < configuration.resendsAfterConnectionLoss:
-                    resends[index] += 1
-                    next.append(index)
+                    attempts.answered(index, verdict(for: response, request: requests[index]))
                 case .failure(let error):
-                    outcomes[index] = transportOutcome(error, resends: resends[index])
+                    attempts.failed(index, error, outcome: transportOutcome)
                 }
             }
-            if tokenRefused, let tokens, let refused = token {
-                do {
-                    token = try await tokens.replace(refused)
-                } catch {
-                    for index in next { outcomes[index] = Self.unusableKey(error) }
-                    break
-                }
-            }
-            pending = next
+            renew = attempts.endRound()
         }
-        return outcomes.map { $0 ?? TransportOutcome.senderShutDown(provider: "APNs") }
+        return attempts.results
     }
 
     func shutdown() async {
@@ -104,21 +81,30 @@ final class APNsPool: Sendable {
         return HTTP2Request(url: baseURL + request.path, headers: headers, body: request.body, timeout: configuration.requestTimeout)
     }
 
-    private static func outcome(_ row: APNsAnswerTable.Row, response: HTTP2Response, body: APNsErrorBody, request: APNsRequest, retried: Bool) -> SendOutcome {
+    /// How the table's row for APNs's answer plays out for this push.
+    private func verdict(for response: HTTP2Response, request: APNsRequest) -> BatchAttempts.Verdict {
         let apnsID = response.header("apns-id") ?? request.header("apns-id")
-        if row.action == .sent { return SendOutcome(disposition: .sent, providerID: apnsID, status: response.status) }
-        var explanation = row.explanation
-        if retried && row.action.disposition == .credentialsRejected && (row.action == .refreshTokenOnce || row.action == .resendOnce) {
-            explanation += " APNs refused it again after a retry."
-        }
-        return SendOutcome(
+        guard response.status != 200 else { return .final(SendOutcome(disposition: .sent, providerID: apnsID, status: 200)) }
+        let body = APNsErrorBody.parse(response.body)
+        let row = APNsAnswerTable.row(status: response.status, reason: body.reason.map(APNsReason.init(rawValue:)))
+        var outcome = SendOutcome(
             disposition: row.action.disposition,
             providerID: apnsID,
             status: response.status,
             providerReason: body.reason,
-            explanation: explanation,
+            explanation: row.explanation,
             tokenInvalidSince: body.invalidSince
         )
+        switch row.action {
+        case .refreshTokenOnce where tokens != nil:
+            outcome.explanation? += " APNs refused a new token too."
+            return .renewCredential(otherwise: outcome)
+        case .resendOnce:
+            outcome.explanation? += " APNs refused it again when resent."
+            return .resendOnce(otherwise: outcome)
+        default:
+            return .final(outcome)
+        }
     }
 
     private func transportOutcome(_ error: TransportError, resends: Int) -> SendOutcome {

@@ -62,7 +62,7 @@ struct APNsConnectionTests {
         let fixture = try await APNsFixture.start(script: ["tokens": [slow: [["status": 200, "delay": 1.5]]]])
         let sender = fixture.sender { $0.requestTimeout = .seconds(10) }
         async let slowOutcome = sender.send([fixture.push(slow)])
-        try await Task.sleep(for: .milliseconds(200))
+        try await fixture.peer.waitForRequests(1)
         let fast = await sender.send([fixture.push(deviceToken(2))])
         #expect(fast.map(\.disposition) == [.sent])
         #expect(await slowOutcome.map(\.disposition) == [.sent])
@@ -77,7 +77,7 @@ struct APNsConnectionTests {
         let fixture = try await APNsFixture.start(script: ["tokens": [silent: [["never": true]]]])
         let sender = fixture.sender { $0.requestTimeout = .seconds(60) }
         async let pending = sender.send([fixture.push(silent)])
-        try await Task.sleep(for: .milliseconds(500))
+        try await fixture.peer.waitForRequests(1)
         await sender.shutdown()
         #expect(await pending.map(\.disposition) == [.retry])
         let later = await sender.send([fixture.push(deviceToken(2))])

@@ -53,6 +53,15 @@ extension TestPeer {
         try requests().compactMap { ($0["path"] as? String)?.split(separator: "/").last.map(String.init) }
     }
 
+    /// Waits (up to 20 s) until the peer has logged at least `count` requests.
+    func waitForRequests(_ count: Int) async throws {
+        for _ in 0..<200 {
+            if try requests().count >= count { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw PeerError("the peer did not receive \(count) requests")
+    }
+
     /// The distinct `authorization` values the peer received.
     func providerTokens() throws -> Set<String> {
         Set(try requests().compactMap { ($0["headers"] as? [String: Any])?["authorization"] as? String })
