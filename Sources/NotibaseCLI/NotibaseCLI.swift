@@ -10,6 +10,7 @@ public enum NotibaseCLI {
     /// Every command, in the order `notibase help` lists them.
     static var commands: [any Command.Type] {[
         CategoryIDCommand.self,
+        BenchCommand.self,
     ]}
 
     /// Runs the command named in `arguments` (the first element is the program name) and returns

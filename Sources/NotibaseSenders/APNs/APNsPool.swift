@@ -31,6 +31,8 @@ final class APNsPool: Sendable {
         client = HTTP2Client(configuration: HTTP2ClientConfiguration(
             maxConnectionsPerHost: configuration.maxConnectionsPerApp,
             maxStreamsPerConnection: configuration.maxStreamsPerConnection,
+            eventLoops: configuration.maxConnectionsPerApp,
+            maxRequestsInFlight: configuration.maxPushesInFlight,
             caFile: configuration.caFile,
             clientCertificate: certificate,
             connectTimeout: configuration.connectTimeout,

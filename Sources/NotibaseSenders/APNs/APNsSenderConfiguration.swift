@@ -11,6 +11,8 @@ public struct APNsSenderConfiguration: Sendable {
     public var maxConnectionsPerApp: Int
     /// The most concurrent pushes per connection (APNs may allow fewer; it says so in SETTINGS).
     public var maxStreamsPerConnection: Int
+    /// The most pushes handed to libcurl at once per app; more wait their turn in order.
+    public var maxPushesInFlight: Int
     /// The limit for one push, from queueing to APNs's answer; past it the push is `retry`.
     public var requestTimeout: Duration
     /// The limit for opening a connection, TLS included.
@@ -34,6 +36,7 @@ public struct APNsSenderConfiguration: Sendable {
         caFile: String? = nil,
         maxConnectionsPerApp: Int = 2,
         maxStreamsPerConnection: Int = 1000,
+        maxPushesInFlight: Int = 256,
         requestTimeout: Duration = .seconds(15),
         connectTimeout: Duration = .seconds(10),
         pingInterval: Duration? = .seconds(60),
@@ -47,6 +50,7 @@ public struct APNsSenderConfiguration: Sendable {
         self.caFile = caFile
         self.maxConnectionsPerApp = maxConnectionsPerApp
         self.maxStreamsPerConnection = maxStreamsPerConnection
+        self.maxPushesInFlight = maxPushesInFlight
         self.requestTimeout = requestTimeout
         self.connectTimeout = connectTimeout
         self.pingInterval = pingInterval

@@ -13,7 +13,11 @@ final class CurlEventLoop {
     private let configuration: HTTP2ClientConfiguration
     private let multi: UnsafeMutableRawPointer
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    /// Easy handles of finished transfers, with the client-wide options still set.
     private var spareHandles: [UnsafeMutableRawPointer] = []
+    /// Jobs beyond `maxRequestsInFlight`, oldest first, with when they were queued.
+    private var waiting: [(job: HTTP2Job, queued: ContinuousClock.Instant)] = []
+    private var waitingHead = 0
 
     private init(inbox: HTTP2Inbox, configuration: HTTP2ClientConfiguration) {
         self.inbox = inbox
@@ -48,26 +52,64 @@ final class CurlEventLoop {
         while true {
             let (jobs, stopping) = inbox.take()
             if stopping { break }
-            for job in jobs { begin(job) }
+            if !jobs.isEmpty {
+                let now = ContinuousClock.now
+                waiting.append(contentsOf: jobs.lazy.map { ($0, now) })
+            }
+            admitWaiting()
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             collectFinished()
+            if waitingHead < waiting.count && active.count < configuration.maxRequestsInFlight { continue }
             curl_multi_poll(multi, nil, 0, 1000, nil)
         }
         let shutdown = TransportError(kind: .shutdown, message: "the HTTP/2 client was shut down")
         for transfer in Array(active.values) { finish(transfer, with: .failure(shutdown)) }
-        for job in inbox.take().jobs + inbox.markStopped() { job.complete(.failure(shutdown)) }
+        let queued = waiting[waitingHead...].map(\.job)
+        for job in queued + inbox.take().jobs + inbox.markStopped() { job.complete(.failure(shutdown)) }
     }
 
-    private func begin(_ job: HTTP2Job) {
-        let handle = spareHandles.popLast() ?? curl_easy_init()
+    /// Hands waiting jobs to libcurl while fewer than `maxRequestsInFlight` are in flight: libcurl
+    /// walks every transfer it holds on each call, so a bounded window keeps each call cheap. A
+    /// job that waited past its timeout fails here as `timedOut`.
+    private func admitWaiting() {
+        let now = ContinuousClock.now
+        while waitingHead < waiting.count && active.count < configuration.maxRequestsInFlight {
+            let (job, queued) = waiting[waitingHead]
+            waitingHead += 1
+            let remaining = job.request.timeout - (now - queued)
+            if remaining <= .zero {
+                job.complete(.failure(TransportError(kind: .timedOut, message: "waited longer than the request timeout for a free stream")))
+            } else {
+                begin(job, timeout: remaining)
+            }
+        }
+        if waitingHead == waiting.count {
+            waiting.removeAll(keepingCapacity: true)
+            waitingHead = 0
+        } else if waitingHead > 4096 && waitingHead * 2 > waiting.count {
+            waiting.removeFirst(waitingHead)
+            waitingHead = 0
+        }
+    }
+
+    private func begin(_ job: HTTP2Job, timeout: Duration) {
+        var handle = spareHandles.popLast()
+        if handle == nil, let fresh = curl_easy_init() {
+            if let error = CurlTransfer.configureClientOptions(of: fresh, with: configuration) {
+                curl_easy_cleanup(fresh)
+                job.complete(.failure(error))
+                return
+            }
+            handle = fresh
+        }
         guard let handle else {
             job.complete(.failure(TransportError(kind: .other, message: "curl_easy_init failed: out of memory")))
             return
         }
         let transfer = CurlTransfer(job: job, handle: handle)
         do {
-            try transfer.configure(with: configuration)
+            try transfer.configure(timeout: timeout)
         } catch {
             transfer.release()
             recycle(handle)
@@ -99,7 +141,6 @@ final class CurlEventLoop {
     }
 
     private func recycle(_ handle: UnsafeMutableRawPointer) {
-        curl_easy_reset(handle)
         if spareHandles.count < 4096 { spareHandles.append(handle) } else { curl_easy_cleanup(handle) }
     }
 }

@@ -4,24 +4,34 @@ import Synchronization
 import Glibc
 #endif
 
-/// An HTTP/2-over-TLS client on libcurl's multi interface: one event-loop thread multiplexes every
-/// request over at most `maxConnectionsPerHost` connections per host, reused for as long as they
-/// live.
+/// An HTTP/2-over-TLS client on libcurl's multi interface: `eventLoops` threads, each with its own
+/// libcurl multi handle, multiplex requests over at most `maxConnectionsPerHost` connections per
+/// host in all, reused for as long as they live.
 ///
-/// Requests are handed to the loop through a locked queue and `curl_multi_wakeup`; answers come
+/// Requests are handed to a loop through a locked queue and `curl_multi_wakeup`; answers come
 /// back through continuations. Every request finishes: with an answer, or with a `TransportError`
 /// within its timeout, or with `.shutdown` when the client is shut down.
 public final class HTTP2Client: Sendable {
-    private let inbox: HTTP2Inbox
+    private let inboxes: [HTTP2Inbox]
+    private let nextLoop = Atomic<Int>(0)
 
-    /// Starts a client and its event-loop thread.
+    /// Starts a client and its event-loop threads.
     public init(configuration: HTTP2ClientConfiguration = HTTP2ClientConfiguration()) {
         CurlGlobal.initialize()
-        inbox = HTTP2Inbox()
-        CurlEventLoop.start(inbox: inbox, configuration: configuration)
+        let loops = max(1, min(configuration.eventLoops, configuration.maxConnectionsPerHost))
+        var perLoop = configuration
+        perLoop.maxConnectionsPerHost = (configuration.maxConnectionsPerHost + loops - 1) / loops
+        perLoop.maxRequestsInFlight = max(1, configuration.maxRequestsInFlight / loops)
+        inboxes = (0..<loops).map { _ in
+            let inbox = HTTP2Inbox()
+            CurlEventLoop.start(inbox: inbox, configuration: perLoop)
+            return inbox
+        }
     }
 
-    deinit { inbox.stop() }
+    deinit {
+        for inbox in inboxes { inbox.stop() }
+    }
 
     /// Sends one request and returns its answer or why there is none.
     public func send(_ request: HTTP2Request) async -> Result<HTTP2Response, TransportError> {
@@ -33,17 +43,25 @@ public final class HTTP2Client: Sendable {
         guard !requests.isEmpty else { return [] }
         return await withCheckedContinuation { continuation in
             let collector = ResultCollector(count: requests.count, continuation: continuation)
-            inbox.submit(requests.enumerated().map { index, request in
+            let jobs = requests.enumerated().map { index, request in
                 HTTP2Job(request: request) { collector.set(index, $0) }
-            })
+            }
+            // Contiguous shares for the loops, starting with the next one in turn.
+            let first = nextLoop.add(1, ordering: .relaxed).oldValue
+            let share = (jobs.count + inboxes.count - 1) / inboxes.count
+            for (offset, start) in stride(from: 0, to: jobs.count, by: share).enumerated() {
+                inboxes[(first + offset) % inboxes.count].submit(Array(jobs[start..<min(start + share, jobs.count)]))
+            }
         }
     }
 
     /// Fails what is queued or in flight with `.shutdown`, closes the connections and stops the
     /// loop thread. Requests sent afterwards fail with `.shutdown` at once.
     public func shutdown() async {
-        await withCheckedContinuation { continuation in
-            inbox.stop(then: continuation)
+        for inbox in inboxes {
+            await withCheckedContinuation { continuation in
+                inbox.stop(then: continuation)
+            }
         }
     }
 }

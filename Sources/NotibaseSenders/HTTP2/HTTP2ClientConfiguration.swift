@@ -4,6 +4,13 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     public var maxConnectionsPerHost: Int
     /// The most concurrent streams Notibase opens on one connection (the peer may allow fewer).
     public var maxStreamsPerConnection: Int
+    /// How many event-loop threads (each with its own libcurl multi handle and its share of the
+    /// connections) carry the requests; at most `maxConnectionsPerHost`. libcurl spends tens of
+    /// microseconds of CPU per request, so one thread per connection spreads that over cores.
+    public var eventLoops: Int
+    /// The most requests handed to libcurl at once; more wait in order (their timeout running).
+    /// libcurl walks all of its transfers on every turn, so a window keeps each turn cheap.
+    public var maxRequestsInFlight: Int
     /// A PEM file of the certificate authorities to trust instead of the system's (test peers).
     public var caFile: String?
     /// A TLS client certificate and its private key, both PEM (APNs certificate authentication).
@@ -36,6 +43,8 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     public init(
         maxConnectionsPerHost: Int = 2,
         maxStreamsPerConnection: Int = 1000,
+        eventLoops: Int = 1,
+        maxRequestsInFlight: Int = 256,
         caFile: String? = nil,
         clientCertificate: ClientCertificate? = nil,
         connectTimeout: Duration = .seconds(10),
@@ -44,6 +53,8 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     ) {
         self.maxConnectionsPerHost = maxConnectionsPerHost
         self.maxStreamsPerConnection = maxStreamsPerConnection
+        self.eventLoops = max(1, eventLoops)
+        self.maxRequestsInFlight = max(1, maxRequestsInFlight)
         self.caFile = caFile
         self.clientCertificate = clientCertificate
         self.connectTimeout = connectTimeout

@@ -21,6 +21,16 @@ struct APNsSenderTests {
         #expect((headers["authorization"] as? String)?.hasPrefix("bearer ") == true)
     }
 
+    @Test("no more connections than the cap, however large the batch")
+    func connectionCap() async throws {
+        let fixture = try await APNsFixture.start()
+        let sender = fixture.sender { $0.maxConnectionsPerApp = 2 }
+        let outcomes = await sender.send((0..<600).map { fixture.push(deviceToken($0)) })
+        await sender.shutdown()
+        #expect(outcomes.allSatisfy { $0.disposition == .sent })
+        #expect(try fixture.peer.connectionCount() <= 2)
+    }
+
     @Test("a batch is multiplexed over the capped number of connections and every push gets its own outcome")
     func batchOverCappedConnections() async throws {
         let fixture = try await APNsFixture.start(script: ["tokens": [deviceToken(3): [["status": 410, "reason": "Unregistered", "timestamp": 1_700_000_000_000]]]])
@@ -40,7 +50,7 @@ struct APNsSenderTests {
     @Test("the provider token is reused across batches and connections")
     func tokenReused() async throws {
         let fixture = try await APNsFixture.start()
-        let sender = fixture.sender()
+        let sender = fixture.sender { $0.maxConnectionsPerApp = 1 }
         for round in 0..<3 { _ = await sender.send([fixture.push(deviceToken(round))]) }
         await sender.shutdown()
         #expect(try fixture.peer.providerTokens().count == 1)

@@ -49,17 +49,27 @@ struct FCMSenderTests {
     }
 
     @Test("an access token FCM no longer accepts (401) is replaced once and the message resent")
-    func expiredAccessToken() async throws {
-        let fixture = try await FCMFixture.start(script: ["expires_in": 1])
-        let clock = ManualClock()
-        let sender = fixture.sender { $0.clock = clock.wallClock }
+    func revokedAccessToken() async throws {
+        let fixture = try await FCMFixture.start()
+        let sender = fixture.sender()
         _ = await sender.send([fixture.push(registrationToken(1))])
-        try await Task.sleep(for: .milliseconds(1500)) // the peer's real-time expiry passes; our frozen clock does not
+        try fixture.peer.script(["revoke_tokens_up_to": 1])
         let outcomes = await sender.send([fixture.push(registrationToken(2))])
         await sender.shutdown()
         #expect(outcomes.map(\.disposition) == [.sent])
         #expect(try fixture.peer.tokenRequests() == 2)
         #expect(try fixture.peer.messageRequests().count == 3)
+    }
+
+    @Test("an access token refused even when fresh rejects the credentials after one replacement")
+    func accessTokenAlwaysRefused() async throws {
+        let fixture = try await FCMFixture.start(script: ["revoke_tokens_up_to": 1000])
+        let sender = fixture.sender()
+        let outcomes = await sender.send([fixture.push(registrationToken(1))])
+        await sender.shutdown()
+        #expect(outcomes.map(\.disposition) == [.credentialsRejected])
+        #expect(outcomes.first?.status == 401)
+        #expect(try fixture.peer.tokenRequests() == 2)
     }
 
     @Test("a service account Google refuses (invalid_grant) rejects the credentials; no message is sent")

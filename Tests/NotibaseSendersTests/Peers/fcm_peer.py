@@ -9,7 +9,7 @@ POST /v1/projects/<project>/messages:send
 
 script.json:
   {"tokens": {"<registration token>": [answer, ...]}, "token_endpoint": [answer, ...],
-   "expires_in": seconds (3600)}
+   "expires_in": seconds (3600), "revoke_tokens_up_to": N (access tokens 1…N now refused)}
 An answer: {"status": 200} | {"error": "UNREGISTERED"} (the status follows from the code)
   | {"error": "INVALID_ARGUMENT", "field": "message.token"} | {"retry_after": "120"}
   | {"delay": s} | {"never": true} | {"drop": true}
@@ -102,7 +102,9 @@ def token_endpoint(peer, body):
 def send_endpoint(peer, headers, body, project):
     authorization = headers.get("authorization", "")
     token = authorization[len("Bearer "):] if authorization.startswith("Bearer ") else ""
-    if peer.access_tokens.get(token, 0) < time.time():
+    revoked_up_to = int(peer.script.current().get("revoke_tokens_up_to", 0))
+    revoked = token.startswith("ya29.test-") and int(token.rsplit("-", 1)[1]) <= revoked_up_to
+    if revoked or peer.access_tokens.get(token, 0) < time.time():
         return json_answer(401, google_error(401, "UNAUTHENTICATED", "Request had invalid authentication credentials.", []))
     if project != peer.project:
         return json_answer(403, google_error(403, "PERMISSION_DENIED", "Permission denied on the project.", []))

@@ -72,7 +72,9 @@ final class TestPeer: @unchecked Sendable {
     func script(_ script: [String: Any]) throws {
         let temporary = directory.appendingPathComponent("script.json.new")
         try JSONSerialization.data(withJSONObject: script).write(to: temporary)
-        _ = try FileManager.default.replaceItemAt(directory.appendingPathComponent("script.json"), withItemAt: temporary)
+        guard rename(temporary.path, directory.appendingPathComponent("script.json").path) == 0 else {
+            throw PeerError("could not replace the peer's script (errno \(errno))")
+        }
     }
 
     /// Everything the peer logged: connections, requests (with their answers) and PINGs.
