@@ -2,42 +2,11 @@
 ///
 /// Reasons APNs adds later fall back on their status (`fallback(status:)`), keeping their text.
 public enum APNsAnswerTable {
-    /// What the sender does with an answer.
-    public enum Action: String, Sendable, Hashable {
-        /// Accepted: record `apns-id`.
-        case sent
-        /// Transient: the delivery is retried later with backoff.
-        case retry
-        /// The provider token was refused: mint a new one and resend once; refused again, the
-        /// app's credentials are rejected.
-        case refreshTokenOnce
-        /// Too many token updates: resend once with the current token (a new one would make it
-        /// worse); refused again, the app's credentials are rejected.
-        case resendOnce
-        /// The device token is dead or belongs elsewhere: deactivate the device.
-        case deactivateDevice
-        /// This push can never succeed as it is: give up with the reason.
-        case failed
-        /// The app's credentials or configuration are wrong: fail loudly; deliveries wait.
-        case credentialsRejected
-
-        /// The delivery's disposition when the action has run its course.
-        public var disposition: SendOutcome.Disposition {
-            switch self {
-            case .sent: .sent
-            case .retry: .retry
-            case .refreshTokenOnce, .resendOnce, .credentialsRejected: .credentialsRejected
-            case .deactivateDevice: .deactivateDevice
-            case .failed: .failed
-            }
-        }
-    }
-
     /// One row: the status APNs sends the reason with, the action, and our explanation.
     public struct Row: Sendable, Hashable {
         public var status: Int
         public var reason: APNsReason
-        public var action: Action
+        public var action: ProviderAction
         public var explanation: String
     }
 
@@ -59,9 +28,9 @@ public enum APNsAnswerTable {
         Row(status: 400, reason: .topicDisallowed, action: .credentialsRejected, explanation: "Pushing to this topic is not allowed: check the app's bundle ID and its push capability."),
         Row(status: 403, reason: .badCertificate, action: .credentialsRejected, explanation: "APNs refused the client certificate: upload a valid push certificate."),
         Row(status: 403, reason: .badCertificateEnvironment, action: .credentialsRejected, explanation: "The client certificate is for the other environment (sandbox or production)."),
-        Row(status: 403, reason: .expiredProviderToken, action: .refreshTokenOnce, explanation: "The provider token is older than an hour (or the server's clock is wrong): a new token is made; if APNs refuses that too, check the clock and the key."),
+        Row(status: 403, reason: .expiredProviderToken, action: .renewCredentialOnce, explanation: "The provider token is older than an hour (or the server's clock is wrong): a new token is made; if APNs refuses that too, check the clock and the key."),
         Row(status: 403, reason: .forbidden, action: .credentialsRejected, explanation: "APNs forbids this action for these credentials."),
-        Row(status: 403, reason: .invalidProviderToken, action: .refreshTokenOnce, explanation: "APNs could not verify the provider token: check the key ID, the team ID and that the .p8 key is not revoked."),
+        Row(status: 403, reason: .invalidProviderToken, action: .renewCredentialOnce, explanation: "APNs could not verify the provider token: check the key ID, the team ID and that the .p8 key is not revoked."),
         Row(status: 403, reason: .missingProviderToken, action: .credentialsRejected, explanation: "No provider token and no client certificate: give the app a .p8 key or a certificate."),
         Row(status: 403, reason: .unrelatedKeyIdInToken, action: .credentialsRejected, explanation: "The token's key ID differs from the one first used on this connection."),
         Row(status: 403, reason: .badEnvironmentKeyInToken, action: .credentialsRejected, explanation: "The key is not enabled for this environment (sandbox or production)."),
@@ -89,7 +58,7 @@ public enum APNsAnswerTable {
     /// An answer the table does not know: its status decides, erring on the side of keeping the
     /// device and the delivery (no deactivation unless APNs says 410).
     static func fallback(status: Int, reason: APNsReason) -> Row {
-        let (action, explanation): (Action, String) = switch status {
+        let (action, explanation): (ProviderAction, String) = switch status {
         case 403: (.credentialsRejected, "APNs refused the credentials for a reason Notibase does not know.")
         case 410: (.deactivateDevice, "APNs says the device token is no longer active.")
         case 429, 500...599: (.retry, "APNs had a transient problem Notibase does not know; retried later.")

@@ -98,7 +98,7 @@ final class APNsPool: Sendable {
             tokenInvalidSince: body.invalidSince
         )
         switch row.action {
-        case .refreshTokenOnce where tokens != nil:
+        case .renewCredentialOnce where tokens != nil:
             outcome.explanation? += " APNs refused a new token too."
             return .renewCredential(otherwise: outcome)
         case .resendOnce:

@@ -24,33 +24,13 @@ public final class APNsSender: Sender {
     }
 
     public func send(_ pushes: [Push]) async -> [SendOutcome] {
-        var outcomes = [SendOutcome?](repeating: nil, count: pushes.count)
-        var groups: [APNsPool.Key: (credentials: APNsCredentials, indices: [Int])] = [:]
-        for (index, push) in pushes.enumerated() {
-            guard case .apns = push.request, case .apns(let credentials) = push.credentials else {
-                outcomes[index] = TransportOutcome.wrongProvider(expected: "APNs")
-                continue
-            }
+        await GroupedSend.run(pushes, provider: "APNs", extract: { push -> (key: APNsPool.Key, request: APNsRequest, credentials: APNsCredentials)? in
+            guard case .apns(let request) = push.request, case .apns(let credentials) = push.credentials else { return nil }
             let key = APNsPool.Key(appID: credentials.appID, environment: credentials.environment, revision: credentials.revision)
-            groups[key, default: (credentials, [])].indices.append(index)
-        }
-        await withTaskGroup(of: [(Int, SendOutcome)].self) { group in
-            for (key, entry) in groups {
-                guard let pool = pool(for: key, credentials: entry.credentials) else {
-                    for index in entry.indices { outcomes[index] = TransportOutcome.senderShutDown(provider: "APNs") }
-                    continue
-                }
-                let requests = entry.indices.map { index -> APNsRequest in
-                    guard case .apns(let request) = pushes[index].request else { preconditionFailure("grouped above") }
-                    return request
-                }
-                group.addTask { Array(zip(entry.indices, await pool.send(requests))) }
-            }
-            for await results in group {
-                for (index, outcome) in results { outcomes[index] = outcome }
-            }
-        }
-        return outcomes.map { $0 ?? TransportOutcome.senderShutDown(provider: "APNs") }
+            return (key, request, credentials)
+        }, send: { [self] key, credentials, requests in
+            await pool(for: key, credentials: credentials)?.send(requests)
+        })
     }
 
     /// Fails what is in flight as `retry`, closes every connection; later pushes get `retry`.

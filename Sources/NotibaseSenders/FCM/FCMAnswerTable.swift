@@ -2,41 +2,11 @@
 /// Answers without an FCM error code (an expired access token, a wrong project) fall back on
 /// their HTTP status.
 public enum FCMAnswerTable {
-    /// What the sender does with an answer.
-    public enum Action: String, Sendable, Hashable {
-        /// Accepted: record the message name.
-        case sent
-        /// Transient: retried later, not before `Retry-After`.
-        case retry
-        /// Retried later, not before `Retry-After` and never sooner than the quota floor (a minute).
-        case retryAfterQuota
-        /// The OAuth access token was refused: fetch a new one and resend once; refused again, the
-        /// app's credentials are rejected.
-        case refreshAccessTokenOnce
-        /// The registration token is dead or invalid: deactivate the device.
-        case deactivateDevice
-        /// This message can never succeed as it is: give up with the reason.
-        case failed
-        /// The app's credentials or Firebase setup are wrong: fail loudly; deliveries wait.
-        case credentialsRejected
-
-        /// The delivery's disposition when the action has run its course.
-        public var disposition: SendOutcome.Disposition {
-            switch self {
-            case .sent: .sent
-            case .retry, .retryAfterQuota: .retry
-            case .refreshAccessTokenOnce, .credentialsRejected: .credentialsRejected
-            case .deactivateDevice: .deactivateDevice
-            case .failed: .failed
-            }
-        }
-    }
-
     /// One row: the code, the HTTP status FCM sends it with, the action, our explanation.
     public struct Row: Sendable, Hashable {
         public var code: FCMErrorCode
         public var status: Int
-        public var action: Action
+        public var action: ProviderAction
         public var explanation: String
     }
 
@@ -69,8 +39,8 @@ public enum FCMAnswerTable {
     /// An answer without a known FCM error code: its status decides, never deactivating a device
     /// on a guess.
     static func fallback(status: Int, code: FCMErrorCode) -> Row {
-        let (action, explanation): (Action, String) = switch status {
-        case 401: (.refreshAccessTokenOnce, "FCM refused the access token; a new one is fetched. Refused again: check the service account.")
+        let (action, explanation): (ProviderAction, String) = switch status {
+        case 401: (.renewCredentialOnce, "FCM refused the access token; a new one is fetched. Refused again: check the service account.")
         case 403: (.credentialsRejected, "The service account may not send for this project: check its roles and that the FCM API is enabled.")
         case 404: (.credentialsRejected, "FCM does not know the project: check the project ID of the service account.")
         case 429: (.retryAfterQuota, "FCM is limiting the rate; retried after at least a minute.")

@@ -11,7 +11,7 @@ import Synchronization
 /// let outcomes = await sender.send(pushes)        // one outcome per push, in order
 /// ```
 public final class FCMSender: Sender {
-    private struct Key: Hashable {
+    private struct Key: Hashable, Sendable {
         var appID: String
         var revision: Int
     }
@@ -37,34 +37,13 @@ public final class FCMSender: Sender {
     }
 
     public func send(_ pushes: [Push]) async -> [SendOutcome] {
-        var outcomes = [SendOutcome?](repeating: nil, count: pushes.count)
-        var groups: [Key: (credentials: FCMCredentials, indices: [Int])] = [:]
-        for (index, push) in pushes.enumerated() {
-            guard case .fcm = push.request, case .fcm(let credentials) = push.credentials else {
-                outcomes[index] = TransportOutcome.wrongProvider(expected: "FCM")
-                continue
-            }
-            groups[Key(appID: credentials.appID, revision: credentials.revision), default: (credentials, [])].indices.append(index)
-        }
-        await withTaskGroup(of: [(Int, SendOutcome)].self) { group in
-            for (key, entry) in groups {
-                guard let tokens = tokenCache(for: key, credentials: entry.credentials) else {
-                    for index in entry.indices { outcomes[index] = TransportOutcome.senderShutDown(provider: "FCM") }
-                    continue
-                }
-                let requests = entry.indices.map { index -> FCMRequest in
-                    guard case .fcm(let request) = pushes[index].request else { preconditionFailure("grouped above") }
-                    return request
-                }
-                group.addTask { [self] in
-                    Array(zip(entry.indices, await send(requests, projectID: entry.credentials.projectID, tokens: tokens)))
-                }
-            }
-            for await results in group {
-                for (index, outcome) in results { outcomes[index] = outcome }
-            }
-        }
-        return outcomes.map { $0 ?? TransportOutcome.senderShutDown(provider: "FCM") }
+        await GroupedSend.run(pushes, provider: "FCM", extract: { push -> (key: Key, request: FCMRequest, credentials: FCMCredentials)? in
+            guard case .fcm(let request) = push.request, case .fcm(let credentials) = push.credentials else { return nil }
+            return (Key(appID: credentials.appID, revision: credentials.revision), request, credentials)
+        }, send: { [self] key, credentials, requests in
+            guard let tokens = tokenCache(for: key, credentials: credentials) else { return nil }
+            return await send(requests, projectID: credentials.projectID, tokens: tokens)
+        })
     }
 
     /// Fails what is in flight as `retry` and closes the connections; later pushes get `retry`.
@@ -139,6 +118,6 @@ public final class FCMSender: Sender {
             explanation: row.explanation,
             retryAfter: row.action.disposition == .retry ? retryAfter : nil
         )
-        return row.action == .refreshAccessTokenOnce ? .renewCredential(otherwise: outcome) : .final(outcome)
+        return row.action == .renewCredentialOnce ? .renewCredential(otherwise: outcome) : .final(outcome)
     }
 }

@@ -25,9 +25,9 @@ struct APNsAnswerTableTests {
         #expect(outcome.explanation?.contains(token) == false, "explanations never carry device tokens")
         #expect((outcome.tokenInvalidSince != nil) == (row.status == 410))
         let attempts = try fixture.peer.requestedTokens().filter { $0 == token }.count
-        let expectedAttempts = (row.action == .refreshTokenOnce || row.action == .resendOnce) ? 2 : 1
+        let expectedAttempts = (row.action == .renewCredentialOnce || row.action == .resendOnce) ? 2 : 1
         #expect(attempts == expectedAttempts, "token problems are retried exactly once; nothing else is resent by the sender")
-        if row.action == .refreshTokenOnce {
+        if row.action == .renewCredentialOnce {
             #expect(try fixture.peer.providerTokens().count == 2, "a refused token is replaced")
         }
         if row.action == .resendOnce {
