@@ -22,7 +22,7 @@ let package = Package(
         ),
 
         // MARK: Senders (APNs, FCM; the protocol the server's workers hand pushes to)
-        .target(name: "NotibaseSenders", dependencies: ["NotibaseCore", "CCurl", "COpenSSL"]),
+        .target(name: "NotibaseSenders", dependencies: ["NotibaseCore", "CNGHTTP2", "COpenSSL"]),
         .testTarget(
             name: "NotibaseSendersTests",
             dependencies: ["NotibaseSenders", "NotibaseCore"],
@@ -30,8 +30,8 @@ let package = Package(
         ),
 
         // MARK: C libraries (Debian packages; see script/debian-packages.txt)
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
 
         // MARK: Command line (composition root)
         .target(name: "NotibaseCLI", dependencies: ["NotibaseCore", "NotibaseSenders"]),

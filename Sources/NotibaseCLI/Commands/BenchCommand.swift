@@ -13,7 +13,7 @@ enum BenchCommand: Command {
           Sends N pushes (default 100000) through the APNs sender to the peer at URL (an https://
           origin such as a local nghttpd; script/bench-apns starts one), B pushes per send() call
           (default 100) with C calls in flight (default 20), over at most K connections (default 2)
-          with at most F pushes handed to libcurl at once (default 256),
+          with at most F pushes on streams at once (default 256),
           all to device token HEX. Prints pushes per second, latency percentiles per send() call,
           and the outcomes. The JWT is signed with a key made for the run.
         """

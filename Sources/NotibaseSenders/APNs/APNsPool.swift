@@ -110,7 +110,7 @@ final class APNsPool: Sendable {
     }
 
     private func transportOutcome(_ error: TransportError, resends: Int) -> SendOutcome {
-        let clientCertificateProblem = tokens == nil && (error.code == 58 || error.code == 83) // CURLE_SSL_CERTPROBLEM, CURLE_SSL_CLIENTCERT
+        let clientCertificateProblem = tokens == nil && (error.code == 58) // our client certificate or key
         if clientCertificateProblem {
             return SendOutcome(disposition: .credentialsRejected, explanation: "The app's APNs client certificate or its key could not be used (\(error.message)).")
         }

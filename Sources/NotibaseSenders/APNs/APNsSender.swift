@@ -1,7 +1,7 @@
 import NotibaseCore
 import Synchronization
 
-/// Sends pushes to iPhones through APNs: HTTP/2 over TLS (libcurl), token (ES256 JWT) or
+/// Sends pushes to iPhones through APNs: HTTP/2 over TLS (nghttp2 and OpenSSL), token (ES256 JWT) or
 /// certificate authentication, a few multiplexed connections per app and environment, and every
 /// documented answer mapped by `APNsAnswerTable`.
 ///

@@ -11,13 +11,13 @@ public struct APNsSenderConfiguration: Sendable {
     public var maxConnectionsPerApp: Int
     /// The most concurrent pushes per connection (APNs may allow fewer; it says so in SETTINGS).
     public var maxStreamsPerConnection: Int
-    /// The most pushes handed to libcurl at once per app; more wait their turn in order.
+    /// The most pushes on streams at once per app; more wait their turn in order.
     public var maxPushesInFlight: Int
     /// The limit for one push, from queueing to APNs's answer; past it the push is `retry`.
     public var requestTimeout: Duration
     /// The limit for opening a connection, TLS included.
     public var connectTimeout: Duration
-    /// Keep-alive probes for idle connections (TCP keep-alive); nil turns them off.
+    /// How often an idle connection is PINGed (HTTP/2 PING, and TCP keep-alive); nil turns it off.
     public var pingInterval: Duration?
     /// How long an idle connection is kept for reuse.
     public var maxIdleTime: Duration

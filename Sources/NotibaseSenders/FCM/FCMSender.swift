@@ -3,7 +3,7 @@ import NotibaseCore
 import Synchronization
 
 /// Sends data-only messages to Android apps through FCM HTTP v1: an OAuth access token per
-/// service account (RS256 JWT assertion, cached), HTTP/2 over TLS (libcurl), and every documented
+/// service account (RS256 JWT assertion, cached), HTTP/2 over TLS (nghttp2 and OpenSSL), and every documented
 /// error mapped by `FCMAnswerTable`.
 ///
 /// ```swift

@@ -12,7 +12,7 @@ public struct FCMSenderConfiguration: Sendable {
     public var requestTimeout: Duration
     /// The limit for opening a connection, TLS included.
     public var connectTimeout: Duration
-    /// Keep-alive probes for idle connections (TCP keep-alive); nil turns them off.
+    /// How often an idle connection is PINGed (HTTP/2 PING, and TCP keep-alive); nil turns it off.
     public var pingInterval: Duration?
     /// An access token is replaced this long before Google says it expires.
     public var accessTokenMargin: Duration

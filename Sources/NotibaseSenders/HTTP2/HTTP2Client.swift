@@ -1,14 +1,13 @@
-import CCurl
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// An HTTP/2-over-TLS client on libcurl's multi interface: `eventLoops` threads, each with its own
-/// libcurl multi handle, multiplex requests over at most `maxConnectionsPerHost` connections per
-/// host in all, reused for as long as they live.
+/// An HTTP/2-over-TLS client (nghttp2 and OpenSSL on non-blocking sockets): `eventLoops` threads,
+/// each owning its connections, multiplex requests over at most `maxConnectionsPerHost` connections
+/// per host in all, reused for as long as they live and PINGed when idle.
 ///
-/// Requests are handed to a loop through a locked queue and `curl_multi_wakeup`; answers come
+/// Requests are handed to a loop through a locked queue and a wake-up pipe; answers come
 /// back through continuations. Every request finishes: with an answer, or with a `TransportError`
 /// within its timeout, or with `.shutdown` when the client is shut down.
 public final class HTTP2Client: Sendable {
@@ -17,14 +16,13 @@ public final class HTTP2Client: Sendable {
 
     /// Starts a client and its event-loop threads.
     public init(configuration: HTTP2ClientConfiguration = HTTP2ClientConfiguration()) {
-        CurlGlobal.initialize()
         let loops = max(1, min(configuration.eventLoops, configuration.maxConnectionsPerHost))
         var perLoop = configuration
         perLoop.maxConnectionsPerHost = (configuration.maxConnectionsPerHost + loops - 1) / loops
         perLoop.maxRequestsInFlight = max(1, configuration.maxRequestsInFlight / loops)
         inboxes = (0..<loops).map { _ in
             let inbox = HTTP2Inbox()
-            CurlEventLoop.start(inbox: inbox, configuration: perLoop)
+            H2EventLoop.start(inbox: inbox, configuration: perLoop)
             return inbox
         }
     }
@@ -104,25 +102,25 @@ final class HTTP2Inbox: Sendable {
         var jobs: [HTTP2Job] = []
         var stopping = false
         var stopped = false
-        /// The multi handle while the loop runs.
-        var multi: WakeHandle?
+        /// The loop's wake-up while it runs.
+        var wake: WakeHandle?
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    /// The loop's multi handle, seen from other threads: the only call made through it is
-    /// `curl_multi_wakeup`, which libcurl documents as safe from any thread, and only under the
-    /// inbox's lock while the loop has not freed the handle (hence `@unchecked`).
-    struct WakeHandle: @unchecked Sendable {
-        let multi: UnsafeMutableRawPointer
-        func wake() { curl_multi_wakeup(multi) }
+    /// The write end of the loop's wake-up pipe: a byte written to it ends the loop's poll.
+    struct WakeHandle {
+        let fd: Int32
+        func wake() {
+            var byte: UInt8 = 1
+            _ = write(fd, &byte, 1)
+        }
     }
 
     private let state = Mutex(State())
 
-    /// Registers the loop's multi handle so submissions can wake it.
-    func attach(multi: UnsafeMutableRawPointer) {
-        let handle = WakeHandle(multi: multi)
-        state.withLock { $0.multi = handle }
+    /// Registers the loop's wake-up pipe so submissions can wake it.
+    func attach(wakeFD: Int32) {
+        state.withLock { $0.wake = WakeHandle(fd: wakeFD) }
     }
 
     /// Queues jobs and wakes the loop; after shutdown they fail at once.
@@ -130,7 +128,7 @@ final class HTTP2Inbox: Sendable {
         let accepted = state.withLock { state -> Bool in
             guard !state.stopping else { return false }
             state.jobs.append(contentsOf: jobs)
-            state.multi?.wake()
+            state.wake?.wake()
             return true
         }
         if !accepted {
@@ -153,18 +151,18 @@ final class HTTP2Inbox: Sendable {
             state.stopping = true
             if state.stopped { return true }
             if let continuation { state.stopWaiters.append(continuation) }
-            state.multi?.wake()
+            state.wake?.wake()
             return false
         }
         if alreadyStopped { continuation?.resume() }
     }
 
-    /// Called by the loop as it exits, before it frees the multi handle: returns the jobs queued
+    /// Called by the loop as it exits, before it closes its wake-up pipe: returns the jobs queued
     /// since the last `take()` (to fail) and resumes whoever waits for the stop.
     func markStopped() -> [HTTP2Job] {
         let (jobs, waiters) = state.withLock { state in
             state.stopped = true
-            state.multi = nil
+            state.wake = nil
             let jobs = state.jobs
             state.jobs = []
             let waiters = state.stopWaiters
@@ -173,15 +171,5 @@ final class HTTP2Inbox: Sendable {
         }
         defer { for waiter in waiters { waiter.resume() } }
         return jobs
-    }
-}
-
-/// `curl_global_init`, once per process, before any handle is made.
-enum CurlGlobal {
-    // 3 is CURL_GLOBAL_ALL (SSL | WIN32), a macro expression Swift cannot import.
-    private static let initialized: Bool = curl_global_init(3) == CURLE_OK
-
-    static func initialize() {
-        precondition(initialized, "libcurl failed to initialise")
     }
 }

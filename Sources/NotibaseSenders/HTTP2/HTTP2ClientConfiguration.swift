@@ -4,12 +4,12 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     public var maxConnectionsPerHost: Int
     /// The most concurrent streams Notibase opens on one connection (the peer may allow fewer).
     public var maxStreamsPerConnection: Int
-    /// How many event-loop threads (each with its own libcurl multi handle and its share of the
-    /// connections) carry the requests; at most `maxConnectionsPerHost`. libcurl spends tens of
-    /// microseconds of CPU per request, so one thread per connection spreads that over cores.
+    /// How many event-loop threads (each with its share of the connections) carry the requests; at
+    /// most `maxConnectionsPerHost`. One thread per connection spreads the TLS and HTTP/2 work over
+    /// cores.
     public var eventLoops: Int
-    /// The most requests handed to libcurl at once; more wait in order (their timeout running).
-    /// libcurl walks all of its transfers on every turn, so a window keeps each turn cheap.
+    /// The most requests on streams at once (over all connections); more wait in order, their
+    /// timeout running.
     public var maxRequestsInFlight: Int
     /// A PEM file of the certificate authorities to trust instead of the system's (test peers).
     public var caFile: String?
@@ -19,10 +19,8 @@ public struct HTTP2ClientConfiguration: Sendable, Hashable {
     public var connectTimeout: Duration
     /// How long a connection may stay idle and still be reused (APNs asks for hours-long reuse).
     public var maxIdleTime: Duration
-    /// When set, idle connections are probed with TCP keep-alive at this interval, which keeps
-    /// NAT and firewall state alive and lets the kernel find a dead peer; a connection found dead
-    /// is replaced on next use. (libcurl 7.88 cannot send HTTP/2 PINGs on a multi handle's idle
-    /// connections.)
+    /// When set, an idle connection is sent an HTTP/2 PING at this interval (and TCP keep-alive
+    /// probes); a connection whose PING goes unanswered is closed and replaced on next use.
     public var pingInterval: Duration?
 
     /// A TLS client certificate and key, PEM.

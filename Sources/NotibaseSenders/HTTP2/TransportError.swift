@@ -13,15 +13,17 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         case tls
         /// The client was shut down before the request finished.
         case shutdown
-        /// Anything else libcurl reported.
+        /// Anything else (an unusable URL, a session that could not be made).
         case other
     }
 
     /// The classification.
     public var kind: Kind
-    /// libcurl's `CURLcode`, or 0 when the error is ours.
+    /// A number for the kind of failure, following libcurl's `CURLcode` values (6 unresolved,
+    /// 7 connect, 16 HTTP/2, 28 timeout, 35 TLS, 55 send, 56 receive, 58 local certificate,
+    /// 60 untrusted peer, 92 stream reset), or 0.
     public var code: Int32
-    /// libcurl's message. Never contains the request's headers or body.
+    /// What happened. Never contains the request's headers or body.
     public var message: String
 
     /// An error from its parts.
@@ -40,6 +42,6 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     public var description: String {
-        code == 0 ? "\(kind.rawValue): \(message)" : "\(kind.rawValue) (curl \(code)): \(message)"
+        code == 0 ? "\(kind.rawValue): \(message)" : "\(kind.rawValue) (\(code)): \(message)"
     }
 }

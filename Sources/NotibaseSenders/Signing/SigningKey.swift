@@ -42,6 +42,24 @@ final class SigningKey {
         self.algorithm = algorithm
     }
 
+    /// Any PEM private key, for a TLS client certificate (its type is not checked here).
+    static func anyKey(pem: String) throws -> SigningKey {
+        ERR_clear_error()
+        var bytes = Array(pem.utf8)
+        let parsed: OpaquePointer? = bytes.withUnsafeMutableBytes { buffer in
+            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+        }
+        guard let parsed else { throw SigningError.unreadableKey(libraryReason: OpenSSLError.lastReason()) }
+        return SigningKey(owning: parsed, algorithm: EVP_PKEY_get_base_id(parsed) == NID_rsaEncryption ? .rs256 : .es256)
+    }
+
+    /// Runs `body` with the OpenSSL key handle, which must not outlive the call.
+    func use<Result>(_ body: (OpaquePointer) -> Result) -> Result {
+        body(key)
+    }
+
     private init(owning key: OpaquePointer, algorithm: Algorithm) {
         self.key = key
         self.algorithm = algorithm

@@ -16,7 +16,7 @@ struct APNsConnectionTests {
         let accepted = try fixture.peer.requests().filter { ($0["answer"] as? [String: Any])?["status"] as? Int == 200 }
         let acceptedTokens = accepted.compactMap { ($0["path"] as? String)?.split(separator: "/").last.map(String.init) }
         #expect(acceptedTokens.count == 200, "each push processed exactly once: refused streams are resent, answered ones are not")
-        #expect(Set(acceptedTokens) == Set((0..<200).map(deviceToken)))
+        #expect(Set((0..<200).map(deviceToken)).subtracting(acceptedTokens).isEmpty, "no push lost")
         #expect(try fixture.peer.connectionCount() >= 8, "one connection per 25 streams")
     }
 

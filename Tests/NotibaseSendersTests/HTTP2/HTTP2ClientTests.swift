@@ -66,4 +66,39 @@ struct HTTP2ClientTests {
         guard case .failure(let error) = result else { Issue.record("expected a failure"); return }
         #expect(error.kind == .shutdown)
     }
+
+    @Test("an idle connection is kept alive with HTTP/2 PINGs and reused")
+    func idlePing() async throws {
+        let peer = try await TestPeer.start(.apns)
+        let client = HTTP2Client(configuration: HTTP2ClientConfiguration(caFile: peer.caFile, pingInterval: .milliseconds(300)))
+        _ = await client.send(request(peer, token: deviceToken(1)))
+        try await Task.sleep(for: .seconds(2))
+        let pings = try peer.log().filter { $0["event"] as? String == "ping" }.count
+        _ = await client.send(request(peer, token: deviceToken(2)))
+        await client.shutdown()
+        #expect(pings >= 2)
+        #expect(try peer.connectionCount() == 1, "the pinged connection is reused")
+    }
+
+    @Test("a URL that is not https:// fails without a connection")
+    func notHTTPS() async {
+        let client = HTTP2Client()
+        let result = await client.send(HTTP2Request(url: "http://127.0.0.1:1/"))
+        await client.shutdown()
+        guard case .failure(let error) = result else { Issue.record("expected a failure"); return }
+        #expect(error.kind == .other)
+    }
+
+    @Test("URLs split into origin and path", arguments: [
+        ("https://api.push.apple.com/3/device/ab", "api.push.apple.com", 443, "/3/device/ab", "api.push.apple.com"),
+        ("https://127.0.0.1:8443/v1/x:send?y=1", "127.0.0.1", 8443, "/v1/x:send?y=1", "127.0.0.1:8443"),
+        ("https://[::1]:9000", "::1", 9000, "/", "[::1]:9000"),
+    ])
+    func origins(url: String, host: String, port: Int, path: String, authority: String) throws {
+        let (origin, parsedPath) = try #require(Origin.parse(url))
+        #expect(origin.host == host)
+        #expect(Int(origin.port) == port)
+        #expect(parsedPath == path)
+        #expect(origin.authority == authority)
+    }
 }
