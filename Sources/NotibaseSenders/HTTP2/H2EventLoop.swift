@@ -55,6 +55,12 @@ final class H2EventLoop {
         var thread = pthread_t()
         let status = pthread_create(&thread, nil, { raw in
             let context = Unmanaged<LoopContext>.fromOpaque(raw!).takeRetainedValue()
+            // A write to a socket the peer closed raises SIGPIPE in the writing thread, which would
+            // end the process: block it here, so the write fails with EPIPE instead.
+            var blocked = sigset_t()
+            sigemptyset(&blocked)
+            sigaddset(&blocked, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &blocked, nil)
             H2EventLoop(inbox: context.inbox, configuration: context.configuration).run()
             return nil
         }, context)

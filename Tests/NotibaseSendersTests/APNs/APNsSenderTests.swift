@@ -113,6 +113,33 @@ struct APNsSenderTests {
         #expect(headers["authorization"] == nil)
     }
 
+    @Test("a peer that demands a client certificate the app does not have: retry outcomes, not a hang")
+    func missingClientCertificate() async throws {
+        let keys = try await APNsFixture.start()
+        let peer = try await TestPeer.start(.apns, arguments: ["--require-client-certificate"])
+        var configuration = APNsSenderConfiguration.peer(url: peer.url, caFile: peer.caFile)
+        configuration.requestTimeout = .seconds(5)
+        let sender = APNsSender(configuration: configuration)
+        let outcomes = await sender.send([keys.push(deviceToken(1))])
+        await sender.shutdown()
+        #expect(outcomes.map(\.disposition) == [.retry])
+        #expect(try peer.requests().isEmpty)
+    }
+
+    @Test("sandbox credentials go to the sandbox host, production ones to the production host")
+    func environments() async throws {
+        let fixture = try await APNsFixture.start()
+        var configuration = APNsSenderConfiguration(productionURL: fixture.peer.url, sandboxURL: "https://127.0.0.1:1", caFile: fixture.peer.caFile)
+        configuration.requestTimeout = .seconds(5)
+        let sender = APNsSender(configuration: configuration)
+        var sandbox = fixture.credentials
+        sandbox.environment = .sandbox
+        let outcomes = await sender.send([fixture.push(deviceToken(1)), fixture.push(deviceToken(2), credentials: sandbox)])
+        await sender.shutdown()
+        #expect(outcomes.map(\.disposition) == [.sent, .retry])
+        #expect(try fixture.peer.requestedTokens() == [deviceToken(1)])
+    }
+
     @Test("a peer that is not there gives retry outcomes, not a hang")
     func nobodyListening() async throws {
         let fixture = try await APNsFixture.start()

@@ -101,4 +101,15 @@ struct HTTP2ClientTests {
         #expect(parsedPath == path)
         #expect(origin.authority == authority)
     }
+
+    @Test("a host name is verified against the certificate (localhost is in the test certificate)")
+    func hostName() async throws {
+        let peer = try await TestPeer.start(.apns)
+        let client = HTTP2Client(configuration: HTTP2ClientConfiguration(caFile: peer.caFile))
+        let result = await client.send(HTTP2Request(url: "https://localhost:\(peer.port)/3/device/" + deviceToken(1),
+                                                    headers: [HTTPHeader("apns-topic", "t"), HTTPHeader("apns-push-type", "alert")],
+                                                    body: Array("{}".utf8)))
+        await client.shutdown()
+        #expect(try result.get().status == 200)
+    }
 }
