@@ -21,14 +21,7 @@ final class SigningKey {
     /// Reads a PEM private key (PKCS#8 `BEGIN PRIVATE KEY`, or the traditional EC/RSA forms) and
     /// checks that it suits `algorithm`.
     init(pem: String, algorithm: Algorithm) throws {
-        ERR_clear_error()
-        var bytes = Array(pem.utf8)
-        let parsed: OpaquePointer? = bytes.withUnsafeMutableBytes { buffer in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
-        }
-        guard let parsed else { throw SigningError.unreadableKey(libraryReason: OpenSSLError.lastReason()) }
+        let parsed = try Self.readPrivateKey(pem)
         let type = EVP_PKEY_get_base_id(parsed)
         let fits = switch algorithm {
         case .es256: type == NID_X9_62_id_ecPublicKey && EVP_PKEY_get_bits(parsed) == 256
@@ -44,6 +37,12 @@ final class SigningKey {
 
     /// Any PEM private key, for a TLS client certificate (its type is not checked here).
     static func anyKey(pem: String) throws -> SigningKey {
+        let parsed = try readPrivateKey(pem)
+        return SigningKey(owning: parsed, algorithm: EVP_PKEY_get_base_id(parsed) == NID_rsaEncryption ? .rs256 : .es256)
+    }
+
+    /// Parses a PEM private key; the caller owns the handle.
+    private static func readPrivateKey(_ pem: String) throws(SigningError) -> OpaquePointer {
         ERR_clear_error()
         var bytes = Array(pem.utf8)
         let parsed: OpaquePointer? = bytes.withUnsafeMutableBytes { buffer in
@@ -52,7 +51,7 @@ final class SigningKey {
             return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
         }
         guard let parsed else { throw SigningError.unreadableKey(libraryReason: OpenSSLError.lastReason()) }
-        return SigningKey(owning: parsed, algorithm: EVP_PKEY_get_base_id(parsed) == NID_rsaEncryption ? .rs256 : .es256)
+        return parsed
     }
 
     /// Runs `body` with the OpenSSL key handle, which must not outlive the call.
