@@ -72,6 +72,11 @@ final class H2Connection {
         if state != .closed { close(TransportError(kind: .shutdown, message: "the connection was released")) }
     }
 
+    /// Takes no new streams; the connection closes once its streams are done.
+    func retire() {
+        goingAway = true
+    }
+
     /// Whether the connection takes another stream now.
     func canTakeStream(limit: Int) -> Bool {
         state == .ready && !goingAway && streams.count < min(remoteMaxStreams, limit)

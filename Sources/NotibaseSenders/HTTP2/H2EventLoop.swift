@@ -28,6 +28,8 @@ final class H2EventLoop {
     private let tls: Result<TLSContext, TransportError>
     private var origins: [Origin: OriginState] = [:]
     private var inFlight = 0
+    /// Deadlines, PINGs and idle connections are checked at most every 10 ms.
+    private var nextTimerCheck = ContinuousClock.now
 
     private init(inbox: HTTP2Inbox, configuration: HTTP2ClientConfiguration) {
         self.inbox = inbox
@@ -96,8 +98,10 @@ final class H2EventLoop {
                 connection.handle(events: pollFDs[index + 1].revents)
             }
             let after = ContinuousClock.now
+            let checkTimers = after >= nextTimerCheck
+            if checkTimers { nextTimerCheck = after + .milliseconds(10) }
             for connection in polled {
-                connection.checkTimers(now: after)
+                if checkTimers { connection.checkTimers(now: after) }
                 connection.flush()
                 if !connection.refused.isEmpty {
                     let refused = connection.refused
@@ -159,11 +163,13 @@ final class H2EventLoop {
             }
             guard inFlight < configuration.maxRequestsInFlight else { break }
             if let connection = state.connections.first(where: { $0.canTakeStream(limit: configuration.maxStreamsPerConnection) }) {
-                state.head += 1
                 if connection.submit(waiting.job, path: waiting.path, deadline: waiting.deadline) {
+                    state.head += 1
                     inFlight += 1
                 } else {
-                    waiting.job.complete(.failure(TransportError(kind: .connectionLost, code: 16, message: "the HTTP/2 session refused a new stream")))
+                    // Out of stream IDs (after about a billion streams) or a broken session: this
+                    // connection takes no more; the job waits for another.
+                    connection.retire()
                 }
                 continue
             }
@@ -171,9 +177,12 @@ final class H2EventLoop {
             if !opening && state.connections.count < configuration.maxConnectionsPerHost {
                 do {
                     state.connections.append(try H2Connection(origin: origin, tls: try tls.get(), configuration: configuration))
-                } catch {
+                } catch where state.connections.isEmpty {
+                    // No connection at all to this origin: the jobs cannot go anywhere now.
                     for waiting in state.waiting[state.head...] { waiting.job.complete(.failure(error)) }
                     state.head = state.waiting.count
+                } catch {
+                    // The connections there are will take the jobs.
                 }
             }
             break
