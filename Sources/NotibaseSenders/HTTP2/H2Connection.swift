@@ -118,28 +118,35 @@ final class H2Connection {
     func submit(_ job: HTTP2Job, path: String, deadline: ContinuousClock.Instant) -> Bool {
         guard let session else { return false }
         let request = job.request
-        var fields: [(String, String)] = [(":method", request.method), (":scheme", "https"), (":authority", authority), (":path", path)]
-        fields.reserveCapacity(4 + request.headers.count)
-        for header in request.headers {
-            // HTTP/2 header names are lowercase; the renderers already send them so.
-            let name = header.name.utf8.contains(where: { (0x41...0x5A).contains($0) }) ? header.name.lowercased() : header.name
-            fields.append((name, header.value))
-        }
+        // Names and values, back to back, in one buffer that the name-value pairs point into
+        // (nghttp2 copies them). HTTP/2 header names are lowercase; the renderers send them so.
         var storage: [UInt8] = []
-        storage.reserveCapacity(fields.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count })
-        for (name, value) in fields {
-            storage.append(contentsOf: name.utf8)
-            storage.append(contentsOf: value.utf8)
+        var lengths: [(name: Int, value: Int)] = []
+        lengths.reserveCapacity(4 + request.headers.count)
+        func add(_ name: some Collection<UInt8>, _ value: some Collection<UInt8>) {
+            storage.append(contentsOf: name)
+            storage.append(contentsOf: value)
+            lengths.append((name.count, value.count))
+        }
+        add(":method".utf8, request.method.utf8)
+        add(":scheme".utf8, "https".utf8)
+        add(":authority".utf8, authority.utf8)
+        add(":path".utf8, path.utf8)
+        for header in request.headers {
+            if header.name.utf8.contains(where: { (0x41...0x5A).contains($0) }) {
+                add(header.name.lowercased().utf8, header.value.utf8)
+            } else {
+                add(header.name.utf8, header.value.utf8)
+            }
         }
         let stream = H2Stream(job: job, path: path, deadline: deadline)
         let id: Int32 = storage.withUnsafeMutableBufferPointer { bytes in
             var offset = 0
-            var nameValues = fields.map { name, value -> nghttp2_nv in
-                let namePointer = bytes.baseAddress! + offset
-                offset += name.utf8.count
-                let valuePointer = bytes.baseAddress! + offset
-                offset += value.utf8.count
-                return nghttp2_nv(name: namePointer, value: valuePointer, namelen: name.utf8.count, valuelen: value.utf8.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
+            var nameValues = lengths.map { length -> nghttp2_nv in
+                let name = bytes.baseAddress! + offset
+                let value = name + length.name
+                offset += length.name + length.value
+                return nghttp2_nv(name: name, value: value, namelen: length.name, valuelen: length.value, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue))
             }
             if request.body.isEmpty && request.method == "GET" {
                 return nghttp2_submit_request(session, nil, &nameValues, nameValues.count, nil, nil)
@@ -315,7 +322,7 @@ final class H2Connection {
         if name.elementsEqual(":status".utf8) {
             stream.status = value.reduce(0) { $0 * 10 + Int($1 &- 0x30) }
         } else {
-            stream.headers.append(HTTPHeader(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+            HTTP2Response.append(name: name, value: value, to: &stream.headerBlock)
         }
     }
 

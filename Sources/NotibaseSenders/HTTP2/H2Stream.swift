@@ -9,7 +9,7 @@ final class H2Stream {
     let requestBody: [UInt8]
     var bodySent = 0
     var status = 0
-    var headers: [HTTPHeader] = []
+    var headerBlock: [UInt8] = []
     var body: [UInt8] = []
 
     init(job: HTTP2Job, path: String, deadline: ContinuousClock.Instant) {
@@ -20,6 +20,6 @@ final class H2Stream {
     }
 
     var response: HTTP2Response {
-        HTTP2Response(status: status, headers: headers, body: body)
+        HTTP2Response(status: status, headerBlock: headerBlock, body: body)
     }
 }

@@ -112,4 +112,15 @@ struct HTTP2ClientTests {
         await client.shutdown()
         #expect(try result.get().status == 200)
     }
+
+    @Test("a response finds its headers by name, first one winning, empty values included")
+    func responseHeaders() {
+        let response = HTTP2Response(status: 200, headers: [HTTPHeader("apns-id", "A"), HTTPHeader("empty", ""), HTTPHeader("apns-id", "B"), HTTPHeader("retry-after", "30")])
+        #expect(response.header("apns-id") == "A")
+        #expect(response.header("empty") == "")
+        #expect(response.header("retry-after") == "30")
+        #expect(response.header("missing") == nil)
+        #expect(response.headers.map(\.name) == ["apns-id", "empty", "apns-id", "retry-after"])
+        #expect(HTTP2Response(status: 200).headers.isEmpty)
+    }
 }
