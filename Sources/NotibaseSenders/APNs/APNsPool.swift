@@ -58,7 +58,8 @@ final class APNsPool: Sendable {
                 }
             }
             let round = attempts.pending
-            let results = await client.send(round.map { httpRequest(for: requests[$0], token: token) })
+            let authorization = token.map { HTTPHeader("authorization", "bearer " + $0.value) }
+            let results = await client.send(round.map { httpRequest(for: requests[$0], authorization: authorization) })
             for (index, result) in zip(round, results) {
                 switch result {
                 case .success(let response):
@@ -76,10 +77,11 @@ final class APNsPool: Sendable {
         await client.shutdown()
     }
 
-    private func httpRequest(for request: APNsRequest, token: APNsTokenCache.Token?) -> HTTP2Request {
+    private func httpRequest(for request: APNsRequest, authorization: HTTPHeader?) -> HTTP2Request {
         var headers = request.headers
+        headers.reserveCapacity(headers.count + 2)
         if request.header("apns-topic") == nil { headers.append(HTTPHeader("apns-topic", credentials.bundleID)) }
-        if let token { headers.append(HTTPHeader("authorization", "bearer " + token.value)) }
+        if let authorization { headers.append(authorization) }
         return HTTP2Request(url: baseURL + request.path, headers: headers, body: request.body, timeout: configuration.requestTimeout)
     }
 

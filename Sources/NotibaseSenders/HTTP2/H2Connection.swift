@@ -121,6 +121,7 @@ final class H2Connection {
         // Names and values, back to back, in one buffer that the name-value pairs point into
         // (nghttp2 copies them). HTTP/2 header names are lowercase; the renderers send them so.
         var storage: [UInt8] = []
+        storage.reserveCapacity(64 + authority.utf8.count + path.utf8.count + request.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count })
         var lengths: [(name: Int, value: Int)] = []
         lengths.reserveCapacity(4 + request.headers.count)
         func add(_ name: some Collection<UInt8>, _ value: some Collection<UInt8>) {
@@ -322,6 +323,7 @@ final class H2Connection {
         if name.elementsEqual(":status".utf8) {
             stream.status = value.reduce(0) { $0 * 10 + Int($1 &- 0x30) }
         } else {
+            if stream.headerBlock.isEmpty { stream.headerBlock.reserveCapacity(256) }
             HTTP2Response.append(name: name, value: value, to: &stream.headerBlock)
         }
     }
