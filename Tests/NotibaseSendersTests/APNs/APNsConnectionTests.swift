@@ -98,4 +98,26 @@ struct APNsConnectionTests {
         #expect(try fixture.peer.connectionCount() == 2)
         #expect(try fixture.peer.providerTokens().count == 2)
     }
+
+    @Test("concurrent batches through GOAWAYs and dropped connections: every push ends sent, none lost")
+    func churn() async throws {
+        var tokens: [String: Any] = [:]
+        // Two drops: a push can be on a dropped connection at most twice, within the two resends.
+        for number in [150, 450] { tokens[deviceToken(number)] = [["drop": true], ["status": 200]] }
+        let fixture = try await APNsFixture.start(script: ["goaway_after": 60, "tokens": tokens])
+        let sender = fixture.sender { $0.maxConnectionsPerApp = 2 }
+        let outcomes = await withTaskGroup(of: [SendOutcome].self) { group in
+            for batch in 0..<3 {
+                group.addTask { await sender.send((batch * 200..<(batch + 1) * 200).map { fixture.push(deviceToken($0)) }) }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        await sender.shutdown()
+        #expect(outcomes.count == 600)
+        let notSent = outcomes.filter { $0.disposition != .sent }
+        #expect(notSent.isEmpty, "\(notSent.count) not sent; first: \(notSent.first?.explanation ?? "")")
+        let accepted = try fixture.peer.requests().filter { ($0["answer"] as? [String: Any])?["status"] as? Int == 200 }
+        let acceptedTokens = Set(accepted.compactMap { ($0["path"] as? String)?.split(separator: "/").last.map(String.init) })
+        #expect(acceptedTokens.count == 600, "every push was accepted by the peer")
+    }
 }

@@ -3,7 +3,7 @@ import NotibaseCore
 import Testing
 @testable import NotibaseSenders
 
-@Suite("HTTP/2 client (libcurl multi) against a local HTTP/2 TLS peer")
+@Suite("HTTP/2 client (nghttp2, OpenSSL) against a local HTTP/2 TLS peer")
 struct HTTP2ClientTests {
     private func request(_ peer: TestPeer, token: String, timeout: Duration = .seconds(5)) -> HTTP2Request {
         HTTP2Request(url: peer.url + "/3/device/" + token,
