@@ -198,21 +198,22 @@ class Connection(asyncio.Protocol):
                  "headers": {k: v for k, v in headers.items() if not k.startswith(":")},
                  "body_size": len(body), "answer": {k: v for k, v in answer.items() if k not in ("headers", "body")}}
         self.peer.log(entry)
+        if answer.get("drop"):
+            self.closed = True
+            self.transport.abort()
+            return
         goaway_after = self.peer.script.current().get("goaway_after")
         if goaway_after and self.received == int(goaway_after) and self.goaway_stream is None:
             # Answer this last stream, then GOAWAY: streams after it are refused (never processed)
             # and the connection closes once the streams before it are answered.
             self.goaway_stream = stream_id
-            self.open_answers += 1
-            self.respond(stream_id, {k: v for k, v in answer.items() if k != "delay"}, close_when_done=False)
+            if not answer.get("never"):
+                self.open_answers += 1
+                self.respond(stream_id, {k: v for k, v in answer.items() if k != "delay"}, close_when_done=False)
             self.h2.close_connection(last_stream_id=stream_id)
             self.flush()
             if self.open_answers == 0:
                 self.transport.close()
-            return
-        if answer.get("drop"):
-            self.closed = True
-            self.transport.abort()
             return
         if answer.get("never"):
             return
