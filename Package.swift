@@ -10,6 +10,8 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v16)],
     products: [
         .library(name: "NotibaseCore", targets: ["NotibaseCore"]),
+        .library(name: "NotibaseExtension", targets: ["NotibaseExtension"]),
+        .library(name: "Notibase", targets: ["Notibase"]),
         .executable(name: "notibase", targets: ["notibase"]),
     ],
     targets: [
@@ -17,7 +19,7 @@ let package = Package(
         .target(name: "NotibaseCore"),
         .testTarget(
             name: "NotibaseCoreTests",
-            dependencies: ["NotibaseCore"],
+            dependencies: ["NotibaseCore", "NotibaseTestSupport"],
             resources: [.copy("Fixtures")]
         ),
 
@@ -33,9 +35,85 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
 
+        // MARK: iOS SDK: the app side (registration, responses, app categories)
+        .target(
+            name: "Notibase",
+            dependencies: [
+                "NotibaseCore", "NotibaseExtension",
+                .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux])),
+            ]
+        ),
+
+        .testTarget(
+            name: "NotibaseTests",
+            dependencies: [
+                "Notibase", "NotibaseCore", "NotibaseExtension", "NotibaseTestSupport",
+                .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux])),
+            ]
+        ),
+
+        // MARK: Simulated iPhones (Linux): the real extension on the UserNotifications stand-in, for
+        // `notibase preview`, `notibase demo` and the server's simulated sender.
+        .target(
+            name: "NotibaseSimulator",
+            dependencies: ["NotibaseCore", "NotibaseExtension", "UserNotificationsShim"]
+        ),
+
+        // MARK: Test support (helpers shared by the test targets; not shipped)
+        .target(name: "NotibaseTestSupport"),
+        .executableTarget(name: "NaiveIdentifierProbe", path: "Tests/NaiveIdentifierProbe"),
+
         // MARK: Command line (composition root)
-        .target(name: "NotibaseCLI", dependencies: ["NotibaseCore", "NotibaseSenders"]),
+        .target(
+            name: "NotibaseCLI",
+            dependencies: [
+                "NotibaseCore", "NotibaseSenders",
+                .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux])),
+            ]
+        ),
         .executableTarget(name: "notibase", dependencies: ["NotibaseCLI"]),
+        .testTarget(name: "NotibaseCLITests", dependencies: ["NotibaseCLI"]),
+
+        // MARK: UserNotifications stand-in (Linux)
+        // Apple's UserNotifications declarations plus a simulated device, so the extension's source
+        // compiles and is tested on Linux. Dependents link it only there:
+        // `.target(name: "UserNotificationsShim", condition: .when(platforms: [.linux]))`.
+        // Swift 5 language mode with complete concurrency checking (the same diagnostics as Swift 6,
+        // fatal under -warnings-as-errors) on purpose: client modules then treat it like Apple's
+        // Objective-C framework, so `@preconcurrency import` has the same effect on Linux and on iOS.
+        // In Swift 6 mode it would only turn errors into warnings. docs/usernotifications-shim.md.
+        .target(
+            name: "UserNotificationsShim",
+            swiftSettings: [
+                .swiftLanguageMode(.v5),
+                .enableUpcomingFeature("StrictConcurrency"),
+                .enableUpcomingFeature("InferSendableFromCaptures"),
+                .enableUpcomingFeature("GlobalActorIsolatedTypesUsability"),
+                .enableUpcomingFeature("DisableOutwardActorInference"),
+                .enableUpcomingFeature("IsolatedDefaultValues"),
+                .enableUpcomingFeature("GlobalConcurrency"),
+                .enableUpcomingFeature("RegionBasedIsolation"),
+                .enableUpcomingFeature("DynamicActorIsolation"),
+            ]
+        ),
+        .testTarget(name: "UserNotificationsShimTests", dependencies: ["UserNotificationsShim"]),
+
+        // MARK: iOS SDK: the Notification Service Extension
+        .target(
+            name: "NotibaseExtension",
+            dependencies: [
+                "NotibaseCore",
+                .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux])),
+            ]
+        ),
+        .testTarget(
+            name: "NotibaseExtensionTests",
+            dependencies: [
+                "NotibaseExtension", "NotibaseCore", "NotibaseTestSupport",
+                .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux])),
+            ],
+            exclude: ["Peers"]
+        ),
     ]
 )
 

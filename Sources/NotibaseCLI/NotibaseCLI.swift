@@ -8,10 +8,14 @@ import Darwin
 /// the work. It holds no logic of its own beyond reading input and printing results.
 public enum NotibaseCLI {
     /// Every command, in the order `notibase help` lists them.
-    static var commands: [any Command.Type] {[
-        CategoryIDCommand.self,
-        BenchCommand.self,
-    ]}
+    static var commands: [any Command.Type] {
+        var commands: [any Command.Type] = [CategoryIDCommand.self, RenderCommand.self]
+        #if canImport(NotibaseSimulator)
+        commands.append(PreviewCommand.self)
+        #endif
+        commands.append(BenchCommand.self)
+        return commands
+    }
 
     /// Runs the command named in `arguments` (the first element is the program name) and returns
     /// the process exit status: 0 on success, 1 when the command failed, 2 for a usage error.

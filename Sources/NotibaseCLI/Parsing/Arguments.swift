@@ -35,7 +35,7 @@ struct Arguments: Sendable {
     /// Parses `words` against `spec`; `--help` is always accepted. Unknown options, a missing
     /// value and a repeated single option are usage errors.
     init(_ words: [String], spec: [OptionSpec]) throws {
-        let known = Dictionary(uniqueKeysWithValues: (spec + [.flag("help")]).map { ($0.name, $0) })
+        let known = Dictionary((spec + [.flag("help")]).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var index = 0
         var optionsEnded = false
         while index < words.count {

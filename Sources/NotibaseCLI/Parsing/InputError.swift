@@ -10,6 +10,11 @@ struct InputError: Error, CustomStringConvertible {
         self.problem = DecodingProblem(error)
     }
 
+    init(context: String, problem: DecodingProblem) {
+        self.context = context
+        self.problem = problem
+    }
+
     var description: String {
         if problem.field.isEmpty { return "\(context): \(problem.message)" }
         return "\(context): \(problem.field) \(problem.message)"

@@ -26,11 +26,11 @@ public struct DecodingProblem: Error, Sendable, Hashable, CustomStringConvertibl
         case .keyNotFound(let key, let context):
             self.init(field: Self.path(context.codingPath + [key]), message: "is required")
         case .dataCorrupted(let context):
-            let underlying = context.underlyingError.map { " (\($0))" } ?? ""
-            let message = context.codingPath.isEmpty && underlying.isEmpty == false
-                ? "is not valid JSON" + underlying
-                : context.debugDescription
-            self.init(field: Self.path(context.codingPath), message: message)
+            if context.codingPath.isEmpty, context.debugDescription.contains("not valid JSON") {
+                self.init(field: "", message: "the document is not valid JSON (look for a missing quote, comma or bracket)")
+            } else {
+                self.init(field: Self.path(context.codingPath), message: context.debugDescription)
+            }
         @unknown default:
             self.init(field: "", message: "\(error)")
         }

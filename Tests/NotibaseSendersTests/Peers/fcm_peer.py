@@ -114,6 +114,7 @@ def send_endpoint(peer, headers, body, project):
     except (ValueError, KeyError, TypeError):
         return json_answer(400, google_error(400, "INVALID_ARGUMENT", "Invalid JSON payload received.", []))
     answer = dict(peer.script.next_answer("tokens", device) or {"status": 200})
+    answer["device"] = device
     if answer.get("drop") or answer.get("never"):
         return answer
     extra_headers = [["retry-after", str(answer["retry_after"])]] if "retry_after" in answer else []
@@ -131,6 +132,7 @@ def send_endpoint(peer, headers, body, project):
                 message_text = "The registration token is not a valid FCM registration token"
         result = json_answer(status, google_error(status, canonical, message_text, details), extra_headers)
     result["delay"] = answer.get("delay", 0)
+    result["device"] = device
     return result
 
 

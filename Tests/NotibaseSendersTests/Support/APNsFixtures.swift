@@ -62,6 +62,11 @@ extension TestPeer {
         throw PeerError("the peer did not receive \(count) requests")
     }
 
+    /// The logged requests for one device token.
+    func requests(for token: String) throws -> [[String: Any]] {
+        try requests().filter { ($0["path"] as? String)?.hasSuffix("/" + token) == true }
+    }
+
     /// The distinct `authorization` values the peer received.
     func providerTokens() throws -> Set<String> {
         Set(try requests().compactMap { ($0["headers"] as? [String: Any])?["authorization"] as? String })

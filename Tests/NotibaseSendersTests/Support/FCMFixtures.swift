@@ -45,6 +45,11 @@ extension TestPeer {
     func messageRequests() throws -> [[String: Any]] {
         try requests().filter { ($0["path"] as? String)?.hasSuffix("messages:send") == true }
     }
+
+    /// The logged messages:send requests to one registration token (the peer logs it).
+    func messageRequests(for token: String) throws -> [[String: Any]] {
+        try messageRequests().filter { ($0["answer"] as? [String: Any])?["device"] as? String == token }
+    }
 }
 
 /// An FCM registration token, distinct per `number`.

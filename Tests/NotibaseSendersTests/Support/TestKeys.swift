@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @testable import NotibaseSenders
 
 /// Signing keys made for one test: an APNs `.p8` key and a service account, with what a peer
@@ -31,9 +32,22 @@ struct TestServiceAccount {
     let projectID = "example-project"
 
     init() throws {
-        let key = try SigningKey.generate(.rs256)
-        privateKeyPEM = try key.privateKeyPEM()
-        publicKeyPEM = try key.publicKeyPEM()
+        // RSA key generation takes a noticeable share of a core: a small pool of keys is made
+        // once and handed out in turn (tests that need two accounts get two different keys).
+        (privateKeyPEM, publicKeyPEM) = try Self.nextKey()
+    }
+
+    private static let pool: [(String, String)] = (0..<3).map { _ in
+        let key = try! SigningKey.generate(.rs256)
+        return (try! key.privateKeyPEM(), try! key.publicKeyPEM())
+    }
+    private static let next = Mutex(0)
+
+    private static func nextKey() throws -> (String, String) {
+        pool[next.withLock { value in
+            defer { value += 1 }
+            return value % pool.count
+        }]
     }
 
     /// The `--service-account` JSON for the FCM peer.

@@ -46,11 +46,16 @@ final class TestPeer: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.standardError
         try process.run()
-        var line = Data()
+        // read(2), retried on EINTR: FileHandle.availableData traps when a signal (a child's
+        // SIGCHLD) interrupts it.
+        var line: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let fd = output.fileHandleForReading.fileDescriptor
         while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { throw PeerError("the \(kind) peer exited before it was ready (is h2/cryptography installed? run script/bootstrap --tests)") }
-            line.append(chunk)
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { throw PeerError("the \(kind) peer exited before it was ready (is h2/cryptography installed? run script/bootstrap --tests)") }
+            line.append(contentsOf: buffer[0..<count])
         }
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.hasPrefix("READY "), let port = Int(text.dropFirst(6)) else { throw PeerError("unexpected peer output: \(text)") }

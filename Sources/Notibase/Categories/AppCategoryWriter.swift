@@ -1,0 +1,56 @@
+import Foundation
+import NotibaseCore
+import NotibaseExtension
+#if canImport(UserNotifications)
+@preconcurrency import UserNotifications
+#else
+@preconcurrency import UserNotificationsShim
+#endif
+
+/// Writes the app's own categories into the system's set without dropping the categories the
+/// Notibase extension registered (and without the extension dropping the app's): the same
+/// read-modify-write the extension does, under the same lock when the two share a directory.
+struct AppCategoryWriter: Sendable {
+    private let center: UncheckedSendable<UNUserNotificationCenter>
+    private let lock: (any CategoryLock)?
+    private let readTimeout: Duration
+    private let serial = AsyncMutex()
+
+    init(center: UNUserNotificationCenter, sharedDirectory: URL?, readTimeout: Duration) {
+        self.center = UncheckedSendable(center)
+        lock = sharedDirectory.map(FileCategoryLock.init(directory:))
+        self.readTimeout = readTimeout
+    }
+
+    /// Replaces the app's categories (every identifier that is not a Notibase one) with
+    /// `categories`, keeping every Notibase category. Throws, writing nothing, when the system does
+    /// not answer the read in time or the extension holds the lock too long.
+    func set(_ categories: Set<UNNotificationCategory>) async throws(CategoryStoreError) {
+        let replacement = UncheckedSendable(categories)
+        let center = center
+        let timeout = readTimeout
+        let write = { () async throws(CategoryStoreError) -> Void in
+            do {
+                try await Deadline.run(timeout: timeout) { complete in
+                    center.value.getNotificationCategories { existing in
+                        complete {
+                            let owned = existing.filter { CategoryIdentifier.isDerived($0.identifier) }
+                            let apps = replacement.value.filter { !CategoryIdentifier.isDerived($0.identifier) }
+                            center.value.setNotificationCategories(owned.union(apps))
+                        }
+                    }
+                }
+            } catch {
+                throw .readTimedOut
+            }
+        }
+        let lock = lock
+        try await serial.withLock { () async throws(CategoryStoreError) -> Void in
+            if let lock {
+                try await lock.withLock(timeout: timeout) { () async throws(CategoryStoreError) -> Void in try await write() }
+            } else {
+                try await write()
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(UserNotifications)
+@preconcurrency import UserNotifications
+#else
+@preconcurrency import UserNotificationsShim
+#endif
+
+/// The app side of Notibase: device registration, what the user did with each notification, the
+/// deep link to open, and the app's own categories, kept alongside the ones the Notibase extension
+/// registers.
+///
+/// ```swift
+/// // application(_:didFinishLaunchingWithOptions:)
+/// Notibase.configure(NotibaseConfiguration(serverURL: URL(string: "https://push.example.com")!,
+///                                          clientKey: "nbc_…", appGroup: "group.com.example.app"))
+/// UNUserNotificationCenter.current().delegate = self
+/// Task { if try await Notibase.requestAuthorization() { application.registerForRemoteNotifications() } }
+///
+/// // application(_:didRegisterForRemoteNotificationsWithDeviceToken:)
+/// Notibase.registerDeviceToken(deviceToken)
+///
+/// // userNotificationCenter(_:didReceive:withCompletionHandler:)
+/// if let url = Notibase.handle(response) { open(url) }
+/// ```
+///
+/// There is no method swizzling: the app forwards the token and the responses explicitly.
+public enum Notibase {
+    private static let client = LockedClient()
+
+    /// Sets the app up; call it first thing at launch. Posts what earlier launches left unsent.
+    public static func configure(_ configuration: NotibaseConfiguration) {
+        let client = NotibaseClient(configuration: configuration)
+        self.client.set(client)
+        client.start()
+    }
+
+    /// The configured client (nil before `configure`).
+    public static var current: NotibaseClient? { client.get() }
+
+    /// Asks the user to allow notifications (one prompt; later calls get the first answer).
+    public static func requestAuthorization(options: UNAuthorizationOptions = [.alert, .sound, .badge]) async throws -> Bool {
+        try await UNUserNotificationCenter.current().requestAuthorization(options: options)
+    }
+
+    /// Registers the APNs device token with the Notibase server (queued and retried until it
+    /// arrives; a new token replaces the previous one).
+    public static func registerDeviceToken(_ token: Data) {
+        requireClient().registerDeviceToken(token)
+    }
+
+    /// Associates the device with your own user ID (nil removes it).
+    public static func setExternalUserID(_ id: String?) {
+        requireClient().setExternalUserID(id)
+    }
+
+    /// Sets the device's tags (for `tags` audiences).
+    public static func setTags(_ tags: Set<String>) {
+        requireClient().setTags(tags)
+    }
+
+    /// Reports what the user did with a notification (opened it, tapped a button with its typed
+    /// text, dismissed it) and returns where to go: the tapped button's deep link, else the
+    /// notification's, else nil. Works on a cold start, as long as `configure` ran first.
+    @discardableResult
+    public static func handle(_ response: UNNotificationResponse) -> URL? {
+        requireClient().handle(response)
+    }
+
+    /// The app's own categories, registered without removing those the Notibase extension
+    /// registered (and without being removed by it). Use this instead of calling
+    /// `setNotificationCategories` directly, which replaces the whole set.
+    public static func setAppCategories(_ categories: Set<UNNotificationCategory>) async throws {
+        try await requireClient().setAppCategories(categories)
+    }
+
+    private static func requireClient() -> NotibaseClient {
+        guard let client = client.get() else {
+            preconditionFailure("Notibase.configure(_:) must be called before using Notibase, in application(_:didFinishLaunchingWithOptions:)")
+        }
+        return client
+    }
+}
+
+/// The shared client behind `Notibase`, guarded by a lock.
+private final class LockedClient: @unchecked Sendable {
+    // @unchecked Sendable: `client` is only read and written under `lock`.
+    private let lock = NSLock()
+    private var client: NotibaseClient?
+
+    func set(_ client: NotibaseClient) {
+        lock.lock()
+        self.client = client
+        lock.unlock()
+    }
+
+    func get() -> NotibaseClient? {
+        lock.lock()
+        defer { lock.unlock() }
+        return client
+    }
+}

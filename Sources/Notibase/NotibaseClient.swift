@@ -1,0 +1,146 @@
+import Foundation
+import NotibaseCore
+import NotibaseExtension
+#if canImport(UserNotifications)
+@preconcurrency import UserNotifications
+#else
+@preconcurrency import UserNotificationsShim
+#endif
+
+/// One app's connection to its Notibase server: the registration and receipt outboxes and the
+/// category writer. `Notibase` holds one; tests create several (one per simulated device).
+public final class NotibaseClient: Sendable {
+    /// The configuration it was made with.
+    public let configuration: NotibaseConfiguration
+
+    private let connection: ServerConnection
+    private let registration: RegistrationState
+    private let outbox: ReceiptOutbox
+    private let categories: AppCategoryWriter
+    private let flusher: Flusher
+    private let now: @Sendable () -> Date
+
+    /// A client for `configuration`, using `center` for categories (`UNUserNotificationCenter.current()`).
+    public init(configuration: NotibaseConfiguration, center: UNUserNotificationCenter = .current(), now: @escaping @Sendable () -> Date = Date.init) {
+        self.configuration = configuration
+        self.now = now
+        connection = ServerConnection(serverURL: configuration.serverURL, clientKey: configuration.clientKey)
+        registration = RegistrationState(directory: configuration.stateDirectory)
+        outbox = ReceiptOutbox(shared: configuration.sharedDirectory ?? configuration.stateDirectory)
+        categories = AppCategoryWriter(
+            center: center, sharedDirectory: configuration.sharedDirectory, readTimeout: configuration.categoryReadTimeout)
+        flusher = Flusher(initialDelay: configuration.initialRetryDelay, maximumDelay: configuration.maximumRetryDelay)
+    }
+
+    /// Sends what earlier launches (and the extension) left unsent.
+    public func start() {
+        flush()
+    }
+
+    // MARK: Registration
+
+    /// Queues the registration of `token` (replacing the previously registered token, if any).
+    public func registerDeviceToken(_ token: Data) {
+        updateRegistration { $0.token = DeviceRegistration.hex(token) }
+    }
+
+    /// Queues the external user ID for the registration.
+    public func setExternalUserID(_ id: String?) {
+        updateRegistration { $0.externalUserId = id }
+    }
+
+    /// Queues the tags for the registration.
+    public func setTags(_ tags: Set<String>) {
+        updateRegistration { $0.tags = tags.sorted() }
+    }
+
+    private func updateRegistration(_ change: (inout DeviceRegistration) -> Void) {
+        let sent = registration.sent
+        var next = registration.pending ?? sent ?? DeviceRegistration(token: "")
+        change(&next)
+        next.locale = DeviceRegistration.currentLocale
+        next.timeZone = TimeZone.current.identifier
+        next.appVersion = configuration.appVersion
+        next.sdkVersion = NotibaseConfiguration.sdkVersion
+        if let sent, !sent.token.isEmpty, sent.token != next.token {
+            next.previousToken = sent.token
+        }
+        guard !next.token.isEmpty else {
+            // No token yet: keep the attributes; they go with the token when it comes.
+            registration.setPending(next)
+            return
+        }
+        if next == sent { return }
+        registration.setPending(next)
+        flush()
+    }
+
+    /// The registration the server has accepted, if any.
+    public var registeredToken: String? {
+        registration.sent?.token
+    }
+
+    /// Whether a registration is waiting to be sent.
+    public var hasPendingRegistration: Bool {
+        registration.pending.map { !$0.token.isEmpty } ?? false
+    }
+
+    // MARK: Responses
+
+    /// Reports what the user did (opened, tapped a button, dismissed) and returns where to go.
+    @discardableResult
+    public func handle(_ response: UNNotificationResponse) -> URL? {
+        let content = response.notification.request.content
+        let payload = NotificationPayload(userInfo: content.userInfo)
+        let action = response.actionIdentifier
+        let typed = (response as? UNTextInputNotificationResponse)?.userText
+        let (receipt, destination) = ResponseInterpreter.interpret(
+            payload: payload, actionIdentifier: action, typedText: typed, at: now())
+        if let receipt {
+            outbox.add(receipt)
+            flush()
+        }
+        return destination
+    }
+
+    // MARK: Categories
+
+    /// Registers the app's own categories alongside Notibase's (see `Notibase.setAppCategories`).
+    public func setAppCategories(_ categories: Set<UNNotificationCategory>) async throws {
+        try await self.categories.set(categories)
+    }
+
+    // MARK: Sending
+
+    /// Sends the pending registration and receipts now (retrying with backoff in the background
+    /// when the server cannot be reached). Returns after this attempt.
+    @discardableResult
+    public func flushNow() async -> Bool {
+        await sendPending()
+    }
+
+    private func flush() {
+        let client = self
+        flusher.kick { await client.sendPending() }
+    }
+
+    /// One attempt at everything pending; true when nothing is left.
+    private func sendPending() async -> Bool {
+        if let pending = registration.pending, !pending.token.isEmpty {
+            guard let body = try? JSONEncoder().encode(pending) else { return false }
+            switch await connection.post("v1/devices", body: body) {
+            case .accepted:
+                registration.markSent(pending)
+            case .rejected:
+                // The server will never take it as it is (a revoked key, an invalid token):
+                // keeping it would retry forever.
+                registration.markSent(pending)
+            case .retryLater:
+                return false
+            }
+        }
+        let poster = HTTPReceiptPoster(endpoint: ReceiptEndpoint(serverURL: configuration.serverURL, clientKey: configuration.clientKey))
+        _ = await outbox.flush(with: poster)
+        return outbox.pending().isEmpty && !(registration.pending.map { !$0.token.isEmpty } ?? false)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Where the app's Notibase server is and how the SDK behaves.
+public struct NotibaseConfiguration: Sendable {
+    /// The server, such as `https://push.example.com`.
+    public var serverURL: URL
+    /// The app's client key (`nbc_…`): it can register this device and post receipts, nothing else.
+    public var clientKey: String
+    /// A directory shared with the Notibase extension (the App Group container): the receipt
+    /// outbox, the category lock and ledger live there. Without one, the app keeps its own and
+    /// cannot coordinate category writes with the extension.
+    public var sharedDirectory: URL?
+    /// Where the SDK keeps its own state (the pending registration); defaults to Application
+    /// Support.
+    public var stateDirectory: URL
+    /// The app's version, sent with the registration.
+    public var appVersion: String?
+    /// First retry delay for the outbox; doubles up to `maximumRetryDelay`, with jitter.
+    public var initialRetryDelay: Duration = .seconds(2)
+    /// The longest wait between retries.
+    public var maximumRetryDelay: Duration = .seconds(300)
+    /// How long to wait for the system's category set before giving up (and writing nothing).
+    public var categoryReadTimeout: Duration = .seconds(5)
+
+    /// A configuration. `appGroup`, on iOS, is the App Group identifier shared with the extension.
+    public init(serverURL: URL, clientKey: String, appGroup: String? = nil, sharedDirectory: URL? = nil, stateDirectory: URL? = nil) {
+        self.serverURL = serverURL
+        self.clientKey = clientKey
+        var shared = sharedDirectory
+        #if canImport(Darwin)
+        if shared == nil, let appGroup {
+            shared = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup)
+        }
+        #endif
+        self.sharedDirectory = shared
+        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
+        self.stateDirectory = stateDirectory ?? support.appendingPathComponent("Notibase")
+        self.appVersion = Bundle.main.infoDictionary?["CFBundleShortVersionString"] as? String
+    }
+
+    /// The SDK's version, sent with the registration.
+    public static let sdkVersion = "notibase-ios/0.1.0"
+}

@@ -1,0 +1,52 @@
+import Foundation
+import NotibaseCore
+
+/// The pure decision behind a registration: add, do nothing, or first find out what is shown.
+enum EvictionPlan {
+    enum Decision: Sendable, Hashable {
+        /// The identifier is registered already.
+        case alreadyRegistered
+        /// Add it, removing these owned identifiers.
+        case add(remove: Set<String>)
+        /// Over capacity: the delivered notifications' categories are needed to choose.
+        case needDelivered
+    }
+
+    /// What is known of the notifications still shown.
+    enum Delivered: Sendable, Hashable {
+        /// Not asked yet.
+        case notAsked
+        /// The category identifiers they show.
+        case known(Set<String>)
+        /// Asking failed: treat every category as shown, so none is evicted.
+        case unavailable
+    }
+
+    /// `inFlightWindow`: a category used this recently may belong to a notification still in an
+    /// extension, not yet on screen (and so not among the delivered ones): it is not evicted.
+    static func decide(
+        registered: Set<String>, adding identifier: String, capacity: Int, lastUsed: [String: Date], delivered: Delivered,
+        now: Date = .distantFuture, inFlightWindow: Duration = .seconds(60)
+    ) -> Decision {
+        if registered.contains(identifier) { return .alreadyRegistered }
+        var ownedCount = 0
+        for candidate in registered where CategoryIdentifier.isDerived(candidate) { ownedCount += 1 }
+        let overflow = ownedCount + 1 - capacity
+        guard overflow > 0 else { return .add(remove: []) }
+        let shown: Set<String>
+        switch delivered {
+        case .notAsked: return .needDelivered
+        case .unavailable: return .add(remove: [])
+        case .known(let identifiers): shown = identifiers
+        }
+        let recent = now.addingTimeInterval(-inFlightWindow.timeInterval)
+        var candidates: [(identifier: String, used: Date)] = []
+        for candidate in registered where CategoryIdentifier.isDerived(candidate) && !shown.contains(candidate) {
+            let used = lastUsed[candidate] ?? .distantPast
+            if used < recent { candidates.append((candidate, used)) }
+        }
+        candidates.sort { lhs, rhs in lhs.used == rhs.used ? lhs.identifier < rhs.identifier : lhs.used < rhs.used }
+        let evictable = candidates.map(\.identifier)
+        return .add(remove: Set(evictable.prefix(overflow)))
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import NotibaseCore
+
+/// Notibase's Notification Service Extension. An app integrates it with one line in its extension
+/// target:
+///
+/// ```swift
+/// class NotificationService: NotibaseNotificationService {}
+/// ```
+///
+/// For each notification with `mutable-content`, it reads the buttons from `nb_buttons`, registers
+/// a matching category (merging with the app's own, never replacing them), downloads `nb_image`
+/// and attaches it, and calls the content handler exactly once: with everything when done, with
+/// the best content so far when its deadline passes or iOS calls
+/// `serviceExtensionTimeWillExpire()`, with the original content on failure. It then posts a
+/// render report to the Notibase server when one is configured.
+///
+/// Configuration comes from the extension's Info.plist (see ``ExtensionConfiguration/fromBundle(_:)``);
+/// override ``configuration`` to set it in code.
+open class NotibaseNotificationService: UNNotificationServiceExtension {
+    private let current = Locked<Finishing?>(nil)
+
+    /// What `serviceExtensionTimeWillExpire` needs to finish the notification in progress.
+    private struct Finishing: Sendable {
+        var gate: ContentGate
+        var engine: NotificationEngine
+        var payload: NotificationPayload
+    }
+
+    /// The configuration; by default read from the extension's Info.plist.
+    open var configuration: ExtensionConfiguration {
+        ExtensionConfiguration.fromBundle()
+    }
+
+    /// Creates the extension (iOS does this for each notification).
+    public override init() {
+        super.init()
+    }
+
+    /// The image downloader; override to change how images are fetched.
+    open func makeImageFetcher(configuration: ExtensionConfiguration) -> any ImageFetching {
+        ImageDownloader(policy: configuration.imagePolicy)
+    }
+
+    /// The category store; override to change where categories are registered. Every extension
+    /// instance on one center shares the first store made for it.
+    open func makeCategoryStore(center: UNUserNotificationCenter) -> any CategoryStore {
+        SystemCategoryStore(center: center)
+    }
+
+    /// The receipt poster; override to change how reports are sent.
+    open func makeReceiptPoster(configuration: ExtensionConfiguration) -> (any ReceiptPosting)? {
+        configuration.receiptEndpoint.map(HTTPReceiptPoster.init(endpoint:))
+    }
+
+    open override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
+        let configuration = configuration
+        let payload = NotificationPayload(userInfo: request.content.userInfo)
+        let gate = ContentGate(original: request.content, payload: payload, handler: contentHandler)
+
+        let center = UNUserNotificationCenter.current()
+        let registrar = CategoryRegistrar.shared(for: center) {
+            Self.makeRegistrar(store: makeCategoryStore(center: center), configuration: configuration)
+        }
+        let engine = NotificationEngine(
+            registrar: registrar, images: makeImageFetcher(configuration: configuration),
+            receipts: makeReceiptPoster(configuration: configuration), configuration: configuration)
+
+        let work = Task {
+            if let report = await engine.process(payload, gate: gate) {
+                await engine.deliver(report, payload: payload)
+            }
+        }
+        // When the work ends first, the deadline finds the gate closed and does nothing.
+        DispatchQueue.global().asyncAfter(deadline: .now() + configuration.deadline.timeInterval) {
+            if let report = gate.finish(.deadline) {
+                Task { await engine.deliver(report, payload: payload) }
+            }
+            work.cancel()
+        }
+        current.withLock { $0 = Finishing(gate: gate, engine: engine, payload: payload) }
+    }
+
+    open override func serviceExtensionTimeWillExpire() {
+        guard let finishing = current.withLock({ $0 }), let report = finishing.gate.finish(.timeWillExpire) else { return }
+        Task { await finishing.engine.deliver(report, payload: finishing.payload) }
+    }
+
+    private static func makeRegistrar(store: any CategoryStore, configuration: ExtensionConfiguration) -> CategoryRegistrar {
+        let directory = configuration.sharedDirectory
+            ?? FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
+        return CategoryRegistrar(
+            store: store,
+            ledger: FileCategoryLedger(directory: directory),
+            capacity: configuration.categoryCapacity,
+            readTimeout: configuration.categoryReadTimeout,
+            inFlightWindow: configuration.categoryInFlightWindow,
+            crossProcessLock: configuration.sharedDirectory.map(FileCategoryLock.init(directory:)))
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+extension SimulatedDevice {
+    /// Delivers a remote notification as iOS does, and returns what was drawn.
+    ///
+    /// The system runs `serviceExtension` only for `aps.mutable-content` 1 (read from the content's
+    /// `userInfo`, which for a remote notification is the payload) and alert text. It calls
+    /// `didReceive` on a background thread; if the content handler is not called within
+    /// `serviceExtensionTimeBudget` it calls `serviceExtensionTimeWillExpire()` on a separate thread,
+    /// waits `expirationGracePeriod`, and if the handler is still not called shows the original
+    /// content. Content without alert text from the extension is ignored. Attachments are then
+    /// validated again and moved into the store; buttons come from the category registered under
+    /// the content's category identifier at that moment. The notification joins the center's
+    /// delivered notifications, replacing one with the same request identifier.
+    ///
+    /// - Parameters:
+    ///   - request: The notification; build one from a payload with `SimulatedPayload`.
+    ///   - serviceExtension: The app's extension, or `nil` when the app has none.
+    @discardableResult
+    public func deliver(_ request: UNNotificationRequest, to serviceExtension: UNNotificationServiceExtension?) async -> DrawnNotification {
+        let call = Unchecked((request, serviceExtension))
+        return await withCheckedContinuation { continuation in
+            Self.startThread(named: "UserNotificationsShim delivery (\(name))") { [weak self] in
+                // The caller keeps the device alive while it waits; the thread must not outlive that.
+                guard let drawn = self?.runDelivery(call.value.0, call.value.1) else { return }
+                continuation.resume(returning: drawn)
+            }
+        }
+    }
+
+    /// Delivers an APNs payload as a remote notification (see `SimulatedPayload.request(from:identifier:)`).
+    @discardableResult
+    public func deliver(payload: [AnyHashable: Any], identifier: String = UUID().uuidString,
+                        to serviceExtension: UNNotificationServiceExtension?) async -> DrawnNotification {
+        await deliver(SimulatedPayload.request(from: payload, identifier: identifier), to: serviceExtension)
+    }
+
+    // Runs on its own thread and blocks it while the extension works.
+    private func runDelivery(_ request: UNNotificationRequest, _ serviceExtension: UNNotificationServiceExtension?) -> DrawnNotification {
+        let start = ContinuousClock.now
+        let settings = deliverySettings
+        let original = request.content.snapshot
+        var extensionOutcome = ExtensionOutcome(reason: Self.reasonNotToRun(original, serviceExtension))
+        var run: ExtensionRun?
+        if let serviceExtension, extensionOutcome.reason == nil {
+            let thisRun = ExtensionRun()
+            run = thisRun
+            extensionOutcome = runExtension(serviceExtension, request, thisRun, start: start, settings: settings)
+        }
+        var shown = extensionOutcome.content ?? original
+        let attachments = attachmentStore.keep(shown.attachments, handling: settings.handling)
+        shown.attachments = attachments.stored
+
+        let buttons = DrawnButtons(categoryIdentifier: shown.categoryIdentifier, registered: system.categories)
+        let displayed = UNNotificationRequest(requestIdentifier: request.identifier, content: UNNotificationContent(fields: shown),
+                                              trigger: request.trigger)
+        system.addDelivered(UNNotification(date: Date(), request: displayed))
+
+        let drawn = DrawnNotification(
+            requestIdentifier: request.identifier, title: shown.title, subtitle: shown.subtitle, body: shown.body,
+            categoryIdentifier: shown.categoryIdentifier, threadIdentifier: shown.threadIdentifier,
+            badge: shown.badge?.intValue, sound: shown.sound?.payloadName,
+            interruptionLevel: DrawnNotification.InterruptionLevel(shown.interruptionLevel),
+            relevanceScore: shown.relevanceScore, targetContentIdentifier: shown.targetContentIdentifier,
+            buttons: buttons.buttons, bannerButtons: Array(buttons.buttons.prefix(2)), buttonsReason: buttons.reason,
+            categoryOptions: buttons.categoryOptions,
+            attachments: attachments.drawn, droppedAttachments: attachments.dropped,
+            contentSource: extensionOutcome.content == nil ? .original : .serviceExtension,
+            contentReason: extensionOutcome.reason ?? .serviceExtensionContent,
+            serviceExtensionTimeWillExpireCalled: extensionOutcome.expireCalled,
+            contentHandlerCallCount: extensionOutcome.callCount, violations: extensionOutcome.violations,
+            elapsedSeconds: start.duration(to: .now).seconds)
+        deliveries.withLock { $0[request.identifier] = DeliveryRecord(drawn: drawn, run: run) }
+        return drawn
+    }
+
+    private struct ExtensionOutcome {
+        /// The extension's content, when it is the one shown.
+        var content: ContentFields?
+        /// Why the original is shown; `nil` when the extension's content is.
+        var reason: DrawnNotification.ContentReason?
+        var expireCalled = false
+        var callCount = 0
+        var violations: [DrawnNotification.Violation] = []
+    }
+
+    /// Why iOS would not run the extension, or `nil` if it would.
+    private static func reasonNotToRun(_ content: ContentFields, _ serviceExtension: UNNotificationServiceExtension?)
+        -> DrawnNotification.ContentReason? {
+        guard serviceExtension != nil else { return .noServiceExtension }
+        let aps = content.userInfo["aps"] as? [AnyHashable: Any]
+        guard PayloadValue.integer(aps?["mutable-content"]) == 1 else { return .mutableContentNotSet }
+        guard content.hasAlertText else { return .noAlertText }
+        return nil
+    }
+
+    private func runExtension(_ serviceExtension: UNNotificationServiceExtension, _ request: UNNotificationRequest,
+                              _ run: ExtensionRun, start: ContinuousClock.Instant,
+                              settings: (budget: Duration, grace: Duration, settle: Duration, handling: AttachmentHandling))
+        -> ExtensionOutcome {
+        let call = Unchecked((serviceExtension, request))
+        let bind = system.bind
+        Self.startThread(named: "UserNotificationsShim didReceive (\(name))") {
+            bind {
+                call.value.0.didReceive(call.value.1) { run.contentHandlerCalled(with: $0) }
+            }
+        }
+        var outcome = ExtensionOutcome()
+        var called = run.waitForContentHandler(until: start + settings.budget)
+        if !called {
+            outcome.expireCalled = true
+            Self.startThread(named: "UserNotificationsShim serviceExtensionTimeWillExpire (\(name))") {
+                bind { call.value.0.serviceExtensionTimeWillExpire() }
+            }
+            called = run.waitForContentHandler(until: .now + settings.grace)
+        }
+        if called {
+            // Keep listening briefly, to catch a second call right after the first.
+            Thread.sleep(forTimeInterval: settings.settle.seconds)
+        }
+        outcome.callCount = run.callCount
+        if outcome.callCount == 0 {
+            outcome.violations.append(.contentHandlerNeverCalled)
+            outcome.reason = .serviceExtensionTimedOut
+        } else if outcome.callCount > 1 {
+            outcome.violations.append(.contentHandlerCalledMoreThanOnce)
+        }
+        if let content = run.content {
+            if content.hasAlertText {
+                outcome.content = content
+            } else {
+                outcome.reason = .serviceExtensionContentHasNoAlertText
+            }
+        }
+        return outcome
+    }
+
+    /// Starts a thread of the simulated system.
+    static func startThread(named name: String, _ work: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: work)
+        thread.name = name
+        thread.start()
+    }
+}
+
+/// The buttons the system draws for a category identifier from the registered categories.
+struct DrawnButtons {
+    var buttons: [DrawnNotification.Button] = []
+    var reason: DrawnNotification.ButtonsReason
+    var categoryOptions: [DrawnNotification.CategoryOption] = []
+
+    /// At most this many buttons appear when the system has room for all (Apple: "up to 10").
+    static let maximumCount = 10
+
+    init(categoryIdentifier: String, registered: Set<UNNotificationCategory>) {
+        guard !categoryIdentifier.isEmpty else {
+            reason = .noCategoryIdentifier
+            return
+        }
+        let matches = registered.filter { $0.identifier == categoryIdentifier }
+            .sorted { $0.description < $1.description }
+        guard let category = matches.first else {
+            reason = .categoryNotRegistered
+            return
+        }
+        buttons = category.actions.prefix(Self.maximumCount).map(DrawnNotification.Button.init)
+        categoryOptions = DrawnNotification.CategoryOption.all(in: category.options)
+        if matches.count > 1 {
+            reason = .ambiguousCategory
+        } else {
+            reason = buttons.isEmpty ? .categoryHasNoActions : .registeredCategory
+        }
+    }
+}
+
+extension DrawnNotification.Button {
+    init(_ action: UNNotificationAction) {
+        let textInput = (action as? UNTextInputNotificationAction).map {
+            DrawnNotification.TextInput(buttonTitle: $0.textInputButtonTitle, placeholder: $0.textInputPlaceholder)
+        }
+        let icon = action.icon.map {
+            DrawnNotification.Icon(source: $0.source == .systemImage ? .systemImage : .templateImage, name: $0.imageName)
+        }
+        var options: [DrawnNotification.ButtonOption] = []
+        if action.options.contains(.authenticationRequired) { options.append(.authenticationRequired) }
+        if action.options.contains(.destructive) { options.append(.destructive) }
+        if action.options.contains(.foreground) { options.append(.foreground) }
+        self.init(identifier: action.identifier, title: action.title, options: options, icon: icon, textInput: textInput)
+    }
+}
+
+extension DrawnNotification.CategoryOption {
+    static func all(in options: UNNotificationCategoryOptions) -> [Self] {
+        var result: [Self] = []
+        if options.contains(.customDismissAction) { result.append(.customDismissAction) }
+        if options.contains(.allowInCarPlay) { result.append(.allowInCarPlay) }
+        if options.contains(.hiddenPreviewsShowTitle) { result.append(.hiddenPreviewsShowTitle) }
+        if options.contains(.hiddenPreviewsShowSubtitle) { result.append(.hiddenPreviewsShowSubtitle) }
+        return result
+    }
+}
+
+extension DrawnNotification.InterruptionLevel {
+    init(_ level: UNNotificationInterruptionLevel) {
+        switch level {
+        case .passive: self = .passive
+        case .active: self = .active
+        case .timeSensitive: self = .timeSensitive
+        case .critical: self = .critical
+        }
+    }
+}

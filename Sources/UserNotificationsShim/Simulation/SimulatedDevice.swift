@@ -1,0 +1,178 @@
+import Foundation
+
+/// A simulated iPhone: its notification center, its notification daemon and the person holding it.
+///
+/// Each device has its own categories, delivered notifications, authorization decision and
+/// attachment store, so many can live in one process. `UNUserNotificationCenter.current()` returns
+/// the center of the device bound to the current task:
+///
+/// ```swift
+/// let device = SimulatedDevice(name: "phone A")
+/// device.readLatency = .fixed(.milliseconds(50))
+/// let drawn = await device.deliver(payload: payload, to: NotificationService())
+/// try await device.tap(button: "accept", inNotification: drawn.requestIdentifier)
+/// ```
+///
+/// Code running on the device's own threads (the extension's `didReceive`, answers to the center's
+/// reads, delegate calls) sees the device as current; threads the extension starts itself with
+/// Dispatch or `Thread` don't, and see `SimulatedDevice.default`: capture the center in `didReceive`.
+public final class SimulatedDevice: Sendable {
+    /// The device bound to the current task, if any (set with `withCurrent` or
+    /// `SimulatedDevice.$bound.withValue`).
+    @TaskLocal public static var bound: SimulatedDevice?
+
+    /// The process-wide device `UNUserNotificationCenter.current()` falls back to.
+    public static let `default` = SimulatedDevice(name: "default")
+
+    /// The device bound to the current task, or else `default`.
+    public static var current: SimulatedDevice {
+        bound ?? .default
+    }
+
+    /// A name for reports and thread names.
+    public let name: String
+    let system: NotificationSystem
+    let attachmentStore: AttachmentStore
+    private let centerBox: Unchecked<UNUserNotificationCenter>
+    private let settings = Locked(Settings())
+    let deliveries = Locked([String: DeliveryRecord]())
+
+    private struct Settings {
+        var serviceExtensionTimeBudget: Duration = .seconds(30)
+        var expirationGracePeriod: Duration = .seconds(1)
+        var contentHandlerSettlePeriod: Duration = .milliseconds(10)
+        var delegateCompletionTimeout: Duration = .seconds(5)
+        var attachmentHandling: AttachmentHandling = .move
+    }
+
+    /// Creates a device with an empty category registry, nothing delivered and authorization not yet
+    /// asked.
+    ///
+    /// - Parameters:
+    ///   - name: A name for reports and thread names.
+    ///   - attachmentStoreDirectory: Where the system keeps attachments it accepted; by default a new
+    ///     temporary directory, removed when the device goes away.
+    public init(name: String = "simulated device", attachmentStoreDirectory: URL? = nil) {
+        self.name = name
+        let owner = Locked(WeakDevice())
+        system = NotificationSystem(name: name) { work in
+            guard let device = owner.withLock({ $0.device }) else { return work() }
+            SimulatedDevice.$bound.withValue(device, operation: work)
+        }
+        attachmentStore = AttachmentStore(directory: attachmentStoreDirectory, deviceName: name)
+        centerBox = Unchecked(UNUserNotificationCenter(system: system))
+        owner.withLock { $0.device = self }
+    }
+
+    private struct WeakDevice {
+        weak var device: SimulatedDevice?
+    }
+
+    /// This device's notification center: what `UNUserNotificationCenter.current()` returns while the
+    /// device is bound.
+    public var center: UNUserNotificationCenter {
+        centerBox.value
+    }
+
+    /// Runs `operation` with this device as `SimulatedDevice.current`.
+    public func withCurrent<Result>(_ operation: () throws -> Result) rethrows -> Result {
+        try Self.$bound.withValue(self, operation: operation)
+    }
+
+    /// Runs `operation` with this device as `SimulatedDevice.current`.
+    public func withCurrent<Result>(isolation: isolated (any Actor)? = #isolation,
+                                    _ operation: () async throws -> Result) async rethrows -> Result {
+        try await Self.$bound.withValue(self, operation: operation)
+    }
+
+    // MARK: Settings
+
+    /// How long the center's reads take to answer (categories, delivered notifications,
+    /// authorization). Setting it restarts a random latency's sequence from its seed.
+    public var readLatency: SimulatedLatency {
+        get { system.readLatency }
+        set { system.readLatency = newValue }
+    }
+
+    /// What the person answers the first authorization prompt (`true`: allow). Later requests get
+    /// the first answer without a prompt.
+    public var authorizationAnswer: Bool {
+        get { system.authorizationAnswer }
+        set { system.authorizationAnswer = newValue }
+    }
+
+    /// How many times the person was prompted for authorization.
+    public var authorizationPromptCount: Int {
+        system.authorizationPrompts
+    }
+
+    /// How long a service extension has to call its content handler (30 s on iOS).
+    public var serviceExtensionTimeBudget: Duration {
+        get { settings[\.serviceExtensionTimeBudget] }
+        set { settings[\.serviceExtensionTimeBudget] = newValue }
+    }
+
+    /// How long the system waits after `serviceExtensionTimeWillExpire()` before showing the
+    /// original content. Apple gives no figure; 1 s by default.
+    public var expirationGracePeriod: Duration {
+        get { settings[\.expirationGracePeriod] }
+        set { settings[\.expirationGracePeriod] = newValue }
+    }
+
+    /// How long the system keeps listening after the first content handler call before showing the
+    /// notification, to record a second call (10 ms by default). Later calls are still counted in
+    /// `contentHandlerCallCount(forRequest:)`.
+    public var contentHandlerSettlePeriod: Duration {
+        get { settings[\.contentHandlerSettlePeriod] }
+        set { settings[\.contentHandlerSettlePeriod] = newValue }
+    }
+
+    /// How long an interaction waits for the delegate to call its completion handler (5 s by default).
+    public var delegateCompletionTimeout: Duration {
+        get { settings[\.delegateCompletionTimeout] }
+        set { settings[\.delegateCompletionTimeout] = newValue }
+    }
+
+    /// Whether accepted attachment files are moved into the store, as iOS does (the default), or
+    /// copied, leaving the extension's file in place.
+    public var attachmentHandling: AttachmentHandling {
+        get { settings[\.attachmentHandling] }
+        set { settings[\.attachmentHandling] = newValue }
+    }
+
+    /// The directory where the system keeps accepted attachments.
+    public var attachmentStoreDirectory: URL {
+        attachmentStore.directory
+    }
+
+    var deliverySettings: (budget: Duration, grace: Duration, settle: Duration, handling: AttachmentHandling) {
+        settings.withLock { ($0.serviceExtensionTimeBudget, $0.expirationGracePeriod, $0.contentHandlerSettlePeriod, $0.attachmentHandling) }
+    }
+
+    // MARK: Screen
+
+    /// What was drawn for a request, if it was delivered.
+    public func drawnNotification(forRequest identifier: String) -> DrawnNotification? {
+        deliveries.withLock { $0[identifier]?.drawn }
+    }
+
+    /// How many times the extension has called the content handler for a request so far, including
+    /// calls after the notification was shown; `nil` if the extension did not run for it.
+    public func contentHandlerCallCount(forRequest identifier: String) -> Int? {
+        deliveries.withLock { $0[identifier]?.run }?.callCount
+    }
+}
+
+/// What the system does with an attachment file it accepts.
+public enum AttachmentHandling: String, Sendable, Codable {
+    /// Move the file into the system's store, as iOS does: the extension's file is gone afterwards.
+    case move
+    /// Copy the file, leaving the extension's file in place.
+    case copy
+}
+
+/// What the device remembers of one delivery.
+struct DeliveryRecord: Sendable {
+    var drawn: DrawnNotification
+    var run: ExtensionRun?
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import NotibaseCore
+
+@Suite("Message JSON")
+struct MessageCodingTests {
+    func decode(_ json: String) throws -> Message {
+        try JSONDecoder().decode(Message.self, from: Data(json.utf8))
+    }
+
+    func problem(_ json: String) -> DecodingProblem? {
+        do {
+            _ = try decode(json)
+            return nil
+        } catch {
+            return DecodingProblem(error)
+        }
+    }
+
+    @Test func decodesEveryField() throws {
+        let message = try decode("""
+            {"title":"T","subtitle":"S","body":"B","buttons":[{"id":"a","text":"A"}],"image":"https://x.test/i.png",
+             "url":"app://x","sound":"default","badge":2,"threadId":"t","interruptionLevel":"passive","relevanceScore":0.5,
+             "collapseId":"c","ttl":60,"priority":"normal","data":{"k":[1,"v"]},"category":"CAT","targetContentId":"w"}
+            """)
+        #expect(message == Message(
+            title: "T", subtitle: "S", body: "B", buttons: [Button(id: "a", text: "A")], imageURL: "https://x.test/i.png",
+            url: "app://x", sound: "default", badge: 2, threadID: "t", interruptionLevel: .passive, relevanceScore: 0.5,
+            collapseID: "c", ttl: 60, priority: .normal, data: ["k": [1, "v"]], category: "CAT", targetContentID: "w"))
+    }
+
+    @Test func roundTrips() throws {
+        let message = Message(
+            title: "T", body: "B", buttons: [Button(id: "a", text: "A", options: [], input: .init(button: "Go"))],
+            expiresAt: Date(timeIntervalSince1970: 1_796_083_200.5), data: ["n": nil, "d": 1.5])
+        let encoded = try JSONEncoder().encode(message)
+        #expect(try JSONDecoder().decode(Message.self, from: encoded) == message)
+        #expect(String(decoding: encoded, as: UTF8.self).contains("2026-12-01T00:00:00.500Z"))
+    }
+
+    @Test func unknownFieldIsAnErrorNamingIt() {
+        let problem = problem(#"{"title":"T","titel":"typo"}"#)
+        #expect(problem?.field == "titel")
+        #expect(problem?.message.contains("unknown field") == true)
+    }
+
+    @Test func unknownButtonFieldNamesItsPath() {
+        let problem = problem(#"{"title":"T","buttons":[{"id":"a","text":"A"},{"id":"b","text":"B","colour":"red"}]}"#)
+        #expect(problem?.field == "buttons[1].colour")
+    }
+
+    @Test func wrongTypeNamesTheField() {
+        let problem = problem(#"{"title":"T","badge":"three"}"#)
+        #expect(problem?.field == "badge")
+        #expect(problem?.message == "expected a whole number")
+    }
+
+    @Test func missingButtonTextIsRequired() {
+        let problem = problem(#"{"title":"T","buttons":[{"id":"a"}]}"#)
+        #expect(problem?.field == "buttons[0].text")
+        #expect(problem?.message == "is required")
+    }
+
+    @Test func unknownButtonOptionIsRejected() {
+        let problem = problem(#"{"title":"T","buttons":[{"id":"a","text":"A","options":["loud"]}]}"#)
+        #expect(problem?.field == "buttons[0].options[0]")
+    }
+
+    @Test func badTimestampIsRejected() {
+        let problem = problem(#"{"title":"T","expiresAt":"tomorrow"}"#)
+        #expect(problem?.field == "expiresAt")
+        #expect(problem?.message.contains("RFC 3339") == true)
+    }
+
+    @Test func absentOptionsMeanForeground() throws {
+        let message = try decode(#"{"title":"T","buttons":[{"id":"a","text":"A"},{"id":"b","text":"B","options":[]}]}"#)
+        #expect(message.buttons[0].options == [.foreground])
+        #expect(message.buttons[1].options.members.isEmpty)
+    }
+
+    @Test func interruptionLevelKeepsUnknownValues() throws {
+        let message = try decode(#"{"title":"T","interruptionLevel":"future-level"}"#)
+        #expect(message.interruptionLevel?.rawValue == "future-level")
+        #expect(message.validate().contains { $0.field == "interruptionLevel" && $0.code == "unknown_value" })
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import NotibaseCore
+import NotibaseTestSupport
+import NotibaseExtension
+@preconcurrency import UserNotificationsShim
+@testable import Notibase
+
+/// The app and its extension are two processes writing one system set. The app's categories and
+/// every notification's buttons must both survive.
+@Suite("App categories alongside the extension's")
+struct AppCategoriesTests {
+    let shared = TemporaryDirectory("notibase-app-group")
+
+    func client(_ device: SimulatedDevice) -> NotibaseClient {
+        var configuration = NotibaseConfiguration(
+            serverURL: URL(string: "http://127.0.0.1:9")!, clientKey: "nbc_test", sharedDirectory: shared.url,
+            stateDirectory: shared.url.appendingPathComponent("app-state"))
+        configuration.initialRetryDelay = .seconds(60)
+        return NotibaseClient(configuration: configuration, center: device.center)
+    }
+
+    func appSet(_ generation: Int) -> Set<UNNotificationCategory> {
+        [
+            UNNotificationCategory(identifier: "INVITATION", actions: [UNNotificationAction(identifier: "accept-\(generation)", title: "Accept")],
+                                   intentIdentifiers: []),
+            UNNotificationCategory(identifier: "CHAT", actions: [], intentIdentifiers: []),
+        ]
+    }
+
+    func payloads(_ count: Int) -> [[AnyHashable: Any]] {
+        (0..<count).map { index in
+            let buttons = [Button(id: "ok-\(index)", text: "OK \(index)")]
+            let request = try! APNsRenderer(message: Message(title: "N\(index)", buttons: buttons), topic: nil).render(
+                DeliveryContext(deviceToken: "00", deliveryID: UUID().uuidString.lowercased()))
+            return try! JSONSerialization.jsonObject(with: Data(request.body)) as! [AnyHashable: Any]
+        }
+    }
+
+    final class Service: NotibaseNotificationService {
+        let shared: URL
+        init(shared: URL) {
+            self.shared = shared
+            super.init()
+        }
+        override var configuration: ExtensionConfiguration {
+            var configuration = ExtensionConfiguration()
+            configuration.sharedDirectory = shared
+            return configuration
+        }
+    }
+
+    @Test func appCategoriesAndEveryNotificationsButtonsSurvive() async throws {
+        let device = SimulatedDevice(name: "app and extension")
+        device.readLatency = .random(in: .zero ... .milliseconds(3), seed: 11)
+        device.contentHandlerSettlePeriod = .zero
+        let client = client(device)
+        let shared = shared.url
+        let payloads = UncheckedSendable(payloads(100))
+        let drawn = try await withThrowingTaskGroup(of: DrawnNotification?.self) { group in
+            for index in 0..<100 {
+                group.addTask { await device.deliver(payload: payloads.value[index], identifier: "n\(index)", to: Service(shared: shared)) }
+            }
+            for generation in 0..<10 {
+                group.addTask {
+                    try await client.setAppCategories(appSet(generation))
+                    return nil
+                }
+            }
+            return try await group.reduce(into: [DrawnNotification]()) { if let drawn = $1 { $0.append(drawn) } }
+        }
+        let lost = drawn.filter { $0.buttons.count != 1 }.count
+        #expect(lost == 0, "\(lost) notifications were drawn without their button")
+        let registered = await device.center.notificationCategories()
+        #expect(registered.contains { $0.identifier == "INVITATION" } && registered.contains { $0.identifier == "CHAT" })
+        #expect(registered.filter { CategoryIdentifier.isDerived($0.identifier) }.count == 100)
+    }
+
+    /// What the app SDK prevents: the app calling setNotificationCategories itself wipes the
+    /// categories the extension registered.
+    @Test func callingSetNotificationCategoriesDirectlyWipesNotibasesCategories() async throws {
+        let device = SimulatedDevice(name: "naive app")
+        device.readLatency = .immediate
+        let payload = payloads(1)[0]
+        let first = await device.deliver(payload: payload, identifier: "first", to: Service(shared: shared.url))
+        #expect(first.buttons.count == 1)
+        device.center.setNotificationCategories(appSet(0))
+        let identifiers = await device.center.notificationCategories().map(\.identifier)
+        #expect(!identifiers.contains { CategoryIdentifier.isDerived($0) }, "the direct call replaced the whole set")
+
+        let safe = SimulatedDevice(name: "app using the SDK")
+        safe.readLatency = .immediate
+        _ = await safe.deliver(payload: payload, identifier: "first", to: Service(shared: shared.url))
+        try await client(safe).setAppCategories(appSet(0))
+        let kept = await safe.center.notificationCategories().map(\.identifier)
+        #expect(kept.contains { CategoryIdentifier.isDerived($0) })
+        #expect(Set(kept).isSuperset(of: ["INVITATION", "CHAT"]))
+    }
+
+    @Test func aReadThatNeverAnswersWritesNothing() async {
+        let device = SimulatedDevice(name: "hung")
+        device.center.setNotificationCategories(appSet(0))
+        device.readLatency = .never
+        var configuration = client(device).configuration
+        configuration.categoryReadTimeout = .milliseconds(100)
+        let client = NotibaseClient(configuration: configuration, center: device.center)
+        await #expect(throws: CategoryStoreError.readTimedOut) { try await client.setAppCategories([]) }
+        device.readLatency = .immediate
+        #expect(Set(await device.center.notificationCategories().map(\.identifier)) == ["INVITATION", "CHAT"])
+    }
+}
