@@ -3,6 +3,7 @@
 
 import argparse
 import asyncio
+import json
 import ssl
 import time
 import uuid
@@ -49,6 +50,7 @@ async def main():
     parser.add_argument("--concurrency", type=int, default=1000)
     parser.add_argument("--connections", type=int, default=2)
     parser.add_argument("--token", default="a" * 64)
+    parser.add_argument("--payload", required=True, help="the JSON payload file every client sends")
     arguments = parser.parse_args()
     echo_apns_id_from_stream()
 
@@ -61,7 +63,8 @@ async def main():
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
     client = APNs(key=key, key_id="BENCHKEY01", team_id="BENCHTEAM1", topic="com.example.bench",
                   max_connections=arguments.connections, ssl_context=context)
-    payload = {"aps": {"alert": {"title": "Benchmark", "body": "Hello from Notibase"}, "mutable-content": 1}, "nb_id": "bench"}
+    with open(arguments.payload) as handle:
+        payload = json.load(handle)
     latencies = []
     failures = 0
     queue = iter(range(arguments.count))
