@@ -88,8 +88,10 @@ final class H2EventLoop {
                     polled.append(connection)
                 }
             }
+            // Deadlines need a look every 10 ms while requests are out; idle connections only for
+            // PINGs and connect deadlines.
             let busy = inFlight > 0 || origins.values.contains { $0.head < $0.waiting.count }
-            poll(&pollFDs, nfds_t(pollFDs.count), busy || !polled.isEmpty ? 20 : 1000)
+            poll(&pollFDs, nfds_t(pollFDs.count), busy ? 10 : polled.isEmpty ? 1000 : 100)
             if pollFDs[0].revents != 0 {
                 var drain = [UInt8](repeating: 0, count: 256)
                 while read(wakeFD, &drain, drain.count) > 0 {}
