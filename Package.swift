@@ -24,7 +24,16 @@ let package = Package(
         ),
 
         // MARK: Senders (APNs, FCM; the protocol the server's workers hand pushes to)
-        .target(name: "NotibaseSenders", dependencies: ["NotibaseCore"]),
+        .target(name: "NotibaseSenders", dependencies: ["NotibaseCore", "CNGHTTP2", "COpenSSL"]),
+        .testTarget(
+            name: "NotibaseSendersTests",
+            dependencies: ["NotibaseSenders", "NotibaseCore"],
+            exclude: ["Peers"]
+        ),
+
+        // MARK: C libraries (Debian packages; see script/debian-packages.txt)
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
 
         // MARK: Server (HTTP API, storage, delivery queue)
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),

@@ -2,7 +2,7 @@
 /// its comparison in the same process, so the figures are measured side by side.
 enum BenchCommand: Command {
     static let name = "bench"
-    static let summary = "run a benchmark and print its figures (render, …)"
+    static let summary = "run a benchmark and print its figures (render, apns, …)"
     static var usage: String {
         "notibase bench <benchmark> [options]\n\nbenchmarks:\n"
             + benchmarks.map { "  \($0.name): \($0.summary)\n      \($0.usage)" }.joined(separator: "\n")
@@ -15,7 +15,7 @@ enum BenchCommand: Command {
 
     /// Every benchmark.
     static var benchmarks: [Benchmark] {
-        var benchmarks = [RenderBenchmark.benchmark]
+        var benchmarks = [RenderBenchmark.benchmark, APNsSenderBenchmark.benchmark]
         #if canImport(NotibaseSimulator)
         benchmarks += [ExtensionBenchmark.benchmark, AttachmentMemoryBenchmark.benchmark]
         #endif

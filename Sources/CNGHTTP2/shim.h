@@ -1,0 +1,6 @@
+#ifndef NOTIBASE_CNGHTTP2_SHIM_H
+#define NOTIBASE_CNGHTTP2_SHIM_H
+
+#include <nghttp2/nghttp2.h>
+
+#endif

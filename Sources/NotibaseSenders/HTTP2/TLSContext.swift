@@ -1,0 +1,51 @@
+import COpenSSL
+
+/// An OpenSSL client context for HTTP/2: TLS 1.2+, ALPN `h2`, peer verification against the system's
+/// or a given CA file, and the client certificate when there is one. Owned by one event loop.
+final class TLSContext {
+    let context: OpaquePointer
+
+    init(configuration: HTTP2ClientConfiguration) throws(TransportError) {
+        guard let context = SSL_CTX_new(TLS_client_method()) else { throw Self.error("could not create a TLS context") }
+        self.context = context
+        notibase_ssl_ctx_set_nonblocking_modes(context)
+        _ = notibase_ssl_ctx_require_tls12(context)
+        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        let alpn: [UInt8] = [2, UInt8(ascii: "h"), UInt8(ascii: "2")]
+        guard SSL_CTX_set_alpn_protos(context, alpn, UInt32(alpn.count)) == 0 else { throw Self.error("could not offer ALPN h2") }
+        if let caFile = configuration.caFile {
+            guard SSL_CTX_load_verify_locations(context, caFile, nil) == 1 else { throw Self.error("could not read the CA file \(caFile)") }
+        } else {
+            SSL_CTX_set_default_verify_paths(context)
+        }
+        if let certificate = configuration.clientCertificate {
+            try useClientCertificate(certificate)
+        }
+    }
+
+    deinit { SSL_CTX_free(context) }
+
+    private func useClientCertificate(_ certificate: HTTP2ClientConfiguration.ClientCertificate) throws(TransportError) {
+        var certificatePEM = Array(certificate.certificatePEM.utf8)
+        let x509: OpaquePointer? = certificatePEM.withUnsafeMutableBytes { bytes in
+            guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count)) else { return nil }
+            defer { BIO_free(bio) }
+            return PEM_read_bio_X509(bio, nil, nil, nil)
+        }
+        guard let x509 else { throw Self.error("the client certificate is not a readable PEM certificate", code: 58) }
+        defer { X509_free(x509) }
+        guard SSL_CTX_use_certificate(context, x509) == 1 else { throw Self.error("the client certificate was refused", code: 58) }
+        guard let key = try? SigningKey.anyKey(pem: certificate.privateKeyPEM) else {
+            throw Self.error("the client certificate's key is not a readable PEM key", code: 58)
+        }
+        guard key.use({ SSL_CTX_use_PrivateKey(context, $0) }) == 1, SSL_CTX_check_private_key(context) == 1 else {
+            throw Self.error("the client certificate's key does not match it", code: 58)
+        }
+    }
+
+    /// A TLS error; code 58 marks a problem with our own client certificate.
+    static func error(_ message: String, code: Int32 = 35) -> TransportError {
+        let reason = OpenSSLError.lastReason().map { " (OpenSSL: \($0))" } ?? ""
+        return TransportError(kind: .tls, code: code, message: message + reason)
+    }
+}

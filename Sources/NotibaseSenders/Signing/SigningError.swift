@@ -1,0 +1,36 @@
+/// A key that could not be read or used for signing. The description never contains key material.
+public struct SigningError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Kind: Equatable {
+        case unreadableKey
+        case wrongKeyType(expected: String)
+        case signingFailed(step: String)
+    }
+
+    private let kind: Kind
+    /// OpenSSL's own reason, when it gave one (a library message such as "bad base64 decode").
+    public let libraryReason: String?
+
+    static func unreadableKey(libraryReason: String?) -> SigningError {
+        SigningError(kind: .unreadableKey, libraryReason: libraryReason)
+    }
+
+    static func wrongKeyType(expected: String) -> SigningError {
+        SigningError(kind: .wrongKeyType(expected: expected), libraryReason: nil)
+    }
+
+    static func signingFailed(step: String, libraryReason: String?) -> SigningError {
+        SigningError(kind: .signingFailed(step: step), libraryReason: libraryReason)
+    }
+
+    public var description: String {
+        let reason = libraryReason.map { " (OpenSSL: \($0))" } ?? ""
+        switch kind {
+        case .unreadableKey:
+            return "The private key is not a readable PEM key; paste the whole file, including the BEGIN and END lines" + reason
+        case .wrongKeyType(let expected):
+            return "The private key is not \(expected); check that the right key file was uploaded" + reason
+        case .signingFailed(let step):
+            return "Signing failed at \(step)" + reason
+        }
+    }
+}

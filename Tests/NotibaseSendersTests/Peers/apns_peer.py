@@ -1,0 +1,119 @@
+"""A local APNs for Notibase's tests: checks requests the way APNs documents and answers per
+device token as script.json says (test-only code).
+
+Checks, in APNs's order: method, path, topic, push type, priority, provider token (ES256 JWT
+signed by a key in --keys, issued by its team, younger than max_token_age), payload size.
+
+script.json:
+  {"tokens": {"<device token>": [answer, answer, ...]},   answers in order, the last repeating
+   "goaway_after": N, "max_token_age": seconds (3600), "max_concurrent_streams": N}
+An answer: {"status": 410, "reason": "Unregistered", "timestamp": ms} | {"status": 200}
+  | {"delay": s, ...} | {"never": true} | {"drop": true} | {"headers": [[name, value]]}
+"""
+
+import base64
+import json
+import os
+import re
+import time
+import uuid
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+
+import h2peer
+
+PUSH_TYPES = {"alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk", "controls", "widgets"}
+TOKEN_PATTERN = re.compile(r"^/3/device/([0-9a-fA-F]{64,200})$")
+
+
+def b64url_decode(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def load_keys(path):
+    """{"KEYID": {"team": "TEAMID", "public_key": "PEM"}} from the --keys file."""
+    if not path:
+        return {}
+    with open(path) as handle:
+        keys = json.load(handle)
+    return {kid: (entry["team"], serialization.load_pem_public_key(entry["public_key"].encode())) for kid, entry in keys.items()}
+
+
+def check_provider_token(peer, authorization):
+    """None when the bearer JWT is valid, else the APNs reason."""
+    if not authorization or not authorization.startswith("bearer "):
+        return "MissingProviderToken"
+    try:
+        header_b64, claims_b64, signature_b64 = authorization[len("bearer "):].split(".")
+        header = json.loads(b64url_decode(header_b64))
+        claims = json.loads(b64url_decode(claims_b64))
+        signature = b64url_decode(signature_b64)
+    except ValueError:
+        return "InvalidProviderToken"
+    key = peer.keys.get(header.get("kid"))
+    if header.get("alg") != "ES256" or key is None or len(signature) != 64:
+        return "InvalidProviderToken"
+    team, public_key = key
+    der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
+    try:
+        public_key.verify(der, f"{header_b64}.{claims_b64}".encode(), ec.ECDSA(hashes.SHA256()))
+    except InvalidSignature:
+        return "InvalidProviderToken"
+    if claims.get("iss") != team or not isinstance(claims.get("iat"), int):
+        return "InvalidProviderToken"
+    if time.time() - claims["iat"] > float(peer.script.current().get("max_token_age", 3600)):
+        return "ExpiredProviderToken"
+    return None
+
+
+def error(status, reason, apns_id, **extra):
+    body = {"reason": reason}
+    body.update(extra)
+    return {"status": status, "reason": reason, "headers": [["apns-id", apns_id]], "body": json.dumps(body).encode()}
+
+
+def handle(peer, headers, body):
+    apns_id = headers.get("apns-id") or str(uuid.uuid4()).upper()
+    if headers.get(":method") != "POST":
+        return error(405, "MethodNotAllowed", apns_id)
+    match = TOKEN_PATTERN.match(headers.get(":path", ""))
+    if not match:
+        return error(404, "BadPath", apns_id)
+    token = match.group(1)
+    if not headers.get("apns-topic"):
+        return error(400, "MissingTopic", apns_id)
+    if headers.get("apns-push-type") not in PUSH_TYPES:
+        return error(400, "InvalidPushType", apns_id)
+    if headers.get("apns-priority", "10") not in ("1", "5", "10"):
+        return error(400, "BadPriority", apns_id)
+    if peer.keys:
+        reason = check_provider_token(peer, headers.get("authorization"))
+        if reason:
+            return error(403, reason, apns_id)
+    if len(body) == 0:
+        return error(400, "PayloadEmpty", apns_id)
+    if len(body) > 4096:
+        return error(413, "PayloadTooLarge", apns_id)
+    answer = peer.script.next_answer("tokens", token) or {"status": 200}
+    answer = dict(answer)
+    if answer.get("drop") or answer.get("never"):
+        return answer
+    status = int(answer.get("status", 200))
+    if status == 200:
+        answer["headers"] = [["apns-id", apns_id]] + answer.get("headers", [])
+        return answer
+    extra = {"timestamp": answer["timestamp"]} if "timestamp" in answer else {}
+    scripted = error(status, answer.get("reason", ""), apns_id, **extra)
+    scripted["headers"] += answer.get("headers", [])
+    scripted["delay"] = answer.get("delay", 0)
+    return scripted
+
+
+if __name__ == "__main__":
+    def start(peer, arguments):
+        peer.keys = load_keys(arguments.keys)
+
+    h2peer.serve(handle, [("--keys", {"default": None})], on_start=start)
