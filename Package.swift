@@ -34,11 +34,10 @@ let package = Package(
         // MARK: C libraries (Debian packages; see script/debian-packages.txt)
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
-
-        // MARK: Server (HTTP API, storage, delivery queue)
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
-        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // MARK: Server (HTTP API, storage, delivery queue)
         .target(
             name: "NotibaseServer",
             dependencies: ["NotibaseCore", "NotibaseSenders", "CSQLite", "CMicroHTTPD", "COpenSSL"]

@@ -1,5 +1,9 @@
 import Foundation
 import NotibaseServer
+import NotibaseSenders
+#if canImport(NotibaseSimulator)
+import NotibaseSimulator
+#endif
 
 extension ServeCommand {
     /// Reads `serve`'s options: a flag, else its environment variable, else the default.
@@ -60,12 +64,32 @@ extension ServeCommand {
         func senders() throws -> SenderSet {
             switch value("sender", "NOTIBASE_SENDER") ?? "providers" {
             case "providers":
-                // The APNs and FCM senders (NotibaseSenders) plug in here once they are built.
-                return .unavailable
+                var apns = APNsSenderConfiguration()
+                if let url = value("apns-url", "NOTIBASE_APNS_URL") {
+                    apns.productionURL = url
+                    apns.sandboxURL = url
+                }
+                apns.caFile = value("apns-ca", "NOTIBASE_APNS_CA")
+                var fcm = FCMSenderConfiguration()
+                if let url = value("fcm-url", "NOTIBASE_FCM_URL") { fcm.baseURL = url }
+                fcm.tokenURL = value("fcm-token-url", "NOTIBASE_FCM_TOKEN_URL")
+                fcm.caFile = value("fcm-ca", "NOTIBASE_FCM_CA")
+                for file in [apns.caFile, fcm.caFile].compactMap({ $0 }) where !FileManager.default.isReadableFile(atPath: file) {
+                    throw UsageError("the CA file \(file) cannot be read")
+                }
+                return SenderSet(ios: APNsSender(configuration: apns), android: FCMSender(configuration: fcm), credentials: .stored)
+            case "simulated":
+                #if canImport(NotibaseSimulator)
+                let fleet = SimulatedFleet(directory: FileManager.default.temporaryDirectory.appendingPathComponent("notibase-fleet"), receiptEndpoint: nil)
+                let sender = SimulatedSender(fleet: fleet)
+                return SenderSet(ios: sender, android: sender, credentials: .notRequired, providerNames: [.ios: "simulated", .android: "simulated"])
+                #else
+                throw UsageError("--sender simulated needs the simulator, which is built on Linux only")
+                #endif
             case "test":
                 return .test(try TestSender(recordPath: value("sender-record", "NOTIBASE_SENDER_RECORD")))
             case let other:
-                throw UsageError("--sender takes providers or test, not '\(other)'")
+                throw UsageError("--sender takes providers, simulated or test, not '\(other)'")
             }
         }
     }

@@ -23,21 +23,28 @@ enum ServeCommand: Command {
           --batch-size N            deliveries claimed per batch (NOTIBASE_BATCH_SIZE, default 1000)
           --lease-seconds N         how long a claim lasts (NOTIBASE_LEASE_SECONDS, default 30)
           --fanout-batch N          devices per fan-out transaction (NOTIBASE_FANOUT_BATCH, default 5000)
-          --sender KIND             providers (APNs and FCM) or test (NOTIBASE_SENDER, default providers)
+          --sender KIND             providers (APNs and FCM), simulated or test (NOTIBASE_SENDER, default providers)
           --sender-record FILE      with --sender test: append every delivery ID sent (NOTIBASE_SENDER_RECORD)
+          --apns-url URL            APNs host for both environments, for a test peer (NOTIBASE_APNS_URL)
+          --apns-ca FILE            CA certificates to trust for APNs instead of the system's (NOTIBASE_APNS_CA)
+          --fcm-url URL             FCM base URL, for a test peer (NOTIBASE_FCM_URL)
+          --fcm-token-url URL       OAuth token endpoint instead of the service account's (NOTIBASE_FCM_TOKEN_URL)
+          --fcm-ca FILE             CA certificates to trust for FCM and its token endpoint (NOTIBASE_FCM_CA)
           --log-level LEVEL         debug, info, warning or error (NOTIBASE_LOG_LEVEL, default info)
           --no-access-log           do not log every request (NOTIBASE_ACCESS_LOG=off)
 
           NOTIBASE_ADMIN_KEY sets the admin key (nb_admin_…) instead of generating one; it replaces a
           stored one, which is how a lost admin key is recovered.
 
-          --sender test is a test facility: an in-process sender that accepts every push.
+          --sender test is a test facility: an in-process sender that accepts every push. --sender simulated
+          answers as APNs and FCM would and accepts every push (no phones attached; notibase demo attaches some).
         """
     static let options: [OptionSpec] = [
         .value("listen"), .value("data-dir"), .value("tls-cert"), .value("tls-key"), .value("secret-key-file"),
         .value("max-body-bytes"), .value("rate-limit-server"), .value("rate-limit-client"), .value("rate-limit-admin"),
         .value("workers"), .value("batch-size"), .value("lease-seconds"), .value("fanout-batch"),
         .value("sender"), .value("sender-record"), .value("log-level"), .flag("no-access-log"),
+        .value("apns-url"), .value("apns-ca"), .value("fcm-url"), .value("fcm-token-url"), .value("fcm-ca"),
     ]
 
     static func run(_ arguments: Arguments, io: TerminalIO) async throws -> Int32 {
