@@ -60,7 +60,8 @@ let package = Package(
         .testTarget(
             name: "NotibaseTests",
             dependencies: [
-                "Notibase", "NotibaseCore", "NotibaseExtension", "NotibaseTestSupport",
+                "Notibase", "NotibaseCore", "NotibaseExtension", "NotibaseTestSupport", "NotibaseServer", "NotibaseSenders",
+                .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux])),
                 .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux])),
             ]
         ),

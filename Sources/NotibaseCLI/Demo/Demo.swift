@@ -2,6 +2,7 @@
 import Foundation
 import NotibaseCore
 import NotibaseServer
+import NotibaseSenders
 import NotibaseSimulator
 import Notibase
 import NotibaseExtension
@@ -38,9 +39,12 @@ struct Demo {
         configuration.dataDirectory = directory.appendingPathComponent("data").path
         configuration.adminKey = admin
         configuration.accessLog = false
-        let fleetBox = FleetBox()
+        let fleet = SimulatedFleet(
+            directory: directory.appendingPathComponent("phones"), images: ImageRoutes(["images.demo.notibase": host.baseURL]))
+        let sender = SimulatedSender(fleet: fleet)
         let server = try await Server.start(
-            configuration, senders: fleetBox.senders, logger: Logger(minimumLevel: .warning, sink: { io.writeError($0 + "\n") }))
+            configuration, senders: SenderSet(ios: sender, android: sender, credentials: .notRequired, providerNames: [.ios: "simulated", .android: "simulated"]),
+            logger: Logger(minimumLevel: .warning, sink: { io.writeError($0 + "\n") }))
         let serverURL = URL(string: "http://127.0.0.1:\(server.port)")!
         let api = APIClient(baseURL: serverURL)
         io.writeOutput("notibase demo\n")
@@ -52,11 +56,7 @@ struct Demo {
         }
         io.writeOutput("  app:     Demo Shop (server key and client key created; the client key ships in the app)\n")
 
-        let fleet = SimulatedFleet(
-            directory: directory.appendingPathComponent("phones"),
-            receiptEndpoint: ReceiptEndpoint(serverURL: serverURL, clientKey: clientKey),
-            images: ImageRoutes(["images.demo.notibase": host.baseURL]))
-        fleetBox.set(fleet)
+        fleet.receiptEndpoint = ReceiptEndpoint(serverURL: serverURL, clientKey: clientKey)
 
         // Devices: two iPhones (one whose app registers a category of its own), an Android phone,
         // and an iPhone whose app was deleted since it registered.
@@ -223,48 +223,6 @@ struct Demo {
     /// pixels).
     static func pictureBytes() -> [UInt8] {
         [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [UInt8](repeating: 0x42, count: 24_000) + [0xFF, 0xD9]
-    }
-}
-
-/// The fleet, set after the server starts (its receipts need the app's client key).
-final class FleetBox: @unchecked Sendable {
-    // @unchecked Sendable: `fleet` is set once, under `lock`, before any push is sent.
-    private let lock = NSLock()
-    private var fleet: SimulatedFleet?
-
-    func set(_ fleet: SimulatedFleet) {
-        lock.lock()
-        self.fleet = fleet
-        lock.unlock()
-    }
-
-    var senders: SenderSet {
-        let sender = LateSimulatedSender(box: self)
-        return SenderSet(ios: sender, android: sender, credentials: .notRequired, providerNames: [.ios: "simulated", .android: "simulated"])
-    }
-
-    var current: SimulatedFleet? {
-        lock.lock()
-        defer { lock.unlock() }
-        return fleet
-    }
-}
-
-import NotibaseSenders
-
-/// A simulated sender whose fleet is known only once the app exists.
-struct LateSimulatedSender: Sender {
-    let box: FleetBox
-
-    func send(_ pushes: [Push]) async -> [SendOutcome] {
-        guard let fleet = box.current else {
-            return pushes.map { _ in SendOutcome(disposition: .retry, explanation: "the simulated phones are not ready yet") }
-        }
-        return await SimulatedSender(fleet: fleet).send(pushes)
-    }
-
-    func shutdown() async {
-        await box.current?.waitUntilIdle()
     }
 }
 

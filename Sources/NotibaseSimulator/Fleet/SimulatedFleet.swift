@@ -13,17 +13,23 @@ public final class SimulatedFleet: Sendable {
     }
 
     private let phones = Locked(Phones())
+    private let endpoint: Locked<ReceiptEndpoint?>
     private let directory: URL
     /// How phones reach image hosts.
     public let images: ImageRoutes
-    /// Where phones post receipts (the server and the app's client key), when set.
-    public let receiptEndpoint: ReceiptEndpoint?
 
     /// A fleet whose phones keep their files under `directory`.
-    public init(directory: URL, receiptEndpoint: ReceiptEndpoint?, images: ImageRoutes = ImageRoutes()) {
+    public init(directory: URL, receiptEndpoint: ReceiptEndpoint? = nil, images: ImageRoutes = ImageRoutes()) {
         self.directory = directory
-        self.receiptEndpoint = receiptEndpoint
+        endpoint = Locked(receiptEndpoint)
         self.images = images
+    }
+
+    /// Where phones added from now on post receipts (the server and the app's client key). Often
+    /// known only once the server runs and the app exists, after the sender was made.
+    public var receiptEndpoint: ReceiptEndpoint? {
+        get { endpoint.withLock { $0 } }
+        set { endpoint.withLock { $0 = newValue } }
     }
 
     /// Adds an iPhone with the app (and its Notibase extension) installed.

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import NotibaseCore
+import NotibaseSimulator
+import NotibaseTestSupport
+@preconcurrency import UserNotificationsShim
+@testable import Notibase
+
+/// The whole loop against a live server: the SDK registers the device, the server sends a message
+/// with buttons and deep links, the extension renders it, the user taps a button, and the delivery
+/// log tells all of it.
+@Suite("The app SDK against a live server", .serialized)
+struct EndToEndTests {
+    /// The app's notification delegate: hands every response to the SDK and records where to go.
+    final class Delegate: NSObject, UNUserNotificationCenterDelegate, @unchecked Sendable {
+        // @unchecked Sendable: `destinations` is guarded by `lock`.
+        let client: NotibaseClient
+        private let lock = NSLock()
+        private var destinations: [URL?] = []
+        init(client: NotibaseClient) { self.client = client }
+        var opened: [URL?] { lock.withLock { destinations } }
+        func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
+                                    withCompletionHandler completionHandler: @escaping @Sendable () -> Void) {
+            let destination = client.handle(response)
+            lock.withLock { destinations.append(destination) }
+            completionHandler()
+        }
+    }
+
+    static let token = String(repeating: "ab", count: 32)
+
+    @Test func registerSendRenderTapAndReadTheLog() async throws {
+        let world = try await LiveWorld.start()
+        let phone = world.fleet.addIPhone(name: "iPhone", token: Self.token)
+        let client = world.client(for: phone)
+        let delegate = Delegate(client: client)
+        phone.device.center.delegate = delegate
+
+        client.setExternalUserID("user-42")
+        client.registerDeviceToken(Data(repeating: 0xab, count: 32))
+        #expect(await client.flushNow())
+        let devices = try await world.call("GET", "/v1/devices?externalUserId=user-42")
+        let device = try #require(devices["items"]?.array.first)
+        #expect(device["token"]?.string == Self.token)
+        #expect(device["sdkVersion"]?.string == NotibaseConfiguration.sdkVersion)
+
+        let sent = try await world.call("POST", "/v1/messages", body: [
+            "message": [
+                "title": "Order shipped", "body": "Arrives Thursday", "url": "shop://orders/42",
+                "buttons": [["id": "track", "text": "Track", "url": "shop://orders/42/track"], ["id": "later", "text": "Later", "options": []]],
+            ],
+            "audience": ["externalUserIds": ["user-42"]],
+        ])
+        let messageID = try #require(sent["id"]?.string)
+
+        // The extension renders it and reports.
+        let rendered = try await world.waitFor("/v1/messages/\(messageID)/deliveries") { answer in
+            Self.events(answer).contains("rendered")
+        }
+        let drawn = try #require(phone.drawn.first)
+        #expect(drawn.buttons.map(\.identifier) == ["track", "later"])
+        let render = Self.history(rendered).first { $0["event"]?.string == "rendered" }?["render"]
+        #expect(render?["buttons"] == ["track", "later"])
+
+        // The user taps "Track": the app opens the button's link and reports the action.
+        try await phone.device.tap(button: "track", inNotification: drawn.requestIdentifier)
+        #expect(delegate.opened == [URL(string: "shop://orders/42/track")])
+        _ = await client.flushNow()
+        let log = try await world.waitFor("/v1/messages/\(messageID)/deliveries") { answer in
+            Self.events(answer).contains("opened")
+        }
+        #expect(Self.events(log) == ["queued", "sent", "rendered", "action", "opened"])
+        let action = Self.history(log).first { $0["event"]?.string == "action" }
+        #expect(action?["actionId"]?.string == "track")
+        await world.stop()
+    }
+
+    /// A device offline at first registers once the server is there, even after the app was
+    /// relaunched; a new token replaces the old one.
+    @Test func anOfflineDeviceRegistersOnceTheServerIsBack() async throws {
+        let port = LiveWorld.freePort()
+        let files = TemporaryDirectory("notibase-offline")
+        let state = files.url.appendingPathComponent("app")
+        var configuration = NotibaseConfiguration(
+            serverURL: URL(string: "http://127.0.0.1:\(port)")!, clientKey: "not yet known", sharedDirectory: files.url, stateDirectory: state)
+        configuration.initialRetryDelay = .milliseconds(50)
+
+        // First launch, offline: the registration waits on disk.
+        let offline = NotibaseClient(configuration: configuration, center: SimulatedDevice().center)
+        offline.registerDeviceToken(Data(repeating: 0x01, count: 32))
+        #expect(await offline.flushNow() == false)
+        #expect(offline.hasPendingRegistration)
+
+        // The server comes up; the app is relaunched with its key.
+        let world = try await LiveWorld.start(port: port)
+        configuration.clientKey = world.clientKey
+        let relaunched = NotibaseClient(configuration: configuration, center: SimulatedDevice().center)
+        #expect(relaunched.hasPendingRegistration)
+        relaunched.start()
+        let first = String(repeating: "01", count: 32)
+        _ = try await world.waitFor("/v1/devices") { answer in answer["items"]?.array.contains { $0["token"]?.string == first } ?? false }
+        try await waitUntil { !relaunched.hasPendingRegistration }
+        #expect(relaunched.registeredToken == first)
+
+        // APNs hands the app a new token: the old registration is replaced.
+        relaunched.registerDeviceToken(Data(repeating: 0x02, count: 32))
+        #expect(await relaunched.flushNow())
+        let devices = try await world.call("GET", "/v1/devices")
+        let old = devices["items"]?.array.first { $0["token"]?.string == first }
+        #expect(old?["active"] == false)
+        #expect(old?["deactivatedReason"]?.string?.contains("replaced") == true)
+        #expect(devices["items"]?.array.contains { $0["token"]?.string == String(repeating: "02", count: 32) && $0["active"] == true } == true)
+        await world.stop()
+    }
+
+    static func history(_ deliveries: JSONValue) -> [JSONValue] {
+        deliveries["items"]?.array.first?["history"]?.array ?? []
+    }
+
+    static func events(_ deliveries: JSONValue) -> [String] {
+        history(deliveries).compactMap { $0["event"]?.string }
+    }
+}
+
+func waitUntil(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("condition not met within \(timeout)")
+            return
+        }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+}

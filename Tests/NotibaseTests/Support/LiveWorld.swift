@@ -1,0 +1,132 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NotibaseCore
+import NotibaseServer
+import NotibaseSenders
+import NotibaseSimulator
+import NotibaseExtension
+import NotibaseTestSupport
+@testable import Notibase
+
+/// A live Notibase server (the same code as `notibase serve`, on a real port, in this process) whose
+/// pushes go to simulated phones running the real extension, and an app created on it.
+final class LiveWorld: Sendable {
+    static let adminKey = "nb_admin_live-world-test-admin-key-0123456789"
+
+    let files = TemporaryDirectory("notibase-live")
+    let server: Server
+    let fleet: SimulatedFleet
+    let serverURL: URL
+    let appID: String
+    let serverKey: String
+    let clientKey: String
+
+    private init(server: Server, fleet: SimulatedFleet, appID: String, serverKey: String, clientKey: String) {
+        self.server = server
+        self.fleet = fleet
+        serverURL = URL(string: "http://127.0.0.1:\(server.port)")!
+        self.appID = appID
+        self.serverKey = serverKey
+        self.clientKey = clientKey
+    }
+
+    /// Starts a server (on `port`, 0 for any) with simulated phones, and creates an app.
+    static func start(port: Int = 0, dataDirectory: URL? = nil) async throws -> LiveWorld {
+        let files = FileManager.default.temporaryDirectory.appendingPathComponent("notibase-live-\(UUID().uuidString)")
+        var configuration = ServerConfiguration()
+        configuration.port = port
+        configuration.dataDirectory = (dataDirectory ?? files.appendingPathComponent("data")).path
+        configuration.adminKey = adminKey
+        configuration.accessLog = false
+        configuration.delivery.pollInterval = .milliseconds(10)
+        let fleet = SimulatedFleet(directory: files.appendingPathComponent("phones"))
+        let sender = SimulatedSender(fleet: fleet)
+        let server = try await Server.start(
+            configuration, senders: SenderSet(ios: sender, android: sender, credentials: .notRequired),
+            logger: Logger(minimumLevel: .error, sink: { _ in }))
+        let url = URL(string: "http://127.0.0.1:\(server.port)")!
+        let app = try await call(url, "POST", "/v1/apps", key: adminKey, body: ["name": "Live"])
+        guard let id = app["id"]?.string, let serverKey = app["serverKey"]?.string, let clientKey = app["clientKey"]?.string else {
+            throw ChildProcessError(message: "the app came back without keys: \(app)")
+        }
+        fleet.receiptEndpoint = ReceiptEndpoint(serverURL: url, clientKey: clientKey)
+        return LiveWorld(server: server, fleet: fleet, appID: id, serverKey: serverKey, clientKey: clientKey)
+    }
+
+    /// A client (the app's SDK) for a simulated iPhone.
+    func client(for phone: SimulatedIPhone, retryDelay: Duration = .milliseconds(100)) -> NotibaseClient {
+        var configuration = NotibaseConfiguration(
+            serverURL: serverURL, clientKey: clientKey, sharedDirectory: phone.sharedDirectory,
+            stateDirectory: phone.sharedDirectory.appendingPathComponent("app"))
+        configuration.initialRetryDelay = retryDelay
+        configuration.maximumRetryDelay = .seconds(1)
+        return NotibaseClient(configuration: configuration, center: phone.device.center)
+    }
+
+    func call(_ method: String, _ path: String, key: String? = nil, body: JSONValue? = nil) async throws -> JSONValue {
+        try await Self.call(serverURL, method, path, key: key ?? serverKey, body: body)
+    }
+
+    /// Polls `path` until `condition` holds on its answer.
+    func waitFor(_ path: String, timeout: Duration = .seconds(15), _ condition: (JSONValue) -> Bool) async throws -> JSONValue {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let answer = try await call("GET", path)
+            if condition(answer) { return answer }
+            guard ContinuousClock.now < deadline else { throw ChildProcessError(message: "\(path) never met the condition: \(answer)") }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+    }
+
+    static func call(_ base: URL, _ method: String, _ path: String, key: String, body: JSONValue? = nil) async throws -> JSONValue {
+        var request = URLRequest(url: URL(string: path, relativeTo: base)!)
+        request.httpMethod = method
+        request.setValue("Bearer " + key, forHTTPHeaderField: "Authorization")
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try JSONEncoder().encode(body)
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status) else {
+            throw ChildProcessError(message: "\(method) \(path): \(status) \(String(decoding: data, as: UTF8.self))")
+        }
+        return data.isEmpty ? .null : try JSONDecoder().decode(JSONValue.self, from: data)
+    }
+
+    func stop() async {
+        await server.shutdown()
+    }
+
+    /// A free TCP port on 127.0.0.1 (nothing listens on it when this returns).
+    static func freePort() -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+extension JSONValue {
+    subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
+    var string: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    var array: [JSONValue] {
+        if case .array(let elements) = self { return elements }
+        return []
+    }
+}
