@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "NotibaseSenders", dependencies: ["NotibaseCore", "CNGHTTP2", "COpenSSL"]),
         .testTarget(
             name: "NotibaseSendersTests",
-            dependencies: ["NotibaseSenders", "NotibaseCore"],
+            dependencies: ["NotibaseSenders", "NotibaseCore", "NotibaseTestSupport"],
             exclude: ["Peers"]
         ),
 
