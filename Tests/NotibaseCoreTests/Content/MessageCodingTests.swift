@@ -84,3 +84,22 @@ struct MessageCodingTests {
         #expect(message.validate().contains { $0.field == "interruptionLevel" && $0.code == "unknown_value" })
     }
 }
+
+@Suite("RFC 3339 times")
+struct TimestampTests {
+    @Test(arguments: ["2026-12-01T09:30:00Z", "2026-12-01T09:30:00.250Z", "2026-12-01T09:30:00+02:00", "2024-02-29T00:00:00-11:30"])
+    func valid(_ text: String) {
+        #expect(Timestamp.parse(text) != nil)
+    }
+
+    @Test(arguments: ["2026-12-01T12:99:00Z", "2026-13-01T00:00:00Z", "2025-02-29T00:00:00Z", "2026-12-01 09:30:00Z", "2026-12-01T09:30:00",
+                      "2026-12-01T24:00:00Z", "2026-12-01T09:30:00.Z", "2026-12-01T09:30:00+2:00", "tomorrow", ""])
+    func invalid(_ text: String) {
+        #expect(Timestamp.parse(text) == nil, "\(text) must be refused, not rolled over")
+    }
+
+    @Test func offsetsAreApplied() {
+        #expect(Timestamp.parse("2026-12-01T11:30:00+02:00") == Timestamp.parse("2026-12-01T09:30:00Z"))
+        #expect(Timestamp.format(Timestamp.parse("2026-12-01T09:30:00.250Z")!) == "2026-12-01T09:30:00.250Z")
+    }
+}
