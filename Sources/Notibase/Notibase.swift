@@ -12,7 +12,7 @@ import Foundation
 /// ```swift
 /// // application(_:didFinishLaunchingWithOptions:)
 /// Notibase.configure(NotibaseConfiguration(serverURL: URL(string: "https://push.example.com")!,
-///                                          clientKey: "nbc_…", appGroup: "group.com.example.app"))
+///                                          clientKey: "nb_client_…", appGroup: "group.com.example.app"))
 /// UNUserNotificationCenter.current().delegate = self
 /// Task { if try await Notibase.requestAuthorization() { application.registerForRemoteNotifications() } }
 ///

@@ -4,7 +4,7 @@ import Foundation
 public struct NotibaseConfiguration: Sendable {
     /// The server, such as `https://push.example.com`.
     public var serverURL: URL
-    /// The app's client key (`nbc_…`): it can register this device and post receipts, nothing else.
+    /// The app's client key (`nb_client_…`): it can register this device and post receipts, nothing else.
     public var clientKey: String
     /// A directory shared with the Notibase extension (the App Group container): the receipt
     /// outbox, the category lock and ledger live there. Without one, the app keeps its own and

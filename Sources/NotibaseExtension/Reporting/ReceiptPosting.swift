@@ -31,7 +31,7 @@ public enum ReceiptDelivery: Sendable, Hashable {
 public struct ReceiptEndpoint: Sendable, Hashable {
     /// The server, such as `https://push.example.com`.
     public var serverURL: URL
-    /// The app's client key (`nbc_…`): it can only register devices and post receipts.
+    /// The app's client key (`nb_client_…`): it can only register devices and post receipts.
     public var clientKey: String
 
     /// An endpoint from its parts.

@@ -14,7 +14,7 @@ struct AppCategoriesTests {
 
     func client(_ device: SimulatedDevice) -> NotibaseClient {
         var configuration = NotibaseConfiguration(
-            serverURL: URL(string: "http://127.0.0.1:9")!, clientKey: "nbc_test", sharedDirectory: shared.url,
+            serverURL: URL(string: "http://127.0.0.1:9")!, clientKey: "nb_client_test", sharedDirectory: shared.url,
             stateDirectory: shared.url.appendingPathComponent("app-state"))
         configuration.initialRetryDelay = .seconds(60)
         return NotibaseClient(configuration: configuration, center: device.center)
