@@ -1,5 +1,6 @@
 import Foundation
 import NotibaseCore
+import NotibaseSenders
 
 /// What every API handler uses: storage, keys, limits, the secret box, metrics and logs.
 final class APIContext: Sendable {

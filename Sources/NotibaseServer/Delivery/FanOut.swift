@@ -1,4 +1,5 @@
 import Foundation
+import NotibaseSenders
 
 /// Writes the deliveries of due messages, a batch of devices per transaction, so a large audience
 /// never holds the database for long and a crash resumes at the last committed batch.

@@ -1,22 +1,9 @@
 import Foundation
+import NotibaseSenders
 
-/// The time, injected so tests can set it.
-public struct WallClock: Sendable {
-    private let read: @Sendable () -> Date
-
-    /// A clock that reads `now`.
-    public init(_ now: @escaping @Sendable () -> Date) {
-        read = now
-    }
-
-    /// The system clock.
-    public static let system = WallClock { Date() }
-
-    /// Now.
-    public func now() -> Date { read() }
-
+extension WallClock {
     /// Now, in milliseconds since 1970 (the unit the database stores).
-    public func milliseconds() -> Int { Int((read().timeIntervalSince1970 * 1000).rounded(.down)) }
+    public func milliseconds() -> Int { Int((now().timeIntervalSince1970 * 1000).rounded(.down)) }
 }
 
 extension Date {

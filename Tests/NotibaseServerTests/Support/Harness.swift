@@ -22,7 +22,7 @@ final class Harness: Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         store = try SQLiteStore(path: directory + "/notibase.sqlite")
         let time = self.time
-        let clock = NotibaseServer.WallClock { time.now }
+        let clock = WallClock { time.now }
         let box = try SecretBox(key: Array(repeating: 7, count: 32))
         metrics = Metrics()
         var limits = ServerConfiguration.Limits()
