@@ -12,8 +12,13 @@ public final class SimulatedIPhone: Sendable {
     public let token: String
     /// The simulated system: categories, delivered notifications, the person tapping.
     public let device: SimulatedDevice
-    /// What the app's extension is configured with (receipt endpoint, shared directory, …).
-    public let extensionConfiguration: ExtensionConfiguration
+    /// What the app's extension is configured with (receipt endpoint, shared directory, …); a
+    /// change applies to the next notification.
+    public var extensionConfiguration: ExtensionConfiguration {
+        get { configuration.withLock { $0 } }
+        set { configuration.withLock { $0 = newValue } }
+    }
+    private let configuration: Locked<ExtensionConfiguration>
     /// The App Group directory shared by the app and the extension.
     public let sharedDirectory: URL
 
@@ -30,7 +35,7 @@ public final class SimulatedIPhone: Sendable {
         configuration.receiptEndpoint = receiptEndpoint
         configuration.sharedDirectory = directory
         configuration.imagePolicy = ImageDownloadPolicy(allowsLoopbackHTTP: true, directory: directory.appendingPathComponent("downloads"))
-        extensionConfiguration = configuration
+        self.configuration = Locked(configuration)
         self.images = images
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import NotibaseCore
 import NotibaseSimulator
+import NotibaseExtension
 import NotibaseTestSupport
 @preconcurrency import UserNotificationsShim
 @testable import Notibase
@@ -110,6 +111,45 @@ struct EndToEndTests {
         #expect(old?["active"] == false)
         #expect(old?["deactivatedReason"]?.string?.contains("replaced") == true)
         #expect(devices["items"]?.array.contains { $0["token"]?.string == String(repeating: "02", count: 32) && $0["active"] == true } == true)
+        await world.stop()
+    }
+
+    /// The extension could not reach the server (offline, or stopped by iOS): its render report
+    /// waits in the shared outbox, and the app posts it at its next launch, once.
+    @Test func theAppPostsWhatTheExtensionCouldNot() async throws {
+        let world = try await LiveWorld.start()
+        let token = String(repeating: "cd", count: 32)
+        let phone = world.fleet.addIPhone(name: "iPhone", token: token)
+        let client = world.client(for: phone)
+        client.registerDeviceToken(Data(repeating: 0xcd, count: 32))
+        #expect(await client.flushNow())
+
+        // The server sends; the phone's extension posts to a server that is not there.
+        let sent = try await world.call("POST", "/v1/messages", body: ["message": ["title": "Hi"], "audience": ["all": true]])
+        let messageID = try #require(sent["id"]?.string)
+        _ = try await world.waitFor("/v1/messages/\(messageID)") { $0["state"]?.string == "completed" }
+        try await waitUntil { !phone.drawn.isEmpty }
+        let outbox = ReceiptOutbox(shared: phone.sharedDirectory)
+        var unreachable = phone.extensionConfiguration
+        unreachable.receiptEndpoint = ReceiptEndpoint(serverURL: URL(string: "http://127.0.0.1:\(LiveWorld.freePort())")!, clientKey: world.clientKey)
+        #expect(Self.events(try await world.call("GET", "/v1/messages/\(messageID)/deliveries")).contains("rendered"),
+                "with the server reachable, the extension reports at once")
+
+        // Again, with the server unreachable from the extension.
+        phone.extensionConfiguration = unreachable
+        let second = try await world.call("POST", "/v1/messages", body: ["message": ["title": "Again"], "audience": ["all": true]])
+        let secondID = try #require(second["id"]?.string)
+        _ = try await world.waitFor("/v1/messages/\(secondID)") { $0["state"]?.string == "completed" }
+        try await waitUntil { phone.drawn.count == 2 }
+        try await waitUntil { outbox.pending().count == 1 }
+        #expect(!Self.events(try await world.call("GET", "/v1/messages/\(secondID)/deliveries")).contains("rendered"))
+
+        // The next launch of the app sends it.
+        let relaunched = world.client(for: phone)
+        relaunched.start()
+        let log = try await world.waitFor("/v1/messages/\(secondID)/deliveries") { Self.events($0).contains("rendered") }
+        #expect(Self.events(log).filter { $0 == "rendered" }.count == 1)
+        try await waitUntil { outbox.pending().isEmpty }
         await world.stop()
     }
 
