@@ -30,29 +30,3 @@ struct APIClient: Sendable {
         return data.isEmpty ? .null : try JSONDecoder().decode(JSONValue.self, from: data)
     }
 }
-
-extension JSONValue {
-    /// The member `key` of an object.
-    subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members[key] }
-        return nil
-    }
-
-    /// The string, if this is one.
-    var string: String? {
-        if case .string(let text) = self { return text }
-        return nil
-    }
-
-    /// The elements, if this is an array.
-    var array: [JSONValue] {
-        if case .array(let elements) = self { return elements }
-        return []
-    }
-
-    /// The number, if this is an integer.
-    var integer: Int? {
-        if case .integer(let number) = self { return number }
-        return nil
-    }
-}

@@ -51,7 +51,7 @@ struct Demo {
         io.writeOutput("  server:  \(serverURL.absoluteString) (SQLite in \(configuration.dataDirectory))\n")
 
         let app = try await api.call("POST", "/v1/apps", key: admin, body: ["name": "Demo Shop"])
-        guard let serverKey = app["serverKey"]?.string, let clientKey = app["clientKey"]?.string else {
+        guard let serverKey = app["serverKey"].string, let clientKey = app["clientKey"].string else {
             throw APIClient.Failure(description: "the app was created without keys: \(app)")
         }
         io.writeOutput("  app:     Demo Shop (server key and client key created; the client key ships in the app)\n")
@@ -104,7 +104,7 @@ struct Demo {
             "image": "https://images.demo.notibase/parcel.jpg", "url": "shop://orders/4242", "threadId": "orders",
         ]
         let sent = try await api.call("POST", "/v1/messages", key: serverKey, body: ["message": message, "audience": ["all": true]])
-        guard let messageID = sent["id"]?.string else { throw APIClient.Failure(description: "no message ID in \(sent)") }
+        guard let messageID = sent["id"].string else { throw APIClient.Failure(description: "no message ID in \(sent)") }
         io.writeOutput("  message: \(messageID) \"Your order shipped\", 2 buttons and an image, to every device\n\n")
 
         // Wait for every delivery to be sent (or to fail) and every phone to report.
@@ -127,14 +127,14 @@ struct Demo {
         let deliveries = try await api.call("GET", "/v1/messages/\(messageID)/deliveries?limit=100", key: serverKey)
         let devices = try await api.call("GET", "/v1/devices?limit=100", key: serverKey)
         var labels: [String: String] = [:]
-        for device in devices["items"]?.array ?? [] {
-            if let id = device["id"]?.string, let user = device["externalUserId"]?.string { labels[id] = user }
+        for device in devices["items"].array {
+            if let id = device["id"].string, let user = device["externalUserId"].string { labels[id] = user }
         }
         io.writeOutput("\nDelivery log (GET /v1/messages/\(messageID)/deliveries):\n")
-        for delivery in (deliveries["items"]?.array ?? []).sorted(by: { labels[$0["deviceId"]?.string ?? ""] ?? "" < labels[$1["deviceId"]?.string ?? ""] ?? "" }) {
-            let label = labels[delivery["deviceId"]?.string ?? ""] ?? "?"
-            io.writeOutput("  \(label) (\(delivery["platform"]?.string ?? "")): \(delivery["state"]?.string ?? "")\n")
-            for event in delivery["history"]?.array ?? [] {
+        for delivery in (deliveries["items"].array).sorted(by: { labels[$0["deviceId"].string ?? ""] ?? "" < labels[$1["deviceId"].string ?? ""] ?? "" }) {
+            let label = labels[delivery["deviceId"].string ?? ""] ?? "?"
+            io.writeOutput("  \(label) (\(delivery["platform"].string ?? "")): \(delivery["state"].string ?? "")\n")
+            for event in delivery["history"].array {
                 io.writeOutput("      " + Self.describe(event) + "\n")
             }
         }
@@ -162,7 +162,7 @@ struct Demo {
     private func waitForDeliveries(_ api: APIClient, messageID: String, key: String, expected: Int) async throws {
         for _ in 0..<200 {
             let message = try await api.call("GET", "/v1/messages/\(messageID)", key: key)
-            if message["state"]?.string == "completed" { return }
+            if message["state"].string == "completed" { return }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw APIClient.Failure(description: "the message did not complete within 10 seconds")
@@ -171,7 +171,7 @@ struct Demo {
     private func waitForReceipts(_ api: APIClient, messageID: String, key: String, rendered: Int, actions: Int = 0) async throws {
         for _ in 0..<200 {
             let deliveries = try await api.call("GET", "/v1/messages/\(messageID)/deliveries?limit=100", key: key)
-            let events = (deliveries["items"]?.array ?? []).flatMap { $0["history"]?.array ?? [] }.compactMap { $0["event"]?.string }
+            let events = (deliveries["items"].array).flatMap { $0["history"].array }.compactMap { $0["event"].string }
             if events.filter({ $0 == "rendered" }).count >= rendered && events.filter({ $0 == "action" }).count >= actions { return }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -179,25 +179,26 @@ struct Demo {
     }
 
     static func describe(_ event: JSONValue) -> String {
-        let name = event["event"]?.string ?? "?"
+        let name = event["event"].string ?? "?"
         var text = name
         switch name {
         case "sent":
-            if let id = event["providerId"]?.string { text += " (provider id \(id.prefix(13))…)" }
+            if let id = event["providerId"].string { text += " (provider id \(id.prefix(13))…)" }
         case "failed":
-            text += ": " + (event["reason"]?.string ?? event["providerReason"]?.string ?? "")
+            text += ": " + (event["reason"].string ?? event["providerReason"].string ?? "")
         case "rendered":
-            if let render = event["render"] {
-                let buttons = render["buttons"]?.array.compactMap(\.string) ?? []
+            let render = event["render"]
+            if render != .null {
+                let buttons = render["buttons"].array.compactMap(\.string)
                 text += " with \(buttons.count) button\(buttons.count == 1 ? "" : "s") (\(buttons.joined(separator: ", ")))"
-                if case .bool(true)? = render["imageAttached"] {
+                if render["imageAttached"].bool == true {
                     text += " and the image"
-                } else if let failure = render["imageFailure"]?.string {
+                } else if let failure = render["imageFailure"].string {
                     text += ", no image: \(failure)"
                 }
             }
         case "action":
-            if let action = event["actionId"]?.string { text += " \"\(action)\"" }
+            if let action = event["actionId"].string { text += " \"\(action)\"" }
         default:
             break
         }

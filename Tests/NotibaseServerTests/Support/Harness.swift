@@ -141,37 +141,6 @@ struct Reply: Sendable {
     var errorCode: String? { json["error"]["code"].string }
 }
 
-extension JSONValue {
-    subscript(_ key: String) -> JSONValue {
-        if case .object(let object) = self { return object[key] ?? .null }
-        return .null
-    }
-
-    subscript(_ index: Int) -> JSONValue {
-        if case .array(let array) = self, array.indices.contains(index) { return array[index] }
-        return .null
-    }
-
-    var string: String? {
-        if case .string(let value) = self { return value }
-        return nil
-    }
-
-    var int: Int? {
-        if case .integer(let value) = self { return value }
-        return nil
-    }
-
-    var bool: Bool? {
-        if case .bool(let value) = self { return value }
-        return nil
-    }
-
-    var array: [JSONValue] {
-        if case .array(let value) = self { return value }
-        return []
-    }
-}
 
 /// A sender that answers with a script and records every push it was handed.
 final class ScriptedSender: Sender {

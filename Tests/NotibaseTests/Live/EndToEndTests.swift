@@ -41,9 +41,9 @@ struct EndToEndTests {
         client.registerDeviceToken(Data(repeating: 0xab, count: 32))
         #expect(await client.flushNow())
         let devices = try await world.call("GET", "/v1/devices?externalUserId=user-42")
-        let device = try #require(devices["items"]?.array.first)
-        #expect(device["token"]?.string == Self.token)
-        #expect(device["sdkVersion"]?.string == NotibaseConfiguration.sdkVersion)
+        let device = try #require(devices["items"].array.first)
+        #expect(device["token"].string == Self.token)
+        #expect(device["sdkVersion"].string == NotibaseConfiguration.sdkVersion)
 
         let sent = try await world.call("POST", "/v1/messages", body: [
             "message": [
@@ -52,7 +52,7 @@ struct EndToEndTests {
             ],
             "audience": ["externalUserIds": ["user-42"]],
         ])
-        let messageID = try #require(sent["id"]?.string)
+        let messageID = try #require(sent["id"].string)
 
         // The extension renders it and reports.
         let rendered = try await world.waitFor("/v1/messages/\(messageID)/deliveries") { answer in
@@ -60,7 +60,7 @@ struct EndToEndTests {
         }
         let drawn = try #require(phone.drawn.first)
         #expect(drawn.buttons.map(\.identifier) == ["track", "later"])
-        let render = Self.history(rendered).first { $0["event"]?.string == "rendered" }?["render"]
+        let render = Self.history(rendered).first { $0["event"].string == "rendered" }?["render"]
         #expect(render?["buttons"] == ["track", "later"])
 
         // The user taps "Track": the app opens the button's link and reports the action.
@@ -71,8 +71,8 @@ struct EndToEndTests {
             Self.events(answer).contains("opened")
         }
         #expect(Self.events(log) == ["queued", "sent", "rendered", "action", "opened"])
-        let action = Self.history(log).first { $0["event"]?.string == "action" }
-        #expect(action?["actionId"]?.string == "track")
+        let action = Self.history(log).first { $0["event"].string == "action" }
+        #expect(action?["actionId"].string == "track")
         await world.stop()
     }
 
@@ -99,7 +99,7 @@ struct EndToEndTests {
         #expect(relaunched.hasPendingRegistration)
         relaunched.start()
         let first = String(repeating: "01", count: 32)
-        _ = try await world.waitFor("/v1/devices") { answer in answer["items"]?.array.contains { $0["token"]?.string == first } ?? false }
+        _ = try await world.waitFor("/v1/devices") { answer in answer["items"].array.contains { $0["token"].string == first } }
         try await waitUntil { !relaunched.hasPendingRegistration }
         #expect(relaunched.registeredToken == first)
 
@@ -107,10 +107,10 @@ struct EndToEndTests {
         relaunched.registerDeviceToken(Data(repeating: 0x02, count: 32))
         #expect(await relaunched.flushNow())
         let devices = try await world.call("GET", "/v1/devices")
-        let old = devices["items"]?.array.first { $0["token"]?.string == first }
+        let old = devices["items"].array.first { $0["token"].string == first }
         #expect(old?["active"] == false)
-        #expect(old?["deactivatedReason"]?.string?.contains("replaced") == true)
-        #expect(devices["items"]?.array.contains { $0["token"]?.string == String(repeating: "02", count: 32) && $0["active"] == true } == true)
+        #expect(old?["deactivatedReason"].string?.contains("replaced") == true)
+        #expect(devices["items"].array.contains { $0["token"].string == String(repeating: "02", count: 32) && $0["active"] == true } == true)
         await world.stop()
     }
 
@@ -126,8 +126,8 @@ struct EndToEndTests {
 
         // The server sends; the phone's extension posts to a server that is not there.
         let sent = try await world.call("POST", "/v1/messages", body: ["message": ["title": "Hi"], "audience": ["all": true]])
-        let messageID = try #require(sent["id"]?.string)
-        _ = try await world.waitFor("/v1/messages/\(messageID)") { $0["state"]?.string == "completed" }
+        let messageID = try #require(sent["id"].string)
+        _ = try await world.waitFor("/v1/messages/\(messageID)") { $0["state"].string == "completed" }
         try await waitUntil { !phone.drawn.isEmpty }
         let outbox = ReceiptOutbox(shared: phone.sharedDirectory)
         var unreachable = phone.extensionConfiguration
@@ -138,8 +138,8 @@ struct EndToEndTests {
         // Again, with the server unreachable from the extension.
         phone.extensionConfiguration = unreachable
         let second = try await world.call("POST", "/v1/messages", body: ["message": ["title": "Again"], "audience": ["all": true]])
-        let secondID = try #require(second["id"]?.string)
-        _ = try await world.waitFor("/v1/messages/\(secondID)") { $0["state"]?.string == "completed" }
+        let secondID = try #require(second["id"].string)
+        _ = try await world.waitFor("/v1/messages/\(secondID)") { $0["state"].string == "completed" }
         try await waitUntil { phone.drawn.count == 2 }
         try await waitUntil { outbox.pending().count == 1 }
         #expect(!Self.events(try await world.call("GET", "/v1/messages/\(secondID)/deliveries")).contains("rendered"))
@@ -154,11 +154,11 @@ struct EndToEndTests {
     }
 
     static func history(_ deliveries: JSONValue) -> [JSONValue] {
-        deliveries["items"]?.array.first?["history"]?.array ?? []
+        deliveries["items"][0]["history"].array
     }
 
     static func events(_ deliveries: JSONValue) -> [String] {
-        history(deliveries).compactMap { $0["event"]?.string }
+        history(deliveries).compactMap { $0["event"].string }
     }
 }
 

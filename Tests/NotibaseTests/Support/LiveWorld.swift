@@ -48,7 +48,7 @@ final class LiveWorld: Sendable {
             logger: Logger(minimumLevel: .error, sink: { _ in }))
         let url = URL(string: "http://127.0.0.1:\(server.port)")!
         let app = try await call(url, "POST", "/v1/apps", key: adminKey, body: ["name": "Live"])
-        guard let id = app["id"]?.string, let serverKey = app["serverKey"]?.string, let clientKey = app["clientKey"]?.string else {
+        guard let id = app["id"].string, let serverKey = app["serverKey"].string, let clientKey = app["clientKey"].string else {
             throw ChildProcessError(message: "the app came back without keys: \(app)")
         }
         fleet.receiptEndpoint = ReceiptEndpoint(serverURL: url, clientKey: clientKey)
@@ -111,22 +111,5 @@ final class LiveWorld: Sendable {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
         return Int(UInt16(bigEndian: address.sin_port))
-    }
-}
-
-extension JSONValue {
-    subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members[key] }
-        return nil
-    }
-
-    var string: String? {
-        if case .string(let text) = self { return text }
-        return nil
-    }
-
-    var array: [JSONValue] {
-        if case .array(let elements) = self { return elements }
-        return []
     }
 }
