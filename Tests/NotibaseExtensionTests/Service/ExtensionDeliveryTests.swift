@@ -176,3 +176,35 @@ func waitUntil(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Boo
         try await Task.sleep(for: .milliseconds(10))
     }
 }
+
+@Suite("The receipt outbox")
+struct ReceiptOutboxTests {
+    @Test func keepsReceiptsUntilSentAndStaysBounded() async throws {
+        let files = TemporaryDirectory("notibase-outbox")
+        let outbox = ReceiptOutbox(shared: files.url)
+        let receipts = (0..<3).map { Receipt(id: "r\($0)", deliveryID: "d\($0)", event: .opened, occurredAt: Date(timeIntervalSince1970: Double($0))) }
+        for receipt in receipts { outbox.add(receipt) }
+        outbox.add(receipts[0])  // the same receipt twice is one file
+        #expect(outbox.pending().map(\.id) == ["r0", "r1", "r2"])
+
+        let poster = RecordingReceiptPoster()
+        #expect(await outbox.flush(with: poster) == 3)
+        #expect(outbox.pending().isEmpty)
+        #expect(poster.receipts.withLock { $0.map(\.id) } == ["r0", "r1", "r2"])
+
+        for index in 0..<(ReceiptOutbox.capacity + 20) {
+            outbox.add(Receipt(id: "bulk\(index)", deliveryID: "d", event: .opened, occurredAt: Date()))
+        }
+        outbox.trim()
+        #expect(outbox.pending().count == ReceiptOutbox.capacity)
+    }
+
+    @Test func aTornFileIsSkippedNotSent() async throws {
+        let files = TemporaryDirectory("notibase-outbox")
+        let outbox = ReceiptOutbox(shared: files.url)
+        try FileManager.default.createDirectory(at: outbox.directory, withIntermediateDirectories: true)
+        try Data(#"{"id":"half"#.utf8).write(to: outbox.directory.appendingPathComponent("half.receipt.json"))
+        outbox.add(Receipt(id: "whole", deliveryID: "d", event: .opened, occurredAt: Date()))
+        #expect(outbox.pending().map(\.id) == ["whole"])
+    }
+}
