@@ -123,6 +123,13 @@ struct ExtensionDeliveryTests {
         #expect(drawn.contentReason == .mutableContentNotSet)
         #expect(drawn.buttons.isEmpty, "nothing registered the category, so iOS draws no buttons")
     }
+}
+
+/// The load test of the serial section, in a pass of its own (`script/test`): a thousand
+/// deliveries at once would eat into the time budgets of the tests above.
+@Suite("A thousand deliveries at once")
+struct ConcurrentDeliveryStressTests {
+    let base = ExtensionDeliveryTests()
 
     /// 1,000 notifications at once, 200 distinct button sets, random read latency: each is drawn
     /// with its own buttons, none is lost, and the app's categories stay. The naive extension,
@@ -131,9 +138,9 @@ struct ExtensionDeliveryTests {
         let sets = distinctButtonSets(200)
         let payloads = (0..<1000).map { index in apnsPayload(Message(title: "N\(index)", buttons: sets[index % 200])) }
 
-        let device = device(latency: .random(in: .zero ... .milliseconds(2), seed: 42))
+        let device = base.device(latency: .random(in: .zero ... .milliseconds(2), seed: 42))
         device.contentHandlerSettlePeriod = .zero
-        let drawn = await deliverAll(payloads, to: device) { self.service(deadline: .seconds(25)) }
+        let drawn = await deliverAll(payloads, to: device) { base.service(deadline: .seconds(25)) }
         var wrong = 0
         for (index, notification) in drawn.enumerated() where notification.buttons.map(\.identifier) != sets[index % 200].map(\.id) {
             wrong += 1
@@ -142,7 +149,7 @@ struct ExtensionDeliveryTests {
         #expect(drawn.allSatisfy { $0.contentHandlerCallCount == 1 })
         #expect(await registeredIdentifiers(device).isSuperset(of: ["INVITATION", "CHAT"]))
 
-        let naiveDevice = self.device(latency: .random(in: .zero ... .milliseconds(2), seed: 42))
+        let naiveDevice = base.device(latency: .random(in: .zero ... .milliseconds(2), seed: 42))
         naiveDevice.contentHandlerSettlePeriod = .zero
         let naive = await deliverAll(payloads, to: naiveDevice) { NaiveNotificationService() }
         let naiveWrong = naive.enumerated().filter { $1.buttons.map(\.identifier) != sets[$0 % 200].map(\.id) }.count
