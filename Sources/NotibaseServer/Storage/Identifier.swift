@@ -6,10 +6,16 @@ enum Identifier {
         make(milliseconds: milliseconds, random: Crypto.randomBytes(10)[...])
     }
 
-    /// Identifiers for many rows at once: one call to the random generator for all of them.
+    /// Identifiers for many rows at once: one call to the random generator (about a microsecond)
+    /// for all of them.
     static func make(count: Int, milliseconds: Int) -> [String] {
-        let random = Crypto.randomBytes(count * 10)
-        return (0..<count).map { make(milliseconds: milliseconds, random: random[($0 * 10)..<($0 * 10 + 10)]) }
+        make(times: Array(repeating: milliseconds, count: count))
+    }
+
+    /// Identifiers for many rows at once, each for its own time.
+    static func make(times: [Int]) -> [String] {
+        let random = Crypto.randomBytes(times.count * 10)
+        return times.indices.map { make(milliseconds: times[$0], random: random[($0 * 10)..<($0 * 10 + 10)]) }
     }
 
     /// A UUIDv7 from a 48-bit timestamp and 10 random bytes (74 bits are used).
