@@ -29,27 +29,29 @@ struct APIResponder: HTTPResponder {
     }
 
     func answer(_ request: HTTPRequest) -> HTTPAnswer {
-        let started = ContinuousClock.now
         if request.path == "/healthz", request.method == "GET" {
             // The cheapest route, before any routing: the benchmarks' ceiling.
-            return .now(finish(HealthAPI.healthz, request: request, route: "/healthz", started: started))
+            return .now(finish(HealthAPI.healthz, Exchange(request, route: "/healthz")))
         }
         switch router.match(method: request.method, path: request.path) {
         case .found(let route, let handler, let quick, let parameters):
+            // What the answer records, without the request: a response made on another thread
+            // then frees nothing the polling thread allocated.
+            let exchange = Exchange(request, route: route)
             if quickHandlers, let quick {
                 do {
                     switch try quick(request, parameters) {
                     case .response(let response)?:
-                        return .now(finish(response, request: request, route: route, started: started))
+                        return .now(finish(response, exchange))
                     case .callback(let start)?:
                         return .later { reply in
-                            start { result in reply.send(finish(response(result, request: request, route: route), request: request, route: route, started: started)) }
+                            start { result in reply.send(finish(response(result, exchange), exchange)) }
                         }
                     case nil:
                         break
                     }
                 } catch {
-                    return .now(finish(response(.failure(error), request: request, route: route), request: request, route: route, started: started))
+                    return .now(finish(response(.failure(error), exchange), exchange))
                 }
             }
             return .later { reply in
@@ -60,46 +62,61 @@ struct APIResponder: HTTPResponder {
                     } catch {
                         result = .failure(error)
                     }
-                    reply.send(finish(response(result, request: request, route: route), request: request, route: route, started: started))
+                    reply.send(finish(response(result, exchange), exchange))
                 }
             }
         case .methodNotAllowed(let allowed):
             var response = APIError(status: 405, code: "method_not_allowed", message: "\(request.path) accepts \(allowed.joined(separator: ", "))", field: nil).response
             response.headers.append(("Allow", allowed.joined(separator: ", ")))
-            return .now(finish(response, request: request, route: "unmatched", started: started))
+            return .now(finish(response, Exchange(request, route: "unmatched")))
         case .notFound:
             let response = APIError(status: 404, code: "not_found", message: "there is no \(request.path); see /openapi.json for the API", field: nil).response
-            return .now(finish(response, request: request, route: "unmatched", started: started))
+            return .now(finish(response, Exchange(request, route: "unmatched")))
         }
     }
 
     func bodyTooLarge(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
         let response = APIError(status: 413, code: "body_too_large", message: "the body is over the limit of \(limit) bytes; send less (or batches)", field: nil).response
-        return finish(response, request: request, route: "too_large", started: .now)
+        return finish(response, Exchange(request, route: "too_large"))
+    }
+
+    /// A request as its answer records it: the request ID, the method, the route pattern, and
+    /// when it was complete.
+    private struct Exchange: Sendable {
+        let requestID: String
+        let method: String
+        let route: String
+        let started = ContinuousClock.now
+
+        init(_ request: HTTPRequest, route: String) {
+            requestID = request.id
+            method = request.method
+            self.route = route
+        }
     }
 
     /// A handler's response, or the answer to what it threw.
-    private func response(_ result: Result<HTTPResponse, any Error>, request: HTTPRequest, route: String) -> HTTPResponse {
+    private func response(_ result: Result<HTTPResponse, any Error>, _ exchange: Exchange) -> HTTPResponse {
         switch result {
         case .success(let response):
             return response
         case .failure(let error as APIError):
             return error.response
         case .failure(let error):
-            context.logger.error("request failed", ["requestId": .string(request.id), "route": .string(route), "error": .string("\(error)")])
+            context.logger.error("request failed", ["requestId": .string(exchange.requestID), "route": .string(exchange.route), "error": .string("\(error)")])
             return APIError(status: 500, code: "internal_error", message: "the server failed to answer; the request ID is in the log", field: nil).response
         }
     }
 
     /// Tags the response with the request ID, and records its metrics and access log line.
-    private func finish(_ response: HTTPResponse, request: HTTPRequest, route: String, started: ContinuousClock.Instant) -> HTTPResponse {
+    private func finish(_ response: HTTPResponse, _ exchange: Exchange) -> HTTPResponse {
         var response = response
-        response.headers.append(("X-Request-Id", request.id))
-        let seconds = (ContinuousClock.now - started).seconds
-        context.metrics.recordRequest(route: route, method: request.method, status: response.status, seconds: seconds)
+        response.headers.append(("X-Request-Id", exchange.requestID))
+        let seconds = (ContinuousClock.now - exchange.started).seconds
+        context.metrics.recordRequest(route: exchange.route, method: exchange.method, status: response.status, seconds: seconds)
         if accessLog {
             context.logger.info("request", [
-                "requestId": .string(request.id), "method": .string(request.method), "route": .string(route),
+                "requestId": .string(exchange.requestID), "method": .string(exchange.method), "route": .string(exchange.route),
                 "status": .int(response.status), "ms": .double((seconds * 1000 * 100).rounded() / 100),
             ])
         }

@@ -40,12 +40,7 @@ struct JSONObjectWriter {
 
     mutating func field(_ name: StaticString, _ values: [String]) {
         key(name)
-        bytes.append(UInt8(ascii: "["))
-        for (index, value) in values.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            Self.appendString(value, to: &bytes)
-        }
-        bytes.append(UInt8(ascii: "]"))
+        Self.appendArray(values, to: &bytes)
     }
 
     private mutating func key(_ name: StaticString) {
@@ -60,6 +55,16 @@ struct JSONObjectWriter {
     private static let `true` = Array("true".utf8)
     private static let `false` = Array("false".utf8)
     private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// `values` as a JSON array of strings.
+    static func appendArray(_ values: [String], to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            appendString(value, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
 
     /// `string` as a quoted JSON string: `"` and `\` escaped, control characters as `\b`, `\t`,
     /// `\n`, `\f`, `\r` or `\u00XX`; everything else (`/`, non-ASCII) as it is.

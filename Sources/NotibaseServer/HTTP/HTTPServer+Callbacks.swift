@@ -12,7 +12,7 @@ final class RequestState: @unchecked Sendable {
     // calls back for one connection at a time); `response` is handed over through its mutex.
     var method = ""
     var path = ""
-    var headers: [String: String] = [:]
+    var headers = [String: String](minimumCapacity: 8)
     var query: [String: String] = [:]
     var body: [UInt8] = []
     var tooLarge = false

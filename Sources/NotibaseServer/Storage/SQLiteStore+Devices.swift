@@ -138,7 +138,10 @@ extension SQLiteStore {
 
     /// The stored form of tags: a JSON array of strings.
     static func tagsJSON(_ tags: [String]) -> String {
-        "[" + tags.map(Logger.quote).joined(separator: ",") + "]"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(tags.reduce(2) { $0 + $1.utf8.count + 3 })
+        JSONObjectWriter.appendArray(tags, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func device(_ row: SQLiteStatement) throws -> DeviceRecord {

@@ -18,5 +18,8 @@ struct CryptoTests {
         let ids = Identifier.make(times: times)
         #expect(Set(ids).count == 3 && ids.allSatisfy(Identifier.isWellFormed))
         #expect(ids[0].prefix(13) == ids[2].prefix(13) && ids[0].prefix(13) != ids[1].prefix(13))
+        // UUIDv7: the time in milliseconds first, then version 7 and the RFC 4122 variant.
+        #expect(ids[0].hasPrefix("01a3185c-5000-7") && ids[1].hasPrefix("01a3185c-5001-7"))
+        #expect(ids.allSatisfy { "89ab".contains(Array($0)[19]) })
     }
 }
