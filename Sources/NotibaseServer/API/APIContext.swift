@@ -33,7 +33,18 @@ final class APIContext: Sendable {
 
     /// The app of an app key (server or client).
     func appID(_ request: HTTPRequest, _ allowed: Set<KeyKind> = [.server]) async throws -> String {
-        let caller = try await caller(request, allowed)
+        try Self.appID(of: try await caller(request, allowed))
+    }
+
+    /// ``appID(_:_:)`` without waiting, for quick handlers: nil when the key must be looked up in
+    /// the store (nothing is counted against the rate limit then).
+    func cachedAppID(_ request: HTTPRequest, _ allowed: Set<KeyKind>) throws -> String? {
+        guard let caller = try auth.cachedCaller(request, allowed: allowed) else { return nil }
+        try limiter.admit(caller)
+        return try Self.appID(of: caller)
+    }
+
+    private static func appID(of caller: Caller) throws -> String {
         guard let appID = caller.appID else { throw APIError(status: 403, code: "key_not_allowed", message: "use one of the app's keys", field: nil) }
         return appID
     }
@@ -79,12 +90,18 @@ extension Int {
     /// Milliseconds since 1970 as an RFC 3339 time in UTC, the way `Timestamp.format` writes it
     /// (milliseconds only when there is a fraction). Hand-formatted: it is on every answer.
     var timestamp: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        appendTimestamp(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``timestamp`` written at the end of `bytes`.
+    func appendTimestamp(to bytes: inout [UInt8]) {
         var seconds = time_t(self >= 0 ? self / 1000 : (self - 999) / 1000)
         let milliseconds = self - Int(seconds) * 1000
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
         func digits(_ value: Int32, _ count: Int) {
             var divisor: Int32 = 1
             for _ in 1..<count { divisor *= 10 }
@@ -104,6 +121,5 @@ extension Int {
             digits(Int32(milliseconds), 3)
         }
         bytes.append(90)
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

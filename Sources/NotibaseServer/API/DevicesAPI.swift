@@ -48,27 +48,54 @@ enum DevicesAPI {
         }
     }
 
-    /// One device as JSON, written by hand for the registration answer (the API's hottest path);
-    /// the same bytes `JSONEncoder` with sorted keys writes for ``DeviceBody``.
-    static func json(_ device: DeviceBody) -> [UInt8] {
-        var fields: [String] = ["\"active\":\(device.active)"]
-        func add(_ key: String, _ value: String?) {
-            if let value { fields.append("\"\(key)\":" + Logger.quote(value)) }
+    /// One device as JSON, written by hand for the registration answer (the API's hottest path):
+    /// the bytes `JSONEncoder` with sorted keys writes for ``DeviceBody``.
+    static func json(_ device: DeviceRecord) -> [UInt8] {
+        var writer = JSONObjectWriter()
+        writer.field("active", device.active)
+        writer.field("appVersion", device.appVersion)
+        writer.field("createdAt", time: device.createdAt)
+        writer.field("deactivatedAt", time: device.deactivatedAt)
+        writer.field("deactivatedReason", device.deactivatedReason)
+        writer.field("externalUserId", device.externalUserID)
+        writer.field("id", device.id)
+        writer.field("locale", device.locale)
+        writer.field("platform", device.platform.rawValue)
+        writer.field("sdkVersion", device.sdkVersion)
+        writer.field("tags", device.tags)
+        writer.field("timeZone", device.timeZone)
+        writer.field("token", device.token)
+        writer.field("updatedAt", time: device.updatedAt)
+        return writer.finish()
+    }
+
+    static func registered(_ device: DeviceRecord, created: Bool) -> HTTPResponse {
+        HTTPResponse(status: created ? 201 : 200, contentType: "application/json", body: json(device))
+    }
+
+    /// The keys that register devices.
+    static let registrationKeys: Set<KeyKind> = [.server, .client]
+
+    /// The largest body a quick registration reads on the polling thread (a registration with
+    /// every field at its longest fits); larger ones go to the task.
+    static let quickBodyLimit = 16_384
+
+    /// `POST /v1/devices` on the HTTP polling thread, the API's busiest request, without a task:
+    /// with a plain body (``RegistrationBody/Fields/init(plainJSON:)``) and a key already
+    /// resolved, it authenticates, validates and hands the device to the store's group commit,
+    /// which answers once it is written. The same checks in the same order as the route's handler,
+    /// so the same answers; nil (the handler then runs) for anything else.
+    static func quickRegistration(_ request: HTTPRequest, _ context: APIContext) throws -> Router.QuickAnswer? {
+        guard request.body.count <= quickBodyLimit, (try? JSON.checkBody(request)) != nil,
+              let fields = RegistrationBody.Fields(plainJSON: request.body),
+              let appID = try context.cachedAppID(request, registrationKeys) else { return nil }
+        let registration = try RegistrationBody.validatePlain(fields)
+        let now = context.clock.milliseconds()
+        return .callback { done in
+            context.store.registerDevice(appID: appID, registration, now: now) { result in
+                done(result.map { registered($0, created: $1) })
+            }
         }
-        add("appVersion", device.appVersion)
-        add("createdAt", device.createdAt)
-        add("deactivatedAt", device.deactivatedAt)
-        add("deactivatedReason", device.deactivatedReason)
-        add("externalUserId", device.externalUserId)
-        add("id", device.id)
-        add("locale", device.locale)
-        add("platform", device.platform)
-        add("sdkVersion", device.sdkVersion)
-        fields.append("\"tags\":[" + device.tags.map(Logger.quote).joined(separator: ",") + "]")
-        add("timeZone", device.timeZone)
-        add("token", device.token)
-        add("updatedAt", device.updatedAt)
-        return Array(("{" + fields.joined(separator: ",") + "}").utf8)
     }
 
     struct BatchResult: Encodable {
@@ -77,19 +104,19 @@ enum DevicesAPI {
     }
 
     static func add(to router: inout Router, _ context: APIContext) {
-        router.add("POST", "/v1/devices") { request, _ in
-            let appID = try await context.appID(request, [.server, .client])
+        router.add("POST", "/v1/devices", quick: { request, _ in try quickRegistration(request, context) }) { request, _ in
+            let appID = try await context.appID(request, registrationKeys)
             let registration = try RegistrationBody.decode(request)
             let now = context.clock.milliseconds()
-            let (device, created) = try await context.store.registerDevice(appID: appID, registration, newID: Identifier.make(milliseconds: now), now: now)
-            return HTTPResponse(status: created ? 201 : 200, contentType: "application/json", body: json(DeviceBody(device)))
+            let (device, created) = try await context.store.registerDevice(appID: appID, registration, now: now)
+            return registered(device, created: created)
         }
 
         router.add("POST", "/v1/devices/batch") { request, _ in
             let appID = try await context.appID(request)
             let body = try JSON.decode(BatchBody.self, from: request)
             let now = context.clock.milliseconds()
-            let registrations = body.devices.map { ($0.registration, newID: Identifier.make(milliseconds: now)) }
+            let registrations = zip(body.devices, Identifier.make(count: body.devices.count, milliseconds: now)).map { ($0.registration, newID: $1) }
             let created = try await context.store.registerDevices(appID: appID, registrations, now: now)
             return JSON.response(status: 200, BatchResult(registered: registrations.count, created: created))
         }

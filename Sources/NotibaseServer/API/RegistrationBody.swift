@@ -5,9 +5,9 @@ import NotibaseCore
 /// "timeZone", "appVersion", "sdkVersion", "previousToken"}`. `previousToken` is the token this one
 /// replaces (APNs rotates tokens): the device registered under it is deactivated.
 ///
-/// Registration is the API's busiest route, so ``decode(_:)`` takes a fast path when the body is
-/// well formed: a scan of the top-level field names (to refuse unknown ones) and a synthesized
-/// decoding. Anything else goes through the strict decoder, whose errors name the field.
+/// Registration is the API's busiest route, so ``decode(_:)`` reads a plain body by hand
+/// (``Fields/init(plainJSON:)``) and validates it with the same rules and messages. Anything else
+/// goes through the strict decoder, whose errors name the field.
 struct RegistrationBody: Decodable {
     var registration: DeviceRegistration
 
@@ -26,8 +26,6 @@ struct RegistrationBody: Decodable {
         enum CodingKeys: String, CodingKey, CaseIterable {
             case platform, token, externalUserId, tags, locale, timeZone, appVersion, sdkVersion, previousToken
         }
-
-        static let names = Set(CodingKeys.allCases.map(\.stringValue))
     }
 
     /// A field that is wrong, and why.
@@ -45,21 +43,22 @@ struct RegistrationBody: Decodable {
         }
     }
 
-    /// Shared: decoding with one instance from many tasks is safe, and saves making one each time.
-    private static let decoder = JSONDecoder()
-
     /// The registration in a request body.
     static func decode(_ request: HTTPRequest) throws -> DeviceRegistration {
         try JSON.checkBody(request)
-        if let names = JSONFieldNames.topLevel(of: request.body), names.allSatisfy(Fields.names.contains),
-           let fields = try? decoder.decode(Fields.self, from: Data(request.body)) {
-            do {
-                return try validate(fields)
-            } catch let problem as Problem {
-                throw APIError.invalid(problem.field, problem.message)
-            }
+        if let fields = Fields(plainJSON: request.body) {
+            return try validatePlain(fields)
         }
         return try JSON.decode(RegistrationBody.self, from: request).registration
+    }
+
+    /// ``validate(_:)`` with a problem as the error answer the strict path gives for it.
+    static func validatePlain(_ fields: Fields) throws -> DeviceRegistration {
+        do {
+            return try validate(fields)
+        } catch let problem as Problem {
+            throw APIError.invalid(problem.field, problem.message)
+        }
     }
 
     /// The rules the OpenAPI document states for each field.

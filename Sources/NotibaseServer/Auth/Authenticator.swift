@@ -24,23 +24,51 @@ final class Authenticator: Sendable {
 
     /// The caller of a request, when one of `allowed` kinds.
     func authenticate(_ request: HTTPRequest, allowed: Set<KeyKind>) async throws -> Caller {
+        switch try resolve(request, allowed: allowed) {
+        case .caller(let caller):
+            return caller
+        case .lookUp(let hash, let tag):
+            guard let owner = try await store.keyOwner(hash: hash) else { throw Self.unknownKey }
+            cache.withLock { cache in
+                if cache.count > 10_000 { cache.removeAll() }
+                cache[hash] = owner
+            }
+            return try check(Caller(kind: owner.kind, appID: owner.appID, keyTag: tag), allowed: allowed)
+        }
+    }
+
+    /// ``authenticate(_:allowed:)`` without waiting: the caller, or the error, when the store need
+    /// not be asked (the admin key, a key resolved before, a header that is wrong); nil when the
+    /// key must be looked up.
+    func cachedCaller(_ request: HTTPRequest, allowed: Set<KeyKind>) throws -> Caller? {
+        guard case .caller(let caller) = try resolve(request, allowed: allowed) else { return nil }
+        return caller
+    }
+
+    private enum Resolution {
+        case caller(Caller)
+        /// A key the cache does not hold: its hash and tag.
+        case lookUp(hash: [UInt8], tag: UInt64)
+    }
+
+    private func resolve(_ request: HTTPRequest, allowed: Set<KeyKind>) throws -> Resolution {
         guard let header = request.header("authorization") else {
             throw APIError(status: 401, code: "missing_key", message: "send the key in an Authorization: Bearer <key> header", field: nil)
         }
-        guard header.hasPrefix("Bearer "), case let key = String(header.dropFirst(7)), !key.isEmpty, !key.contains(" ") else {
+        guard header.hasPrefix("Bearer "), case let key = String(header.dropFirst(7)), !key.isEmpty, !key.utf8.contains(UInt8(ascii: " ")) else {
             throw APIError(status: 401, code: "invalid_key", message: "the Authorization header must be \"Bearer <key>\"", field: nil)
         }
         let hash = APIKey.hash(key)
         let tag = hash.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        let caller: Caller
         if APIKey.kind(of: key) == .admin {
             guard Crypto.constantTimeEqual(hash, adminKeyHash) else { throw Self.unknownKey }
-            caller = Caller(kind: .admin, appID: nil, keyTag: tag)
-        } else if let owner = try await owner(of: hash) {
-            caller = Caller(kind: owner.kind, appID: owner.appID, keyTag: tag)
-        } else {
-            throw Self.unknownKey
+            return .caller(try check(Caller(kind: .admin, appID: nil, keyTag: tag), allowed: allowed))
         }
+        guard let owner = cache.withLock({ $0[hash] }) else { return .lookUp(hash: hash, tag: tag) }
+        return .caller(try check(Caller(kind: owner.kind, appID: owner.appID, keyTag: tag), allowed: allowed))
+    }
+
+    private func check(_ caller: Caller, allowed: Set<KeyKind>) throws -> Caller {
         guard allowed.contains(caller.kind) else {
             let names = allowed.map(\.rawValue).sorted().joined(separator: " or ")
             throw APIError(status: 403, code: "key_not_allowed", message: "this needs the \(names) key; a \(caller.kind.rawValue) key cannot do it", field: nil)
@@ -51,16 +79,6 @@ final class Authenticator: Sendable {
     /// Forgets every resolved key (after a rotation or an app's deletion).
     func invalidate() {
         cache.withLock { $0.removeAll() }
-    }
-
-    private func owner(of hash: [UInt8]) async throws -> KeyOwner? {
-        if let cached = cache.withLock({ $0[hash] }) { return cached }
-        guard let owner = try await store.keyOwner(hash: hash) else { return nil }
-        cache.withLock { cache in
-            if cache.count > 10_000 { cache.removeAll() }
-            cache[hash] = owner
-        }
-        return owner
     }
 
     private static let unknownKey = APIError(status: 401, code: "invalid_key", message: "the key is not valid (rotated, or its app deleted); use a current key", field: nil)

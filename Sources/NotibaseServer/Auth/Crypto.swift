@@ -11,15 +11,21 @@ enum Crypto {
         return bytes
     }
 
+    /// SHA-256, fetched from OpenSSL's provider once: the one-shot `SHA256()` looks it up on every
+    /// call, which costs twice the hashing of a key (and keys are hashed on every request).
+    // Unsafe by hand: a fetched algorithm is immutable and may be used from any thread.
+    nonisolated(unsafe) private static let sha256Algorithm = EVP_MD_fetch(nil, "SHA256", nil)
+
     /// The SHA-256 digest of `bytes`.
     static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
         let input = Array(bytes)
-        input.withUnsafeBufferPointer { input in
+        let status = input.withUnsafeBufferPointer { input in
             digest.withUnsafeMutableBufferPointer { output in
-                _ = SHA256(input.baseAddress, input.count, output.baseAddress)
+                EVP_Digest(input.baseAddress, input.count, output.baseAddress, nil, sha256Algorithm, nil)
             }
         }
+        precondition(status == 1, "OpenSSL's SHA-256 failed")
         return digest
     }
 

@@ -20,14 +20,20 @@ public struct HTTPRequest: Sendable {
 
     /// A request from its parts.
     public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = [], id: String? = nil) {
+        let lowercased = headers.keys.allSatisfy({ $0.utf8.allSatisfy { !(0x41...0x5a).contains($0) } })
+            ? headers
+            : Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.init(method: method, path: path, query: query, lowercasedHeaders: lowercased, body: body, id: id)
+    }
+
+    /// A request whose header names are lowercase already (the server's).
+    init(method: String, path: String, query: [String: String], lowercasedHeaders headers: [String: String], body: [UInt8], id: String? = nil) {
         self.method = method
         self.path = path
         self.query = query
-        self.headers = headers.keys.allSatisfy({ $0.utf8.allSatisfy { !(0x41...0x5a).contains($0) } })
-            ? headers
-            : Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.headers = headers
         self.body = body
-        self.id = id ?? Self.requestID(from: self.headers["x-request-id"])
+        self.id = id ?? Self.requestID(from: headers["x-request-id"])
     }
 
     /// A header value by case-insensitive name.

@@ -1,10 +1,46 @@
 /// What the HTTP server hands complete requests to.
 public protocol HTTPResponder: Sendable {
-    /// Answers on the server's polling thread without suspending the connection, for trivial
-    /// routes such as `/healthz`; nil sends the request to ``respond(to:)``.
-    func respondImmediately(to request: HTTPRequest) -> HTTPResponse?
-    /// Answers a request; runs as a Swift task while the connection waits suspended.
-    func respond(to request: HTTPRequest) async -> HTTPResponse
+    /// How to answer `request`. Called on the server's polling thread, which serves every
+    /// connection: it must not block (no I/O, no waiting for a lock held long); anything slower is
+    /// answered ``HTTPAnswer/later(_:)``.
+    func answer(_ request: HTTPRequest) -> HTTPAnswer
     /// The answer to a body larger than the configured limit.
     func bodyTooLarge(_ request: HTTPRequest, limit: Int) -> HTTPResponse
+}
+
+/// A responder's answer to a request.
+public enum HTTPAnswer: Sendable {
+    /// The response, made on the polling thread (trivial routes, errors found without waiting).
+    case now(HTTPResponse)
+    /// The connection waits, suspended; `start` is called once it does and answers through the
+    /// ``HTTPReply`` it is given, from a task or any thread.
+    case later(@Sendable (HTTPReply) -> Void)
+}
+
+/// Sends the response to a request whose connection waits. Call ``send(_:)`` exactly once.
+public struct HTTPReply: Sendable {
+    private let deliver: @Sendable (HTTPResponse) -> Void
+
+    public init(_ deliver: @escaping @Sendable (HTTPResponse) -> Void) {
+        self.deliver = deliver
+    }
+
+    public func send(_ response: HTTPResponse) {
+        deliver(response)
+    }
+}
+
+extension HTTPResponder {
+    /// The response the server would send for `request`, awaited: the server's own dispatch without
+    /// sockets, for in-process tests and tools.
+    public func response(to request: HTTPRequest) async -> HTTPResponse {
+        switch answer(request) {
+        case .now(let response):
+            return response
+        case .later(let start):
+            return await withCheckedContinuation { continuation in
+                start(HTTPReply { continuation.resume(returning: $0) })
+            }
+        }
+    }
 }

@@ -12,7 +12,7 @@ final class RequestState: @unchecked Sendable {
     // calls back for one connection at a time); `response` is handed over through its mutex.
     var method = ""
     var path = ""
-    var headers: [String: String] = [:]
+    var headers = [String: String](minimumCapacity: 8)
     var query: [String: String] = [:]
     var body: [UInt8] = []
     var tooLarge = false
@@ -20,11 +20,11 @@ final class RequestState: @unchecked Sendable {
     let response = Mutex<HTTPResponse?>(nil)
 
     var request: HTTPRequest {
-        HTTPRequest(method: method, path: path, query: query, headers: headers, body: body)
+        HTTPRequest(method: method, path: path, query: query, lowercasedHeaders: headers, body: body)
     }
 }
 
-/// A connection pointer handed to the task that answers it; only used to resume it.
+/// A connection pointer handed to whatever answers it later; only used to resume it.
 private struct ConnectionHandle: @unchecked Sendable {
     // Unchecked: libmicrohttpd allows MHD_resume_connection from any thread.
     let pointer: OpaquePointer
@@ -75,21 +75,21 @@ let accessHandlerCallback: MHD_AccessHandlerCallback = { contextPointer, connect
     if state.tooLarge {
         return queue(context.responder.bodyTooLarge(state.request, limit: context.maxBodyBytes), on: connection)
     }
-    let request = state.request
-    if let response = context.responder.respondImmediately(to: request) {
+    switch context.responder.answer(state.request) {
+    case .now(let response):
         return queue(response, on: connection)
+    case .later(let start):
+        state.dispatched = true
+        context.inFlight.withLock { $0 += 1 }
+        MHD_suspend_connection(connection)
+        let handle = ConnectionHandle(pointer: connection)
+        start(HTTPReply { response in
+            state.response.withLock { $0 = response }
+            MHD_resume_connection(handle.pointer)
+            context.inFlight.withLock { $0 -= 1 }
+        })
+        return MHD_Result.YES
     }
-    state.dispatched = true
-    context.inFlight.withLock { $0 += 1 }
-    MHD_suspend_connection(connection)
-    let handle = ConnectionHandle(pointer: connection)
-    Task {
-        let response = await context.responder.respond(to: request)
-        state.response.withLock { $0 = response }
-        MHD_resume_connection(handle.pointer)
-        context.inFlight.withLock { $0 -= 1 }
-    }
-    return MHD_Result.YES
 }
 
 let requestCompletedCallback: MHD_RequestCompletedCallback = { _, _, requestPointer, _ in
@@ -101,8 +101,23 @@ let requestCompletedCallback: MHD_RequestCompletedCallback = { _, _, requestPoin
 private let headerIterator: MHD_KeyValueIterator = { statePointer, _, key, value in
     guard let statePointer, let key else { return MHD_Result.YES }
     let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
-    state.headers[String(cString: key).lowercased()] = value.map { String(cString: $0) } ?? ""
+    state.headers[lowercased(key)] = value.map { String(cString: $0) } ?? ""
     return MHD_Result.YES
+}
+
+/// A header name in lowercase (names are ASCII tokens), without `String.lowercased()`'s Unicode
+/// tables: it runs for every header of every request.
+private func lowercased(_ name: UnsafePointer<CChar>) -> String {
+    let count = strlen(name)
+    return name.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+        String(unsafeUninitializedCapacity: count) { buffer in
+            for index in 0..<count {
+                let byte = bytes[index]
+                buffer[index] = (0x41...0x5a).contains(byte) ? byte | 0x20 : byte
+            }
+            return count
+        }
+    }
 }
 
 private let queryIterator: MHD_KeyValueIterator = { statePointer, _, key, value in

@@ -5,9 +5,9 @@ import Synchronization
 /// An HTTP/1.1 server (keep-alive, optional TLS) on libmicrohttpd.
 ///
 /// libmicrohttpd reads requests on its own polling thread. When a request's body is complete the
-/// connection is suspended and the request handed to the responder as a Swift task; when the task
-/// answers, the connection is resumed and the response queued. Nothing async runs on the polling
-/// thread.
+/// responder either answers at once or answers later: then the connection is suspended until the
+/// reply comes (from a Swift task, or a storage callback), resumed, and the response queued.
+/// Nothing async runs on the polling thread.
 public final class HTTPServer: Sendable {
     /// Where and how to listen.
     public struct Options: Sendable {

@@ -11,18 +11,33 @@ public struct Router: Sendable {
     /// A request handler; what it throws becomes an error response.
     public typealias Handler = @Sendable (HTTPRequest, RouteParameters) async throws -> HTTPResponse
 
+    /// A handler that runs on the HTTP server's polling thread, before any task, for a hot route:
+    /// it must not block. It returns nil when the request needs the route's ``Handler`` (a key to
+    /// look up, an unusual body); what it throws becomes an error response.
+    public typealias QuickHandler = @Sendable (HTTPRequest, RouteParameters) throws -> QuickAnswer?
+
+    /// What a ``QuickHandler`` found.
+    public enum QuickAnswer: Sendable {
+        /// The response, made at once.
+        case response(HTTPResponse)
+        /// Work to wait for without a task: `start` runs it and calls `done` once, from any thread.
+        case callback(_ start: @Sendable (_ done: @escaping @Sendable (Result<HTTPResponse, any Error>) -> Void) -> Void)
+    }
+
     private struct Route: Sendable {
         var method: String
         var pattern: String
         var segments: [Substring]
         var literals: Int
         var handler: Handler
+        var quick: QuickHandler?
     }
 
     /// What a lookup found.
     public enum Match: Sendable {
-        /// A handler, its pattern (for metrics and logs) and the parameters.
-        case found(pattern: String, handler: Handler, parameters: RouteParameters)
+        /// A handler (and its quick handler, if it has one), its pattern (for metrics and logs) and
+        /// the parameters.
+        case found(pattern: String, handler: Handler, quick: QuickHandler?, parameters: RouteParameters)
         /// The path exists but not with this method.
         case methodNotAllowed(allowed: [String])
         /// No route has this path.
@@ -30,35 +45,55 @@ public struct Router: Sendable {
     }
 
     private var routes: [Route] = []
+    /// The routes without parameters by their path as written in the pattern, in the order they
+    /// were added: a request for exactly that path needs no segment matching.
+    private var literalRoutes: [String: [Int]] = [:]
 
     public init() {}
 
     /// Adds a route.
-    public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
+    public mutating func add(_ method: String, _ pattern: String, quick: QuickHandler? = nil, _ handler: @escaping Handler) {
         let segments = Self.split(pattern)
-        routes.append(Route(method: method, pattern: pattern, segments: segments, literals: segments.filter { $0.first != "{" }.count, handler: handler))
+        let literals = segments.filter { !Self.isParameter($0) }.count
+        if literals == segments.count {
+            literalRoutes["/" + segments.joined(separator: "/"), default: []].append(routes.count)
+        }
+        routes.append(Route(method: method, pattern: pattern, segments: segments, literals: literals, handler: handler, quick: quick))
     }
 
     /// The route for `method` and `path`. When several patterns match, the one with the most
     /// literal segments wins (`/v1/devices/batch` over `/v1/devices/{deviceId}`), and only its
     /// methods are allowed.
     public func match(method: String, path: String) -> Match {
-        let segments = Self.split(path)
-        var best: [(route: Route, parameters: RouteParameters)] = []
-        var bestLiterals = -1
-        for route in routes where route.segments.count == segments.count && route.literals >= bestLiterals {
-            guard let parameters = Self.bind(route.segments, to: segments) else { continue }
-            let literals = route.literals
-            if literals > bestLiterals {
-                best = []
-                bestLiterals = literals
+        if let candidates = literalRoutes[path] {
+            // Only patterns with as many segments, all literal, can match as well as these.
+            guard let found = candidates.first(where: { routes[$0].method == method }) else {
+                return .methodNotAllowed(allowed: candidates.map { routes[$0].method })
             }
-            if literals == bestLiterals { best.append((route, parameters)) }
+            let route = routes[found]
+            return .found(pattern: route.pattern, handler: route.handler, quick: route.quick, parameters: RouteParameters())
         }
-        if let found = best.first(where: { $0.route.method == method }) {
-            return .found(pattern: found.route.pattern, handler: found.route.handler, parameters: found.parameters)
+        let segments = Self.split(path)
+        // One pass without copying routes: the most literal matching patterns, and the first of
+        // them with this method.
+        var bestLiterals = -1
+        var found: Int?
+        for index in routes.indices {
+            let literals = routes[index].literals
+            guard literals >= bestLiterals, Self.matches(routes[index].segments, segments) else { continue }
+            if literals > bestLiterals {
+                bestLiterals = literals
+                found = nil
+            }
+            if found == nil && routes[index].method == method { found = index }
         }
-        return best.isEmpty ? .notFound : .methodNotAllowed(allowed: best.map(\.route.method))
+        if let found {
+            let route = routes[found]
+            return .found(pattern: route.pattern, handler: route.handler, quick: route.quick, parameters: Self.bind(route.segments, to: segments))
+        }
+        guard bestLiterals >= 0 else { return .notFound }
+        let allowed = routes.filter { $0.literals == bestLiterals && Self.matches($0.segments, segments) }.map(\.method)
+        return .methodNotAllowed(allowed: allowed)
     }
 
     /// Every route's method and pattern, in the order they were added.
@@ -70,15 +105,22 @@ public struct Router: Sendable {
         path.split(separator: "/", omittingEmptySubsequences: true)
     }
 
-    private static func bind(_ pattern: [Substring], to path: [Substring]) -> RouteParameters? {
-        guard pattern.count == path.count else { return nil }
+    private static func isParameter(_ segment: Substring) -> Bool {
+        segment.first == "{" && segment.last == "}"
+    }
+
+    private static func matches(_ pattern: [Substring], _ path: [Substring]) -> Bool {
+        guard pattern.count == path.count else { return false }
+        for index in pattern.indices where !isParameter(pattern[index]) && pattern[index] != path[index] {
+            return false
+        }
+        return true
+    }
+
+    private static func bind(_ pattern: [Substring], to path: [Substring]) -> RouteParameters {
         var parameters = RouteParameters()
-        for (expected, actual) in zip(pattern, path) {
-            if expected.first == "{" && expected.last == "}" {
-                parameters.values[String(expected.dropFirst().dropLast())] = String(actual)
-            } else if expected != actual {
-                return nil
-            }
+        for (expected, actual) in zip(pattern, path) where isParameter(expected) {
+            parameters.values[String(expected.dropFirst().dropLast())] = String(actual)
         }
         return parameters
     }

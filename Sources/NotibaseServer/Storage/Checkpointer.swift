@@ -14,7 +14,12 @@ final class Checkpointer: Sendable {
     private let flags = Flags()
 
     /// Starts checkpointing the database at `path`.
-    init(path: String, interval: TimeInterval = 0.5, logger: Logger) {
+    ///
+    /// Every 0.1 s: at 30,000 registrations a second a checkpoint every half second had a
+    /// quarter of a second of the log to copy, the writer fell back on its own automatic
+    /// checkpoint, and one write in a hundred waited 30–45 ms. Small checkpoints keep the log
+    /// short (p99 7–9 ms).
+    init(path: String, interval: TimeInterval = 0.1, logger: Logger) {
         let thread = Thread { [flags] in
             defer { flags.finished.withLock { $0 = true } }
             // The connection is opened, used and closed on this thread only.

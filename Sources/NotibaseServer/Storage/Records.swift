@@ -23,7 +23,7 @@ struct KeyOwner: Sendable, Hashable {
 }
 
 /// What a device registers (fields left nil keep their stored values on update).
-struct DeviceRegistration: Sendable {
+struct DeviceRegistration: Sendable, Equatable {
     var platform: Platform
     var token: String
     var externalUserID: String?

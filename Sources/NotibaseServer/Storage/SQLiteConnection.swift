@@ -75,6 +75,9 @@ final class SQLiteConnection {
         return Int(sqlite3_changes(handle))
     }
 
+    /// The rowid of the last row inserted.
+    var lastInsertRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
+
     /// Runs a query and maps every row.
     func query<Row>(_ sql: String, _ values: [SQLValue] = [], _ map: (SQLiteStatement) throws -> Row) throws -> [Row] {
         let statement = try self.statement(sql)

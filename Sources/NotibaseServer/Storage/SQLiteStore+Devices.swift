@@ -7,9 +7,15 @@ extension SQLiteStore {
         active, deactivated_reason, deactivated_at, created_at, updated_at
         """
 
-    private static let upsertDevice = """
+    private static let insertDevice = """
         INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at)
         VALUES (?1, ?2, ?3, ?4, ?5, coalesce(?6, '[]'), ?7, ?8, ?9, ?10, ?11, ?11)
+        """
+
+    private static let insertNewDevice = insertDevice + " ON CONFLICT (app_id, platform, token) DO NOTHING"
+
+    private static let upsertDevice = insertDevice + """
+
         ON CONFLICT (app_id, platform, token) DO UPDATE SET
             external_user_id = coalesce(?5, external_user_id), tags = coalesce(?6, tags), locale = coalesce(?7, locale),
             time_zone = coalesce(?8, time_zone), app_version = coalesce(?9, app_version), sdk_version = coalesce(?10, sdk_version),
@@ -19,29 +25,49 @@ extension SQLiteStore {
 
     /// Registers a device, or updates the one with the same platform and token (reactivating it).
     /// Returns the device and whether it was new.
+    nonisolated func registerDevice(appID: String, _ registration: DeviceRegistration, now: Int) async throws -> (DeviceRecord, created: Bool) {
+        try await withCheckedThrowingContinuation { continuation in
+            registerDevice(appID: appID, registration, now: now) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// The same with a completion, called on the store's executor once the transaction holding the
+    /// device has committed (or failed).
     ///
     /// Registrations that arrive together are written in one transaction (group commit): one
-    /// write-ahead-log commit for many devices instead of one each.
-    func registerDevice(appID: String, _ registration: DeviceRegistration, newID: String, now: Int) async throws -> (DeviceRecord, created: Bool) {
-        let device = try await withCheckedThrowingContinuation { continuation in
-            pendingRegistrations.append(PendingRegistration(appID: appID, registration: registration, newID: newID, now: now, continuation: continuation))
-            if pendingRegistrations.count == 1 {
-                Task { self.flushRegistrations() }
-            }
+    /// write-ahead-log commit for many devices instead of one each. The first registration of a
+    /// group starts the task that writes it; those that come while it waits join it.
+    nonisolated func registerDevice(
+        appID: String, _ registration: DeviceRegistration, now: Int,
+        completion: @escaping @Sendable (Result<(DeviceRecord, created: Bool), any Error>) -> Void
+    ) {
+        let first = pendingRegistrations.withLock { pending in
+            pending.append(PendingRegistration(appID: appID, registration: registration, now: now, completion: completion))
+            return pending.count == 1
         }
-        return (device, device.id == newID)
+        if first {
+            Task { await self.flushRegistrations() }
+        }
     }
 
     private func flushRegistrations() {
-        let batch = pendingRegistrations
-        pendingRegistrations = []
+        let batch = pendingRegistrations.withLock { pending in
+            defer { pending = [] }
+            return pending
+        }
+        let newIDs = Identifier.make(times: batch.map(\.now))
+        func register(_ index: Int) throws -> (DeviceRecord, created: Bool) {
+            let pending = batch[index]
+            let device = try upsert(appID: pending.appID, pending.registration, newID: newIDs[index], now: pending.now)
+            return (device, device.id == newIDs[index])
+        }
         do {
-            let devices = try connection.transaction { try batch.map { try upsert(appID: $0.appID, $0.registration, newID: $0.newID, now: $0.now) } }
-            for (pending, device) in zip(batch, devices) { pending.continuation.resume(returning: device) }
+            let results = try connection.transaction { try batch.indices.map(register) }
+            for (pending, result) in zip(batch, results) { pending.completion(.success(result)) }
         } catch {
             // One at a time, so a failure belongs to its own registration only.
-            for pending in batch {
-                pending.continuation.resume(with: Result { try upsert(appID: pending.appID, pending.registration, newID: pending.newID, now: pending.now) })
+            for index in batch.indices {
+                batch[index].completion(Result { try connection.transaction { try register(index) } })
             }
         }
     }
@@ -64,8 +90,20 @@ extension SQLiteStore {
             .optionalText(registration.externalUserID), .optionalText(tags), .optionalText(registration.locale),
             .optionalText(registration.timeZone), .optionalText(registration.appVersion), .optionalText(registration.sdkVersion), .int(now),
         ]
-        guard let device = try connection.first(Self.upsertDevice, values, { try Self.device($0, knownTags: registration.tags) }) else {
-            throw StorageError.corrupt("device upsert returned nothing")
+        let device: DeviceRecord
+        if try connection.run(Self.insertNewDevice, values) == 1 {
+            // New: the row is what was just written. (Trying the plain insert first saves the
+            // upsert's RETURNING, which costs SQLite as much as the insert itself.)
+            device = DeviceRecord(
+                seq: connection.lastInsertRowID, id: newID, platform: registration.platform, token: registration.token,
+                externalUserID: registration.externalUserID, tags: registration.tags ?? [], locale: registration.locale,
+                timeZone: registration.timeZone, appVersion: registration.appVersion, sdkVersion: registration.sdkVersion,
+                active: true, createdAt: now, updatedAt: now)
+        } else {
+            guard let updated = try connection.first(Self.upsertDevice, values, { try Self.device($0, knownTags: registration.tags) }) else {
+                throw StorageError.corrupt("device upsert returned nothing")
+            }
+            device = updated
         }
         if let previous = registration.previousToken, previous != registration.token {
             try connection.run(
@@ -100,7 +138,10 @@ extension SQLiteStore {
 
     /// The stored form of tags: a JSON array of strings.
     static func tagsJSON(_ tags: [String]) -> String {
-        "[" + tags.map(Logger.quote).joined(separator: ",") + "]"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(tags.reduce(2) { $0 + $1.utf8.count + 3 })
+        JSONObjectWriter.appendArray(tags, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func device(_ row: SQLiteStatement) throws -> DeviceRecord {

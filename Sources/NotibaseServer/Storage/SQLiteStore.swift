@@ -1,4 +1,5 @@
 import NotibaseCore
+import Synchronization
 
 /// The server's storage on one embedded SQLite database (WAL): apps, devices, messages, the
 /// delivery queue and its history.
@@ -7,15 +8,14 @@ import NotibaseCore
 /// resource; the rest of the server sees only the ``Storage`` protocol.
 actor SQLiteStore: Storage {
     let connection: SQLiteConnection
-    /// Device registrations waiting for the next group commit.
-    var pendingRegistrations: [PendingRegistration] = []
+    /// Device registrations waiting for the next group commit; added to from any thread.
+    let pendingRegistrations = Mutex<[PendingRegistration]>([])
 
-    struct PendingRegistration {
+    struct PendingRegistration: Sendable {
         var appID: String
         var registration: DeviceRegistration
-        var newID: String
         var now: Int
-        var continuation: CheckedContinuation<DeviceRecord, any Error>
+        var completion: @Sendable (Result<(DeviceRecord, created: Bool), any Error>) -> Void
     }
 
     /// Opens (creating and migrating if needed) the database at `path`.

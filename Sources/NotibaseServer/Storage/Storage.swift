@@ -24,7 +24,15 @@ protocol Storage: Sendable {
     func credentials(appID: String) async throws -> [CredentialRecord]
 
     // Devices
-    func registerDevice(appID: String, _ registration: DeviceRegistration, newID: String, now: Int) async throws -> (DeviceRecord, created: Bool)
+    /// Registers a device (its ID made by the store), or updates the one with the same platform
+    /// and token.
+    func registerDevice(appID: String, _ registration: DeviceRegistration, now: Int) async throws -> (DeviceRecord, created: Bool)
+    /// The same, for a caller that is not a task (a quick handler on the HTTP polling thread):
+    /// returns at once and calls `completion` once the device is durably written, or the write
+    /// failed.
+    func registerDevice(
+        appID: String, _ registration: DeviceRegistration, now: Int,
+        completion: @escaping @Sendable (Result<(DeviceRecord, created: Bool), any Error>) -> Void)
     func registerDevices(appID: String, _ registrations: [(DeviceRegistration, newID: String)], now: Int) async throws -> Int
     func device(appID: String, id: String) async throws -> DeviceRecord?
     func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) async throws -> [DeviceRecord]

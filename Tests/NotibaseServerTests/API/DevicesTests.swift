@@ -15,6 +15,24 @@ struct DevicesTests {
         #expect(again["externalUserId"].string == "u1" && again["locale"].string == "fr-FR" && again["appVersion"].string == "2.0")
     }
 
+    /// The answer to a registration is the device as stored, whether new or updated.
+    @Test func theRegistrationAnswerIsTheStoredDevice() async throws {
+        let harness = try await Harness()
+        let app = try await harness.createApp()
+        let bodies = [
+            #"{"platform": "ios", "token": "\#(Harness.token(1))", "externalUserId": "u\"1", "tags": ["b", "a"], "locale": "fr-FR", "timeZone": "Europe\/Paris", "appVersion": "1.0", "sdkVersion": "0.9"}"#,
+            #"{"platform": "ios", "token": "\#(Harness.token(1))", "appVersion": "2.0", "tags": []}"#,
+            #"{"platform": "android", "token": "fcm-\#(String(repeating: "x", count: 20))"}"#,
+        ]
+        for body in bodies {
+            let registered = await harness.request("POST", "/v1/devices", key: app.clientKey, body: body)
+            #expect(registered.status == 201 || registered.status == 200, "\(registered.text)")
+            let id = try #require(registered["id"].string)
+            let stored = await harness.request("GET", "/v1/devices/\(id)", key: app.serverKey)
+            #expect(registered.text == stored.text)
+        }
+    }
+
     @Test func aNewTokenWithItsPreviousOneDeactivatesTheOldDevice() async throws {
         let harness = try await Harness()
         let app = try await harness.createApp()

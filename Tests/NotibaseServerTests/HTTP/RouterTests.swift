@@ -13,7 +13,7 @@ struct RouterTests {
     }()
 
     func body(_ method: String, _ path: String) async throws -> String? {
-        guard case .found(_, let handler, let parameters) = router.match(method: method, path: path) else { return nil }
+        guard case .found(_, let handler, _, let parameters) = router.match(method: method, path: path) else { return nil }
         return try await handler(HTTPRequest(method: method, path: path), parameters).text
     }
 
@@ -35,7 +35,7 @@ struct RouterTests {
     @Test func theMostLiteralPatternWinsAndOnlyItsMethodsAreAllowed() {
         var router = self.router
         router.add("POST", "/v1/devices/batch") { _, _ in HTTPResponse(status: 200) }
-        guard case .found(let pattern, _, _) = router.match(method: "POST", path: "/v1/devices/batch") else { Issue.record("expected found"); return }
+        guard case .found(let pattern, _, _, _) = router.match(method: "POST", path: "/v1/devices/batch") else { Issue.record("expected found"); return }
         #expect(pattern == "/v1/devices/batch")
         guard case .methodNotAllowed(let allowed) = router.match(method: "GET", path: "/v1/devices/batch") else { Issue.record("expected 405"); return }
         #expect(allowed == ["POST"])

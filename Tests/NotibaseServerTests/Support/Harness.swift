@@ -17,7 +17,12 @@ final class Harness: Sendable {
     let time = TimeSource()
     let metrics: Metrics
 
-    init(sender: any Sender = ScriptedSender(), rates: [KeyKind: Int] = [:], policy: RetryPolicy = RetryPolicy(), batchSize: Int = 500, logger: Logger = .silent) async throws {
+    /// `quickHandlers: false` runs every route's handler in a task: the reference for the quick
+    /// paths.
+    init(
+        sender: any Sender = ScriptedSender(), rates: [KeyKind: Int] = [:], policy: RetryPolicy = RetryPolicy(), batchSize: Int = 500,
+        logger: Logger = .silent, quickHandlers: Bool = true
+    ) async throws {
         directory = NSTemporaryDirectory() + "notibase-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         store = try SQLiteStore(path: directory + "/notibase.sqlite")
@@ -27,10 +32,12 @@ final class Harness: Sendable {
         metrics = Metrics()
         var limits = ServerConfiguration.Limits()
         limits.rates = rates
+        // Rate limits on a stopped clock: no bucket refills while a test runs, however slowly.
+        let start = ContinuousClock.now
         let context = APIContext(
-            store: store, auth: Authenticator(store: store, adminKeyHash: APIKey.hash(Self.adminKey)), limiter: RateLimiter(rates: rates),
+            store: store, auth: Authenticator(store: store, adminKeyHash: APIKey.hash(Self.adminKey)), limiter: RateLimiter(rates: rates, now: { start }),
             box: box, metrics: metrics, logger: logger, clock: clock, limits: limits)
-        responder = APIResponder(context: context, accessLog: true)
+        responder = APIResponder(context: context, accessLog: true, quickHandlers: quickHandlers)
         let senders = SenderSet(ios: sender, android: sender, credentials: .notRequired)
         fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: 1_000)
         worker = DeliveryWorker(
@@ -47,7 +54,8 @@ final class Harness: Sendable {
         time.value.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 
-    /// Sends a request; `body` is JSON text.
+    /// Sends a request; `body` is JSON text. It takes the path the server would take (a quick
+    /// handler, or a task).
     func request(_ method: String, _ path: String, key: String?, body: String? = nil, headers: [String: String] = [:]) async -> Reply {
         var allHeaders = headers
         if let key { allHeaders["Authorization"] = "Bearer " + key }
@@ -62,7 +70,7 @@ final class Harness: Sendable {
             path = String(path[..<mark])
         }
         let request = HTTPRequest(method: method, path: path, query: query, headers: allHeaders, body: Array((body ?? "").utf8))
-        return Reply(await responder.respond(to: request))
+        return Reply(await responder.response(to: request))
     }
 
     /// A new app: its ID and keys.
