@@ -3,7 +3,7 @@
 /// The provider payloads are rendered with it instead of `JSONEncoder`: the output is exactly what
 /// goes on the wire (so its size is exact), keys come in a fixed order, and it is several times
 /// faster. Strings are escaped per RFC 8259; `/` and non-ASCII characters are written as they are.
-struct JSONWriter {
+package struct JSONWriter {
     private(set) var bytes: [UInt8]
     /// Whether the next value in the current container needs a comma before it.
     private var needsComma = false
@@ -111,8 +111,11 @@ struct JSONWriter {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
-    /// The escaped, quoted form of `string`.
-    static func appendString(_ string: String, to bytes: inout [UInt8]) {
+    /// The escaped, quoted form of `string`: `"` and `\` escaped, control characters as `\b`,
+    /// `\t`, `\n`, `\f`, `\r` or `\u00XX`, everything else (`/`, non-ASCII) as it is; the bytes
+    /// `JSONEncoder` writes with `.withoutEscapingSlashes`. The server writes its hottest answers
+    /// with it too.
+    package static func appendString(_ string: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
@@ -146,6 +149,8 @@ struct JSONWriter {
         }
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     private static func appendEscape(_ byte: UInt8, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\\"))
         switch byte {
@@ -157,8 +162,7 @@ struct JSONWriter {
         case 0x0C: bytes.append(UInt8(ascii: "f"))
         case 0x0D: bytes.append(UInt8(ascii: "r"))
         default:
-            let hex = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xf)]])
+            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xf)]])
         }
     }
 }

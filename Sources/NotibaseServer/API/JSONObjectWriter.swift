@@ -1,3 +1,5 @@
+import NotibaseCore
+
 /// Writes one JSON object straight into bytes, for the hottest answers (a registered device).
 /// The caller gives the fields in sorted order; strings are escaped the way `JSONEncoder` escapes
 /// them with `.withoutEscapingSlashes`, so the bytes are the ones the encoder would write.
@@ -21,7 +23,7 @@ struct JSONObjectWriter {
     mutating func field(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         key(name)
-        Self.appendString(value, to: &bytes)
+        JSONWriter.appendString(value, to: &bytes)
     }
 
     mutating func field(_ name: StaticString, _ value: Bool) {
@@ -54,44 +56,14 @@ struct JSONObjectWriter {
 
     private static let `true` = Array("true".utf8)
     private static let `false` = Array("false".utf8)
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// `values` as a JSON array of strings.
     static func appendArray(_ values: [String], to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            appendString(value, to: &bytes)
+            JSONWriter.appendString(value, to: &bytes)
         }
         bytes.append(UInt8(ascii: "]"))
-    }
-
-    /// `string` as a quoted JSON string: `"` and `\` escaped, control characters as `\b`, `\t`,
-    /// `\n`, `\f`, `\r` or `\u00XX`; everything else (`/`, non-ASCII) as it is.
-    static func appendString(_ string: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { utf8 in
-            var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                bytes.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-                case 0x08: bytes.append(UInt8(ascii: "b"))
-                case 0x09: bytes.append(UInt8(ascii: "t"))
-                case 0x0a: bytes.append(UInt8(ascii: "n"))
-                case 0x0c: bytes.append(UInt8(ascii: "f"))
-                case 0x0d: bytes.append(UInt8(ascii: "r"))
-                default:
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xf)]])
-                }
-                runStart = index + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-        }
-        bytes.append(UInt8(ascii: "\""))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NotibaseCore
 
 /// Structured JSON log lines, one per event, written whole to standard error.
 ///
@@ -79,7 +80,7 @@ public struct Logger: Sendable {
     static func quote(_ text: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count + 2)
-        JSONObjectWriter.appendString(text, to: &bytes)
+        JSONWriter.appendString(text, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 }
