@@ -31,11 +31,16 @@ public enum CategoryIdentifier {
     /// Whether `identifier` has the shape of a derived identifier (`nb_` + 16 lowercase hex digits),
     /// as opposed to a category the app registered itself.
     public static func isDerived(_ identifier: String) -> Bool {
-        let utf8 = identifier.utf8
-        guard utf8.count == prefix.utf8.count + 16, identifier.hasPrefix(prefix) else { return false }
-        return utf8.dropFirst(prefix.utf8.count).allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+        // Byte by byte: the extension asks this of every registered category on each delivery.
+        var identifier = identifier
+        return identifier.withUTF8 { bytes in
+            guard bytes.count == 19, bytes[0] == UInt8(ascii: "n"), bytes[1] == UInt8(ascii: "b"), bytes[2] == UInt8(ascii: "_")
+            else { return false }
+            for byte in bytes[3...] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                else { return false }
+            }
+            return true
         }
     }
 

@@ -47,6 +47,8 @@ public final class FileCategoryLedger: CategoryLedger {
     }
 
     private let file: URL
+    /// `file.path`, converted once: it is used on every delivery.
+    private let path: String
     private let cache = Locked(Cache())
     private let directoryMade = Locked(false)
 
@@ -56,6 +58,7 @@ public final class FileCategoryLedger: CategoryLedger {
     /// A ledger stored in `directory/notibase-categories.txt`.
     public init(directory: URL) {
         file = directory.appendingPathComponent("notibase-categories.txt")
+        path = file.path
     }
 
     public func lastUsed() -> [String: Date] {
@@ -74,7 +77,7 @@ public final class FileCategoryLedger: CategoryLedger {
             cache.uses[identifier] = date
             if cache.uses.count > registered.count { cache.uses = cache.uses.filter { registered.contains($0.key) } }
             store(Self.encode(cache.uses))
-            cache.stamp = FileStamp(file)
+            cache.stamp = FileStamp(path: path)
         }
     }
 
@@ -100,11 +103,11 @@ public final class FileCategoryLedger: CategoryLedger {
     }
 
     private func refresh(_ cache: inout Cache) {
-        let stamp = FileStamp(file)
+        let stamp = FileStamp(path: path)
         guard stamp == nil || stamp != cache.stamp else { return }
         cache.stamp = stamp
         cache.uses = [:]
-        guard stamp != nil, let data = FileManager.default.contents(atPath: file.path) else { return }
+        guard stamp != nil, let data = FileManager.default.contents(atPath: path) else { return }
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             guard let space = line.firstIndex(of: " "), let milliseconds = Int64(line[..<space]) else { continue }
             cache.uses[String(line[line.index(after: space)...])] = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
@@ -120,7 +123,7 @@ public final class FileCategoryLedger: CategoryLedger {
             if !made { try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true) }
             made = true
         }
-        let descriptor = open(file.path, O_WRONLY | O_CREAT, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT, 0o644)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
         let written = data.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
@@ -134,9 +137,9 @@ struct FileStamp: Equatable {
     var nanoseconds: Int
     var size: Int
 
-    init?(_ url: URL) {
+    init?(path: String) {
         var info = stat()
-        guard stat(url.path, &info) == 0 else { return nil }
+        guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
         seconds = Int(info.st_mtimespec.tv_sec)
         nanoseconds = Int(info.st_mtimespec.tv_nsec)

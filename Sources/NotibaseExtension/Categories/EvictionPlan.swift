@@ -29,9 +29,8 @@ enum EvictionPlan {
         now: Date = .distantFuture, inFlightWindow: Duration = .seconds(60)
     ) -> Decision {
         if registered.contains(identifier) { return .alreadyRegistered }
-        var ownedCount = 0
-        for candidate in registered where CategoryIdentifier.isDerived(candidate) { ownedCount += 1 }
-        let overflow = ownedCount + 1 - capacity
+        let owned = registered.filter(CategoryIdentifier.isDerived)
+        let overflow = owned.count + 1 - capacity
         guard overflow > 0 else { return .add(remove: []) }
         let shown: Set<String>
         switch delivered {
@@ -41,7 +40,7 @@ enum EvictionPlan {
         }
         let recent = now.addingTimeInterval(-inFlightWindow.timeInterval)
         var candidates: [(identifier: String, used: Date)] = []
-        for candidate in registered where CategoryIdentifier.isDerived(candidate) && !shown.contains(candidate) {
+        for candidate in owned where !shown.contains(candidate) {
             let used = lastUsed[candidate] ?? .distantPast
             if used < recent { candidates.append((candidate, used)) }
         }

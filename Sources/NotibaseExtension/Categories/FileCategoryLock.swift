@@ -14,17 +14,22 @@ import Darwin
 public struct FileCategoryLock: CategoryLock {
     /// The lock file.
     public let file: URL
+    private let path: String
 
     /// A lock on `directory/notibase-categories.lock`.
     public init(directory: URL) {
         file = directory.appendingPathComponent("notibase-categories.lock")
+        path = file.path
     }
 
     public func withLock<Result: Sendable>(timeout: Duration, _ body: () async throws(CategoryStoreError) -> Result)
         async throws(CategoryStoreError) -> Result
     {
-        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let descriptor = open(file.path, O_RDWR | O_CREAT, 0o644)
+        var descriptor = open(path, O_RDWR | O_CREAT, 0o644)
+        if descriptor < 0, errno == ENOENT {
+            try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            descriptor = open(path, O_RDWR | O_CREAT, 0o644)
+        }
         guard descriptor >= 0 else {
             // No shared directory to lock in: the in-process serial section still applies.
             return try await body()

@@ -52,11 +52,9 @@ extension CategoryChange {
     /// `existing` with the change made: owned categories removed, the new one added; every other
     /// category (the app's) is the very object that was read.
     public func applied(to existing: Set<UNNotificationCategory>) -> Set<UNNotificationCategory> {
-        var updated = existing.filter { !remove.contains($0.identifier) }
-        if let add {
-            updated = updated.filter { $0.identifier != add.identifier }
-            updated.insert(UNNotificationCategory.notibase(identifier: add.identifier, buttons: add.buttons))
-        }
+        let replaced = add?.identifier
+        var updated = existing.filter { !remove.contains($0.identifier) && $0.identifier != replaced }
+        if let add { updated.insert(UNNotificationCategory.notibase(identifier: add.identifier, buttons: add.buttons)) }
         return updated
     }
 }

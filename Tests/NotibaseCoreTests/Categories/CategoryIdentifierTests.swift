@@ -54,5 +54,10 @@ struct CategoryIdentifierTests {
         #expect(!CategoryIdentifier.isDerived("nb_40398F050D7A9FDD"))
         #expect(!CategoryIdentifier.isDerived("ORDER_UPDATE"))
         #expect(!CategoryIdentifier.isDerived("nb_40398f050d7a9fd"))
+        #expect(!CategoryIdentifier.isDerived("nb_40398f050d7a9fdd0"), "one digit too many")
+        for lookalike in ["nc_40398f050d7a9fdd", "mb_40398f050d7a9fdd", "nb-40398f050d7a9fdd", "nb_40398f050d7a9fdg", "nb_40398f050d7a9f\u{e9}"] {
+            #expect(!CategoryIdentifier.isDerived(lookalike), "\(lookalike)")
+        }
+        #expect(CategoryIdentifier.isDerived(CategoryIdentifier.derive(from: [Button(id: "a", text: "A")])))
     }
 }
