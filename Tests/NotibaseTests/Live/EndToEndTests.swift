@@ -84,9 +84,10 @@ struct EndToEndTests {
         let state = files.url.appendingPathComponent("app")
         var configuration = NotibaseConfiguration(
             serverURL: URL(string: "http://127.0.0.1:\(port)")!, clientKey: "not yet known", sharedDirectory: files.url, stateDirectory: state)
-        configuration.initialRetryDelay = .milliseconds(50)
-
-        // First launch, offline: the registration waits on disk.
+        // First launch, offline: the registration waits on disk. The app is then quit, so this
+        // launch never retries (a retry of its own, with its wrong key, once the server is up would
+        // be refused, and the refused registration dropped, before the relaunch could send it).
+        configuration.initialRetryDelay = .seconds(3600)
         let offline = NotibaseClient(configuration: configuration, center: SimulatedDevice().center)
         offline.registerDeviceToken(Data(repeating: 0x01, count: 32))
         #expect(await offline.flushNow() == false)
@@ -95,6 +96,7 @@ struct EndToEndTests {
         // The server comes up; the app is relaunched with its key.
         let world = try await LiveWorld.start(port: port)
         configuration.clientKey = world.clientKey
+        configuration.initialRetryDelay = .milliseconds(50)
         let relaunched = NotibaseClient(configuration: configuration, center: SimulatedDevice().center)
         #expect(relaunched.hasPendingRegistration)
         relaunched.start()
