@@ -22,8 +22,18 @@ enum EvictionPlan {
         case unavailable
     }
 
+    /// How many categories past the overflow an eviction also removes, so that the next ones fit
+    /// without another eviction: an eighth of the capacity (none below 8). An eviction needs the
+    /// notifications on screen, a round trip to the system that most deliveries then skip.
+    static func slack(capacity: Int) -> Int {
+        capacity / 8
+    }
+
     /// `inFlightWindow`: a category used this recently may belong to a notification still in an
     /// extension, not yet on screen (and so not among the delivered ones): it is not evicted.
+    ///
+    /// Over capacity, the least recently used evictable categories are removed: the overflow and
+    /// ``slack(capacity:)`` more, when that many can be.
     static func decide(
         registered: Set<String>, adding identifier: String, capacity: Int, lastUsed: [String: Date], delivered: Delivered,
         now: Date = .distantFuture, inFlightWindow: Duration = .seconds(60)
@@ -46,6 +56,6 @@ enum EvictionPlan {
         }
         candidates.sort { lhs, rhs in lhs.used == rhs.used ? lhs.identifier < rhs.identifier : lhs.used < rhs.used }
         let evictable = candidates.map(\.identifier)
-        return .add(remove: Set(evictable.prefix(overflow)))
+        return .add(remove: Set(evictable.prefix(overflow + slack(capacity: capacity))))
     }
 }

@@ -149,6 +149,17 @@ struct EvictionPlanTests {
         #expect(decision == .add(remove: [owned[0]]))
     }
 
+    /// From a capacity of 8, an eviction makes room for the next few (an eighth of the capacity),
+    /// so that most deliveries into a full set skip asking what is on screen.
+    @Test func anEvictionMakesRoomForTheNextFew() {
+        let many = (1...17).map { String(format: "nb_%016x", $0) }
+        let registered = Set(many.prefix(16))
+        let decision = EvictionPlan.decide(
+            registered: registered, adding: many[16], capacity: 16, lastUsed: uses(many), delivered: .known([many[0]]))
+        #expect(decision == .add(remove: [many[1], many[2], many[3]]), "the overflow and two more, oldest first, none on screen")
+        #expect(EvictionPlan.decide(registered: registered, adding: many[16], capacity: 17, lastUsed: [:], delivered: .notAsked) == .add(remove: []))
+    }
+
     @Test func everythingShownEvictsNothing() {
         let registered = Set(owned.prefix(3))
         #expect(EvictionPlan.decide(registered: registered, adding: owned[3], capacity: 3, lastUsed: [:], delivered: .known(registered)) == .add(remove: []))
