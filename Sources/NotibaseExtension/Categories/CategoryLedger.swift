@@ -37,11 +37,19 @@ public final class InMemoryCategoryLedger: CategoryLedger {
     }
 }
 
-/// A ledger in a small text file (`<milliseconds since 1970> <identifier>` a line), rewritten on
-/// each change and read again only when another process changed it.
+/// A ledger in a small append-only text file, read again only when another process changed it.
+///
+/// Each line is `<milliseconds since 1970> <identifier>` (a use) or `- <identifier>` (a removal);
+/// later lines win. A delivery appends its one or two lines: rewriting every entry cost more than
+/// the rest of a registration's bookkeeping. When the file holds many more lines than entries it is
+/// compacted (rewritten in place with one line per entry). A torn line (a crash in the middle of a
+/// write) reads as an entry no category has, which a later record drops, and every append starts a
+/// new line: the ledger only orders evictions, so losing part of it costs nothing but that order.
 public final class FileCategoryLedger: CategoryLedger {
     private struct Cache {
         var uses: [String: Date] = [:]
+        /// Lines in the file, to know when to compact.
+        var lines = 0
         /// The file's modification time and size when `uses` was read or written; nil: not read.
         var stamp: FileStamp?
     }
@@ -54,6 +62,9 @@ public final class FileCategoryLedger: CategoryLedger {
 
     /// Uses closer together than this are not worth a write: eviction order is coarse.
     static let touchResolution: TimeInterval = 5
+
+    /// The file is compacted when it has more lines than this many per entry (and at least 256).
+    static let linesPerEntry = 4
 
     /// A ledger stored in `directory/notibase-categories.txt`.
     public init(directory: URL) {
@@ -73,33 +84,56 @@ public final class FileCategoryLedger: CategoryLedger {
             refresh(&cache)  // another process may have written since
             // A category used again within a few seconds keeps its place: no write needed.
             if removed.isEmpty, let previous = cache.uses[identifier], date.timeIntervalSince(previous) < Self.touchResolution { return }
-            for identifier in removed { cache.uses[identifier] = nil }
+            // Starting with an end of line: should the last write have been torn, its remains end
+            // there instead of swallowing this line.
+            var lines: [UInt8] = [UInt8(ascii: "\n")]
+            for identifier in removed where cache.uses.removeValue(forKey: identifier) != nil {
+                Self.appendRemoval(identifier, to: &lines)
+            }
             cache.uses[identifier] = date
-            if cache.uses.count > registered.count { cache.uses = cache.uses.filter { registered.contains($0.key) } }
-            store(Self.encode(cache.uses))
-            cache.stamp = FileStamp(path: path)
+            Self.appendUse(identifier, at: date, to: &lines)
+            cache.lines += removed.count + 1
+            var compact = cache.lines > max(Self.linesPerEntry * cache.uses.count, 256)
+            if cache.uses.count > registered.count {
+                cache.uses = cache.uses.filter { registered.contains($0.key) }
+                compact = true
+            }
+            if compact {
+                cache.stamp = rewrite(Self.encode(cache.uses))
+                cache.lines = cache.uses.count
+            } else {
+                cache.stamp = append(lines)
+            }
         }
     }
 
-    /// The file's bytes, built directly: formatting through String costs a microsecond an entry.
+    /// The whole ledger, one use line per entry.
     static func encode(_ uses: [String: Date]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(uses.count * 40)
-        var digits = [UInt8](repeating: 0, count: 20)
-        for (key, value) in uses {
-            var milliseconds = UInt64(max(value.timeIntervalSince1970 * 1000, 0))
-            var index = digits.count
-            repeat {
-                index -= 1
-                digits[index] = UInt8(ascii: "0") + UInt8(milliseconds % 10)
-                milliseconds /= 10
-            } while milliseconds > 0
-            bytes.append(contentsOf: digits[index...])
-            bytes.append(UInt8(ascii: " "))
-            bytes.append(contentsOf: key.utf8)
-            bytes.append(UInt8(ascii: "\n"))
-        }
+        for (key, value) in uses { appendUse(key, at: value, to: &bytes) }
         return bytes
+    }
+
+    /// `<milliseconds> <identifier>\n`, built directly: formatting through String costs a
+    /// microsecond a line.
+    private static func appendUse(_ identifier: String, at date: Date, to bytes: inout [UInt8]) {
+        var milliseconds = UInt64(max(date.timeIntervalSince1970 * 1000, 0))
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(milliseconds % 10))
+            milliseconds /= 10
+        } while milliseconds > 0
+        bytes[start...].reverse()
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: identifier.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
+    private static func appendRemoval(_ identifier: String, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: [UInt8(ascii: "-"), UInt8(ascii: " ")])
+        bytes.append(contentsOf: identifier.utf8)
+        bytes.append(UInt8(ascii: "\n"))
     }
 
     private func refresh(_ cache: inout Cache) {
@@ -107,27 +141,46 @@ public final class FileCategoryLedger: CategoryLedger {
         guard stamp == nil || stamp != cache.stamp else { return }
         cache.stamp = stamp
         cache.uses = [:]
+        cache.lines = 0
         guard stamp != nil, let data = FileManager.default.contents(atPath: path) else { return }
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            guard let space = line.firstIndex(of: " "), let milliseconds = Int64(line[..<space]) else { continue }
-            cache.uses[String(line[line.index(after: space)...])] = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            cache.lines += 1
+            guard let space = line.firstIndex(of: " ") else { continue }
+            let identifier = String(line[line.index(after: space)...])
+            if line[..<space] == "-" {
+                cache.uses[identifier] = nil
+            } else if let milliseconds = Int64(line[..<space]) {
+                cache.uses[identifier] = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            }
         }
     }
 
-    /// Rewrites the file in place (write at offset 0, then truncate). Creating a file and renaming
-    /// it over the old one costs over a hundred microseconds a notification; this costs one or two.
-    /// A torn write (a crash in the middle) leaves lines the reader skips: the ledger only orders
-    /// evictions, so losing part of it costs nothing but that order.
-    private func store(_ data: [UInt8]) {
+    /// Appends `lines`; returns the file's stamp after the write.
+    private func append(_ lines: [UInt8]) -> FileStamp? {
+        withFile(flags: O_WRONLY | O_CREAT | O_APPEND) { descriptor in
+            lines.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == lines.count
+        }
+    }
+
+    /// Rewrites the file in place (write at offset 0, then truncate): creating a file and renaming
+    /// it over the old one costs over a hundred microseconds.
+    private func rewrite(_ data: [UInt8]) -> FileStamp? {
+        withFile(flags: O_WRONLY | O_CREAT) { descriptor in
+            let written = data.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+            return written == data.count && ftruncate(descriptor, off_t(data.count)) == 0
+        }
+    }
+
+    private func withFile(flags: Int32, _ body: (Int32) -> Bool) -> FileStamp? {
         directoryMade.withLock { made in
             if !made { try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true) }
             made = true
         }
-        let descriptor = open(path, O_WRONLY | O_CREAT, 0o644)
-        guard descriptor >= 0 else { return }
+        let descriptor = open(path, flags, 0o644)
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        let written = data.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        if written == data.count { _ = ftruncate(descriptor, off_t(data.count)) }
+        // A failed write leaves the stamp unknown: the next call reads the file again.
+        return body(descriptor) ? FileStamp(descriptor: descriptor) : nil
     }
 }
 
@@ -140,6 +193,16 @@ struct FileStamp: Equatable {
     init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    init?(descriptor: Int32) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    private init(_ info: stat) {
         #if canImport(Darwin)
         seconds = Int(info.st_mtimespec.tv_sec)
         nanoseconds = Int(info.st_mtimespec.tv_nsec)

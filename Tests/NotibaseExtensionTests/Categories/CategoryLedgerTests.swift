@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import NotibaseTestSupport
+@testable import NotibaseExtension
+
+/// The ledger that orders evictions lives in a file the extension (a new process for each
+/// notification, at times) and the app share: what one instance records, another reads.
+@Suite("The category ledger on disk")
+struct CategoryLedgerTests {
+    let files = TemporaryDirectory("notibase-ledger")
+    let owned = (0..<300).map { String(format: "nb_%016x", $0) }
+
+    func time(_ seconds: Double) -> Date { Date(timeIntervalSince1970: 1_800_000_000 + seconds) }
+    var ledgerFile: URL { files.url.appendingPathComponent("notibase-categories.txt") }
+
+    @Test func usesAndRemovalsSurviveANewProcess() {
+        let first = FileCategoryLedger(directory: files.url)
+        let registered = Set(owned.prefix(3))
+        first.record(use: owned[0], at: time(0), removing: [], registered: registered)
+        first.record(use: owned[1], at: time(10), removing: [], registered: registered)
+        first.record(use: owned[2], at: time(20), removing: [owned[0]], registered: registered)
+
+        let second = FileCategoryLedger(directory: files.url)
+        #expect(second.lastUsed() == [owned[1]: time(10), owned[2]: time(20)])
+    }
+
+    @Test func aWriteByAnotherInstanceIsSeen() {
+        let extensionLedger = FileCategoryLedger(directory: files.url)
+        let appLedger = FileCategoryLedger(directory: files.url)
+        let registered = Set(owned.prefix(2))
+        extensionLedger.record(use: owned[0], at: time(0), removing: [], registered: registered)
+        #expect(appLedger.lastUsed() == [owned[0]: time(0)])
+        appLedger.record(use: owned[1], at: time(30), removing: [owned[0]], registered: registered)
+        #expect(extensionLedger.lastUsed() == [owned[1]: time(30)])
+    }
+
+    @Test func aUseWithinTheResolutionWritesNothing() throws {
+        let ledger = FileCategoryLedger(directory: files.url)
+        ledger.record(use: owned[0], at: time(0), removing: [], registered: [owned[0]])
+        let size = try #require(FileManager.default.attributesOfItem(atPath: ledgerFile.path)[.size] as? Int)
+        ledger.record(use: owned[0], at: time(FileCategoryLedger.touchResolution / 2), removing: [], registered: [owned[0]])
+        #expect(try FileManager.default.attributesOfItem(atPath: ledgerFile.path)[.size] as? Int == size)
+        #expect(ledger.lastUsed() == [owned[0]: time(0)])
+    }
+
+    /// The file grows by a line a use, and is compacted before it holds many more lines than
+    /// entries: it stays small however many notifications come.
+    @Test func theFileStaysBounded() throws {
+        let ledger = FileCategoryLedger(directory: files.url)
+        let registered = Set(owned.prefix(10))
+        for round in 0..<200 {
+            for (index, identifier) in registered.sorted().enumerated() {
+                ledger.record(use: identifier, at: time(Double(round * 100 + index * 6)), removing: [], registered: registered)
+            }
+        }
+        let lines = try String(contentsOf: ledgerFile, encoding: .utf8).split(separator: "\n").count
+        #expect(lines <= 256 + 1, "\(lines) lines for 10 entries")
+        #expect(FileCategoryLedger(directory: files.url).lastUsed() == ledger.lastUsed())
+        #expect(ledger.lastUsed().count == 10)
+    }
+
+    /// Entries for categories no longer registered are dropped, on disk too.
+    @Test func unregisteredEntriesAreDropped() {
+        let ledger = FileCategoryLedger(directory: files.url)
+        for (index, identifier) in owned.prefix(5).enumerated() {
+            ledger.record(use: identifier, at: time(Double(index * 10)), removing: [], registered: Set(owned.prefix(5)))
+        }
+        ledger.record(use: owned[5], at: time(100), removing: [], registered: [owned[4], owned[5]])
+        #expect(ledger.lastUsed() == [owned[4]: time(40), owned[5]: time(100)])
+        #expect(FileCategoryLedger(directory: files.url).lastUsed() == [owned[4]: time(40), owned[5]: time(100)])
+    }
+
+    /// A crash in the middle of a write leaves a torn line: it is read as nothing the set holds,
+    /// and the lines written after it are read whole.
+    @Test func aTornLineCostsNothingButItsEntry() throws {
+        let ledger = FileCategoryLedger(directory: files.url)
+        let registered = Set(owned.prefix(4))
+        ledger.record(use: owned[0], at: time(0), removing: [], registered: registered)
+        let handle = try FileHandle(forWritingTo: ledgerFile)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("1800000010000 nb_00000000".utf8))  // torn: no end of line
+        try handle.close()
+
+        let reader = FileCategoryLedger(directory: files.url)
+        #expect(reader.lastUsed()[owned[0]] == time(0))
+        reader.record(use: owned[1], at: time(20), removing: [], registered: registered)
+        let entries = FileCategoryLedger(directory: files.url).lastUsed()
+        #expect(entries[owned[0]] == time(0))
+        #expect(entries[owned[1]] == time(20), "the line after the torn one was swallowed: \(entries)")
+    }
+}
