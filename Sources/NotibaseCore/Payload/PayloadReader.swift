@@ -71,10 +71,9 @@ struct PayloadReader {
         var buttons: [Button] = []
         var seen: Set<String> = []
         for (index, entry) in list.enumerated() {
-            let field = "\(PayloadKey.buttons)[\(index)]"
-            guard let button = readButton(entry, field: field) else { continue }
+            guard let button = readButton(entry, index: index) else { continue }
             guard seen.insert(button.id).inserted else {
-                note(field + ".id", "\"\(button.id)\" repeats an earlier button's id; skipped")
+                note(Self.buttonField(index, ".id"), "\"\(button.id)\" repeats an earlier button's id; skipped")
                 continue
             }
             buttons.append(button)
@@ -82,50 +81,56 @@ struct PayloadReader {
         return buttons
     }
 
-    private mutating func readButton(_ entry: Any, field: String) -> Button? {
+    /// `nb_buttons[index]` and `suffix`: built only for a note, never on the way of a good payload.
+    private static func buttonField(_ index: Int, _ suffix: String = "") -> String {
+        "\(PayloadKey.buttons)[\(index)]\(suffix)"
+    }
+
+    private mutating func readButton(_ entry: Any, index: Int) -> Button? {
+        func field(_ suffix: String = "") -> String { Self.buttonField(index, suffix) }
         guard let object = Self.dictionary(entry) else {
-            note(field, "expected an object; skipped")
+            note(field(), "expected an object; skipped")
             return nil
         }
-        guard let id = string(object["id"], field: field + ".id"), !id.isEmpty else {
-            note(field + ".id", "missing or empty; skipped")
+        guard let id = string(object["id"], field: field(".id")), !id.isEmpty else {
+            note(field(".id"), "missing or empty; skipped")
             return nil
         }
         guard !id.hasPrefix("com.apple.") else {
-            note(field + ".id", "ids starting with com.apple. are reserved by iOS; skipped")
+            note(field(".id"), "ids starting with com.apple. are reserved by iOS; skipped")
             return nil
         }
-        guard let text = string(object["text"], field: field + ".text"), !text.isEmpty else {
-            note(field + ".text", "missing or empty; skipped")
+        guard let text = string(object["text"], field: field(".text")), !text.isEmpty else {
+            note(field(".text"), "missing or empty; skipped")
             return nil
         }
         var button = Button(id: id, text: text)
         if let optionsValue = object["options"] {
-            button.options = readOptions(optionsValue, field: field + ".options")
+            button.options = readOptions(optionsValue, index: index)
         }
-        if let icon = string(object["icon"], field: field + ".icon") {
+        if let icon = string(object["icon"], field: field(".icon")) {
             if Message.isValidIcon(icon) {
                 button.icon = icon
             } else {
-                note(field + ".icon", "\"\(icon)\" is neither system:NAME nor template:NAME; drawn without an icon")
+                note(field(".icon"), "\"\(icon)\" is neither system:NAME nor template:NAME; drawn without an icon")
             }
         }
         if let inputValue = object["input"] {
             if let input = Self.dictionary(inputValue) {
                 button.input = Button.TextInput(
-                    button: string(input["button"], field: field + ".input.button"),
-                    placeholder: string(input["placeholder"], field: field + ".input.placeholder"))
+                    button: string(input["button"], field: field(".input.button")),
+                    placeholder: string(input["placeholder"], field: field(".input.placeholder")))
             } else {
-                note(field + ".input", "expected an object; drawn as a plain button")
+                note(field(".input"), "expected an object; drawn as a plain button")
             }
         }
-        button.url = string(object["url"], field: field + ".url")
+        button.url = string(object["url"], field: field(".url"))
         return button
     }
 
-    private mutating func readOptions(_ value: Any, field: String) -> ButtonOptions {
+    private mutating func readOptions(_ value: Any, index buttonIndex: Int) -> ButtonOptions {
         guard let list = value as? [Any] else {
-            note(field, "expected an array; using the default [foreground]")
+            note(Self.buttonField(buttonIndex, ".options"), "expected an array; using the default [foreground]")
             return .default
         }
         var options: [ButtonOption] = []
@@ -133,35 +138,35 @@ struct PayloadReader {
             if let name = element as? String, let option = ButtonOption(rawValue: name) {
                 options.append(option)
             } else {
-                note("\(field)[\(index)]", "not one of authenticationRequired, destructive, foreground; ignored")
+                note(Self.buttonField(buttonIndex, ".options[\(index)]"), "not one of authenticationRequired, destructive, foreground; ignored")
             }
         }
         return ButtonOptions(options)
     }
 
     /// A string; numbers are converted (with a note), anything else is ignored (with a note).
-    private mutating func string(_ value: Any?, field: String) -> String? {
+    private mutating func string(_ value: Any?, field: @autoclosure () -> String) -> String? {
         switch value {
         case nil: return nil
         case let text as String: return text
         case let number as Int:
-            note(field, "a number where a string belongs; used as \"\(number)\"")
+            note(field(), "a number where a string belongs; used as \"\(number)\"")
             return String(number)
         default:
-            note(field, "expected a string; ignored")
+            note(field(), "expected a string; ignored")
             return nil
         }
     }
 
     /// `1`, `true` or `"1"` as true.
-    private mutating func flag(_ value: Any?, field: String) -> Bool {
+    private mutating func flag(_ value: Any?, field: @autoclosure () -> String) -> Bool {
         switch value {
         case nil: return false
         case let flag as Bool: return flag
         case let number as Int: return number == 1
         case let text as String: return text == "1"
         default:
-            note(field, "expected 1; treated as absent")
+            note(field(), "expected 1; treated as absent")
             return false
         }
     }

@@ -52,6 +52,14 @@ public final class FileCategoryLedger: CategoryLedger {
         var lines = 0
         /// The file's modification time and size when `uses` was read or written; nil: not read.
         var stamp: FileStamp?
+        /// The file, open for appending (kept open: opening it for every notification cost more
+        /// than the write), and which file it is.
+        var appending: OpenFile?
+    }
+
+    private struct OpenFile {
+        var descriptor: Int32
+        var inode: UInt64
     }
 
     private let file: URL
@@ -70,6 +78,10 @@ public final class FileCategoryLedger: CategoryLedger {
     public init(directory: URL) {
         file = directory.appendingPathComponent("notibase-categories.txt")
         path = file.path
+    }
+
+    deinit {
+        if let appending = cache.withLock({ $0.appending }) { close(appending.descriptor) }
     }
 
     public func lastUsed() -> [String: Date] {
@@ -102,7 +114,7 @@ public final class FileCategoryLedger: CategoryLedger {
                 cache.stamp = rewrite(Self.encode(cache.uses))
                 cache.lines = cache.uses.count
             } else {
-                cache.stamp = append(lines)
+                cache.stamp = append(lines, &cache)
             }
         }
     }
@@ -139,6 +151,11 @@ public final class FileCategoryLedger: CategoryLedger {
     private func refresh(_ cache: inout Cache) {
         let stamp = FileStamp(path: path)
         guard stamp == nil || stamp != cache.stamp else { return }
+        if let appending = cache.appending, stamp?.inode != appending.inode {
+            // Removed or replaced: appends must go to the file at the path.
+            close(appending.descriptor)
+            cache.appending = nil
+        }
         cache.stamp = stamp
         cache.uses = [:]
         cache.lines = 0
@@ -155,11 +172,23 @@ public final class FileCategoryLedger: CategoryLedger {
         }
     }
 
-    /// Appends `lines`; returns the file's stamp after the write.
-    private func append(_ lines: [UInt8]) -> FileStamp? {
-        withFile(flags: O_WRONLY | O_CREAT | O_APPEND) { descriptor in
-            lines.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == lines.count
+    /// Appends `lines`; returns the file's stamp after the write (nil when it failed: the next
+    /// call reads the file again).
+    private func append(_ lines: [UInt8], _ cache: inout Cache) -> FileStamp? {
+        if cache.appending == nil {
+            makeDirectory()
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { return nil }
+            guard let stamp = FileStamp(descriptor: descriptor) else {
+                close(descriptor)
+                return nil
+            }
+            cache.appending = OpenFile(descriptor: descriptor, inode: stamp.inode)
         }
+        guard let descriptor = cache.appending?.descriptor,
+            lines.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == lines.count
+        else { return nil }
+        return FileStamp(descriptor: descriptor)
     }
 
     /// Rewrites the file in place (write at offset 0, then truncate): creating a file and renaming
@@ -171,11 +200,15 @@ public final class FileCategoryLedger: CategoryLedger {
         }
     }
 
-    private func withFile(flags: Int32, _ body: (Int32) -> Bool) -> FileStamp? {
+    private func makeDirectory() {
         directoryMade.withLock { made in
             if !made { try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true) }
             made = true
         }
+    }
+
+    private func withFile(flags: Int32, _ body: (Int32) -> Bool) -> FileStamp? {
+        makeDirectory()
         let descriptor = open(path, flags, 0o644)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -189,6 +222,8 @@ struct FileStamp: Equatable {
     var seconds: Int
     var nanoseconds: Int
     var size: Int
+    /// Which file: a file replaced by another is a change even with the same time and size.
+    var inode: UInt64
 
     init?(path: String) {
         var info = stat()
@@ -211,5 +246,6 @@ struct FileStamp: Equatable {
         nanoseconds = Int(info.st_mtim.tv_nsec)
         #endif
         size = Int(info.st_size)
+        inode = UInt64(info.st_ino)
     }
 }

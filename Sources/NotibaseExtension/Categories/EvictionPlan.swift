@@ -39,7 +39,9 @@ enum EvictionPlan {
         now: Date = .distantFuture, inFlightWindow: Duration = .seconds(60)
     ) -> Decision {
         if registered.contains(identifier) { return .alreadyRegistered }
-        let owned = registered.filter(CategoryIdentifier.isDerived)
+        var owned: [String] = []
+        owned.reserveCapacity(registered.count)
+        for candidate in registered where CategoryIdentifier.isDerived(candidate) { owned.append(candidate) }
         let overflow = owned.count + 1 - capacity
         guard overflow > 0 else { return .add(remove: []) }
         let shown: Set<String>

@@ -9,12 +9,21 @@ import Darwin
 /// around every read-modify-write of the category set, so that the app setting its categories and
 /// the extension registering one never interleave: two processes, one system set.
 ///
-/// `flock` locks belong to an open file, so this also excludes other holders in the same process.
-/// Taking it never blocks a thread: it polls, up to the timeout.
-public struct FileCategoryLock: CategoryLock {
+/// The file stays open for the life of the lock (opening and closing it for every notification
+/// cost more than the rest of taking the lock). `flock` locks belong to an open file, so holders
+/// within one lock are excluded by a flag, holders across processes (and across `FileCategoryLock`
+/// instances) by `flock`. Taking it never blocks a thread: it polls, up to the timeout.
+public final class FileCategoryLock: CategoryLock {
+    private struct State {
+        var held = false
+        /// The open lock file; nil until first used, or when it could not be opened.
+        var descriptor: Int32?
+    }
+
     /// The lock file.
     public let file: URL
     private let path: String
+    private let state = Locked(State())
 
     /// A lock on `directory/notibase-categories.lock`.
     public init(directory: URL) {
@@ -22,25 +31,45 @@ public struct FileCategoryLock: CategoryLock {
         path = file.path
     }
 
+    deinit {
+        if let descriptor = state.withLock({ $0.descriptor }) { close(descriptor) }
+    }
+
     public func withLock<Result: Sendable>(timeout: Duration, _ body: () async throws(CategoryStoreError) -> Result)
         async throws(CategoryStoreError) -> Result
     {
-        var descriptor = open(path, O_RDWR | O_CREAT, 0o644)
-        if descriptor < 0, errno == ENOENT {
-            try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            descriptor = open(path, O_RDWR | O_CREAT, 0o644)
+        let deadline = ContinuousClock.now + timeout
+        while !state.withLock({ state -> Bool in
+            guard !state.held else { return false }
+            state.held = true
+            return true
+        }) {
+            guard ContinuousClock.now < deadline else { throw .lockTimedOut }
+            try? await Task.sleep(for: .milliseconds(2))
         }
-        guard descriptor >= 0 else {
-            // No shared directory to lock in: the in-process serial section still applies.
+        defer { state.withLock { $0.held = false } }
+        guard let descriptor = openedDescriptor() else {
+            // No shared directory to lock in: the in-process exclusion still applies.
             return try await body()
         }
-        defer { close(descriptor) }
-        let deadline = ContinuousClock.now + timeout
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard ContinuousClock.now < deadline else { throw .lockTimedOut }
             try? await Task.sleep(for: .milliseconds(2))
         }
         defer { flock(descriptor, LOCK_UN) }
         return try await body()
+    }
+
+    /// The lock file, opened (and its directory made) on first use. Called holding the flag.
+    private func openedDescriptor() -> Int32? {
+        if let descriptor = state.withLock({ $0.descriptor }) { return descriptor }
+        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if descriptor < 0, errno == ENOENT {
+            try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        }
+        guard descriptor >= 0 else { return nil }
+        state.withLock { $0.descriptor = descriptor }
+        return descriptor
     }
 }

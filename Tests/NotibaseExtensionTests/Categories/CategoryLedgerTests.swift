@@ -89,3 +89,76 @@ struct CategoryLedgerTests {
         #expect(entries[owned[1]] == time(20), "the line after the torn one was swallowed: \(entries)")
     }
 }
+
+extension CategoryLedgerTests {
+    /// The app's storage cleanup removed the file: the next use goes to a new file at the path,
+    /// not to the removed one still open.
+    @Test func aRemovedFileIsWrittenAgain() throws {
+        let ledger = FileCategoryLedger(directory: files.url)
+        let registered = Set(owned.prefix(2))
+        ledger.record(use: owned[0], at: time(0), removing: [], registered: registered)
+        try FileManager.default.removeItem(at: ledgerFile)
+        ledger.record(use: owned[1], at: time(10), removing: [], registered: registered)
+        #expect(FileCategoryLedger(directory: files.url).lastUsed() == [owned[1]: time(10)])
+    }
+}
+
+/// The lock around the read-modify-write of the category set: one holder at a time, within a lock,
+/// across locks on the same directory, and across processes.
+@Suite("The category lock")
+struct FileCategoryLockTests {
+    let files = TemporaryDirectory("notibase-lock")
+
+    /// Runs `holders` bodies at once, each holding `lock(index)` for a moment; returns the most
+    /// that were ever inside at the same time.
+    func mostAtOnce(_ holders: Int, lock: @escaping @Sendable (Int) -> FileCategoryLock) async throws -> Int {
+        struct Inside {
+            var now = 0
+            var most = 0
+        }
+        let inside = Locked(Inside())
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<holders {
+                group.addTask {
+                    _ = try await lock(index).withLock(timeout: .seconds(20)) { () async throws(CategoryStoreError) -> Int in
+                        inside.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                        try? await Task.sleep(for: .milliseconds(5))
+                        inside.withLock { $0.now -= 1 }
+                        return index
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        return inside.withLock { $0.most }
+    }
+
+    @Test func oneHolderAtATimeWithinALock() async throws {
+        let lock = FileCategoryLock(directory: files.url)
+        #expect(try await mostAtOnce(20) { _ in lock } == 1)
+    }
+
+    @Test func oneHolderAtATimeAcrossLocks() async throws {
+        let directory = files.url
+        let locks = (0..<20).map { _ in FileCategoryLock(directory: directory) }
+        #expect(try await mostAtOnce(20) { locks[$0] } == 1)
+    }
+
+    /// Another process (here `flock(1)`) holds the lock file: taking it waits, and gives up with
+    /// `lockTimedOut` at the timeout, running nothing.
+    @Test func anotherProcessHoldingItTimesUsOut() async throws {
+        let lock = FileCategoryLock(directory: files.url)
+        _ = try await lock.withLock(timeout: .seconds(1)) { () async throws(CategoryStoreError) -> Int in 0 }  // creates the file
+        let holder = try ChildProcess("/usr/bin/flock", [lock.file.path, "-c", "echo held; sleep 2"])
+        defer { holder.stop() }
+        #expect(try holder.readLine() == "held")
+        let ran = Locked(false)
+        await #expect(throws: CategoryStoreError.lockTimedOut) {
+            try await lock.withLock(timeout: .milliseconds(300)) { () async throws(CategoryStoreError) -> Int in
+                ran.withLock { $0 = true }
+                return 0
+            }
+        }
+        #expect(ran.withLock { $0 } == false)
+    }
+}
