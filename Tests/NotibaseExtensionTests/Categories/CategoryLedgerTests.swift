@@ -144,14 +144,15 @@ struct FileCategoryLockTests {
         #expect(try await mostAtOnce(20) { locks[$0] } == 1)
     }
 
-    /// Another process (here `flock(1)`) holds the lock file: taking it waits, and gives up with
-    /// `lockTimedOut` at the timeout, running nothing.
+    /// Another process holds the lock file: taking it waits, and gives up with `lockTimedOut` at
+    /// the timeout, running nothing; once that process is gone, the lock is free.
     @Test func anotherProcessHoldingItTimesUsOut() async throws {
         let lock = FileCategoryLock(directory: files.url)
         _ = try await lock.withLock(timeout: .seconds(1)) { () async throws(CategoryStoreError) -> Int in 0 }  // creates the file
-        let holder = try ChildProcess("/usr/bin/flock", [lock.file.path, "-c", "echo held; sleep 2"])
+        let script = "import fcntl, signal, sys, time; signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM]); f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True); time.sleep(60)"
+        let holder = try ChildProcess(TestProducts.python, (TestProducts.python == "/usr/bin/env" ? ["python3"] : []) + ["-c", script, lock.file.path])
         defer { holder.stop() }
-        #expect(try holder.readLine() == "held")
+        #expect(try holder.readLine(timeout: .seconds(30)) == "held")
         let ran = Locked(false)
         await #expect(throws: CategoryStoreError.lockTimedOut) {
             try await lock.withLock(timeout: .milliseconds(300)) { () async throws(CategoryStoreError) -> Int in
@@ -160,5 +161,8 @@ struct FileCategoryLockTests {
             }
         }
         #expect(ran.withLock { $0 } == false)
+
+        holder.stop()
+        #expect(try await lock.withLock(timeout: .seconds(10)) { () async throws(CategoryStoreError) -> Int in 1 } == 1)
     }
 }
