@@ -56,7 +56,7 @@ public final class NotibaseClient: Sendable {
 
     private func updateRegistration(_ change: (inout DeviceRegistration) -> Void) {
         let sent = registration.sent
-        var next = registration.pending ?? sent ?? DeviceRegistration(token: "")
+        var next = registration.pending ?? sent ?? DeviceRegistration(platform: .ios, token: "")
         change(&next)
         next.locale = DeviceRegistration.currentLocale
         next.timeZone = TimeZone.current.identifier

@@ -1,19 +1,11 @@
 import Foundation
+import NotibaseCore
 
-/// What the server knows this device by: `POST /v1/devices` with the client key.
-struct DeviceRegistration: Codable, Sendable, Hashable {
-    var platform = "ios"
-    /// The APNs device token in lowercase hexadecimal.
-    var token: String
-    var externalUserId: String?
-    var tags: [String]?
-    var locale: String?
-    var timeZone: String?
-    var appVersion: String?
-    var sdkVersion: String?
-    /// The token this one replaces: the server deactivates the device registered under it.
-    var previousToken: String?
+/// What the server knows this device by (`POST /v1/devices` with the client key): the core's
+/// request type, which the server reads.
+typealias DeviceRegistration = DeviceRegistrationRequest
 
+extension DeviceRegistration {
     /// The hexadecimal form iOS's `Data` token is registered under.
     static func hex(_ token: Data) -> String {
         let digits = Array("0123456789abcdef".utf8)

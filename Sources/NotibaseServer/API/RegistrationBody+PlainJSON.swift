@@ -1,6 +1,6 @@
 import NotibaseCore
 
-extension RegistrationBody.Fields {
+extension DeviceRegistrationRequest {
     /// The fields of a plain registration body, read by hand (the registration route's fast path),
     /// or nil for anything else: then the strict decoder reads it and explains what is wrong.
     ///

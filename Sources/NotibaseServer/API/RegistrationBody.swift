@@ -11,22 +11,8 @@ import NotibaseCore
 struct RegistrationBody: Decodable {
     var registration: DeviceRegistration
 
-    /// The fields, as JSON has them.
-    struct Fields: Decodable {
-        var platform: Platform
-        var token: String
-        var externalUserId: String?
-        var tags: [String]?
-        var locale: String?
-        var timeZone: String?
-        var appVersion: String?
-        var sdkVersion: String?
-        var previousToken: String?
-
-        enum CodingKeys: String, CodingKey, CaseIterable {
-            case platform, token, externalUserId, tags, locale, timeZone, appVersion, sdkVersion, previousToken
-        }
-    }
+    /// The fields, as JSON has them: the core's request type, which the SDK sends.
+    typealias Fields = DeviceRegistrationRequest
 
     /// A field that is wrong, and why.
     struct Problem: Error {
