@@ -79,24 +79,23 @@ struct EndToEndTests {
     /// A device offline at first registers once the server is there, even after the app was
     /// relaunched; a new token replaces the old one.
     @Test func anOfflineDeviceRegistersOnceTheServerIsBack() async throws {
-        let port = LiveWorld.freePort()
         let files = TemporaryDirectory("notibase-offline")
         let state = files.url.appendingPathComponent("app")
+        // First launch, offline (nothing answers at the server's address): the registration waits
+        // on disk. This launch's own background retries can only fail, whenever they run.
         var configuration = NotibaseConfiguration(
-            serverURL: URL(string: "http://127.0.0.1:\(port)")!, clientKey: "not yet known", sharedDirectory: files.url, stateDirectory: state)
-        // First launch, offline: the registration waits on disk. The app is then quit, so this
-        // launch never retries (a retry of its own, with its wrong key, once the server is up would
-        // be refused, and the refused registration dropped, before the relaunch could send it).
-        configuration.initialRetryDelay = .seconds(3600)
+            serverURL: URL(string: "http://127.0.0.1:1")!, clientKey: "nb_client_not-known-yet", sharedDirectory: files.url,
+            stateDirectory: state)
+        configuration.initialRetryDelay = .milliseconds(50)
         let offline = NotibaseClient(configuration: configuration, center: SimulatedDevice().center)
         offline.registerDeviceToken(Data(repeating: 0x01, count: 32))
         #expect(await offline.flushNow() == false)
         #expect(offline.hasPendingRegistration)
 
-        // The server comes up; the app is relaunched with its key.
-        let world = try await LiveWorld.start(port: port)
+        // The server is reachable now; the app is relaunched.
+        let world = try await LiveWorld.start()
+        configuration.serverURL = world.serverURL
         configuration.clientKey = world.clientKey
-        configuration.initialRetryDelay = .milliseconds(50)
         let relaunched = NotibaseClient(configuration: configuration, center: SimulatedDevice().center)
         #expect(relaunched.hasPendingRegistration)
         relaunched.start()
@@ -133,7 +132,7 @@ struct EndToEndTests {
         try await waitUntil { !phone.drawn.isEmpty }
         let outbox = ReceiptOutbox(shared: phone.sharedDirectory)
         var unreachable = phone.extensionConfiguration
-        unreachable.receiptEndpoint = ReceiptEndpoint(serverURL: URL(string: "http://127.0.0.1:\(LiveWorld.freePort())")!, clientKey: world.clientKey)
+        unreachable.receiptEndpoint = ReceiptEndpoint(serverURL: URL(string: "http://127.0.0.1:1")!, clientKey: world.clientKey)  // nothing answers
         // With the server reachable, the extension reports right after handing the content back.
         _ = try await world.waitFor("/v1/messages/\(messageID)/deliveries") { Self.events($0).contains("rendered") }
 
