@@ -85,8 +85,8 @@ enum ExtensionBenchmark {
         let start = ContinuousClock.now
         let offset = payloads.count > count ? 64 : 0
         for index in 0..<count {
-            let request = UncheckedBox(SimulatedPayload.request(from: payloads[(offset + index) % payloads.count], identifier: "b\(index)"))
-            let service = UncheckedBox(make())
+            let request = UncheckedSendable(SimulatedPayload.request(from: payloads[(offset + index) % payloads.count], identifier: "b\(index)"))
+            let service = UncheckedSendable(make())
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 device.withCurrent {
                     service.value.didReceive(request.value) { _ in continuation.resume() }
@@ -106,12 +106,6 @@ enum ExtensionBenchmark {
     }
 
     static func format(_ value: Double) -> String { String(format: "%.1f", value) }
-}
-
-/// Carries a UN object into the closure that iOS would call on another thread.
-struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
 
 final class BenchService: NotibaseNotificationService {
@@ -139,7 +133,7 @@ final class InProcessCategoryStore: CategoryStore, @unchecked Sendable {
     private var categories: Set<UNNotificationCategory>
 
     init(categories center: UNUserNotificationCenter) {
-        let box = UncheckedBox(center)
+        let box = UncheckedSendable(center)
         let semaphore = DispatchSemaphore(value: 0)
         let read = Locked(Set<UNNotificationCategory>())
         box.value.getNotificationCategories { existing in
@@ -159,18 +153,6 @@ final class InProcessCategoryStore: CategoryStore, @unchecked Sendable {
     }
 
     func deliveredCategoryIdentifiers(timeout: Duration) async throws(CategoryStoreError) -> Set<String> { [] }
-}
-
-/// A value behind a lock (for the benchmark's own bookkeeping).
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
 }
 
 extension String {
@@ -195,9 +177,9 @@ final class NaiveBenchService: UNNotificationServiceExtension {
         let identifier = CategoryIdentifier.derive(from: payload.buttons)
         content.categoryIdentifier = identifier
         let center = UNUserNotificationCenter.current()
-        let box = UncheckedBox(center)
-        let handler = UncheckedBox(contentHandler)
-        let mutable = UncheckedBox(content)
+        let box = UncheckedSendable(center)
+        let handler = UncheckedSendable(contentHandler)
+        let mutable = UncheckedSendable(content)
         let buttons = payload.buttons
         center.getNotificationCategories { existing in
             var merged = existing

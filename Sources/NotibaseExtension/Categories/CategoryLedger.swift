@@ -192,12 +192,16 @@ public final class FileCategoryLedger: CategoryLedger {
     }
 
     /// Rewrites the file in place (write at offset 0, then truncate): creating a file and renaming
-    /// it over the old one costs over a hundred microseconds.
+    /// it over the old one costs over a hundred microseconds. Returns the file's stamp after the
+    /// write (nil when it failed: the next call reads the file again).
     private func rewrite(_ data: [UInt8]) -> FileStamp? {
-        withFile(flags: O_WRONLY | O_CREAT) { descriptor in
-            let written = data.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-            return written == data.count && ftruncate(descriptor, off_t(data.count)) == 0
-        }
+        makeDirectory()
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        let written = data.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        guard written == data.count, ftruncate(descriptor, off_t(data.count)) == 0 else { return nil }
+        return FileStamp(descriptor: descriptor)
     }
 
     private func makeDirectory() {
@@ -205,15 +209,6 @@ public final class FileCategoryLedger: CategoryLedger {
             if !made { try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true) }
             made = true
         }
-    }
-
-    private func withFile(flags: Int32, _ body: (Int32) -> Bool) -> FileStamp? {
-        makeDirectory()
-        let descriptor = open(path, flags, 0o644)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        // A failed write leaves the stamp unknown: the next call reads the file again.
-        return body(descriptor) ? FileStamp(descriptor: descriptor) : nil
     }
 }
 

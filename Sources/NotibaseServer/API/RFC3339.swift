@@ -10,7 +10,7 @@ enum RFC3339 {
 
     /// The date of a valid RFC 3339 text; nil otherwise.
     static func parse(_ text: String) -> Date? {
-        isValid(text) ? Timestamp.parse(text) : nil
+        Timestamp.parse(text)
     }
 
     /// Throws a decoding error at `key` when the JSON object `value` has a `field` that is not a

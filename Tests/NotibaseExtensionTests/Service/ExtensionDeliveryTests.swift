@@ -171,19 +171,6 @@ struct ConcurrentDeliveryStressTests {
     }
 }
 
-/// Polls `condition` until it holds (for work that finishes after the handler, such as posting
-/// a report).
-func waitUntil(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within \(timeout)")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}
-
 @Suite("The receipt outbox")
 struct ReceiptOutboxTests {
     @Test func keepsReceiptsUntilSentAndStaysBounded() async throws {

@@ -163,13 +163,3 @@ struct EndToEndTests {
     }
 }
 
-func waitUntil(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within \(timeout)")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-}

@@ -81,19 +81,7 @@ final class LiveWorld: Sendable {
     }
 
     static func call(_ base: URL, _ method: String, _ path: String, key: String, body: JSONValue? = nil) async throws -> JSONValue {
-        var request = URLRequest(url: URL(string: path, relativeTo: base)!)
-        request.httpMethod = method
-        request.setValue("Bearer " + key, forHTTPHeaderField: "Authorization")
-        if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONEncoder().encode(body)
-        }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard (200..<300).contains(status) else {
-            throw ChildProcessError(message: "\(method) \(path): \(status) \(String(decoding: data, as: UTF8.self))")
-        }
-        return data.isEmpty ? .null : try JSONDecoder().decode(JSONValue.self, from: data)
+        try await APIClient(baseURL: base).call(method, path, key: key, body: body)
     }
 
     func stop() async {

@@ -4,17 +4,26 @@ import FoundationNetworking
 #endif
 import NotibaseCore
 
-/// Calls a Notibase server's JSON API over HTTP, as a backend would.
-struct APIClient: Sendable {
-    let baseURL: URL
+/// Calls a Notibase server's JSON API over HTTP, as a backend would: for `notibase demo` and the
+/// live tests.
+package struct APIClient: Sendable {
+    package let baseURL: URL
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    package init(baseURL: URL) {
+        self.baseURL = baseURL
+    }
+
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
+
+        package init(description: String) {
+            self.description = description
+        }
     }
 
     /// Sends a request and returns the decoded JSON answer; throws unless the status is 2xx.
     @discardableResult
-    func call(_ method: String, _ path: String, key: String, body: JSONValue? = nil) async throws -> JSONValue {
+    package func call(_ method: String, _ path: String, key: String, body: JSONValue? = nil) async throws -> JSONValue {
         var request = URLRequest(url: URL(string: path, relativeTo: baseURL)!)
         request.httpMethod = method
         request.setValue("Bearer " + key, forHTTPHeaderField: "Authorization")
