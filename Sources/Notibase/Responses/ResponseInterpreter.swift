@@ -36,7 +36,7 @@ enum ResponseInterpreter {
             Receipt(
                 id: UUID().uuidString.lowercased(), deliveryID: deliveryID, messageID: payload.messageID, event: entry.0,
                 occurredAt: date.addingTimeInterval(Double(index) / 1000), actionID: entry.actionID,
-                text: entry.0 == .action ? typedText : nil)
+                text: entry.0 == .action ? typedText : nil, signature: payload.receiptSignature)
         }
         return (receipts, url)
     }

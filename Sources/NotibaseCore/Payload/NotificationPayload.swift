@@ -27,6 +27,8 @@ public struct NotificationPayload: Sendable, Hashable {
     public var messageID: String?
     /// `nb_delivery`.
     public var deliveryID: String?
+    /// `nb_sig`: the receipt signature, sent back with every receipt about this delivery.
+    public var receiptSignature: String?
     /// What was skipped or converted, and why.
     public var diagnostics: [PayloadDiagnostic]
 
@@ -60,7 +62,7 @@ public struct NotificationPayload: Sendable, Hashable {
     init(
         title: String?, subtitle: String?, body: String?, category: String?, mutableContent: Bool,
         buttons: [Button], imageURL: String?, url: String?, messageID: String?, deliveryID: String?,
-        diagnostics: [PayloadDiagnostic]
+        receiptSignature: String?, diagnostics: [PayloadDiagnostic]
     ) {
         self.title = title
         self.subtitle = subtitle
@@ -72,6 +74,7 @@ public struct NotificationPayload: Sendable, Hashable {
         self.url = url
         self.messageID = messageID
         self.deliveryID = deliveryID
+        self.receiptSignature = receiptSignature
         self.diagnostics = diagnostics
     }
 }

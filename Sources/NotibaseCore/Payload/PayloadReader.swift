@@ -39,10 +39,11 @@ struct PayloadReader {
         let url = string(userInfo[PayloadKey.url], field: PayloadKey.url)
         let messageID = string(userInfo[PayloadKey.message], field: PayloadKey.message)
         let deliveryID = string(userInfo[PayloadKey.delivery], field: PayloadKey.delivery)
+        let signature = string(userInfo[PayloadKey.signature], field: PayloadKey.signature)
         return NotificationPayload(
             title: title, subtitle: subtitle, body: body, category: category, mutableContent: mutableContent,
             buttons: buttons, imageURL: imageURL, url: url, messageID: messageID, deliveryID: deliveryID,
-            diagnostics: diagnostics)
+            receiptSignature: signature, diagnostics: diagnostics)
     }
 
     private mutating func readButtons(_ value: Any?) -> [Button] {

@@ -23,6 +23,9 @@ public struct Receipt: Sendable, Hashable, Codable {
     public var actionID: String?
     /// For ``Event/action`` on a text-input button: what the user typed.
     public var text: String?
+    /// The delivery's receipt signature (`nb_sig` in the payload), copied as received. The server
+    /// refuses a receipt whose signature is not the one it made for that delivery.
+    public var signature: String?
 
     /// What the user or the system did with the notification.
     public enum Event: String, Sendable, Hashable, Codable, CaseIterable {
@@ -42,7 +45,7 @@ public struct Receipt: Sendable, Hashable, Codable {
         case messageID = "messageId"
         case event, occurredAt, render
         case actionID = "actionId"
-        case text
+        case text, signature
     }
 
     /// A receipt from its parts.
@@ -54,7 +57,8 @@ public struct Receipt: Sendable, Hashable, Codable {
         occurredAt: Date,
         render: RenderReport? = nil,
         actionID: String? = nil,
-        text: String? = nil
+        text: String? = nil,
+        signature: String? = nil
     ) {
         self.id = id
         self.deliveryID = deliveryID
@@ -64,6 +68,7 @@ public struct Receipt: Sendable, Hashable, Codable {
         self.render = render
         self.actionID = actionID
         self.text = text
+        self.signature = signature
     }
 
     public init(from decoder: any Decoder) throws {
@@ -82,7 +87,8 @@ public struct Receipt: Sendable, Hashable, Codable {
             occurredAt: occurredAt,
             render: try c.decodeIfPresent(RenderReport.self, forKey: .render),
             actionID: try c.decodeIfPresent(String.self, forKey: .actionID),
-            text: try c.decodeIfPresent(String.self, forKey: .text)
+            text: try c.decodeIfPresent(String.self, forKey: .text),
+            signature: try c.decodeIfPresent(String.self, forKey: .signature)
         )
     }
 
@@ -96,5 +102,6 @@ public struct Receipt: Sendable, Hashable, Codable {
         try c.encodeIfPresent(render, forKey: .render)
         try c.encodeIfPresent(actionID, forKey: .actionID)
         try c.encodeIfPresent(text, forKey: .text)
+        try c.encodeIfPresent(signature, forKey: .signature)
     }
 }

@@ -3,7 +3,7 @@ import FoundationEssentials
 /// Renders a ``Message`` into APNs requests: prepared once per message, then filled in per device.
 ///
 /// The body is `{"aps": {...}, "nb_buttons": [...], "nb_image": "...", "nb_url": "...", <custom
-/// data>, "nb_delivery": "...", "nb_message": "..."}`; the headers are `apns-push-type`,
+/// data>, "nb_delivery": "...", "nb_message": "...", "nb_sig": "..."}`; the headers are `apns-push-type`,
 /// `apns-priority`, `apns-topic`, `apns-id`, `apns-expiration` and `apns-collapse-id`. When the
 /// body would exceed 4096 bytes, the message body is shortened at a character boundary with an
 /// ellipsis; when even that is not enough, rendering fails with the largest fields named.
@@ -39,7 +39,8 @@ public struct APNsRenderer: Sendable {
     private let staticHeaders: [HTTPHeader]
 
     /// Prepares `message` for APNs. `topic` is the app's bundle identifier (`apns-topic`);
-    /// `includesReceiptIDs` adds `nb_message`/`nb_delivery` so the device can post receipts.
+    /// `includesReceiptIDs` adds `nb_message`, `nb_delivery` and `nb_sig` so the device can post
+    /// receipts.
     /// Throws when the message is invalid for iOS.
     public init(message: Message, topic: String?, includesReceiptIDs: Bool = true) throws(RenderError) {
         do {
@@ -99,7 +100,8 @@ public struct APNsRenderer: Sendable {
         fieldSizes = sizes
 
         // Room for the per-device ids: UUIDs, the common case.
-        let reserve = includesReceiptIDs ? Self.dynamicLength(messageID: Self.uuidSample, deliveryID: Self.uuidSample) : 0
+        let reserve = includesReceiptIDs
+            ? Self.dynamicLength(messageID: Self.uuidSample, deliveryID: Self.uuidSample, signature: Self.signatureSample) : 0
         reservedDynamicBytes = reserve
         preparedBody = Self.fit(body: message.body, fullBody: fullBody, fixed: head.count + tail.count + 1 + reserve) ?? fullBody
 
@@ -114,7 +116,8 @@ public struct APNsRenderer: Sendable {
     public func render(_ context: DeliveryContext) throws(RenderError) -> APNsRequest {
         let messageID = includesReceiptIDs ? context.messageID : nil
         let deliveryID = includesReceiptIDs ? context.deliveryID : nil
-        let dynamicLength = Self.dynamicLength(messageID: messageID, deliveryID: deliveryID)
+        let signature = includesReceiptIDs ? context.receiptSignature : nil
+        let dynamicLength = Self.dynamicLength(messageID: messageID, deliveryID: deliveryID, signature: signature)
         let fixed = head.count + tail.count + 1 + dynamicLength
         let fitted = dynamicLength == reservedDynamicBytes
             ? (fixed + preparedBody.count <= Self.payloadLimit ? preparedBody : nil)
@@ -127,7 +130,7 @@ public struct APNsRenderer: Sendable {
         bytes.append(contentsOf: head)
         bytes.append(contentsOf: body)
         bytes.append(contentsOf: tail)
-        Self.appendIDs(messageID: messageID, deliveryID: deliveryID, to: &bytes)
+        Self.appendIDs(messageID: messageID, deliveryID: deliveryID, signature: signature, to: &bytes)
         bytes.append(UInt8(ascii: "}"))
         return APNsRequest(deviceToken: context.deviceToken, headers: headers(for: context), body: bytes)
     }
@@ -196,15 +199,17 @@ public struct APNsRenderer: Sendable {
     }
 
     private static let uuidSample = "00000000-0000-0000-0000-000000000000"
+    /// As long as the server's signatures (an HMAC-SHA256 in unpadded base64url).
+    private static let signatureSample = String(repeating: "A", count: 43)
 
-    private static func dynamicLength(messageID: String?, deliveryID: String?) -> Int {
+    private static func dynamicLength(messageID: String?, deliveryID: String?, signature: String?) -> Int {
         var bytes: [UInt8] = []
-        appendIDs(messageID: messageID, deliveryID: deliveryID, to: &bytes)
+        appendIDs(messageID: messageID, deliveryID: deliveryID, signature: signature, to: &bytes)
         return bytes.count
     }
 
-    private static func appendIDs(messageID: String?, deliveryID: String?, to bytes: inout [UInt8]) {
-        for (key, value) in [(PayloadKey.delivery, deliveryID), (PayloadKey.message, messageID)] {
+    private static func appendIDs(messageID: String?, deliveryID: String?, signature: String?, to bytes: inout [UInt8]) {
+        for (key, value) in [(PayloadKey.delivery, deliveryID), (PayloadKey.message, messageID), (PayloadKey.signature, signature)] {
             guard let value else { continue }
             bytes.append(UInt8(ascii: ","))
             JSONWriter.appendString(key, to: &bytes)

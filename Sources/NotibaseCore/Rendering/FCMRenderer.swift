@@ -32,7 +32,8 @@ public struct FCMRenderer: Sendable {
         entries.reduce(39) { $0 + $1.key.utf8.count + $1.value.utf8.count + 6 }
     }
 
-    /// Prepares `message` for FCM; `includesReceiptIDs` adds `nb_message`/`nb_delivery`. Throws when
+    /// Prepares `message` for FCM; `includesReceiptIDs` adds `nb_message`, `nb_delivery` and
+    /// `nb_sig`. Throws when
     /// the message is invalid for Android.
     public init(message: Message, includesReceiptIDs: Bool = true) throws(RenderError) {
         do {
@@ -74,6 +75,7 @@ public struct FCMRenderer: Sendable {
         if includesReceiptIDs {
             if let deliveryID = context.deliveryID { dynamic.append((PayloadKey.delivery, deliveryID)) }
             if let messageID = context.messageID { dynamic.append((PayloadKey.message, messageID)) }
+            if let signature = context.receiptSignature { dynamic.append((PayloadKey.signature, signature)) }
         }
         var all = entries + dynamic
         if let body = message.body {

@@ -11,6 +11,10 @@ public enum PayloadKey {
     public static let message = "nb_message"
     /// The delivery identifier, for receipts.
     public static let delivery = "nb_delivery"
+    /// The receipt signature: an opaque value the server made for this delivery, which every
+    /// receipt about it must carry back (`Receipt.signature`). Without it the server refuses the
+    /// receipt, so that holding the app's public client key is not enough to forge one.
+    public static let signature = "nb_sig"
     /// FCM only: the title (Android builds the notification from data).
     public static let title = "nb_title"
     /// FCM only: the subtitle.

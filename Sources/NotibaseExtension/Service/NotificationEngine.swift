@@ -76,7 +76,7 @@ public struct NotificationEngine: Sendable {
         guard let deliveryID = payload.deliveryID else { return }
         let receipt = Receipt(
             id: UUID().uuidString.lowercased(), deliveryID: deliveryID, messageID: payload.messageID, event: .rendered,
-            occurredAt: Date(), render: report)
+            occurredAt: Date(), render: report, signature: payload.receiptSignature)
         let outbox = configuration.sharedDirectory.map(ReceiptOutbox.init(shared:))
         outbox?.add(receipt)
         guard let receipts else { return }

@@ -38,7 +38,7 @@ public final class SimulatedAndroid: Sendable {
                 elapsedMilliseconds: Int((ContinuousClock.now - start).timeInterval * 1000))
             let receipt = Receipt(
                 id: UUID().uuidString.lowercased(), deliveryID: deliveryID, messageID: data[PayloadKey.message], event: .rendered,
-                occurredAt: Date(), render: report)
+                occurredAt: Date(), render: report, signature: data[PayloadKey.signature])
             _ = await receipts.send(receipt, timeout: .seconds(5))
         }
         return notification

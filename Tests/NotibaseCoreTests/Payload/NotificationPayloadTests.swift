@@ -11,14 +11,14 @@ struct NotificationPayloadTests {
             buttons: [Button(id: "a", text: "A", options: [.destructive], icon: "system:trash", url: "app://a"),
                       Button(id: "r", text: "Reply", input: .init(button: "Send", placeholder: "…"))],
             imageURL: "https://x.test/i.jpg", url: "app://home")
-        let request = try APNsRenderer(message: message, topic: nil).render(DeliveryContext(deviceToken: "t", messageID: "m", deliveryID: "d"))
+        let request = try APNsRenderer(message: message, topic: nil).render(DeliveryContext(deviceToken: "t", messageID: "m", deliveryID: "d", receiptSignature: "sig"))
         let userInfo = try #require(try JSONSerialization.jsonObject(with: Data(request.body)) as? [AnyHashable: Any])
         let payload = NotificationPayload(userInfo: userInfo)
         #expect(payload.title == "T" && payload.subtitle == "S" && payload.body == "B")
         #expect(payload.buttons == message.buttons)
         #expect(payload.imageURL == "https://x.test/i.jpg")
         #expect(payload.url == "app://home")
-        #expect(payload.messageID == "m" && payload.deliveryID == "d")
+        #expect(payload.messageID == "m" && payload.deliveryID == "d" && payload.receiptSignature == "sig")
         #expect(payload.mutableContent)
         #expect(payload.category == payload.derivedCategoryID)
         #expect(!payload.namesAppCategory)

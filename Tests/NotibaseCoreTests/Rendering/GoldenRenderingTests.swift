@@ -19,6 +19,7 @@ struct GoldenRenderingTests {
         deviceToken: "5f1d0c2b9a8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a392817061234",
         messageID: "msg_01JDX7Q",
         deliveryID: "3f2a8c1e-6b4d-4e8f-9a7b-1c2d3e4f5a6b",
+        receiptSignature: "q8Yx3uUo1nVbS2w0Jm4kPz7tR6cLdEaFgHiKlMnOpQr",
         now: Date(timeIntervalSince1970: 1_796_083_200)  // 2026-12-01T00:00:00Z
     )
 
