@@ -2,12 +2,14 @@
 #define NOTIBASE_COPENSSL_SHIM_H
 #include <openssl/bio.h>
 #include <openssl/bn.h>
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/ec.h>
 #include <openssl/ecdsa.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/params.h>
 #include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
@@ -28,6 +30,25 @@ static inline EVP_PKEY *notibase_generate_p256_key(void) {
 /// A new RSA key of `bits` bits, the kind in Google service accounts; NULL on failure.
 static inline EVP_PKEY *notibase_generate_rsa_key(size_t bits) {
     return EVP_PKEY_Q_keygen(NULL, NULL, "RSA", bits);
+}
+
+/// HMAC-SHA256 of `data` under `key` into `out` (32 bytes), with `mac` fetched once by the caller
+/// (`EVP_MAC_fetch(NULL, "HMAC", NULL)`); 1 on success. In C because the digest is named through
+/// an OSSL_PARAM array.
+static inline int notibase_hmac_sha256(EVP_MAC *mac, const unsigned char *key, size_t key_length,
+                                       const unsigned char *data, size_t data_length, unsigned char *out) {
+    OSSL_PARAM params[2];
+    params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA256", 0);
+    params[1] = OSSL_PARAM_construct_end();
+    EVP_MAC_CTX *context = EVP_MAC_CTX_new(mac);
+    if (context == NULL) return 0;
+    size_t written = 0;
+    int ok = EVP_MAC_init(context, key, key_length, params) == 1
+        && EVP_MAC_update(context, data, data_length) == 1
+        && EVP_MAC_final(context, out, &written, 32) == 1
+        && written == 32;
+    EVP_MAC_CTX_free(context);
+    return ok;
 }
 
 // Typed wrappers for TLS macros (they expand to SSL_ctrl / SSL_CTX_ctrl calls).

@@ -48,9 +48,11 @@ public enum Notibase {
         requireClient().registerDeviceToken(token)
     }
 
-    /// Associates the device with your own user ID (nil removes it).
-    public static func setExternalUserID(_ id: String?) {
-        requireClient().setExternalUserID(id)
+    /// Associates the device with your own user ID (nil removes it), with the identity token your
+    /// backend got for it from `POST /v1/identity-tokens` (required by apps that verify identities,
+    /// which is the default for new apps).
+    public static func setExternalUserID(_ id: String?, token: String? = nil) {
+        requireClient().setExternalUserID(id, token: token)
     }
 
     /// Sets the device's tags (for `tags` audiences).

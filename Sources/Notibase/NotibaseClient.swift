@@ -44,9 +44,14 @@ public final class NotibaseClient: Sendable {
         updateRegistration { $0.token = DeviceRegistration.hex(token) }
     }
 
-    /// Queues the external user ID for the registration.
-    public func setExternalUserID(_ id: String?) {
-        updateRegistration { $0.externalUserId = id }
+    /// Queues the external user ID for the registration, with the identity token your backend got
+    /// for it from `POST /v1/identity-tokens` (apps that require identity verification, the
+    /// default, ignore a user ID sent without it). The token is sent only to the server.
+    public func setExternalUserID(_ id: String?, token: String? = nil) {
+        updateRegistration {
+            $0.externalUserId = id
+            $0.externalUserIdToken = id == nil ? nil : token
+        }
     }
 
     /// Queues the tags for the registration.

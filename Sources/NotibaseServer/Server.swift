@@ -37,12 +37,14 @@ public final class Server: Sendable {
         let directory = configuration.dataDirectory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let store = try SQLiteStore(path: directory + "/notibase.sqlite")
-        let box = try SecretBox(key: try secretKey(configuration, directory: directory))
+        let secret = try secretKey(configuration, directory: directory)
+        let box = try SecretBox(key: secret)
+        let signer = Signer(secretKey: secret)
         let (adminHash, newAdminKey) = try await adminKey(configuration, store: store)
         let metrics = Metrics()
         let context = APIContext(
             store: store, auth: Authenticator(store: store, adminKeyHash: adminHash), limiter: RateLimiter(rates: configuration.limits.rates),
-            box: box, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits)
+            box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits)
         var options = HTTPServer.Options(host: configuration.host, port: configuration.port, maxBodyBytes: configuration.limits.maxBodyBytes)
         if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
             options.tlsCertificatePEM = try String(contentsOfFile: certificate, encoding: .utf8)
@@ -57,7 +59,7 @@ public final class Server: Sendable {
         let fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize)
         let worker = DeliveryWorker(
             store: store, senders: senders, vault: CredentialVault(store: store, box: box), clock: clock, logger: logger, metrics: metrics,
-            options: DeliveryWorker.Options(batchSize: delivery.batchSize, lease: delivery.lease))
+            signer: signer, options: DeliveryWorker.Options(batchSize: delivery.batchSize, lease: delivery.lease))
         var background = [Task { await fanOut.run(interval: delivery.pollInterval) }]
         for _ in 0..<max(1, delivery.workers) {
             background.append(Task { await worker.run(idle: delivery.pollInterval) })
@@ -89,6 +91,15 @@ public final class Server: Sendable {
             logger.warning("checkpoint failed; the next start replays the write-ahead log", ["error": .string("\(error)")])
         }
         logger.info("stopped")
+    }
+
+    /// Checks the stored data of a data directory (its database, migrated first if older) and
+    /// returns what is wrong: orphans, dangling references, contradictions. Empty when all is well.
+    /// Safe beside a running server: it only reads (after migrating).
+    public static func integrityProblems(dataDirectory: String) async throws -> [String] {
+        let path = dataDirectory + "/notibase.sqlite"
+        guard FileManager.default.fileExists(atPath: path) else { throw ConfigurationError("there is no database at \(path)") }
+        return try await SQLiteStore(path: path).integrityProblems()
     }
 
     private static func secretKey(_ configuration: ServerConfiguration, directory: String) throws -> [UInt8] {

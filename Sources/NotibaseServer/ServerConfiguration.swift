@@ -29,6 +29,10 @@ public struct ServerConfiguration: Sendable {
         public var maxBodyBytes = 1 << 20
         /// Requests per second per key, by kind (bursts of twice that); 0 turns a limit off.
         public var rates: [KeyKind: Int] = [.admin: 100, .server: 1_000, .client: 10_000]
+        /// Whether an uploaded FCM service account may name any `token_uri`. Only when the
+        /// operator set a token URL (`--fcm-token-url`), which the sender then uses instead:
+        /// otherwise a tenant could make the server connect wherever it names.
+        public var acceptsAnyFCMTokenURI = false
         public init() {}
     }
 

@@ -58,6 +58,7 @@ extension ServeCommand {
                 configuration.logLevel = parsed
             }
             configuration.accessLog = !(arguments.flag("no-access-log") || environment["NOTIBASE_ACCESS_LOG"] == "off")
+            configuration.limits.acceptsAnyFCMTokenURI = value("fcm-token-url", "NOTIBASE_FCM_TOKEN_URL") != nil
             return configuration
         }
 

@@ -32,6 +32,8 @@ enum ServeCommand: Command {
           --fcm-ca FILE             CA certificates to trust for FCM and its token endpoint (NOTIBASE_FCM_CA)
           --log-level LEVEL         debug, info, warning or error (NOTIBASE_LOG_LEVEL, default info)
           --no-access-log           do not log every request (NOTIBASE_ACCESS_LOG=off)
+          --check                   check the stored data of --data-dir (orphans, dangling references) and exit:
+                                    0 when all is well, 1 with every problem listed
 
           NOTIBASE_ADMIN_KEY sets the admin key (nb_admin_…) instead of generating one; it replaces a
           stored one, which is how a lost admin key is recovered.
@@ -43,7 +45,7 @@ enum ServeCommand: Command {
         .value("listen"), .value("data-dir"), .value("tls-cert"), .value("tls-key"), .value("secret-key-file"),
         .value("max-body-bytes"), .value("rate-limit-server"), .value("rate-limit-client"), .value("rate-limit-admin"),
         .value("workers"), .value("batch-size"), .value("lease-seconds"), .value("fanout-batch"),
-        .value("sender"), .value("sender-record"), .value("log-level"), .flag("no-access-log"),
+        .value("sender"), .value("sender-record"), .value("log-level"), .flag("no-access-log"), .flag("check"),
         .value("apns-url"), .value("apns-ca"), .value("fcm-url"), .value("fcm-token-url"), .value("fcm-ca"),
     ]
 
@@ -51,6 +53,16 @@ enum ServeCommand: Command {
         try arguments.expectPositional(atMost: 0)
         let settings = Settings(arguments: arguments, environment: ProcessInfo.processInfo.environment)
         let configuration = try settings.configuration()
+        if arguments.flag("check") {
+            let problems = try await Server.integrityProblems(dataDirectory: configuration.dataDirectory)
+            guard !problems.isEmpty else {
+                io.writeOutput("notibase: the data in \(configuration.dataDirectory) is consistent\n")
+                return 0
+            }
+            io.writeError("notibase: \(problems.count) problem\(problems.count == 1 ? "" : "s") in \(configuration.dataDirectory):\n")
+            for problem in problems { io.writeError("  \(problem)\n") }
+            return 1
+        }
         let logger = Logger(minimumLevel: configuration.logLevel)
         let senders = try settings.senders()
 

@@ -68,6 +68,11 @@ struct Demo {
             Phone(label: "Dev's old iPhone", token: Self.token(4), platform: .ios),
         ]
         var clients: [String: NotibaseClient] = [:]
+        // The shop's backend signs each user in: it asks Notibase for the user's identity token
+        // with its server key and hands it to the app, which registers with it.
+        func identityToken(_ user: String) async throws -> JSONValue {
+            try await api.call("POST", "/v1/identity-tokens", key: serverKey, body: ["externalUserId": .string(user)])["token"]
+        }
         var iPhones: [String: SimulatedIPhone] = [:]
         for phone in phones {
             switch phone.platform {
@@ -81,13 +86,14 @@ struct Demo {
                 sdk.appVersion = "3.1"
                 let client = NotibaseClient(configuration: sdk, center: iPhone.device.center)
                 client.registerDeviceToken(Self.bytes(hex: phone.token))
-                client.setExternalUserID(phone.label)
+                client.setExternalUserID(phone.label, token: try await identityToken(phone.label).string)
                 _ = await client.flushNow()
                 clients[phone.token] = client
             case .android:
                 fleet.addAndroid(name: phone.label, token: phone.token)
                 try await api.call("POST", "/v1/devices", key: clientKey, body: [
-                    "platform": "android", "token": .string(phone.token), "externalUserId": .string(phone.label), "locale": "fr-FR",
+                    "platform": "android", "token": .string(phone.token), "externalUserId": .string(phone.label),
+                    "externalUserIdToken": try await identityToken(phone.label), "locale": "fr-FR",
                 ])
             }
         }

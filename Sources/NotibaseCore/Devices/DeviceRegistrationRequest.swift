@@ -10,6 +10,10 @@ public struct DeviceRegistrationRequest: Codable, Sendable, Hashable {
     public var token: String
     /// The app's own ID for its user, to address every device of a user at once.
     public var externalUserId: String?
+    /// The identity token the app's backend got from Notibase for ``externalUserId``
+    /// (`POST /v1/identity-tokens`): proof that the backend signed this user in on this device.
+    /// When the app requires identity verification, a user ID without it is not used.
+    public var externalUserIdToken: String?
     /// Labels to choose audiences by.
     public var tags: [String]?
     /// A BCP 47 locale (`fr-FR`): which of a message's variants the device gets.
@@ -26,17 +30,18 @@ public struct DeviceRegistrationRequest: Codable, Sendable, Hashable {
 
     /// The JSON field names.
     public enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
-        case platform, token, externalUserId, tags, locale, timeZone, appVersion, sdkVersion, previousToken
+        case platform, token, externalUserId, externalUserIdToken, tags, locale, timeZone, appVersion, sdkVersion, previousToken
     }
 
     /// A registration of `token` on `platform`, with the other fields as given.
     public init(
-        platform: Platform, token: String, externalUserId: String? = nil, tags: [String]? = nil, locale: String? = nil,
-        timeZone: String? = nil, appVersion: String? = nil, sdkVersion: String? = nil, previousToken: String? = nil
+        platform: Platform, token: String, externalUserId: String? = nil, externalUserIdToken: String? = nil, tags: [String]? = nil,
+        locale: String? = nil, timeZone: String? = nil, appVersion: String? = nil, sdkVersion: String? = nil, previousToken: String? = nil
     ) {
         self.platform = platform
         self.token = token
         self.externalUserId = externalUserId
+        self.externalUserIdToken = externalUserIdToken
         self.tags = tags
         self.locale = locale
         self.timeZone = timeZone

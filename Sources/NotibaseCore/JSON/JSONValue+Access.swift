@@ -36,3 +36,25 @@ extension JSONValue {
         return nil
     }
 }
+
+extension JSONValue {
+    /// How many arrays and objects deep the value nests (a scalar: 0). Counted without recursion,
+    /// so no input is deep enough to exhaust the stack.
+    public var depth: Int {
+        var deepest = 0
+        var pending: [(JSONValue, Int)] = [(self, 0)]
+        while let (value, level) = pending.popLast() {
+            switch value {
+            case .array(let items):
+                deepest = max(deepest, level + 1)
+                pending += items.map { ($0, level + 1) }
+            case .object(let fields):
+                deepest = max(deepest, level + 1)
+                pending += fields.values.map { ($0, level + 1) }
+            default:
+                deepest = max(deepest, level)
+            }
+        }
+        return deepest
+    }
+}

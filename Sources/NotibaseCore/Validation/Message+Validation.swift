@@ -149,9 +149,18 @@ extension Message {
         }
     }
 
+    /// How deep custom data may nest: far more than any app needs, far less than what makes
+    /// encoders and decoders give up (about 500 levels).
+    public static let maximumDataDepth = 32
+
     private func validateData(for platforms: Set<Platform>, into issues: inout [ValidationIssue]) {
         for key in data.keys.sorted() {
             let field = "data." + key
+            if let value = data[key], value.depth > Self.maximumDataDepth {
+                issues.append(.init(
+                    field: field, code: "too_deep",
+                    message: "custom data may nest at most \(Self.maximumDataDepth) levels deep"))
+            }
             if key == "aps" {
                 issues.append(.init(
                     field: field, code: "reserved_key",

@@ -2,22 +2,27 @@ import Foundation
 import NotibaseCore
 import NotibaseSenders
 
-/// What every API handler uses: storage, keys, limits, the secret box, metrics and logs.
+/// What every API handler uses: storage, keys, limits, the secret box, the signer, metrics and logs.
 final class APIContext: Sendable {
     let store: any Storage
     let auth: Authenticator
     let limiter: RateLimiter
     let box: SecretBox
+    let signer: Signer
     let metrics: Metrics
     let logger: Logger
     let clock: WallClock
     let limits: ServerConfiguration.Limits
 
-    init(store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, metrics: Metrics, logger: Logger, clock: WallClock, limits: ServerConfiguration.Limits) {
+    init(
+        store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
+        limits: ServerConfiguration.Limits
+    ) {
         self.store = store
         self.auth = auth
         self.limiter = limiter
         self.box = box
+        self.signer = signer
         self.metrics = metrics
         self.logger = logger
         self.clock = clock
@@ -39,12 +44,18 @@ final class APIContext: Sendable {
     /// ``appID(_:_:)`` without waiting, for quick handlers: nil when the key must be looked up in
     /// the store (nothing is counted against the rate limit then).
     func cachedAppID(_ request: HTTPRequest, _ allowed: Set<KeyKind>) throws -> String? {
-        guard let caller = try auth.cachedCaller(request, allowed: allowed) else { return nil }
-        try limiter.admit(caller)
-        return try Self.appID(of: caller)
+        try cachedAppCaller(request, allowed).map(Self.appID(of:))
     }
 
-    private static func appID(of caller: Caller) throws -> String {
+    /// The caller of an app key without waiting, for quick handlers; nil as for ``cachedAppID(_:_:)``.
+    func cachedAppCaller(_ request: HTTPRequest, _ allowed: Set<KeyKind>) throws -> Caller? {
+        guard let caller = try auth.cachedCaller(request, allowed: allowed) else { return nil }
+        try limiter.admit(caller)
+        _ = try Self.appID(of: caller)
+        return caller
+    }
+
+    static func appID(of caller: Caller) throws -> String {
         guard let appID = caller.appID else { throw APIError(status: 403, code: "key_not_allowed", message: "use one of the app's keys", field: nil) }
         return appID
     }

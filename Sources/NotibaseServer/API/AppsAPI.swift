@@ -6,16 +6,33 @@ import NotibaseCore
 enum AppsAPI {
     struct CreateBody: Decodable {
         var name: String
-        enum CodingKeys: String, CodingKey, CaseIterable { case name }
+        var requireIdentityVerification: Bool?
+        enum CodingKeys: String, CodingKey, CaseIterable { case name, requireIdentityVerification }
         init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownFields(CodingKeys.self)
-            name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .name)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decode(String.self, forKey: .name)
+            requireIdentityVerification = try c.decodeIfPresent(Bool.self, forKey: .requireIdentityVerification)
+        }
+    }
+
+    /// `PATCH /v1/apps/{appId}`: the settings to change; those left out stay as they are.
+    struct UpdateBody: Decodable {
+        var name: String?
+        var requireIdentityVerification: Bool?
+        enum CodingKeys: String, CodingKey, CaseIterable { case name, requireIdentityVerification }
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownFields(CodingKeys.self)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decodeIfPresent(String.self, forKey: .name)
+            requireIdentityVerification = try c.decodeIfPresent(Bool.self, forKey: .requireIdentityVerification)
         }
     }
 
     struct AppBody: Encodable {
         var id: String
         var name: String
+        var requireIdentityVerification: Bool
         var createdAt: String
         var credentials: [String: [String: String]]
         /// Only in the answer that creates the app: shown once, never again.
@@ -38,9 +55,12 @@ enum AppsAPI {
             let clientKey = APIKey.generate(.client)
             let now = context.clock.milliseconds()
             let app = try await context.store.createApp(
-                id: Identifier.make(milliseconds: now), name: name, serverKeyHash: APIKey.hash(serverKey), clientKeyHash: APIKey.hash(clientKey), now: now)
+                id: Identifier.make(milliseconds: now), name: name, serverKeyHash: APIKey.hash(serverKey), clientKeyHash: APIKey.hash(clientKey),
+                requireIdentityVerification: body.requireIdentityVerification ?? true, now: now)
             context.logger.info("app created", ["appId": .string(app.id)])
-            return JSON.response(status: 201, AppBody(id: app.id, name: app.name, createdAt: app.createdAt.timestamp, credentials: [:], serverKey: serverKey, clientKey: clientKey))
+            return JSON.response(status: 201, AppBody(
+                id: app.id, name: app.name, requireIdentityVerification: app.requireIdentityVerification, createdAt: app.createdAt.timestamp,
+                credentials: [:], serverKey: serverKey, clientKey: clientKey))
         }
 
         router.add("GET", "/v1/apps") { request, _ in
@@ -53,6 +73,19 @@ enum AppsAPI {
         router.add("GET", "/v1/apps/{appId}") { request, parameters in
             let app = try await access(request, parameters["appId"], context)
             return JSON.response(status: 200, try await body(app, context))
+        }
+
+        router.add("PATCH", "/v1/apps/{appId}") { request, parameters in
+            let app = try await access(request, parameters["appId"], context)
+            let body = try JSON.decode(UpdateBody.self, from: request)
+            if let name = body.name, !(1...100).contains(name.unicodeScalars.count) { throw APIError.invalid("name", "must be 1 to 100 characters") }
+            guard let updated = try await context.store.updateApp(app.id, name: body.name, requireIdentityVerification: body.requireIdentityVerification) else {
+                throw APIError.notFound("app")
+            }
+            // Keys resolved before carry the old setting: from now on every request reads the new one.
+            context.auth.invalidate()
+            context.logger.info("app updated", ["appId": .string(app.id)])
+            return JSON.response(status: 200, try await self.body(updated, context))
         }
 
         router.add("DELETE", "/v1/apps/{appId}") { request, parameters in
@@ -84,6 +117,9 @@ enum AppsAPI {
         router.add("PUT", "/v1/apps/{appId}/credentials/fcm") { request, parameters in
             let app = try await access(request, parameters["appId"], context)
             let credentials = try JSON.decode(StoredFCMCredentials.self, from: request)
+            guard credentials.tokenURI == StoredFCMCredentials.googleTokenURI || context.limits.acceptsAnyFCMTokenURI else {
+                throw APIError.invalid("token_uri", "must be Google's token endpoint, \(StoredFCMCredentials.googleTokenURI), as in the key file Firebase issues")
+            }
             return try await store(credentials, provider: "fcm", summary: credentials.summary, app: app, context)
         }
 
@@ -122,6 +158,8 @@ enum AppsAPI {
             summary["updatedAt"] = record.updatedAt.timestamp
             credentials[record.provider] = summary
         }
-        return AppBody(id: app.id, name: app.name, createdAt: app.createdAt.timestamp, credentials: credentials)
+        return AppBody(
+            id: app.id, name: app.name, requireIdentityVerification: app.requireIdentityVerification, createdAt: app.createdAt.timestamp,
+            credentials: credentials)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import NotibaseCore
 
-/// `/v1/devices`: register (server or client key), list, read and delete (server key).
+/// `/v1/devices`: register (server or client key), list, read and delete (server key); and
+/// `/v1/identity-tokens`, which the app's backend asks for the token that lets a device claim a user.
 enum DevicesAPI {
     struct BatchBody: Decodable {
         var devices: [RegistrationBody]
@@ -69,8 +70,31 @@ enum DevicesAPI {
         return writer.finish()
     }
 
-    static func registered(_ device: DeviceRecord, created: Bool) -> HTTPResponse {
-        HTTPResponse(status: created ? 201 : 200, contentType: "application/json", body: json(device))
+    static func registered(_ device: DeviceRecord, created: Bool, warning: String? = nil) -> HTTPResponse {
+        var body = json(device)
+        if let warning {
+            // "warnings" sorts after every field of the device: append it before the closing brace.
+            body.removeLast()
+            body += Array(#","warnings":["#.utf8)
+            JSONWriter.appendString(warning, to: &body)
+            body += Array("]}".utf8)
+        }
+        return HTTPResponse(status: created ? 201 : 200, contentType: "application/json", body: body)
+    }
+
+    /// The identity rule: when the app requires identity verification, a device registered with
+    /// the client key (which anyone can take from the app) is only addressed as its external user
+    /// ID with that ID's identity token. Without it the ID is not stored (a stored one stays), and
+    /// the answer says why. The server key is the backend's own: it needs no token.
+    static func applyIdentityRule(_ registration: inout DeviceRegistration, caller: Caller, signer: Signer) -> String? {
+        guard caller.kind == .client, caller.requiresIdentityVerification, let user = registration.externalUserID, let appID = caller.appID else {
+            return nil
+        }
+        if signer.isIdentityToken(registration.identityToken, appID: appID, externalUserID: user) { return nil }
+        registration.externalUserID = nil
+        return registration.identityToken == nil
+            ? "externalUserId was not stored: this app requires identity verification; send externalUserIdToken from POST /v1/identity-tokens"
+            : "externalUserId was not stored: externalUserIdToken is not the identity token of this user ID"
     }
 
     /// The keys that register devices.
@@ -88,14 +112,33 @@ enum DevicesAPI {
     static func quickRegistration(_ request: HTTPRequest, _ context: APIContext) throws -> Router.QuickAnswer? {
         guard request.body.count <= quickBodyLimit, (try? JSON.checkBody(request)) != nil,
               let fields = RegistrationBody.Fields(plainJSON: request.body),
-              let appID = try context.cachedAppID(request, registrationKeys) else { return nil }
-        let registration = try RegistrationBody.validatePlain(fields)
+              let caller = try context.cachedAppCaller(request, registrationKeys), let appID = caller.appID else { return nil }
+        var checked = try RegistrationBody.validatePlain(fields)
+        let warning = applyIdentityRule(&checked, caller: caller, signer: context.signer)
+        let registration = checked
         let now = context.clock.milliseconds()
         return .callback { done in
             context.store.registerDevice(appID: appID, registration, now: now) { result in
-                done(result.map { registered($0, created: $1) })
+                done(result.map { registered($0, created: $1, warning: warning) })
             }
         }
+    }
+
+    /// `POST /v1/identity-tokens`: the user ID to make a token for.
+    struct IdentityTokenBody: Decodable {
+        var externalUserId: String
+        enum CodingKeys: String, CodingKey, CaseIterable { case externalUserId }
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownFields(CodingKeys.self)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            externalUserId = try c.decode(String.self, forKey: .externalUserId)
+            try check((1...256).contains(externalUserId.unicodeScalars.count), .externalUserId, c, "must be 1 to 256 characters")
+        }
+    }
+
+    struct IdentityTokenAnswer: Encodable {
+        var externalUserId: String
+        var token: String
     }
 
     struct BatchResult: Encodable {
@@ -105,11 +148,20 @@ enum DevicesAPI {
 
     static func add(to router: inout Router, _ context: APIContext) {
         router.add("POST", "/v1/devices", quick: { request, _ in try quickRegistration(request, context) }) { request, _ in
-            let appID = try await context.appID(request, registrationKeys)
-            let registration = try RegistrationBody.decode(request)
+            let caller = try await context.caller(request, registrationKeys)
+            let appID = try APIContext.appID(of: caller)
+            var registration = try RegistrationBody.decode(request)
+            let warning = applyIdentityRule(&registration, caller: caller, signer: context.signer)
             let now = context.clock.milliseconds()
             let (device, created) = try await context.store.registerDevice(appID: appID, registration, now: now)
-            return registered(device, created: created)
+            return registered(device, created: created, warning: warning)
+        }
+
+        router.add("POST", "/v1/identity-tokens") { request, _ in
+            let appID = try await context.appID(request)
+            let body = try JSON.decode(IdentityTokenBody.self, from: request)
+            let token = context.signer.identityToken(appID: appID, externalUserID: body.externalUserId)
+            return JSON.response(status: 200, IdentityTokenAnswer(externalUserId: body.externalUserId, token: token))
         }
 
         router.add("POST", "/v1/devices/batch") { request, _ in
@@ -147,7 +199,7 @@ enum DevicesAPI {
 
         router.add("DELETE", "/v1/devices/{deviceId}") { request, parameters in
             let appID = try await context.appID(request)
-            guard try await context.store.deleteDevice(appID: appID, id: parameters["deviceId"]) else { throw APIError.notFound("device") }
+            guard try await context.store.deleteDevice(appID: appID, id: parameters["deviceId"], now: context.clock.milliseconds()) else { throw APIError.notFound("device") }
             return HTTPResponse(status: 204)
         }
     }

@@ -61,6 +61,8 @@ enum MessagesAPI {
         var sendAt: String
         var createdAt: String
         var finishedAt: String?
+        /// Why the message was given up (state `failed`).
+        var failureReason: String?
         var counts: Counts?
         var replayed: Bool?
     }
@@ -84,8 +86,8 @@ enum MessagesAPI {
             let sendAt = max(now, body.sendAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? now)
             guard sendAt <= now + 30 * 86_400_000 else { throw APIError.invalid("sendAt", "must be within 30 days") }
             let record = MessageRecord(
-                seq: 0, id: Identifier.make(milliseconds: now), appID: appID, content: JSON.text(body.content),
-                audience: JSON.text(body.audience), state: .scheduled, sendAt: sendAt,
+                seq: 0, id: Identifier.make(milliseconds: now), appID: appID, content: try JSON.storable(body.content, field: "message"),
+                audience: try JSON.storable(body.audience, field: "audience"), state: .scheduled, sendAt: sendAt,
                 audienceSize: try await context.store.audienceSize(appID: appID, body.audience), fanOutCursor: 0, createdAt: now, finishedAt: nil)
             let (stored, replayed) = try await context.store.createMessage(record, idempotencyKey: body.idempotencyKey, window: 86_400_000)
             if !replayed {
@@ -144,10 +146,11 @@ enum MessagesAPI {
     }
 
     private static func messageBody(_ record: MessageRecord, _ context: APIContext, counts includeCounts: Bool = true) async throws -> MessageBody {
-        guard let content = try? JSONDecoder().decode(MessageContent.self, from: Data(record.content.utf8)),
-              let audience = try? JSONDecoder().decode(Audience.self, from: Data(record.audience.utf8)) else {
-            throw StorageError.corrupt("message \(record.id)")
-        }
+        // A message whose stored content cannot be read (a damaged database) is still listed, with
+        // what is known of it and its failure, so that one bad row never breaks the app's list.
+        let content = (try? JSONDecoder().decode(MessageContent.self, from: Data(record.content.utf8)))
+            ?? MessageContent(message: Message(body: "(this message's stored content could not be read)"), variants: nil)
+        let audience = (try? JSONDecoder().decode(Audience.self, from: Data(record.audience.utf8))) ?? .devices([])
         var counts: Counts?
         if includeCounts {
             var tally = Counts()
@@ -161,6 +164,6 @@ enum MessagesAPI {
         return MessageBody(
             id: record.id, state: record.state.rawValue, audience: audience, audienceSize: record.audienceSize, message: content.message,
             variants: content.variants, sendAt: record.sendAt.timestamp, createdAt: record.createdAt.timestamp,
-            finishedAt: record.finishedAt?.timestamp, counts: counts)
+            finishedAt: record.finishedAt?.timestamp, failureReason: record.failureReason, counts: counts)
     }
 }

@@ -62,11 +62,12 @@ private struct PlainJSONReader {
                         guard let tags = stringArray() else { return nil }
                         fields.tags = tags
                     }
-                case .externalUserId, .locale, .timeZone, .appVersion, .sdkVersion, .previousToken:
+                case .externalUserId, .externalUserIdToken, .locale, .timeZone, .appVersion, .sdkVersion, .previousToken:
                     if !takeNull() {
                         guard let text = string() else { return nil }
                         switch key {
                         case .externalUserId: fields.externalUserId = text
+                        case .externalUserIdToken: fields.externalUserIdToken = text
                         case .locale: fields.locale = text
                         case .timeZone: fields.timeZone = text
                         case .appVersion: fields.appVersion = text

@@ -7,15 +7,25 @@ struct Caller: Sendable, Hashable {
     var appID: String?
     /// A short, non-secret identifier of the key, for rate limits: the first bytes of its hash.
     var keyTag: UInt64
+    /// Whether the app counts a device's external user ID only with an identity token.
+    var requiresIdentityVerification = false
 }
 
 /// Resolves `Authorization: Bearer <key>` to a ``Caller``. Keys are looked up by their SHA-256
 /// (only hashes are stored); the admin key's hash is compared in constant time. Resolved keys are
-/// cached until any key changes.
+/// cached until any key changes, and a rotation takes effect for every request that starts after
+/// it returns (a look-up under way then does not fill the cache).
 final class Authenticator: Sendable {
     private let store: any Storage
     private let adminKeyHash: [UInt8]
-    private let cache = Mutex<[[UInt8]: KeyOwner]>([:])
+    private let cache = Mutex(Cache())
+
+    /// Resolved keys, and how many times they were all forgotten: a look-up that started before a
+    /// rotation must not put what it read into the cache after it.
+    private struct Cache {
+        var owners: [[UInt8]: KeyOwner] = [:]
+        var generation = 0
+    }
 
     init(store: any Storage, adminKeyHash: [UInt8]) {
         self.store = store
@@ -27,13 +37,14 @@ final class Authenticator: Sendable {
         switch try resolve(request, allowed: allowed) {
         case .caller(let caller):
             return caller
-        case .lookUp(let hash, let tag):
+        case .lookUp(let hash, let tag, let generation):
             guard let owner = try await store.keyOwner(hash: hash) else { throw Self.unknownKey }
             cache.withLock { cache in
-                if cache.count > 10_000 { cache.removeAll() }
-                cache[hash] = owner
+                guard cache.generation == generation else { return }
+                if cache.owners.count > 10_000 { cache.owners.removeAll() }
+                cache.owners[hash] = owner
             }
-            return try check(Caller(kind: owner.kind, appID: owner.appID, keyTag: tag), allowed: allowed)
+            return try check(Caller(owner, keyTag: tag), allowed: allowed)
         }
     }
 
@@ -47,8 +58,8 @@ final class Authenticator: Sendable {
 
     private enum Resolution {
         case caller(Caller)
-        /// A key the cache does not hold: its hash and tag.
-        case lookUp(hash: [UInt8], tag: UInt64)
+        /// A key the cache does not hold: its hash and tag, and the cache's generation then.
+        case lookUp(hash: [UInt8], tag: UInt64, generation: Int)
     }
 
     private func resolve(_ request: HTTPRequest, allowed: Set<KeyKind>) throws -> Resolution {
@@ -64,8 +75,9 @@ final class Authenticator: Sendable {
             guard Crypto.constantTimeEqual(hash, adminKeyHash) else { throw Self.unknownKey }
             return .caller(try check(Caller(kind: .admin, appID: nil, keyTag: tag), allowed: allowed))
         }
-        guard let owner = cache.withLock({ $0[hash] }) else { return .lookUp(hash: hash, tag: tag) }
-        return .caller(try check(Caller(kind: owner.kind, appID: owner.appID, keyTag: tag), allowed: allowed))
+        let (cached, generation) = cache.withLock { ($0.owners[hash], $0.generation) }
+        guard let owner = cached else { return .lookUp(hash: hash, tag: tag, generation: generation) }
+        return .caller(try check(Caller(owner, keyTag: tag), allowed: allowed))
     }
 
     private func check(_ caller: Caller, allowed: Set<KeyKind>) throws -> Caller {
@@ -78,8 +90,17 @@ final class Authenticator: Sendable {
 
     /// Forgets every resolved key (after a rotation or an app's deletion).
     func invalidate() {
-        cache.withLock { $0.removeAll() }
+        cache.withLock { cache in
+            cache.owners.removeAll()
+            cache.generation += 1
+        }
     }
 
     private static let unknownKey = APIError(status: 401, code: "invalid_key", message: "the key is not valid (rotated, or its app deleted); use a current key", field: nil)
+}
+
+extension Caller {
+    init(_ owner: KeyOwner, keyTag: UInt64) {
+        self.init(kind: owner.kind, appID: owner.appID, keyTag: keyTag, requiresIdentityVerification: owner.requiresIdentityVerification)
+    }
 }

@@ -1,7 +1,8 @@
 import COpenSSL
 
 /// The few cryptographic operations the server needs, all done by OpenSSL's libcrypto: random
-/// bytes, SHA-256, a constant-time comparison, and AES-256-GCM. Nothing here is written by hand.
+/// bytes, SHA-256, HMAC-SHA256, a constant-time comparison, and AES-256-GCM. Nothing here is
+/// written by hand.
 enum Crypto {
     /// `count` bytes from OpenSSL's CSPRNG.
     static func randomBytes(_ count: Int) -> [UInt8] {
@@ -27,6 +28,23 @@ enum Crypto {
         }
         precondition(status == 1, "OpenSSL's SHA-256 failed")
         return digest
+    }
+
+    // Unsafe by hand, as above.
+    nonisolated(unsafe) private static let hmacAlgorithm = EVP_MAC_fetch(nil, "HMAC", nil)
+
+    /// HMAC-SHA256 of `message` under `key` (32 bytes). Nil only when OpenSSL itself fails.
+    static func hmacSHA256(key: [UInt8], _ message: some Collection<UInt8>) -> [UInt8]? {
+        var mac = [UInt8](repeating: 0, count: 32)
+        let input = Array(message)
+        let status = key.withUnsafeBufferPointer { key in
+            input.withUnsafeBufferPointer { input in
+                mac.withUnsafeMutableBufferPointer { output in
+                    notibase_hmac_sha256(hmacAlgorithm, key.baseAddress, key.count, input.baseAddress, input.count, output.baseAddress)
+                }
+            }
+        }
+        return status == 1 ? mac : nil
     }
 
     /// Whether two byte strings are equal, in time that depends only on their length.

@@ -58,7 +58,7 @@ struct StoredFCMCredentials: Sendable, Codable {
         projectID = try c.decode(String.self, forKey: .projectID)
         clientEmail = try c.decode(String.self, forKey: .clientEmail)
         privateKey = try c.decode(String.self, forKey: .privateKey)
-        tokenURI = try c.decodeIfPresent(String.self, forKey: .tokenURI) ?? "https://oauth2.googleapis.com/token"
+        tokenURI = try c.decodeIfPresent(String.self, forKey: .tokenURI) ?? Self.googleTokenURI
         try check(!projectID.isEmpty, .projectID, c, "must be the Firebase project ID")
         try check(clientEmail.contains("@"), .clientEmail, c, "must be the service account's email")
         try check(privateKey.contains("-----BEGIN PRIVATE KEY-----"), .privateKey, c, "must be the service account's PEM private key")
@@ -78,7 +78,16 @@ struct StoredFCMCredentials: Sendable, Codable {
         ["projectId": projectID, "clientEmail": clientEmail]
     }
 
+    /// Google's OAuth token endpoint, the only `token_uri` a service account may name unless the
+    /// operator set a token URL of their own (`--fcm-token-url`).
+    static let googleTokenURI = "https://oauth2.googleapis.com/token"
+
+    /// The credentials for the sender. The token endpoint is always Google's (an operator's
+    /// `--fcm-token-url` replaces it inside the sender): a tenant's `token_uri` never decides
+    /// where the server connects, even one stored before uploads were checked.
     func credentials(appID: String, revision: Int) -> ProviderCredentials {
-        .fcm(FCMCredentials(appID: appID, projectID: projectID, clientEmail: clientEmail, privateKeyPEM: privateKey, tokenURI: tokenURI, revision: revision))
+        .fcm(FCMCredentials(
+            appID: appID, projectID: projectID, clientEmail: clientEmail, privateKeyPEM: privateKey, tokenURI: Self.googleTokenURI,
+            revision: revision))
     }
 }

@@ -21,9 +21,14 @@ final class DeliveryWorker: Sendable {
     private let clock: WallClock
     private let logger: Logger
     private let metrics: Metrics
+    private let signer: Signer
     private let options: Options
 
-    init(store: any Storage, senders: SenderSet, vault: CredentialVault, clock: WallClock, logger: Logger, metrics: Metrics, options: Options) {
+    init(
+        store: any Storage, senders: SenderSet, vault: CredentialVault, clock: WallClock, logger: Logger, metrics: Metrics, signer: Signer,
+        options: Options
+    ) {
+        self.signer = signer
         self.store = store
         self.senders = senders
         self.vault = vault
@@ -96,9 +101,12 @@ final class DeliveryWorker: Sendable {
                 plan.updates.append(final(delivery, .failed, "the message is no longer stored"))
                 continue
             }
-            if record.state == .cancelled { continue }  // cancelling already closed it
+            if record.state == .cancelled || record.state == .failed { continue }  // cancelling or failing already closed it
             guard let token = delivery.token, delivery.deviceActive else {
-                plan.updates.append(final(delivery, .failed, delivery.token == nil ? "the device was deleted" : "the device is deactivated"))
+                let reason = delivery.token == nil
+                    ? "the device was deleted before this was sent"
+                    : "the device was deactivated before this was sent (\(delivery.deactivatedReason ?? "no reason recorded"))"
+                plan.updates.append(final(delivery, .failed, reason))
                 continue
             }
             let credentials: ProviderCredentials
@@ -118,7 +126,8 @@ final class DeliveryWorker: Sendable {
             if renderers[key] == nil {
                 renderers[key] = Self.renderer(content.message(variant: delivery.variant), platform: delivery.platform, credentials: credentials, sendAt: sendAt, now: now)
             }
-            let context = DeliveryContext(deviceToken: token, messageID: record.id, deliveryID: delivery.id, now: now)
+            let context = DeliveryContext(
+                deviceToken: token, messageID: record.id, deliveryID: delivery.id, receiptSignature: signer.receiptSignature(deliveryID: delivery.id), now: now)
             do {
                 let request: ProviderRequest
                 switch try renderers[key]!.get() {
@@ -218,7 +227,7 @@ final class DeliveryWorker: Sendable {
             detail.deviceDeactivated = true
             let at = Int((since ?? now).timeIntervalSince1970 * 1000)
             logger.info("device deactivated", ["deviceToken": .string(Logger.redactToken(item.delivery.token ?? "")), "reason": .string(reason)])
-            return DeliveryUpdate(seq: item.delivery.seq, state: .failed, event: "failed", detail: detail.json, deactivateDevice: (item.delivery.deviceSeq, reason, at))
+            return DeliveryUpdate(seq: item.delivery.seq, state: .failed, event: "failed", detail: detail.json, deactivateDevice: item.delivery.deviceSeq.map { ($0, reason, at) })
         }
     }
 

@@ -18,38 +18,92 @@ actor FanOut {
         self.batchSize = batchSize
     }
 
-    /// Fans out every due message completely; returns how many deliveries it wrote.
+    /// How many due messages one round considers.
+    static let messagesPerRound = 100
+
+    /// What one round did.
+    struct Round: Sendable, Equatable {
+        /// Deliveries written.
+        var written = 0
+        /// Messages still being fanned out after it.
+        var unfinished = 0
+    }
+
+    /// Fans out every due message completely, in rounds; returns how many deliveries it wrote.
     @discardableResult
     func runOnce() async throws -> Int {
         var written = 0
-        for message in try await store.messagesToFanOut(now: clock.milliseconds()) {
+        while true {
+            let round = try await runRound()
+            written += round.written
+            if round.unfinished == 0 || Task.isCancelled { return written }
+        }
+    }
+
+    /// One round: one batch of each due message, taking turns between apps (each app's oldest
+    /// first), so a message to one device waits for at most one batch of each message ahead of it,
+    /// never for a whole large audience. A message whose stored content cannot be read is failed
+    /// with that reason, and the round goes on with the others.
+    func runRound() async throws -> Round {
+        var round = Round()
+        let due = try await store.messagesToFanOut(now: clock.milliseconds(), limit: Self.messagesPerRound)
+        for message in Self.takingTurns(due) where !Task.isCancelled {
             guard let content = try? JSONDecoder().decode(MessageContent.self, from: Data(message.content.utf8)),
                   let audience = try? JSONDecoder().decode(Audience.self, from: Data(message.audience.utf8))
             else {
-                throw StorageError.corrupt("message \(message.id)")
+                let reason = "the stored message could not be read, so it was not sent; send it again"
+                try await store.failMessage(seq: message.seq, reason: reason, now: clock.milliseconds())
+                logger.error("message failed: its stored content is not readable", ["messageId": .string(message.id)])
+                continue
             }
             let chooser = VariantChooser(locales: content.variants?.keys.sorted() ?? [])
-            var done = false
-            while !done && !Task.isCancelled {
+            do {
                 let batch = try await store.fanOutBatch(messageSeq: message.seq, audience: audience, chooser: chooser, limit: batchSize, now: clock.milliseconds())
-                written += batch.written
+                round.written += batch.written
                 metrics.recordFanOut(deliveries: batch.written)
-                done = batch.done
+                if batch.done {
+                    logger.info("fan-out finished", ["messageId": .string(message.id)])
+                } else {
+                    round.unfinished += 1
+                }
+            } catch {
+                // This message's turn is lost, not the others': it is tried again next round.
+                logger.error("fan-out batch failed; trying again", ["messageId": .string(message.id), "error": .string("\(error)")])
             }
-            if done { logger.info("fan-out finished", ["messageId": .string(message.id)]) }
         }
-        return written
+        return round
     }
 
-    /// Runs until cancelled, looking for due messages every `interval`.
+    /// `messages` (oldest first) reordered to take turns between apps: every app's oldest, then
+    /// every app's second, and so on.
+    static func takingTurns(_ messages: [MessageRecord]) -> [MessageRecord] {
+        var queues: [String: [MessageRecord]] = [:]
+        var apps: [String] = []
+        for message in messages {
+            if queues[message.appID] == nil { apps.append(message.appID) }
+            queues[message.appID, default: []].append(message)
+        }
+        var ordered: [MessageRecord] = []
+        ordered.reserveCapacity(messages.count)
+        var depth = 0
+        while ordered.count < messages.count {
+            for app in apps where depth < queues[app]!.count { ordered.append(queues[app]![depth]) }
+            depth += 1
+        }
+        return ordered
+    }
+
+    /// Runs until cancelled: rounds back to back while messages are being fanned out, a look every
+    /// `interval` when none is.
     func run(interval: Duration) async {
         while !Task.isCancelled {
+            var unfinished = 0
             do {
-                try await runOnce()
+                unfinished = try await runRound().unfinished
             } catch {
                 logger.error("fan-out failed; retrying", ["error": .string("\(error)")])
             }
-            try? await Task.sleep(for: interval)
+            if unfinished == 0 { try? await Task.sleep(for: interval) }
         }
     }
 }

@@ -6,6 +6,8 @@ struct AppRecord: Sendable {
     var name: String
     var credentialsRevision: Int
     var createdAt: Int
+    /// Whether a device's external user ID counts only with the backend's identity token.
+    var requireIdentityVerification: Bool
 }
 
 /// An app's credentials for one provider: sealed, with a summary that holds nothing secret.
@@ -20,6 +22,8 @@ struct CredentialRecord: Sendable {
 struct KeyOwner: Sendable, Hashable {
     var appID: String
     var kind: KeyKind
+    /// The app's ``AppRecord/requireIdentityVerification``, so registrations need no second read.
+    var requiresIdentityVerification = false
 }
 
 /// What a device registers (fields left nil keep their stored values on update).
@@ -27,6 +31,8 @@ struct DeviceRegistration: Sendable, Equatable {
     var platform: Platform
     var token: String
     var externalUserID: String?
+    /// The identity token sent for ``externalUserID`` (checked by the API, never stored).
+    var identityToken: String? = nil
     var tags: [String]?
     var locale: String?
     var timeZone: String?
@@ -76,6 +82,8 @@ struct MessageRecord: Sendable {
     var fanOutCursor: Int
     var createdAt: Int
     var finishedAt: Int?
+    /// Why it was given up, when its state is ``MessageState/failed``.
+    var failureReason: String? = nil
 }
 
 /// Where a message is in its life.
@@ -90,6 +98,9 @@ enum MessageState: String, Sendable, Codable, CaseIterable {
     case completed
     /// Cancelled before it finished; deliveries not yet sent were cancelled.
     case cancelled
+    /// Given up before it finished, with a reason (its stored content could not be read);
+    /// deliveries not yet sent failed with the same reason.
+    case failed
 }
 
 /// A delivery as the API shows it.
@@ -123,7 +134,8 @@ struct ClaimedDelivery: Sendable {
     var seq: Int
     var id: String
     var messageSeq: Int
-    var deviceSeq: Int
+    /// Nil when the device was deleted.
+    var deviceSeq: Int?
     var platform: Platform
     var variant: String?
     var attempts: Int
@@ -131,6 +143,8 @@ struct ClaimedDelivery: Sendable {
     /// Nil when the device was deleted.
     var token: String?
     var deviceActive: Bool
+    /// Why the device was deactivated (a provider's verdict, or replaced by a new token).
+    var deactivatedReason: String? = nil
 }
 
 /// What a worker decided for one claimed delivery.
@@ -151,4 +165,6 @@ enum ReceiptResult: Sendable, Equatable {
     case accepted(deliveryID: String)
     case duplicate(deliveryID: String)
     case unknownDelivery
+    /// The delivery has as many receipts as it may keep.
+    case limitReached
 }

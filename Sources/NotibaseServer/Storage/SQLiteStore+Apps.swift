@@ -1,29 +1,37 @@
 extension SQLiteStore {
-    func createApp(id: String, name: String, serverKeyHash: [UInt8], clientKeyHash: [UInt8], now: Int) throws -> AppRecord {
+    private static let appColumns = "id, name, credentials_revision, created_at, require_identity_verification"
+
+    func createApp(id: String, name: String, serverKeyHash: [UInt8], clientKeyHash: [UInt8], requireIdentityVerification: Bool, now: Int) throws -> AppRecord {
         try connection.run(
-            "INSERT INTO apps (id, name, server_key_hash, client_key_hash, created_at) VALUES (?, ?, ?, ?, ?)",
-            [.text(id), .text(name), .blob(serverKeyHash), .blob(clientKeyHash), .int(now)])
-        return AppRecord(id: id, name: name, credentialsRevision: 0, createdAt: now)
+            "INSERT INTO apps (id, name, server_key_hash, client_key_hash, created_at, require_identity_verification) VALUES (?, ?, ?, ?, ?, ?)",
+            [.text(id), .text(name), .blob(serverKeyHash), .blob(clientKeyHash), .int(now), .int(requireIdentityVerification ? 1 : 0)])
+        return AppRecord(id: id, name: name, credentialsRevision: 0, createdAt: now, requireIdentityVerification: requireIdentityVerification)
     }
 
     func apps() throws -> [AppRecord] {
-        try connection.query("SELECT id, name, credentials_revision, created_at FROM apps ORDER BY created_at, id", [], Self.app)
+        try connection.query("SELECT \(Self.appColumns) FROM apps ORDER BY created_at, id", [], Self.app)
     }
 
     func app(_ id: String) throws -> AppRecord? {
-        try connection.first("SELECT id, name, credentials_revision, created_at FROM apps WHERE id = ?", [.text(id)], Self.app)
+        try connection.first("SELECT \(Self.appColumns) FROM apps WHERE id = ?", [.text(id)], Self.app)
     }
 
-    /// Deletes an app and everything it owns.
+    /// Changes an app's settings; nil leaves one as it is. Returns the app afterwards.
+    func updateApp(_ id: String, name: String?, requireIdentityVerification: Bool?) throws -> AppRecord? {
+        try connection.transaction {
+            try connection.run(
+                "UPDATE apps SET name = coalesce(?, name), require_identity_verification = coalesce(?, require_identity_verification) WHERE id = ?",
+                [.optionalText(name), requireIdentityVerification.map { .int($0 ? 1 : 0) } ?? .null, .text(id)])
+            return try app(id)
+        }
+    }
+
+    /// Deletes an app and everything it owns, in one transaction: the foreign keys cascade from
+    /// the app to its credentials, devices, messages, idempotency keys and receipts, and from its
+    /// messages to their deliveries and their events.
     func deleteApp(_ id: String) throws -> Bool {
         try connection.transaction {
-            guard try connection.run("DELETE FROM apps WHERE id = ?", [.text(id)]) == 1 else { return false }
-            let messages = "SELECT seq FROM messages WHERE app_id = ?1"
-            try connection.run("DELETE FROM delivery_events WHERE delivery_seq IN (SELECT seq FROM deliveries WHERE message_seq IN (\(messages)))", [.text(id)])
-            try connection.run("DELETE FROM deliveries WHERE message_seq IN (\(messages))", [.text(id)])
-            try connection.run("DELETE FROM idempotency_keys WHERE app_id = ?", [.text(id)])
-            try connection.run("DELETE FROM receipts WHERE app_id = ?", [.text(id)])
-            return true
+            try connection.run("DELETE FROM apps WHERE id = ?", [.text(id)]) == 1
         }
     }
 
@@ -35,11 +43,12 @@ extension SQLiteStore {
 
     /// The app and kind of the key whose hash is `hash`.
     func keyOwner(hash: [UInt8]) throws -> KeyOwner? {
-        if let id = try connection.first("SELECT id FROM apps WHERE server_key_hash = ?", [.blob(hash)], { $0.text(0) }) {
-            return KeyOwner(appID: id, kind: .server)
-        }
-        if let id = try connection.first("SELECT id FROM apps WHERE client_key_hash = ?", [.blob(hash)], { $0.text(0) }) {
-            return KeyOwner(appID: id, kind: .client)
+        for (column, kind) in [("server_key_hash", KeyKind.server), ("client_key_hash", .client)] {
+            if let owner = try connection.first(
+                "SELECT id, require_identity_verification FROM apps WHERE \(column) = ?", [.blob(hash)],
+                { KeyOwner(appID: $0.text(0), kind: kind, requiresIdentityVerification: $0.int(1) == 1) }) {
+                return owner
+            }
         }
         return nil
     }
@@ -71,6 +80,6 @@ extension SQLiteStore {
     }
 
     private static func app(_ row: SQLiteStatement) -> AppRecord {
-        AppRecord(id: row.text(0), name: row.text(1), credentialsRevision: row.int(2), createdAt: row.int(3))
+        AppRecord(id: row.text(0), name: row.text(1), credentialsRevision: row.int(2), createdAt: row.int(3), requireIdentityVerification: row.int(4) == 1)
     }
 }

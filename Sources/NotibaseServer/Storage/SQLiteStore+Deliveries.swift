@@ -33,8 +33,8 @@ extension SQLiteStore {
     }
 
     /// Applies a receipt: once per receipt ID; only for a delivery of the same app (and message,
-    /// when the receipt names one).
-    func applyReceipt(appID: String, _ receipt: Receipt, detail: String, now: Int) throws -> ReceiptResult {
+    /// when the receipt names one); at most `limit` receipts per delivery.
+    func applyReceipt(appID: String, _ receipt: Receipt, detail: String, limit: Int, now: Int) throws -> ReceiptResult {
         try connection.transaction {
             let found = try connection.first(
                 "SELECT d.seq, d.state, m.id, m.seq FROM deliveries d JOIN messages m ON m.seq = d.message_seq WHERE d.id = ? AND m.app_id = ?",
@@ -42,6 +42,11 @@ extension SQLiteStore {
             guard let (seq, stateText, messageID, messageSeq) = found, receipt.messageID == nil || receipt.messageID == messageID else {
                 return .unknownDelivery
             }
+            if try connection.first("SELECT 1 FROM receipts WHERE app_id = ? AND id = ?", [.text(appID), .text(receipt.id)], { _ in true }) != nil {
+                return .duplicate(deliveryID: receipt.deliveryID)
+            }
+            let count = try connection.first("SELECT count(*) FROM receipts WHERE delivery_seq = ?", [.int(seq)]) { $0.int(0) } ?? 0
+            guard count < limit else { return .limitReached }
             let inserted = try connection.run(
                 "INSERT OR IGNORE INTO receipts (app_id, id, delivery_seq, event, received_at) VALUES (?, ?, ?, ?, ?)",
                 [.text(appID), .text(receipt.id), .int(seq), .text(receipt.event.rawValue), .int(now)])

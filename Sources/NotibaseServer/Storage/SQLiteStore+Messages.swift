@@ -1,5 +1,5 @@
 extension SQLiteStore {
-    private static let messageColumns = "seq, id, app_id, content, audience, state, send_at, audience_size, fanout_cursor, created_at, finished_at"
+    static let messageColumns = "seq, id, app_id, content, audience, state, send_at, audience_size, fanout_cursor, created_at, finished_at, failure_reason"
 
     /// How many active devices of the app an audience matches now.
     func audienceSize(appID: String, _ audience: Audience) throws -> Int {
@@ -21,9 +21,6 @@ extension SQLiteStore {
                    let stored = try self.message(appID: message.appID, id: earlier.0) {
                     return (stored, true)
                 }
-                try connection.run(
-                    "INSERT OR REPLACE INTO idempotency_keys (app_id, key, message_id, created_at) VALUES (?, ?, ?, ?)",
-                    [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt)])
             }
             let seq = try connection.first(
                 """
@@ -32,6 +29,12 @@ extension SQLiteStore {
                 """,
                 [.text(message.id), .text(message.appID), .text(message.content), .text(message.audience), .text(message.state.rawValue),
                  .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt)]) { $0.int(0) } ?? 0
+            if let key = idempotencyKey {
+                // After the message: the key points at it.
+                try connection.run(
+                    "INSERT OR REPLACE INTO idempotency_keys (app_id, key, message_id, created_at) VALUES (?, ?, ?, ?)",
+                    [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt)])
+            }
             var stored = message
             stored.seq = seq
             return (stored, false)
@@ -65,7 +68,7 @@ extension SQLiteStore {
     func cancelMessage(appID: String, id: String, now: Int) throws -> MessageRecord? {
         try connection.transaction {
             guard let message = try message(appID: appID, id: id) else { return nil }
-            guard message.state != .completed && message.state != .cancelled else { return message }
+            guard message.state != .completed && message.state != .cancelled && message.state != .failed else { return message }
             try connection.run("UPDATE messages SET state = 'cancelled', finished_at = ? WHERE seq = ?", [.int(now), .int(message.seq)])
             let cancelled = try connection.query(
                 """
@@ -79,10 +82,30 @@ extension SQLiteStore {
         }
     }
 
+    /// Gives up a message that cannot be fanned out or sent: it stops, and its deliveries not yet
+    /// sent fail with `reason`.
+    func failMessage(seq: Int, reason: String, now: Int) throws {
+        try connection.transaction {
+            guard try connection.run(
+                "UPDATE messages SET state = 'failed', failure_reason = ?, finished_at = ? WHERE seq = ? AND state IN ('scheduled', 'fanningOut', 'sending')",
+                [.text(reason), .int(now), .int(seq)]) == 1 else { return }
+            let failed = try connection.query(
+                """
+                UPDATE deliveries SET state = 'failed', due_at = NULL, updated_at = ?
+                WHERE message_seq = ? AND state IN ('queued', 'retrying') RETURNING seq
+                """, [.int(now), .int(seq)]) { $0.int(0) }
+            let detail = JSON.text(["reason": reason])
+            for delivery in failed {
+                try connection.run("INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)", [.int(delivery), .int(now), .text(detail)])
+            }
+        }
+    }
+
     static func message(_ row: SQLiteStatement) throws -> MessageRecord {
         guard let state = MessageState(rawValue: row.text(5)) else { throw StorageError.corrupt("message state \(row.text(5))") }
         return MessageRecord(
             seq: row.int(0), id: row.text(1), appID: row.text(2), content: row.text(3), audience: row.text(4), state: state,
-            sendAt: row.int(6), audienceSize: row.int(7), fanOutCursor: row.int(8), createdAt: row.int(9), finishedAt: row.optionalInt(10))
+            sendAt: row.int(6), audienceSize: row.int(7), fanOutCursor: row.int(8), createdAt: row.int(9), finishedAt: row.optionalInt(10),
+            failureReason: row.optionalText(11))
     }
 }

@@ -2,12 +2,12 @@ import NotibaseCore
 
 extension SQLiteStore {
     /// Messages whose fan-out is due or under way (oldest first).
-    func messagesToFanOut(now: Int) throws -> [MessageRecord] {
+    func messagesToFanOut(now: Int, limit: Int) throws -> [MessageRecord] {
         try connection.query(
             """
-            SELECT seq, id, app_id, content, audience, state, send_at, audience_size, fanout_cursor, created_at, finished_at
-            FROM messages WHERE state IN ('scheduled', 'fanningOut') AND send_at <= ? ORDER BY send_at LIMIT 16
-            """, [.int(now)], Self.message)
+            SELECT \(Self.messageColumns)
+            FROM messages WHERE state IN ('scheduled', 'fanningOut') AND send_at <= ? ORDER BY send_at, seq LIMIT ?
+            """, [.int(now), .int(limit)], Self.message)
     }
 
     /// Writes the deliveries for the next `limit` devices of a message's audience, and moves its
@@ -63,15 +63,22 @@ extension SQLiteStore {
                 RETURNING seq, id, message_seq, device_seq, platform, variant, attempts, created_at
                 """, [.int(now + lease), .int(now), .int(limit)]) { row in
                 ClaimedDelivery(
-                    seq: row.int(0), id: row.text(1), messageSeq: row.int(2), deviceSeq: row.int(3),
+                    seq: row.int(0), id: row.text(1), messageSeq: row.int(2), deviceSeq: row.optionalInt(3),
                     platform: Platform(rawValue: row.text(4)) ?? .ios, variant: row.optionalText(5), attempts: row.int(6),
                     createdAt: row.int(7), token: nil, deviceActive: false)
             }
             return try claimed.map { delivery in
                 var delivery = delivery
-                if let device = try connection.first("SELECT token, active FROM devices WHERE seq = ?", [.int(delivery.deviceSeq)], { ($0.text(0), $0.int(1) == 1) }) {
+                // The device of the delivery's own app, or none: a token is only ever read through
+                // the app that owns both the message and the device.
+                if let deviceSeq = delivery.deviceSeq, let device = try connection.first(
+                    """
+                    SELECT v.token, v.active, v.deactivated_reason FROM devices v JOIN messages m ON m.app_id = v.app_id
+                    WHERE v.seq = ? AND m.seq = ?
+                    """, [.int(deviceSeq), .int(delivery.messageSeq)], { ($0.text(0), $0.int(1) == 1, $0.optionalText(2)) }) {
                     delivery.token = device.0
                     delivery.deviceActive = device.1
+                    delivery.deactivatedReason = device.2
                 }
                 return delivery
             }.sorted { $0.seq < $1.seq }

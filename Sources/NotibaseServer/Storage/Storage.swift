@@ -11,11 +11,16 @@ protocol Storage: Sendable {
     func replaceSetting(_ name: String, _ value: [UInt8]) async throws
     func checkpoint() async throws
     func queueDepth() async throws -> Int
+    /// What is wrong with the stored data (orphans, dangling references, rules no constraint
+    /// states); empty when all is well. Reads only.
+    func integrityProblems() async throws -> [String]
 
     // Apps, keys, credentials
-    func createApp(id: String, name: String, serverKeyHash: [UInt8], clientKeyHash: [UInt8], now: Int) async throws -> AppRecord
+    func createApp(id: String, name: String, serverKeyHash: [UInt8], clientKeyHash: [UInt8], requireIdentityVerification: Bool, now: Int) async throws -> AppRecord
     func apps() async throws -> [AppRecord]
     func app(_ id: String) async throws -> AppRecord?
+    func updateApp(_ id: String, name: String?, requireIdentityVerification: Bool?) async throws -> AppRecord?
+    /// Deletes the app and everything of it, in one transaction.
     func deleteApp(_ id: String) async throws -> Bool
     func replaceKey(appID: String, kind: KeyKind, hash: [UInt8]) async throws -> Bool
     func keyOwner(hash: [UInt8]) async throws -> KeyOwner?
@@ -36,7 +41,8 @@ protocol Storage: Sendable {
     func registerDevices(appID: String, _ registrations: [(DeviceRegistration, newID: String)], now: Int) async throws -> Int
     func device(appID: String, id: String) async throws -> DeviceRecord?
     func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) async throws -> [DeviceRecord]
-    func deleteDevice(appID: String, id: String) async throws -> Bool
+    /// Deletes a device; its deliveries not yet sent fail.
+    func deleteDevice(appID: String, id: String, now: Int) async throws -> Bool
 
     // Messages
     func audienceSize(appID: String, _ audience: Audience) async throws -> Int
@@ -48,7 +54,8 @@ protocol Storage: Sendable {
     func cancelMessage(appID: String, id: String, now: Int) async throws -> MessageRecord?
 
     // The queue
-    func messagesToFanOut(now: Int) async throws -> [MessageRecord]
+    func messagesToFanOut(now: Int, limit: Int) async throws -> [MessageRecord]
+    func failMessage(seq: Int, reason: String, now: Int) async throws
     func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int) async throws -> (written: Int, done: Bool)
     func claimDeliveries(now: Int, lease: Int, limit: Int) async throws -> [ClaimedDelivery]
     func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws
@@ -57,5 +64,5 @@ protocol Storage: Sendable {
     func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]
     func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]?
     func delivery(appID: String, id: String) async throws -> DeliveryRecord?
-    func applyReceipt(appID: String, _ receipt: Receipt, detail: String, now: Int) async throws -> ReceiptResult
+    func applyReceipt(appID: String, _ receipt: Receipt, detail: String, limit: Int, now: Int) async throws -> ReceiptResult
 }

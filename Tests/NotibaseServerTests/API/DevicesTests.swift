@@ -6,7 +6,7 @@ struct DevicesTests {
     @Test func reRegisteringUpdatesTheSameDeviceAndKeepsWhatWasLeftOut() async throws {
         let harness = try await Harness()
         let app = try await harness.createApp()
-        let first = await harness.request("POST", "/v1/devices", key: app.clientKey, body: #"{"platform": "ios", "token": "\#(Harness.token(1))", "externalUserId": "u1", "tags": ["b", "a", "b"], "locale": "fr-FR"}"#)
+        let first = await harness.request("POST", "/v1/devices", key: app.clientKey, body: #"{"platform": "ios", "token": "\#(Harness.token(1))", "externalUserId": "u1", "externalUserIdToken": "\#(harness.signer.identityToken(appID: app.id, externalUserID: "u1"))", "tags": ["b", "a", "b"], "locale": "fr-FR"}"#)
         #expect(first.status == 201)
         #expect(first["tags"].array.compactMap(\.string) == ["a", "b"])
         let again = await harness.request("POST", "/v1/devices", key: app.clientKey, body: #"{"platform": "ios", "token": "\#(Harness.token(1).uppercased())", "appVersion": "2.0"}"#)
@@ -20,7 +20,7 @@ struct DevicesTests {
         let harness = try await Harness()
         let app = try await harness.createApp()
         let bodies = [
-            #"{"platform": "ios", "token": "\#(Harness.token(1))", "externalUserId": "u\"1", "tags": ["b", "a"], "locale": "fr-FR", "timeZone": "Europe\/Paris", "appVersion": "1.0", "sdkVersion": "0.9"}"#,
+            #"{"platform": "ios", "token": "\#(Harness.token(1))", "externalUserId": "u\"1", "externalUserIdToken": "\#(harness.signer.identityToken(appID: app.id, externalUserID: "u\"1"))", "tags": ["b", "a"], "locale": "fr-FR", "timeZone": "Europe\/Paris", "appVersion": "1.0", "sdkVersion": "0.9"}"#,
             #"{"platform": "ios", "token": "\#(Harness.token(1))", "appVersion": "2.0", "tags": []}"#,
             #"{"platform": "android", "token": "fcm-\#(String(repeating: "x", count: 20))"}"#,
         ]

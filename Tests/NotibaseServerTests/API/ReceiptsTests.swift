@@ -11,8 +11,10 @@ struct ReceiptsTests {
         return (delivery, message)
     }
 
-    func receipt(_ id: String, _ delivery: String, _ message: String?, event: String, extra: String = "") -> String {
-        #"{"id": "\#(id)", "deliveryId": "\#(delivery)", \#(message.map { #""messageId": "\#($0)", "# } ?? "")"event": "\#(event)", "occurredAt": "2027-01-15T08:00:00Z"\#(extra)}"#
+    /// A receipt body, signed as the payload of `delivery` was unless `signature` says otherwise.
+    func receipt(_ id: String, _ delivery: String, _ message: String?, event: String, extra: String = "", signature: String? = nil) -> String {
+        let signature = signature ?? Signer(secretKey: Harness.secretKey).receiptSignature(deliveryID: delivery)
+        return #"{"id": "\#(id)", "deliveryId": "\#(delivery)", \#(message.map { #""messageId": "\#($0)", "# } ?? "")"event": "\#(event)", "occurredAt": "2027-01-15T08:00:00Z", "signature": "\#(signature)"\#(extra)}"#
     }
 
     @Test func renderedAndActionReceiptsTellWhatTheDeviceDid() async throws {

@@ -109,7 +109,7 @@ struct DeliveryFlowTests {
         let worker = DeliveryWorker(
             store: harness.store, senders: SenderSet(ios: ScriptedSender(), android: ScriptedSender(), credentials: .stored),
             vault: CredentialVault(store: harness.store, box: try SecretBox(key: Array(repeating: 7, count: 32))),
-            clock: WallClock { harness.time.now }, logger: .silent, metrics: Metrics(), options: .init())
+            clock: WallClock { harness.time.now }, logger: .silent, metrics: Metrics(), signer: harness.signer, options: .init())
         let id = try await harness.send(app, #"{"message": {"title": "Hi"}, "audience": {"all": true}}"#)
         try await harness.fanOut.runOnce()
         try await worker.runOnce()
@@ -141,7 +141,7 @@ struct DeliveryFlowTests {
 
         let worker = DeliveryWorker(
             store: harness.store, senders: SenderSet(ios: sender, android: sender, credentials: .stored),
-            vault: CredentialVault(store: harness.store, box: box), clock: WallClock { harness.time.now }, logger: .silent, metrics: Metrics(), options: .init())
+            vault: CredentialVault(store: harness.store, box: box), clock: WallClock { harness.time.now }, logger: .silent, metrics: Metrics(), signer: harness.signer, options: .init())
         _ = try await harness.send(app, #"{"message": {"title": "Hi"}, "audience": {"all": true}}"#)
         try await harness.fanOut.runOnce()
         try await worker.runOnce()

@@ -135,7 +135,8 @@ struct LiveServerTests {
         #expect(document["openapi"].string == "3.1.0")
         let harnessRouter = APIResponder(
             context: APIContext(store: try SQLiteStore(path: ":memory:"), auth: Authenticator(store: try SQLiteStore(path: ":memory:"), adminKeyHash: []),
-                                limiter: RateLimiter(rates: [:]), box: try SecretBox(key: Array(repeating: 1, count: 32)), metrics: Metrics(),
+                                limiter: RateLimiter(rates: [:]), box: try SecretBox(key: Array(repeating: 1, count: 32)),
+                                signer: Signer(secretKey: Array(repeating: 1, count: 32)), metrics: Metrics(),
                                 logger: .silent, clock: .system, limits: .init()),
             accessLog: false).router
         for route in harnessRouter.table {

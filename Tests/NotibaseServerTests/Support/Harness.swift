@@ -2,12 +2,17 @@ import Foundation
 import NotibaseCore
 import NotibaseSenders
 import Synchronization
+import Testing
 @testable import NotibaseServer
 
 /// The server's parts in one process, without sockets: requests go straight to the responder, and
 /// the fan-out and the workers run when the test says. Time is a settable clock.
 final class Harness: Sendable {
     static let adminKey = "nb_admin_test-admin-key-0123456789abcdefghij"
+    static let secretKey = [UInt8](repeating: 7, count: 32)
+
+    /// What the server signs with: receipts, identity tokens.
+    let signer = Signer(secretKey: Harness.secretKey)
 
     let directory: String
     let store: SQLiteStore
@@ -28,7 +33,7 @@ final class Harness: Sendable {
         store = try SQLiteStore(path: directory + "/notibase.sqlite")
         let time = self.time
         let clock = WallClock { time.now }
-        let box = try SecretBox(key: Array(repeating: 7, count: 32))
+        let box = try SecretBox(key: Self.secretKey)
         metrics = Metrics()
         var limits = ServerConfiguration.Limits()
         limits.rates = rates
@@ -36,16 +41,24 @@ final class Harness: Sendable {
         let start = ContinuousClock.now
         let context = APIContext(
             store: store, auth: Authenticator(store: store, adminKeyHash: APIKey.hash(Self.adminKey)), limiter: RateLimiter(rates: rates, now: { start }),
-            box: box, metrics: metrics, logger: logger, clock: clock, limits: limits)
+            box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: limits)
         responder = APIResponder(context: context, accessLog: true, quickHandlers: quickHandlers)
         let senders = SenderSet(ios: sender, android: sender, credentials: .notRequired)
         fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: 1_000)
         worker = DeliveryWorker(
             store: store, senders: senders, vault: CredentialVault(store: store, box: box), clock: clock, logger: logger, metrics: metrics,
-            options: DeliveryWorker.Options(batchSize: batchSize, lease: .seconds(30), policy: policy))
+            signer: signer, options: DeliveryWorker.Options(batchSize: batchSize, lease: .seconds(30), policy: policy))
     }
 
+    /// Every test that used a harness ends with the storage integrity check: whatever it did, no
+    /// orphan, dangling reference or contradiction may be left behind.
     deinit {
+        do {
+            let problems = try SQLiteStore.integrityProblems(of: SQLiteConnection(path: directory + "/notibase.sqlite"))
+            if !problems.isEmpty { Issue.record("the stored data is inconsistent: \(problems.joined(separator: "; "))") }
+        } catch {
+            Issue.record("the storage integrity check failed: \(error)")
+        }
         try? FileManager.default.removeItem(atPath: directory)
     }
 
@@ -73,9 +86,10 @@ final class Harness: Sendable {
         return Reply(await responder.response(to: request))
     }
 
-    /// A new app: its ID and keys.
-    func createApp(_ name: String = "Test app") async throws -> TestApp {
-        let reply = await request("POST", "/v1/apps", key: Self.adminKey, body: #"{"name": "\#(name)"}"#)
+    /// A new app: its ID and keys. Identity verification is off unless asked for, so tests about
+    /// other things can register user IDs with the client key alone.
+    func createApp(_ name: String = "Test app", verifiesIdentity: Bool = false) async throws -> TestApp {
+        let reply = await request("POST", "/v1/apps", key: Self.adminKey, body: #"{"name": "\#(name)", "requireIdentityVerification": \#(verifiesIdentity)}"#)
         guard reply.status == 201, let id = reply["id"].string, let server = reply["serverKey"].string, let client = reply["clientKey"].string else {
             throw HarnessError("creating an app answered \(reply.status): \(reply.text)")
         }

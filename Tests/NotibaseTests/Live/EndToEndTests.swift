@@ -37,7 +37,10 @@ struct EndToEndTests {
         let delegate = Delegate(client: client)
         phone.device.center.delegate = delegate
 
-        client.setExternalUserID("user-42")
+        // The app's backend gets the user's identity token; without it the app (which requires
+        // identity verification, as new apps do) would not target this device as user-42.
+        let identity = try await world.call("POST", "/v1/identity-tokens", body: ["externalUserId": "user-42"])
+        client.setExternalUserID("user-42", token: identity["token"].string)
         client.registerDeviceToken(Data(repeating: 0xab, count: 32))
         #expect(await client.flushNow())
         let devices = try await world.call("GET", "/v1/devices?externalUserId=user-42")

@@ -1,0 +1,57 @@
+/// The server's two signatures, each an HMAC-SHA256 under a key derived from the server's secret
+/// key (never stored in the database, so a copy of the database forges neither):
+///
+/// - the **receipt signature** of a delivery, sent in its payload as `nb_sig`: a receipt must
+///   carry it back, so the app's client key alone (which anyone can take from the app) cannot
+///   report opens or taps for deliveries it never received;
+/// - the **identity token** of an app's external user ID, which the app's backend asks for with
+///   its server key and hands to the app at sign-in: a device is only targeted as that user when
+///   it registers with the token (when the app requires it).
+///
+/// Both are 43 characters of unpadded base64url; the identity token has a version prefix.
+struct Signer: Sendable {
+    private let receiptKey: [UInt8]
+    private let identityKey: [UInt8]
+
+    /// The identity token's prefix: the scheme, so it can change without ambiguity.
+    static let identityTokenPrefix = "nbid1."
+
+    init(secretKey: [UInt8]) {
+        // Should OpenSSL fail here, the keys are random: nothing signed then verifies later,
+        // which fails closed.
+        receiptKey = Crypto.hmacSHA256(key: secretKey, Array("notibase/receipt-signature/1".utf8)) ?? Crypto.randomBytes(32)
+        identityKey = Crypto.hmacSHA256(key: secretKey, Array("notibase/identity-token/1".utf8)) ?? Crypto.randomBytes(32)
+    }
+
+    /// The receipt signature of a delivery.
+    func receiptSignature(deliveryID: String) -> String {
+        Base64URL.encode(Crypto.hmacSHA256(key: receiptKey, Array(deliveryID.utf8)) ?? [])
+    }
+
+    /// Whether `signature` is the one made for `deliveryID` (compared in constant time).
+    func isReceiptSignature(_ signature: String?, deliveryID: String) -> Bool {
+        guard let signature, signature.utf8.count == 43, let given = Base64URL.decode(signature),
+              let expected = Crypto.hmacSHA256(key: receiptKey, Array(deliveryID.utf8)) else { return false }
+        return Crypto.constantTimeEqual(given, expected)
+    }
+
+    /// The identity token of an app's external user ID.
+    func identityToken(appID: String, externalUserID: String) -> String {
+        Self.identityTokenPrefix + Base64URL.encode(identityMAC(appID: appID, externalUserID: externalUserID) ?? [])
+    }
+
+    /// Whether `token` is the identity token of this app's user ID (compared in constant time).
+    func isIdentityToken(_ token: String?, appID: String, externalUserID: String) -> Bool {
+        guard let token, token.hasPrefix(Self.identityTokenPrefix) else { return false }
+        let encoded = token.dropFirst(Self.identityTokenPrefix.count)
+        guard encoded.utf8.count == 43, let given = Base64URL.decode(String(encoded)),
+              let expected = identityMAC(appID: appID, externalUserID: externalUserID) else { return false }
+        return Crypto.constantTimeEqual(given, expected)
+    }
+
+    private func identityMAC(appID: String, externalUserID: String) -> [UInt8]? {
+        // The two IDs are joined by a byte neither can hold (a NUL), so no other pair of IDs
+        // makes the same message.
+        Crypto.hmacSHA256(key: identityKey, Array(appID.utf8) + [0] + Array(externalUserID.utf8))
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import NotibaseCore
+import NotibaseSenders
+import Testing
+@testable import NotibaseServer
+
+/// One tenant cannot stop, slow or flood the others: limits are checked before anything is
+/// stored, a message that cannot be read fails alone, fan-out takes turns, receipts are bounded.
+@Suite("Tenant isolation")
+struct TenantIsolationTests {
+    static func nested(_ depth: Int) -> String {
+        String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+    }
+
+    /// On the first release a message whose data nested 509 levels was stored as "null", answered
+    /// 500, and then made fan-out throw every 25 ms: no other app's message went out.
+    @Test func deeplyNestedDataIsRefusedBeforeAnythingIsStored() async throws {
+        let harness = try await Harness()
+        let app = try await harness.createApp()
+        try await harness.registerDevice(app, number: 1)
+        for depth in [33, 509] {
+            let reply = await harness.request("POST", "/v1/messages", key: app.serverKey, body: #"{"message": {"title": "Hi", "data": {"deep": \#(Self.nested(depth))}}, "audience": {"all": true}}"#)
+            #expect(reply.status == 400, "\(depth): \(reply.text.prefix(300))")
+            #expect(reply["error"]["field"].string?.hasPrefix("message") == true)
+        }
+        #expect(await harness.request("GET", "/v1/messages", key: app.serverKey)["items"].array.isEmpty)
+        let fine = await harness.request("POST", "/v1/messages", key: app.serverKey, body: #"{"message": {"title": "Hi", "data": {"deep": \#(Self.nested(32))}}, "audience": {"all": true}}"#)
+        #expect(fine.status == 202)
+    }
+
+    /// A message whose stored content cannot be read is failed with the reason; the other apps'
+    /// messages are fanned out in the same round, and its app's list still answers.
+    @Test func anUnreadableMessageFailsAloneAndTheOthersGoOut() async throws {
+        let sender = ScriptedSender()
+        let harness = try await Harness(sender: sender)
+        let bad = try await harness.createApp("Bad")
+        let good = try await harness.createApp("Good")
+        try await harness.registerDevice(bad, number: 1)
+        try await harness.registerDevice(good, number: 2)
+        let now = Int(harness.time.now.timeIntervalSince1970 * 1000)
+        let (poison, _) = try await harness.store.createMessage(
+            MessageRecord(seq: 0, id: Identifier.make(milliseconds: now), appID: bad.id, content: "null", audience: #"{"all":true}"#, state: .scheduled,
+                          sendAt: now, audienceSize: 1, fanOutCursor: 0, createdAt: now, finishedAt: nil),
+            idempotencyKey: nil, window: 0)
+        let message = try await harness.send(good, #"{"message": {"title": "Still delivered"}, "audience": {"all": true}}"#)
+
+        try await harness.fanOut.runOnce()
+        while try await harness.worker.runOnce() > 0 {}
+
+        #expect(sender.pushes.map(\.request.deviceToken) == [Harness.token(2)])
+        #expect(await harness.request("GET", "/v1/messages/\(message)", key: good.serverKey)["state"].string == "completed")
+        let failed = await harness.request("GET", "/v1/messages/\(poison.id)", key: bad.serverKey)
+        #expect(failed.status == 200 && failed["state"].string == "failed")
+        #expect(failed["failureReason"].string?.contains("could not be read") == true)
+        #expect(await harness.request("GET", "/v1/messages", key: bad.serverKey).status == 200)
+        #expect(try await harness.store.messagesToFanOut(now: now + 1_000, limit: 10).isEmpty)
+    }
+
+    /// One app's ten large messages do not hold another app's one-device message: in the first
+    /// round of fan-out every due message gets one batch, apps taking turns.
+    @Test func fanOutTakesTurnsBetweenAppsAndMessages() async throws {
+        let harness = try await Harness()
+        let big = try await harness.createApp("Big")
+        let small = try await harness.createApp("Small")
+        let now = Int(harness.time.now.timeIntervalSince1970 * 1000)
+        let devices = (1...3_000).map { (DeviceRegistration(platform: .ios, token: Harness.token($0)), newID: Identifier.make(milliseconds: now + $0)) }
+        #expect(try await harness.store.registerDevices(appID: big.id, devices, now: now) == 3_000)
+        var campaigns: [String] = []
+        for number in 1...10 { campaigns.append(try await harness.send(big, #"{"message": {"title": "Campaign \#(number)"}, "audience": {"all": true}}"#)) }
+        try await harness.registerDevice(small, number: 99_999)
+        let reset = try await harness.send(small, #"{"message": {"title": "Your reset code"}, "audience": {"all": true}}"#)
+
+        let fanOut = FanOut(store: harness.store, clock: WallClock { harness.time.now }, logger: .silent, metrics: Metrics(), batchSize: 1_000)
+        let round = try await fanOut.runRound()
+        #expect(round.unfinished == 10)
+        #expect(round.written == 10 * 1_000 + 1)
+        let resetDeliveries = await harness.request("GET", "/v1/messages/\(reset)/deliveries", key: small.serverKey)["items"].array
+        #expect(resetDeliveries.count == 1)
+        for campaign in campaigns {
+            #expect(await harness.request("GET", "/v1/messages/\(campaign)", key: big.serverKey)["state"].string == "fanningOut")
+        }
+        // The reset's delivery is among the first claimed: it was written in the first turns.
+        let claimed = try await harness.store.claimDeliveries(now: now + 1, lease: 30_000, limit: 2_000)
+        #expect(claimed.contains { $0.id == resetDeliveries[0]["id"].string })
+        try await fanOut.runOnce()
+    }
+
+    @Test func takingTurnsInterleavesAppsOldestFirst() {
+        func record(_ id: String, _ app: String) -> MessageRecord {
+            MessageRecord(seq: 0, id: id, appID: app, content: "", audience: "", state: .scheduled, sendAt: 0, audienceSize: 0, fanOutCursor: 0, createdAt: 0)
+        }
+        let due = [record("a1", "A"), record("a2", "A"), record("a3", "A"), record("b1", "B"), record("c1", "C"), record("b2", "B")]
+        #expect(FanOut.takingTurns(due).map(\.id) == ["a1", "b1", "c1", "a2", "b2", "a3"])
+    }
+
+    /// On the first release 40 receipts of 1 MB each were accepted for one delivery, and one read
+    /// of it returned 38 MB. Fields are bounded, and so is the number of receipts a delivery keeps.
+    @Test func receiptsAreBoundedPerFieldAndPerDelivery() async throws {
+        let harness = try await Harness()
+        let app = try await harness.createApp()
+        try await harness.registerDevice(app, number: 1)
+        let message = try await harness.send(app, #"{"message": {"title": "Hi"}, "audience": {"all": true}}"#)
+        try await harness.deliverDue()
+        let delivery = try #require(await harness.request("GET", "/v1/messages/\(message)/deliveries", key: app.serverKey)["items"][0]["id"].string)
+        let signature = harness.signer.receiptSignature(deliveryID: delivery)
+        func receipt(_ id: Int, text: String = "ok") -> String {
+            #"{"id": "r\#(id)", "deliveryId": "\#(delivery)", "event": "action", "actionId": "reply", "text": "\#(text)", "occurredAt": "2027-01-15T08:00:00Z", "signature": "\#(signature)"}"#
+        }
+        let huge = await harness.request("POST", "/v1/receipts", key: app.clientKey, body: receipt(0, text: String(repeating: "x", count: 1_000_000)))
+        #expect(huge.status == 400 && huge["error"]["field"].string == "text")
+        let render = #"{"id": "big-render", "deliveryId": "\#(delivery)", "event": "rendered", "occurredAt": "2027-01-15T08:00:00Z", "signature": "\#(signature)", "render": {"buttons": [], "imageAttached": false, "completion": "complete", "elapsedMilliseconds": 1, "diagnostics": [\#(Array(repeating: "\"d\"", count: 17).joined(separator: ","))]}}"#
+        #expect(await harness.request("POST", "/v1/receipts", key: app.clientKey, body: render)["error"]["field"].string == "render.diagnostics")
+
+        for id in 1...ReceiptsAPI.maximumReceiptsPerDelivery {
+            #expect(await harness.request("POST", "/v1/receipts", key: app.clientKey, body: receipt(id)).status == 202)
+        }
+        let over = await harness.request("POST", "/v1/receipts", key: app.clientKey, body: receipt(1_000))
+        #expect(over.status == 409 && over.errorCode == "too_many_receipts")
+        // A repeat of an accepted receipt is still a duplicate, not an error.
+        #expect(await harness.request("POST", "/v1/receipts", key: app.clientKey, body: receipt(1)).status == 200)
+        let log = await harness.request("GET", "/v1/deliveries/\(delivery)", key: app.serverKey)
+        #expect(log["history"].array.count == 2 + ReceiptsAPI.maximumReceiptsPerDelivery)
+        #expect(log.text.utf8.count < 64_000)
+    }
+}
