@@ -16,10 +16,11 @@ import dev.notibase.core.payload.Button;
 import dev.notibase.core.payload.ButtonOption;
 import dev.notibase.core.payload.NotificationContent;
 import dev.notibase.core.receipts.ReceiptContext;
+import dev.notibase.core.render.NotificationTag;
 import dev.notibase.core.render.Notifier;
+import dev.notibase.core.render.Tap;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * Draws Notibase content with {@code Notification.Builder}: the app's channel, the text, up to
@@ -61,7 +62,7 @@ final class AndroidNotifier implements Notifier<Bitmap> {
 
     @Override
     public List<String> draw(NotificationContent content, Bitmap picture) {
-        String tag = tag(content);
+        String tag = NotificationTag.of(content);
         ReceiptContext receipt = ReceiptContext.of(content);
         Notification.Builder builder = builder();
         builder.setSmallIcon(settings.smallIcon);
@@ -91,17 +92,20 @@ final class AndroidNotifier implements Notifier<Bitmap> {
     private Notification.Action action(Button button, String tag, ReceiptContext receipt) {
         PendingIntent intent;
         RemoteInput input = null;
-        if (button.input != null) {
-            // A RemoteInput fills in the typed text, so this one PendingIntent must be mutable; it
-            // is explicit (our receiver), so nothing else can redirect it.
-            intent = broadcast(Extras.ACTION_BUTTON, tag, receipt, button.id, button.url, true);
-            RemoteInput.Builder remote = new RemoteInput.Builder(Extras.REPLY);
-            if (button.input.placeholder != null) remote.setLabel(button.input.placeholder);
-            input = remote.build();
-        } else if (button.opensApp()) {
-            intent = activity(tag, receipt, button.id, button.url);
-        } else {
-            intent = broadcast(Extras.ACTION_BUTTON, tag, receipt, button.id, null, false);
+        switch (Tap.of(button)) {
+            case REPLY:
+                // A RemoteInput fills in the typed text, so this PendingIntent must be mutable; it is
+                // explicit (our receiver), so nothing else can redirect it.
+                intent = broadcast(Extras.ACTION_BUTTON, tag, receipt, button.id, null, true);
+                RemoteInput.Builder remote = new RemoteInput.Builder(Extras.REPLY);
+                if (button.input.placeholder != null) remote.setLabel(button.input.placeholder);
+                input = remote.build();
+                break;
+            case OPEN:
+                intent = activity(tag, receipt, button.id, button.url);
+                break;
+            default:
+                intent = broadcast(Extras.ACTION_BUTTON, tag, receipt, button.id, null, false);
         }
         // input.button (the send button's title on iOS) has no place on Android, which draws a send arrow.
         Notification.Action.Builder action = new Notification.Action.Builder(icon(button), button.text, intent);
@@ -131,16 +135,6 @@ final class AndroidNotifier implements Notifier<Bitmap> {
         Extras.put(intent, tag, receipt, buttonID, url);
         int mutability = mutable && Build.VERSION.SDK_INT >= 31 ? PendingIntent.FLAG_MUTABLE : mutable ? 0 : PendingIntent.FLAG_IMMUTABLE;
         return PendingIntent.getBroadcast(context, 0, intent, PendingIntent.FLAG_UPDATE_CURRENT | mutability);
-    }
-
-    /**
-     * The collapse key when there is one (a newer notification replaces the older), else the
-     * delivery (FCM delivering a message twice draws it once), else a new one.
-     */
-    private static String tag(NotificationContent content) {
-        if (content.collapseKey != null) return "notibase-collapse:" + content.collapseKey;
-        if (content.deliveryID != null) return "notibase-delivery:" + content.deliveryID;
-        return "notibase:" + UUID.randomUUID();
     }
 
     /** Channels exist from Android 8 (API 26); below, {@code Notification.Builder(Context)} is the only builder. */

@@ -35,6 +35,8 @@ public final class NotibaseRuntime {
     /** The SDK's version, sent with the registration. */
     public static final String SDK_VERSION = "0.1.0";
     private static final int NETWORK_TIMEOUT_MILLIS = 10_000;
+    /** Each connect and read of an image; the whole download has ImageLimits.DEADLINE_MILLIS. */
+    private static final int IMAGE_TIMEOUT_MILLIS = 3_000;
 
     private static NotibaseSettings configured;
     private static NotibaseRuntime shared;
@@ -62,7 +64,7 @@ public final class NotibaseRuntime {
         flusher = new Flusher(sender, executor, clock);
         receipts = new Receipts(outbox, store, clock, () -> UUID.randomUUID().toString(), logger);
         handler = new NotificationHandler<>(new AndroidNotifier(context, settings),
-                new AndroidImageLoader(new ImageFetcher(new URLConnectionImageSource(NETWORK_TIMEOUT_MILLIS / 2), clock)), receipts, clock,
+                new AndroidImageLoader(new ImageFetcher(new URLConnectionImageSource(IMAGE_TIMEOUT_MILLIS), clock)), receipts, clock,
                 logger);
         registrar.setDevice(Locale.getDefault().toLanguageTag(), TimeZone.getDefault().getID(), appVersion(context), SDK_VERSION);
         flusher.kick();
@@ -109,6 +111,9 @@ public final class NotibaseRuntime {
         return shared;
     }
 
+    // getApplicationInfo(String, int) and getPackageInfo(String, int) are deprecated from API 33 for
+    // overloads taking flag objects, which do not exist below it (minSdk is 24).
+    @SuppressWarnings("deprecation")
     private static NotibaseSettings fromManifest(Context context) {
         Bundle meta = null;
         try {
@@ -124,6 +129,7 @@ public final class NotibaseRuntime {
                 NotificationManager.IMPORTANCE_HIGH, icon);
     }
 
+    @SuppressWarnings("deprecation")
     private static String appVersion(Context context) {
         try {
             return context.getPackageManager().getPackageInfo(context.getPackageName(), 0).versionName;

@@ -72,7 +72,7 @@ public final class GoldenFixturesTest {
         assertEquals(message.get("collapseId"), content.collapseKey);
         assertEquals(DELIVERY, content.deliveryID);
         assertEquals(MESSAGE, content.messageID);
-        assertEquals(null, content.signature);
+        assertEquals("nb_sig when the server signs deliveries, else none", data.get(PayloadKeys.SIGNATURE), content.signature);
         assertData((Map<?, ?>) message.get("data"), content.data);
     }
 
