@@ -30,7 +30,7 @@ public final class SimulatedAndroid: Sendable {
         let buttons = Array(payload.buttons.prefix(Platform.android.maximumButtons))
         let notification = AndroidNotification(
             title: data["nb_title"] ?? "", body: data["nb_body"] ?? "", buttons: buttons.map(\.text), buttonIDs: buttons.map(\.id),
-            image: data[PayloadKey.image])
+            image: data[PayloadKey.image].flatMap(Self.httpsImage))
         drawnLog.withLock { $0.append(notification) }
         if let receipts, let deliveryID = data[PayloadKey.delivery] {
             let report = RenderReport(
@@ -42,6 +42,13 @@ public final class SimulatedAndroid: Sendable {
             _ = await receipts.send(receipt, timeout: .seconds(5))
         }
         return notification
+    }
+
+    /// The image URL when the Android SDK would load it (https with a host, as `android/notibase`'s
+    /// `Links.isHTTPSWithHost`), else nil: the SDK draws such a notification without the picture.
+    static func httpsImage(_ url: String) -> String? {
+        guard let parsed = URL(string: url), parsed.scheme?.lowercased() == "https", let host = parsed.host, !host.isEmpty else { return nil }
+        return url
     }
 
     /// Everything drawn so far, in order.

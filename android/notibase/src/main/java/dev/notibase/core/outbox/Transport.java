@@ -1,0 +1,9 @@
+package dev.notibase.core.outbox;
+
+import java.io.IOException;
+
+/** Posts JSON to the Notibase server with the app's client key. */
+public interface Transport {
+    /** Posts {@code body} to {@code path} ({@code /v1/receipts}); returns the HTTP status. Throws on a network failure. */
+    int post(String path, String body) throws IOException;
+}

@@ -1,0 +1,79 @@
+package dev.notibase.core.registration;
+
+import dev.notibase.core.Clock;
+import dev.notibase.core.Logger;
+import dev.notibase.core.outbox.Entry;
+import dev.notibase.core.outbox.Outbox;
+import dev.notibase.core.store.Store;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+
+/**
+ * Keeps the device's registration: the wanted state in the {@link Store}, the request in the
+ * {@link Outbox} (one at a time: a newer one replaces a pending older one). Nothing is sent before
+ * FCM gave a token, nor when the server already has exactly this registration.
+ */
+public final class Registrar {
+    static final String WANTED_KEY = "notibase.registration.wanted";
+    static final String SENT_KEY = "notibase.registration.sent";
+    static final String ENTRY_ID = "registration";
+
+    private final Store store;
+    private final Outbox outbox;
+    private final Clock clock;
+    private final Logger logger;
+
+    public Registrar(Store store, Outbox outbox, Clock clock, Logger logger) {
+        this.store = store;
+        this.outbox = outbox;
+        this.clock = clock;
+        this.logger = logger;
+    }
+
+    /** The registration the device wants the server to have. */
+    public synchronized Registration wanted() {
+        String saved = store.get(WANTED_KEY);
+        Registration registration = saved == null ? null : Registration.fromJSON(saved);
+        return registration == null ? Registration.EMPTY : registration;
+    }
+
+    public void setToken(String token) {
+        update(registration -> registration.withToken(token));
+    }
+
+    /** {@code idToken} is the app backend's identity token for {@code id}, or null when the app does not require one. */
+    public void setExternalUserID(String id, String idToken) {
+        update(registration -> registration.withExternalUserID(id, idToken));
+    }
+
+    public void setTags(Set<String> tags) {
+        update(registration -> registration.withTags(tags));
+    }
+
+    /** The device's locale, time zone and versions, read at each start. */
+    public void setDevice(String locale, String timeZone, String appVersion, String sdkVersion) {
+        update(registration -> registration.withDevice(locale, timeZone, appVersion, sdkVersion));
+    }
+
+    /** Called when the server accepted an outbox entry: a registration becomes the sent one. */
+    public synchronized void delivered(Entry entry) {
+        if (!entry.id.equals(ENTRY_ID)) return;
+        Registration sent = Registration.fromJSON(entry.body);
+        if (sent == null) return;
+        store.put(SENT_KEY, sent.withoutPreviousToken().toJSON());
+        Registration wanted = wanted();
+        if (wanted.previousToken != null && wanted.previousToken.equals(sent.previousToken)) {
+            store.put(WANTED_KEY, wanted.withoutPreviousToken().toJSON());
+        }
+    }
+
+    private synchronized void update(UnaryOperator<Registration> change) {
+        Registration registration = change.apply(wanted());
+        store.put(WANTED_KEY, registration.toJSON());
+        if (registration.token == null) return;
+        String sent = store.get(SENT_KEY);
+        if (registration.previousToken == null && registration.toJSON().equals(sent)) return;
+        outbox.add(new Entry(ENTRY_ID, "registration", Registration.PATH, registration.toJSON(), 0, clock.nowMillis()));
+        logger.info("registration queued: " + registration);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.notibase.net;
+
+import static org.junit.Assert.assertEquals;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+
+/** The real transport against a local HTTP server: the key, the JSON, and the status reported as it is. */
+public final class URLConnectionTransportTest {
+    private HttpServer server;
+    private final List<String> seen = new ArrayList<>();
+    private volatile int status = 202;
+
+    @Before
+    public void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            synchronized (seen) {
+                seen.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " " + exchange.getRequestHeaders().getFirst("Authorization")
+                        + " " + exchange.getRequestHeaders().getFirst("Content-Type") + " " + body);
+            }
+            byte[] answer = "{\"error\":{\"code\":\"x\"}}".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(status, answer.length);
+            exchange.getResponseBody().write(answer);
+            exchange.close();
+        });
+        server.start();
+    }
+
+    @After
+    public void stop() {
+        server.stop(0);
+    }
+
+    private String base() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+    }
+
+    @Test
+    public void postsJSONWithTheClientKey() throws IOException {
+        URLConnectionTransport transport = new URLConnectionTransport(base(), "nb_client_abc", 2_000);
+        assertEquals(202, transport.post("/v1/receipts", "{\"id\":\"é\"}"));
+        status = 403;
+        assertEquals(403, transport.post("/v1/receipts", "{}"));
+        assertEquals(List.of("POST /v1/receipts Bearer nb_client_abc application/json {\"id\":\"é\"}",
+                "POST /v1/receipts Bearer nb_client_abc application/json {}"), seen);
+    }
+
+    @Test(expected = IOException.class)
+    public void aServerThatIsNotThereIsAnIOException() throws IOException {
+        String address = base();
+        server.stop(0);
+        new URLConnectionTransport(address, "k", 1_000).post("/v1/devices", "{}");
+    }
+}
