@@ -1,5 +1,11 @@
 import Synchronization
 
+/// Where keys are looked up: the part of ``Storage`` the authenticator needs.
+protocol KeyDirectory: Sendable {
+    /// The app and kind of the key whose hash is `hash`.
+    func keyOwner(hash: [UInt8]) async throws -> KeyOwner?
+}
+
 /// Who is calling: the admin, or an app's server or client key.
 struct Caller: Sendable, Hashable {
     var kind: KeyKind
@@ -16,7 +22,7 @@ struct Caller: Sendable, Hashable {
 /// cached until any key changes, and a rotation takes effect for every request that starts after
 /// it returns (a look-up under way then does not fill the cache).
 final class Authenticator: Sendable {
-    private let store: any Storage
+    private let store: any KeyDirectory
     private let adminKeyHash: [UInt8]
     private let cache = Mutex(Cache())
 
@@ -27,7 +33,7 @@ final class Authenticator: Sendable {
         var generation = 0
     }
 
-    init(store: any Storage, adminKeyHash: [UInt8]) {
+    init(store: any KeyDirectory, adminKeyHash: [UInt8]) {
         self.store = store
         self.adminKeyHash = adminKeyHash
     }

@@ -4,7 +4,7 @@ import NotibaseCore
 /// it on embedded SQLite; another backend (PostgreSQL) implements the same requirements, with the
 /// same guarantees: each method is atomic, fan-out batches and their cursor commit together, and a
 /// claim is a lease that ends by itself.
-protocol Storage: Sendable {
+protocol Storage: KeyDirectory {
     // Settings
     func setting(_ name: String) async throws -> [UInt8]?
     func insertSettingIfAbsent(_ name: String, _ value: [UInt8]) async throws -> Bool
@@ -23,7 +23,6 @@ protocol Storage: Sendable {
     /// Deletes the app and everything of it, in one transaction.
     func deleteApp(_ id: String) async throws -> Bool
     func replaceKey(appID: String, kind: KeyKind, hash: [UInt8]) async throws -> Bool
-    func keyOwner(hash: [UInt8]) async throws -> KeyOwner?
     func putCredentials(appID: String, provider: String, sealed: [UInt8], summary: String, now: Int) async throws
     func deleteCredentials(appID: String, provider: String) async throws -> Bool
     func credentials(appID: String) async throws -> [CredentialRecord]

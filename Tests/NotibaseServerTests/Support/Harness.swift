@@ -26,7 +26,7 @@ final class Harness: Sendable {
     /// paths.
     init(
         sender: any Sender = ScriptedSender(), rates: [KeyKind: Int] = [:], policy: RetryPolicy = RetryPolicy(), batchSize: Int = 500,
-        logger: Logger = .silent, quickHandlers: Bool = true
+        logger: Logger = .silent, quickHandlers: Bool = true, acceptsAnyFCMTokenURI: Bool = false
     ) async throws {
         directory = NSTemporaryDirectory() + "notibase-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -37,6 +37,7 @@ final class Harness: Sendable {
         metrics = Metrics()
         var limits = ServerConfiguration.Limits()
         limits.rates = rates
+        limits.acceptsAnyFCMTokenURI = acceptsAnyFCMTokenURI
         // Rate limits on a stopped clock: no bucket refills while a test runs, however slowly.
         let start = ContinuousClock.now
         let context = APIContext(
