@@ -68,7 +68,6 @@ struct RegistrationBody: Decodable {
         try require((tags ?? []).count <= 100 && (tags ?? []).allSatisfy { length($0, 1...64) }, .tags, "must be at most 100 tags of 1 to 64 characters")
         try require(length(fields.externalUserId, 1...256), .externalUserId, "must be 1 to 256 characters")
         try require(length(fields.externalUserIdToken, 1...256), .externalUserIdToken, "must be the identity token your backend got for this user ID")
-        try require(fields.externalUserIdToken == nil || fields.externalUserId != nil, .externalUserIdToken, "needs the externalUserId it was made for")
         try require(fields.locale.map(isLocale) ?? true, .locale, "must be a locale such as en, fr-FR or pt_BR")
         try require(length(fields.timeZone, 1...64), .timeZone, "must be 1 to 64 characters")
         try require(length(fields.appVersion, 1...64), .appVersion, "must be 1 to 64 characters")
@@ -76,7 +75,7 @@ struct RegistrationBody: Decodable {
         try require(length(fields.previousToken, 1...4096), .previousToken, "must be the token this registration replaces")
         return DeviceRegistration(
             platform: fields.platform, token: fields.platform == .ios ? token.lowercased() : token, externalUserID: fields.externalUserId,
-            identityToken: fields.externalUserIdToken,
+            identityToken: fields.externalUserId == nil ? nil : fields.externalUserIdToken,
             tags: tags.map { $0.count < 2 ? $0 : Array(Set($0)).sorted() }, locale: fields.locale, timeZone: fields.timeZone,
             appVersion: fields.appVersion, sdkVersion: fields.sdkVersion,
             previousToken: fields.previousToken.map { fields.platform == .ios ? $0.lowercased() : $0 })

@@ -138,8 +138,8 @@ struct ClientKeyTests {
         #expect(await harness.request("POST", "/v1/identity-tokens", key: app.clientKey, body: #"{"externalUserId": "a"}"#).status == 403)
         let empty = await harness.request("POST", "/v1/identity-tokens", key: app.serverKey, body: #"{"externalUserId": ""}"#)
         #expect(empty.status == 400 && empty["error"]["field"].string == "externalUserId")
-        let noUser = await harness.request("POST", "/v1/devices", key: app.clientKey, body: #"{"platform": "ios", "token": "\#(Harness.token(1))", "externalUserIdToken": "nbid1.x"}"#)
-        #expect(noUser.status == 400 && noUser["error"]["field"].string == "externalUserIdToken")
+        let long = await harness.request("POST", "/v1/devices", key: app.clientKey, body: #"{"platform": "ios", "token": "\#(Harness.token(1))", "externalUserId": "a", "externalUserIdToken": "\#(String(repeating: "x", count: 257))"}"#)
+        #expect(long.status == 400 && long["error"]["field"].string == "externalUserIdToken")
     }
 }
 

@@ -4,7 +4,7 @@ import Testing
 /// Schemathesis (from PyPI, installed by script/bootstrap --tests into .build/venv) generates
 /// requests from /openapi.json, valid and invalid, and checks every answer against the document:
 /// no server error, no status, header or body the document does not describe, invalid input
-/// rejected.
+/// rejected; then, statefully, sequences of calls along the document's links.
 @Suite("Schemathesis against /openapi.json", .serialized)
 struct SchemathesisTests {
     @Test(.timeLimit(.minutes(10)))
@@ -42,6 +42,9 @@ struct SchemathesisTests {
         let summary = text.components(separatedBy: "\n").filter { $0.contains("generated") || $0.contains(" in ") && $0.contains("==") }
         print("schemathesis: " + summary.joined(separator: " | "))
         #expect(process.terminationStatus == 0, "\(text.suffix(6_000))")
+        // The stateful phase follows the document's links (a registered device to its log, a
+        // message to its deliveries, an identity token to a registration that uses it).
+        #expect(text.contains("✅ Stateful"), "the stateful phase did not run: \(text.suffix(2_000))")
         #expect(server.isRunning)
         await server.terminate()
     }
