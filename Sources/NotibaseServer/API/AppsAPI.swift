@@ -4,20 +4,9 @@ import NotibaseCore
 /// `/v1/apps`: the admin key creates apps; an app's server key reads it, rotates its keys and
 /// uploads its provider credentials.
 enum AppsAPI {
-    struct CreateBody: Decodable {
-        var name: String
-        var requireIdentityVerification: Bool?
-        enum CodingKeys: String, CodingKey, CaseIterable { case name, requireIdentityVerification }
-        init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownFields(CodingKeys.self)
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            name = try c.decode(String.self, forKey: .name)
-            requireIdentityVerification = try c.decodeIfPresent(Bool.self, forKey: .requireIdentityVerification)
-        }
-    }
-
-    /// `PATCH /v1/apps/{appId}`: the settings to change; those left out stay as they are.
-    struct UpdateBody: Decodable {
+    /// An app's settings: all of them to create one (`name` is required then), those to change
+    /// for `PATCH /v1/apps/{appId}` (the others stay as they are).
+    struct SettingsBody: Decodable {
         var name: String?
         var requireIdentityVerification: Bool?
         enum CodingKeys: String, CodingKey, CaseIterable { case name, requireIdentityVerification }
@@ -26,6 +15,7 @@ enum AppsAPI {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             name = try c.decodeIfPresent(String.self, forKey: .name)
             requireIdentityVerification = try c.decodeIfPresent(Bool.self, forKey: .requireIdentityVerification)
+            try check(name.map { (1...100).contains($0.unicodeScalars.count) } ?? true, .name, c, "must be 1 to 100 characters")
         }
     }
 
@@ -48,9 +38,10 @@ enum AppsAPI {
     static func add(to router: inout Router, _ context: APIContext) {
         router.add("POST", "/v1/apps") { request, _ in
             _ = try await context.caller(request, [.admin])
-            let body = try JSON.decode(CreateBody.self, from: request)
-            guard (1...100).contains(body.name.unicodeScalars.count) else { throw APIError.invalid("name", "must be 1 to 100 characters") }
-            let name = body.name
+            let body = try JSON.decode(SettingsBody.self, from: request)
+            guard let name = body.name else {
+                throw APIError(status: 400, code: "missing_field", message: "name is required: the app's name, 1 to 100 characters", field: "name")
+            }
             let serverKey = APIKey.generate(.server)
             let clientKey = APIKey.generate(.client)
             let now = context.clock.milliseconds()
@@ -77,8 +68,7 @@ enum AppsAPI {
 
         router.add("PATCH", "/v1/apps/{appId}") { request, parameters in
             let app = try await access(request, parameters["appId"], context)
-            let body = try JSON.decode(UpdateBody.self, from: request)
-            if let name = body.name, !(1...100).contains(name.unicodeScalars.count) { throw APIError.invalid("name", "must be 1 to 100 characters") }
+            let body = try JSON.decode(SettingsBody.self, from: request)
             guard let updated = try await context.store.updateApp(app.id, name: body.name, requireIdentityVerification: body.requireIdentityVerification) else {
                 throw APIError.notFound("app")
             }

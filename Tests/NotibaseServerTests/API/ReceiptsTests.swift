@@ -3,13 +3,7 @@ import Testing
 
 @Suite("Receipts and the delivery log")
 struct ReceiptsTests {
-    func sentDelivery(_ harness: Harness, _ app: TestApp) async throws -> (delivery: String, message: String) {
-        try await harness.registerDevice(app, number: 1)
-        let message = try await harness.send(app, #"{"message": {"title": "Sale", "buttons": [{"id": "buy", "text": "Buy"}, {"id": "later", "text": "Later"}]}, "audience": {"all": true}}"#)
-        try await harness.deliverDue()
-        let delivery = try #require(await harness.request("GET", "/v1/messages/\(message)/deliveries", key: app.serverKey)["items"][0]["id"].string)
-        return (delivery, message)
-    }
+    static let sale = #"{"message": {"title": "Sale", "buttons": [{"id": "buy", "text": "Buy"}, {"id": "later", "text": "Later"}]}, "audience": {"all": true}}"#
 
     /// A receipt body, signed as the payload of `delivery` was unless `signature` says otherwise.
     func receipt(_ id: String, _ delivery: String, _ message: String?, event: String, extra: String = "", signature: String? = nil) -> String {
@@ -20,7 +14,7 @@ struct ReceiptsTests {
     @Test func renderedAndActionReceiptsTellWhatTheDeviceDid() async throws {
         let harness = try await Harness()
         let app = try await harness.createApp()
-        let (delivery, message) = try await sentDelivery(harness, app)
+        let (delivery, message) = try await harness.sentDelivery(app, message: Self.sale)
         let render = #", "render": {"categoryId": "nb_0123456789abcdef", "buttons": ["buy", "later"], "imageAttached": false, "imageFailure": "404", "completion": "complete", "elapsedMilliseconds": 40}"#
         let rendered = await harness.request("POST", "/v1/receipts", key: app.clientKey, body: receipt("r1", delivery, message, event: "rendered", extra: render))
         #expect(rendered.status == 202)
@@ -39,7 +33,7 @@ struct ReceiptsTests {
     @Test func theSameReceiptTwiceIsAcceptedOnce() async throws {
         let harness = try await Harness()
         let app = try await harness.createApp()
-        let (delivery, message) = try await sentDelivery(harness, app)
+        let (delivery, message) = try await harness.sentDelivery(app, message: Self.sale)
         let body = receipt("same", delivery, message, event: "opened")
         #expect(await harness.request("POST", "/v1/receipts", key: app.clientKey, body: body).status == 202)
         let again = await harness.request("POST", "/v1/receipts", key: app.clientKey, body: body)
@@ -52,7 +46,7 @@ struct ReceiptsTests {
         let harness = try await Harness()
         let owner = try await harness.createApp("Owner")
         let other = try await harness.createApp("Other")
-        let (delivery, message) = try await sentDelivery(harness, owner)
+        let (delivery, message) = try await harness.sentDelivery(owner, message: Self.sale)
         let foreign = await harness.request("POST", "/v1/receipts", key: other.clientKey, body: receipt("x1", delivery, nil, event: "opened"))
         #expect(foreign.status == 404 && foreign.errorCode == "unknown_delivery" && foreign["error"]["field"].string == "deliveryId")
         let unknown = await harness.request("POST", "/v1/receipts", key: owner.clientKey, body: receipt("x2", "01a22c12-0000-7000-8000-000000000000", nil, event: "opened"))
@@ -66,7 +60,7 @@ struct ReceiptsTests {
     @Test func aRenderedReceiptNeedsItsReportAndAnActionItsButton() async throws {
         let harness = try await Harness()
         let app = try await harness.createApp()
-        let (delivery, message) = try await sentDelivery(harness, app)
+        let (delivery, message) = try await harness.sentDelivery(app, message: Self.sale)
         #expect(await harness.request("POST", "/v1/receipts", key: app.clientKey, body: receipt("a", delivery, message, event: "rendered"))["error"]["field"].string == "render")
         #expect(await harness.request("POST", "/v1/receipts", key: app.clientKey, body: receipt("b", delivery, message, event: "action"))["error"]["field"].string == "actionId")
     }

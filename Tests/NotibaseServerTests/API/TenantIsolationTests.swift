@@ -98,10 +98,7 @@ struct TenantIsolationTests {
     @Test func receiptsAreBoundedPerFieldAndPerDelivery() async throws {
         let harness = try await Harness()
         let app = try await harness.createApp()
-        try await harness.registerDevice(app, number: 1)
-        let message = try await harness.send(app, #"{"message": {"title": "Hi"}, "audience": {"all": true}}"#)
-        try await harness.deliverDue()
-        let delivery = try #require(await harness.request("GET", "/v1/messages/\(message)/deliveries", key: app.serverKey)["items"][0]["id"].string)
+        let (delivery, _) = try await harness.sentDelivery(app)
         let signature = harness.signer.receiptSignature(deliveryID: delivery)
         func receipt(_ id: Int, text: String = "ok") -> String {
             #"{"id": "r\#(id)", "deliveryId": "\#(delivery)", "event": "action", "actionId": "reply", "text": "\#(text)", "occurredAt": "2027-01-15T08:00:00Z", "signature": "\#(signature)"}"#

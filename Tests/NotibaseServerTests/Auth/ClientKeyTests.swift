@@ -72,10 +72,7 @@ struct ClientKeyTests {
     @Test func theServerKeyNeedsNoSignature() async throws {
         let harness = try await Harness()
         let app = try await harness.createApp()
-        try await harness.registerDevice(app, number: 1)
-        let message = try await harness.send(app, #"{"message": {"title": "Hi"}, "audience": {"all": true}}"#)
-        try await harness.deliverDue()
-        let delivery = try #require(await harness.request("GET", "/v1/messages/\(message)/deliveries", key: app.serverKey)["items"][0]["id"].string)
+        let (delivery, _) = try await harness.sentDelivery(app)
         #expect(await harness.request("POST", "/v1/receipts", key: app.serverKey, body: Self.receipt(delivery, signature: nil)).status == 202)
     }
 

@@ -9,13 +9,7 @@ struct IntegrityCommandTests {
         let process = Process()
         process.executableURL = ServerProcess.packageRoot.appendingPathComponent(".build/debug/notibase")
         process.arguments = ["serve", "--check", "--data-dir", dataDirectory]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = await offPool { output.fileHandleForReading.readDataToEndOfFile() }
-        await offPool { process.waitUntilExit() }
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return try await runToEnd(process)
     }
 
     @Test func reportsAConsistentStoreThenEveryProblemWithANonZeroExit() async throws {

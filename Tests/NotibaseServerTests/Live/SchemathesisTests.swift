@@ -32,16 +32,10 @@ struct SchemathesisTests {
         environment["SCHEMATHESIS_HOOKS"] = nil
         process.environment = environment
         process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = await offPool { output.fileHandleForReading.readDataToEndOfFile() }
-        await offPool { process.waitUntilExit() }
-        let text = String(decoding: data, as: UTF8.self)
+        let (status, text) = try await runToEnd(process)
         let summary = text.components(separatedBy: "\n").filter { $0.contains("generated") || $0.contains(" in ") && $0.contains("==") }
         print("schemathesis: " + summary.joined(separator: " | "))
-        #expect(process.terminationStatus == 0, "\(text.suffix(6_000))")
+        #expect(status == 0, "\(text.suffix(6_000))")
         // The stateful phase follows the document's links (a registered device to its log, a
         // message to its deliveries, an identity token to a registration that uses it).
         #expect(text.contains("✅ Stateful"), "the stateful phase did not run: \(text.suffix(2_000))")

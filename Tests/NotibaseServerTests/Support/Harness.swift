@@ -119,6 +119,17 @@ final class Harness: Sendable {
         return id
     }
 
+    /// One device registered, a message sent to it and delivered: its delivery's and message's IDs.
+    func sentDelivery(_ app: TestApp, message body: String = #"{"message": {"title": "Hi"}, "audience": {"all": true}}"#) async throws -> (delivery: String, message: String) {
+        try await registerDevice(app, number: 1)
+        let message = try await send(app, body)
+        try await deliverDue()
+        guard let delivery = await request("GET", "/v1/messages/\(message)/deliveries", key: app.serverKey)["items"][0]["id"].string else {
+            throw HarnessError("the message was not delivered")
+        }
+        return (delivery, message)
+    }
+
     /// Runs the fan-out and then the workers until nothing is due now.
     func deliverDue() async throws {
         try await fanOut.runOnce()

@@ -1,7 +1,9 @@
 import Foundation
+import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import NotibaseServer
 import Synchronization
 
 /// The built `notibase serve` running as a child process on a temporary data directory, for
@@ -59,10 +61,17 @@ final class ServerProcess: Sendable {
         await offPool { [process] in process.waitUntilExit() }
     }
 
-    /// Stops it the polite way (SIGTERM) and waits.
+    /// Stops it the polite way (SIGTERM), waits, and checks what it left: no orphan, dangling
+    /// reference or contradiction in its database (`notibase serve --check`'s check).
     func terminate() async {
         process.terminate()
         await offPool { [process] in process.waitUntilExit() }
+        do {
+            let problems = try await Server.integrityProblems(dataDirectory: dataDirectory)
+            if !problems.isEmpty { Issue.record("the server left inconsistent data: \(problems.joined(separator: "; "))") }
+        } catch {
+            Issue.record("the storage integrity check failed: \(error)")
+        }
     }
 
     var isRunning: Bool { process.isRunning }

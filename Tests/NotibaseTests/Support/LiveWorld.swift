@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -17,13 +18,15 @@ final class LiveWorld: Sendable {
 
     let files = TemporaryDirectory("notibase-live")
     let server: Server
+    let dataDirectory: String
     let fleet: SimulatedFleet
     let serverURL: URL
     let appID: String
     let serverKey: String
     let clientKey: String
 
-    private init(server: Server, fleet: SimulatedFleet, appID: String, serverKey: String, clientKey: String) {
+    private init(server: Server, dataDirectory: String, fleet: SimulatedFleet, appID: String, serverKey: String, clientKey: String) {
+        self.dataDirectory = dataDirectory
         self.server = server
         self.fleet = fleet
         serverURL = URL(string: "http://127.0.0.1:\(server.port)")!
@@ -52,7 +55,7 @@ final class LiveWorld: Sendable {
             throw ChildProcessError(message: "the app came back without keys: \(app)")
         }
         fleet.receiptEndpoint = ReceiptEndpoint(serverURL: url, clientKey: clientKey)
-        return LiveWorld(server: server, fleet: fleet, appID: id, serverKey: serverKey, clientKey: clientKey)
+        return LiveWorld(server: server, dataDirectory: configuration.dataDirectory, fleet: fleet, appID: id, serverKey: serverKey, clientKey: clientKey)
     }
 
     /// A client (the app's SDK) for a simulated iPhone.
@@ -84,7 +87,14 @@ final class LiveWorld: Sendable {
         try await APIClient(baseURL: base).call(method, path, key: key, body: body)
     }
 
+    /// Shuts the server down and checks what it left in its database (`notibase serve --check`).
     func stop() async {
         await server.shutdown()
+        do {
+            let problems = try await Server.integrityProblems(dataDirectory: dataDirectory)
+            if !problems.isEmpty { Issue.record("the server left inconsistent data: \(problems.joined(separator: "; "))") }
+        } catch {
+            Issue.record("the storage integrity check failed: \(error)")
+        }
     }
 }
