@@ -15,7 +15,8 @@ struct RawHead {
     private var position: UInt
     /// The first problem found.
     private(set) var problem: HTTPRequestProblem?
-    /// The header before the gap being checked (a gap with junk belongs to the value before it).
+    /// The header before the gap being checked (a gap with junk belongs to the value before it),
+    /// lowercase; named only in an error (no copy per header).
     private var previousHeader = ""
 
     /// The head from the method's first byte, `size` bytes long; `targetEnd` is where the target
@@ -52,24 +53,30 @@ struct RawHead {
         // A header folded over lines is rebuilt elsewhere by libmicrohttpd: refused (RFC 9112
         // allows it), as is anything out of order.
         guard keyStart >= position, valueStart > keyEnd, valueEnd <= end else {
-            problem = .malformedHeader(SecurityHeader.bit(name)?.1 ?? String(name.prefix(64)))
+            problem = .malformedHeader(Self.displayName(name))
             return
         }
         guard isLineEnd(from: position, to: keyStart, lines: 1...1), isColon(from: keyEnd, to: valueStart) else {
-            problem = previousHeader.isEmpty ? .nulInTarget : .nulInHeader(previousHeader)
+            problem = previousHeader.isEmpty ? .nulInTarget : .nulInHeader(Self.displayName(previousHeader))
             return
         }
         position = valueEnd
-        previousHeader = SecurityHeader.bit(name)?.1 ?? String(name.prefix(64))
+        previousHeader = name
     }
 
     /// Checks what follows the last header (its line end and the empty line); returns the first
     /// problem found.
     mutating func finish() -> HTTPRequestProblem? {
         if problem == nil, !isLineEnd(from: position, to: end, lines: 2...2) {
-            problem = previousHeader.isEmpty ? .nulInTarget : .nulInHeader(previousHeader)
+            problem = previousHeader.isEmpty ? .nulInTarget : .nulInHeader(Self.displayName(previousHeader))
         }
         return problem
+    }
+
+    /// A header's name for an error answer: the canonical one for a security header, else the
+    /// lowercase name, shortened.
+    static func displayName(_ name: String) -> String {
+        SecurityHeader.bit(name)?.1 ?? String(name.prefix(64))
     }
 
     /// Whether `from..<to` is `lines` line ends as libmicrohttpd leaves them: a NUL over the CR

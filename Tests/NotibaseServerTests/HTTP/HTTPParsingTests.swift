@@ -149,8 +149,9 @@ struct HTTPParsingTests {
     }
 
     /// libmicrohttpd 0.9.75 answers these itself, before any callback of ours (its own HTML 400,
-    /// or 413 for a number over 2^64): what is checked is that the connection is closed and
-    /// nothing after it runs. docs/server.md, "HTTP rules".
+    /// or 413 for a number over 2^64, with its status line and headers written twice): what is
+    /// checked is that the connection is closed and nothing after it runs; the JSON body is a
+    /// known issue of that version. docs/server.md, "HTTP rules".
     @Test(arguments: ["abc", "-1", "1 2", "99999999999999999999999", "5, 5"])
     func aMalformedContentLengthClosesTheConnectionAndNothingRuns(_ value: String) async throws {
         let (server, directory) = try await start()
@@ -160,6 +161,9 @@ struct HTTPParsingTests {
                 + #"{"name": "a"}"# + Self.createApp("smuggled")))
         #expect(response.status == 400 || response.status == 413)
         #expect(response.headers["connection"]?.lowercased() == "close")
+        withKnownIssue("libmicrohttpd 0.9.75 answers a malformed Content-Length with its own HTML") {
+            #expect(response.headers["content-type"] == "application/json")
+        }
         #expect(await client.nextResponse() == nil)
         #expect(try await appNames(server) == [])
         await server.shutdown()
