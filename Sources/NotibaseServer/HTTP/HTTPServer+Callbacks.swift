@@ -167,7 +167,7 @@ private func headProblem(_ state: RequestState) -> HTTPRequestProblem? {
     }
     // libmicrohttpd answers most malformed lengths itself; what it lets through (such as 2^64 - 1,
     // which it reads as "unknown") must still be a number of bytes.
-    if let length = state.headers["content-length"], length.utf8.isEmpty || length.utf8.count > 18 || !length.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+    if let length = state.headers["content-length"], !length.utf8.allSatisfy({ (0x30...0x39).contains($0) }) || Int(length) == nil {
         return .invalidContentLength
     }
     return nil
