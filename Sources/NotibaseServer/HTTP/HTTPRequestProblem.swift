@@ -24,6 +24,7 @@ public struct HTTPRequestProblem: Sendable, Equatable {
     static let invalidContentLength = HTTPRequestProblem(
         code: "invalid_content_length", message: "Content-Length must be one decimal number of bytes", field: "Content-Length")
 
+    static let nulInMethod = HTTPRequestProblem(code: "invalid_method", message: "the method contains a NUL byte; remove it")
     static let malformedHead = HTTPRequestProblem(code: "invalid_header", message: "the request line or headers could not be read as sent; send plain HTTP/1.1")
 
     static func nulInHeader(_ name: String) -> HTTPRequestProblem {

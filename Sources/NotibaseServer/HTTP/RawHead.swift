@@ -25,7 +25,7 @@ struct RawHead {
         start = method.map { UInt(bitPattern: $0) } ?? 0
         end = start + UInt(size)
         position = end
-        guard method != nil, let url, let version, size > 0 else {
+        guard let method, let url, let version, size > 0 else {
             problem = .malformedHead
             return
         }
@@ -38,6 +38,13 @@ struct RawHead {
         }
         guard versionStart == targetEnd + 1 else {
             problem = .nulInTarget
+            return
+        }
+        // The method ends at the NUL written over the space before the target (more spaces may
+        // follow); a NUL inside the method ended it earlier.
+        position = start + UInt(strlen(method))
+        guard isColon(from: position, to: target) else {
+            problem = .nulInMethod
             return
         }
         position = versionStart + UInt(strlen(version))
@@ -56,8 +63,13 @@ struct RawHead {
             problem = .malformedHeader(Self.displayName(name))
             return
         }
-        guard isLineEnd(from: position, to: keyStart, lines: 1...1), isColon(from: keyEnd, to: valueStart) else {
-            problem = previousHeader.isEmpty ? .nulInTarget : .nulInHeader(Self.displayName(previousHeader))
+        guard isLineEnd(from: position, to: keyStart, lines: 1...1) else {
+            // Junk before this header's name is the end of the line before it.
+            problem = .nulInHeader(Self.displayName(previousHeader.isEmpty ? name : previousHeader))
+            return
+        }
+        guard isColon(from: keyEnd, to: valueStart) else {
+            problem = .nulInHeader(Self.displayName(name))
             return
         }
         position = valueEnd
@@ -68,7 +80,7 @@ struct RawHead {
     /// problem found.
     mutating func finish() -> HTTPRequestProblem? {
         if problem == nil, !isLineEnd(from: position, to: end, lines: 2...2) {
-            problem = previousHeader.isEmpty ? .nulInTarget : .nulInHeader(Self.displayName(previousHeader))
+            problem = previousHeader.isEmpty ? .malformedHead : .nulInHeader(Self.displayName(previousHeader))
         }
         return problem
     }
@@ -89,7 +101,8 @@ struct RawHead {
         return (0..<count).allSatisfy { bytes[$0] == 0 }
     }
 
-    /// Whether `from..<to` is the NUL written over the colon, then blanks.
+    /// Whether `from..<to` is the NUL written over a separator (the colon, the space after the
+    /// method), then blanks.
     private func isColon(from: UInt, to: UInt) -> Bool {
         guard from < to, from >= start, to <= end, let bytes = UnsafePointer<UInt8>(bitPattern: from), bytes[0] == 0 else { return false }
         return (1..<Int(to - from)).allSatisfy { bytes[$0] == 0x20 || bytes[$0] == 0x09 }
