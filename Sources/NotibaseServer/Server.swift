@@ -46,6 +46,7 @@ public final class Server: Sendable {
             store: store, auth: Authenticator(store: store, adminKeyHash: adminHash), limiter: RateLimiter(rates: configuration.limits.rates),
             box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits)
         var options = HTTPServer.Options(host: configuration.host, port: configuration.port, maxBodyBytes: configuration.limits.maxBodyBytes)
+        options.logger = logger
         if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
             options.tlsCertificatePEM = try String(contentsOfFile: certificate, encoding: .utf8)
             options.tlsKeyPEM = try String(contentsOfFile: key, encoding: .utf8)

@@ -80,6 +80,11 @@ struct APIResponder: HTTPResponder {
         return finish(response, Exchange(request, route: "too_large"))
     }
 
+    func badRequest(_ request: HTTPRequest, _ problem: HTTPRequestProblem) -> HTTPResponse {
+        let response = APIError(status: 400, code: problem.code, message: problem.message, field: problem.field).response
+        return finish(response, Exchange(request, route: "rejected"))
+    }
+
     /// A request as its answer records it: the request ID, the method, the route pattern, and
     /// when it was complete.
     private struct Exchange: Sendable {

@@ -6,6 +6,9 @@ public protocol HTTPResponder: Sendable {
     func answer(_ request: HTTPRequest) -> HTTPAnswer
     /// The answer to a body larger than the configured limit.
     func bodyTooLarge(_ request: HTTPRequest, limit: Int) -> HTTPResponse
+    /// The 400 answer to a request the HTTP layer refused (see ``HTTPRequestProblem``); the server
+    /// closes the connection after it.
+    func badRequest(_ request: HTTPRequest, _ problem: HTTPRequestProblem) -> HTTPResponse
 }
 
 /// A responder's answer to a request.

@@ -17,6 +17,18 @@ final class RequestState: @unchecked Sendable {
     var body: [UInt8] = []
     var tooLarge = false
     var dispatched = false
+    /// Whether the head has been read (the first access callback ran).
+    var headRead = false
+    /// Whether the target as sent contains `%00`, and where it lay in the read buffer.
+    var targetHasNUL = false
+    var targetStart: UInt = 0
+    var targetEnd: UInt = 0
+    /// The head in the read buffer, checked for hidden NUL bytes while the headers are read.
+    var rawHead: RawHead?
+    /// The security-relevant headers seen so far (``SecurityHeader`` bits).
+    var securityHeaders: UInt8 = 0
+    /// The first problem the headers showed (a NUL byte, a repeated security-relevant header).
+    var headerProblem: HTTPRequestProblem?
     let response = Mutex<HTTPResponse?>(nil)
 
     var request: HTTPRequest {
@@ -30,19 +42,35 @@ private struct ConnectionHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 }
 
-let accessHandlerCallback: MHD_AccessHandlerCallback = { contextPointer, connection, url, method, _, uploadData, uploadDataSize, requestPointer in
+let accessHandlerCallback: MHD_AccessHandlerCallback = { contextPointer, connection, url, method, version, uploadData, uploadDataSize, requestPointer in
     guard let contextPointer, let connection, let requestPointer, let uploadDataSize else { return MHD_Result.NO }
     let context = Unmanaged<HTTPServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
 
+    // The state is made when the request line is read (`uriLogCallback`); the fallback is for a
+    // request libmicrohttpd did not report there.
+    if requestPointer.pointee == nil {
+        requestPointer.pointee = Unmanaged.passRetained(RequestState()).toOpaque()
+    }
+    let state = Unmanaged<RequestState>.fromOpaque(requestPointer.pointee!).takeUnretainedValue()
+
     // First call for this request: only the head has been read.
-    guard let existing = requestPointer.pointee else {
-        let state = RequestState()
+    if !state.headRead {
+        state.headRead = true
         state.method = method.map { String(cString: $0) } ?? "GET"
         state.path = url.map { String(cString: $0) } ?? "/"
+        state.rawHead = RawHead(
+            method: method, size: notibase_mhd_request_header_size(connection), target: state.targetStart, targetEnd: state.targetEnd, url: url, version: version)
         let statePointer = Unmanaged.passUnretained(state).toOpaque()
-        MHD_get_connection_values(connection, MHD_ValueKind.HEADER_KIND, headerIterator, statePointer)
+        MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, headerIterator, statePointer)
         MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, queryIterator, statePointer)
-        requestPointer.pointee = Unmanaged.passRetained(state).toOpaque()
+        if let problem = headProblem(state) {
+            // Answer now and close: libmicrohttpd reads no body, and no further request, from a
+            // connection whose framing cannot be trusted.
+            state.tooLarge = true
+            var response = context.responder.badRequest(state.request, problem)
+            response.headers.append(("Connection", "close"))
+            return queue(response, on: connection)
+        }
         if let declared = state.headers["content-length"].flatMap(Int.init), declared > context.maxBodyBytes {
             // Answer now; libmicrohttpd closes the connection rather than read the body.
             state.tooLarge = true
@@ -50,7 +78,6 @@ let accessHandlerCallback: MHD_AccessHandlerCallback = { contextPointer, connect
         }
         return MHD_Result.YES
     }
-    let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
 
     // A piece of the body.
     if uploadDataSize.pointee > 0 {
@@ -92,24 +119,93 @@ let accessHandlerCallback: MHD_AccessHandlerCallback = { contextPointer, connect
     }
 }
 
+/// Hands libmicrohttpd's own messages (a malformed request, a failed write) to the server's log.
+let libmicrohttpdLogSink: notibase_mhd_log_sink = { contextPointer, message in
+    guard let contextPointer, let message else { return }
+    let context = Unmanaged<HTTPServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
+    context.logger.warning(String(cString: message), ["source": "libmicrohttpd"])
+}
+
 let requestCompletedCallback: MHD_RequestCompletedCallback = { _, _, requestPointer, _ in
     guard let requestPointer, let state = requestPointer.pointee else { return }
     Unmanaged<RequestState>.fromOpaque(state).release()
     requestPointer.pointee = nil
 }
 
-private let headerIterator: MHD_KeyValueIterator = { statePointer, _, key, value in
+/// Called with each request's target as sent, before libmicrohttpd decodes it (a decoded `%00`
+/// would end the C string it hands on): makes the request's state, which notes a `%00`.
+let uriLogCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in
+    let state = RequestState()
+    if let uri {
+        state.targetHasNUL = containsEscapedNUL(uri)
+        state.targetStart = UInt(bitPattern: uri)
+        state.targetEnd = state.targetStart + UInt(strlen(uri))
+    }
+    return Unmanaged.passRetained(state).toOpaque()
+}
+
+/// Whether a C string contains `%00`.
+private func containsEscapedNUL(_ text: UnsafePointer<CChar>) -> Bool {
+    var index = 0
+    while text[index] != 0 {
+        if text[index] == 0x25, text[index + 1] == 0x30, text[index + 2] == 0x30 { return true }
+        index += 1
+    }
+    return false
+}
+
+/// The framing and header problems that make a request refused before its body is read.
+private func headProblem(_ state: RequestState) -> HTTPRequestProblem? {
+    if state.targetHasNUL { return .nulInTarget }
+    if let problem = state.rawHead?.finish() { return problem }
+    if let problem = state.headerProblem { return problem }
+    if let encoding = state.headers["transfer-encoding"] {
+        if state.headers["content-length"] != nil { return .contentLengthWithTransferEncoding }
+        guard encoding.utf8.count == 7, encoding.utf8.elementsEqual("chunked".utf8, by: { $0 | 0x20 == $1 }) else {
+            return .unsupportedTransferEncoding
+        }
+    }
+    // libmicrohttpd answers most malformed lengths itself; what it lets through (such as 2^64 - 1,
+    // which it reads as "unknown") must still be a number of bytes.
+    if let length = state.headers["content-length"], !length.utf8.allSatisfy({ (0x30...0x39).contains($0) }) || Int(length) == nil {
+        return .invalidContentLength
+    }
+    return nil
+}
+
+/// The headers whose repetition is refused: each may be read differently by whatever stands
+/// between the client and the server (which copy is the key, which length frames the body).
+enum SecurityHeader {
+    /// Its bit and canonical name, or nil for any other header; `name` is lowercase.
+    static func bit(_ name: String) -> (UInt8, String)? {
+        switch name.utf8.count {
+        case 13 where name == "authorization": return (1, "Authorization")
+        case 14 where name == "content-length": return (2, "Content-Length")
+        case 12 where name == "content-type": return (4, "Content-Type")
+        case 17 where name == "transfer-encoding": return (8, "Transfer-Encoding")
+        case 15 where name == "idempotency-key": return (16, "Idempotency-Key")
+        default: return nil
+        }
+    }
+}
+
+private let headerIterator: MHD_KeyValueIteratorN = { statePointer, _, key, keySize, value, valueSize in
     guard let statePointer, let key else { return MHD_Result.YES }
     let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeUnretainedValue()
-    state.headers[lowercased(key)] = value.map { String(cString: $0) } ?? ""
+    let name = lowercased(key, count: keySize)
+    state.rawHead?.header(name, key: key, keySize: keySize, value: value, valueSize: valueSize)
+    if state.headerProblem == nil, let (bit, canonical) = SecurityHeader.bit(name) {
+        if state.securityHeaders & bit != 0 { state.headerProblem = .duplicateHeader(canonical) }
+        state.securityHeaders |= bit
+    }
+    state.headers[name] = value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? ""
     return MHD_Result.YES
 }
 
 /// A header name in lowercase (names are ASCII tokens), without `String.lowercased()`'s Unicode
 /// tables: it runs for every header of every request.
-private func lowercased(_ name: UnsafePointer<CChar>) -> String {
-    let count = strlen(name)
-    return name.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+private func lowercased(_ name: UnsafePointer<CChar>, count: Int) -> String {
+    name.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
         String(unsafeUninitializedCapacity: count) { buffer in
             for index in 0..<count {
                 let byte = bytes[index]

@@ -24,6 +24,8 @@ public final class HTTPServer: Sendable {
         /// PEM text of the TLS certificate chain and key; both or neither.
         public var tlsCertificatePEM: String?
         public var tlsKeyPEM: String?
+        /// Where libmicrohttpd's own messages go (as warnings, with `"source": "libmicrohttpd"`).
+        public var logger = Logger()
 
         public init(host: String, port: Int, maxBodyBytes: Int, tlsCertificatePEM: String? = nil, tlsKeyPEM: String? = nil) {
             self.host = host
@@ -42,7 +44,7 @@ public final class HTTPServer: Sendable {
 
     /// Binds and starts serving.
     public init(options: Options, responder: any HTTPResponder) throws {
-        let context = HTTPServerContext(responder: responder, maxBodyBytes: options.maxBodyBytes)
+        let context = HTTPServerContext(responder: responder, maxBodyBytes: options.maxBodyBytes, logger: options.logger)
         self.context = context
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         let isTLS = options.tlsCertificatePEM != nil && options.tlsKeyPEM != nil
@@ -50,19 +52,24 @@ public final class HTTPServer: Sendable {
         let address = try SocketAddress(host: options.host, port: options.port)
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let contextPointer = Unmanaged.passRetained(context).toOpaque()
+        let logger = UnsafeMutablePointer<notibase_mhd_logger>.allocate(capacity: 1)
+        logger.initialize(to: notibase_mhd_logger(sink: libmicrohttpdLogSink, context: contextPointer))
         let started: OpaquePointer? = address.withSockAddr { sockaddr in
             notibase_mhd_start(
                 flags, UInt16(options.port), sockaddr,
                 accessHandlerCallback, contextPointer,
                 requestCompletedCallback, contextPointer,
+                uriLogCallback, contextPointer,
+                logger,
                 UInt32(options.connectionLimit), UInt32(options.idleTimeout), 16 * 1024,
                 options.tlsKeyPEM, options.tlsCertificatePEM)
         }
         guard let started else {
+            logger.deallocate()
             Unmanaged<HTTPServerContext>.fromOpaque(contextPointer).release()
             throw ConfigurationError("cannot listen on \(options.host):\(options.port) (in use, not permitted, or a bad TLS certificate or key)")
         }
-        daemon = Mutex(DaemonHandle(pointer: started, context: contextPointer))
+        daemon = Mutex(DaemonHandle(pointer: started, context: contextPointer, logger: logger))
         port = Int(notibase_mhd_bound_port(started))
     }
 
@@ -86,6 +93,7 @@ public final class HTTPServer: Sendable {
         }
         guard let handle = daemon.withLock({ value -> DaemonHandle? in defer { value = nil }; return value }) else { return }
         MHD_stop_daemon(handle.pointer)
+        handle.logger.deallocate()
         Unmanaged<HTTPServerContext>.fromOpaque(handle.context).release()
     }
 }
@@ -95,16 +103,21 @@ private struct DaemonHandle: @unchecked Sendable {
     // Sendable by hand: the pointers are only used under the server's mutex or after it is cleared.
     let pointer: OpaquePointer
     let context: UnsafeMutableRawPointer
+    /// What libmicrohttpd's logger calls; freed after the daemon stops.
+    let logger: UnsafeMutablePointer<notibase_mhd_logger>
 }
 
-/// What every callback needs: the responder, the body limit and the count of requests in flight.
+/// What every callback needs: the responder, the body limit, the count of requests in flight and
+/// the logger for libmicrohttpd's messages.
 final class HTTPServerContext: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
+    let logger: Logger
     let inFlight = Mutex(0)
 
-    init(responder: any HTTPResponder, maxBodyBytes: Int) {
+    init(responder: any HTTPResponder, maxBodyBytes: Int, logger: Logger) {
         self.responder = responder
         self.maxBodyBytes = maxBodyBytes
+        self.logger = logger
     }
 }

@@ -18,11 +18,22 @@ public final class Metrics: Sendable {
 
     public init() {}
 
-    /// One answered HTTP request; `route` is the pattern (`/v1/devices/{deviceId}`), not the path.
+    /// One answered HTTP request; `route` is the pattern (`/v1/devices/{deviceId}`), not the path
+    /// (`unmatched`, `rejected` or `too_large` when there is none). A method outside HTTP's usual
+    /// few is recorded as `other`: labels come from a fixed set, so no client can grow /metrics.
     func recordRequest(route: String, method: String, status: Int, seconds: Double) {
+        let method = Self.methodLabel(method)
         state.withLock { state in
             state.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
             state.requestLatency[route, default: Histogram()].observe(seconds)
+        }
+    }
+
+    /// The method's label: itself when it is one of HTTP's usual methods, else `other`.
+    static func methodLabel(_ method: String) -> String {
+        switch method {
+        case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS": return method
+        default: return "other"
         }
     }
 

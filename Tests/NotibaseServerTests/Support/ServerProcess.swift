@@ -17,17 +17,23 @@ final class ServerProcess: Sendable {
     let port: Int
     private let process: Process
     private let output: OutputBuffer
+    private let errors: OutputBuffer?
 
-    private init(dataDirectory: String, port: Int, process: Process, output: OutputBuffer) {
+    private init(dataDirectory: String, port: Int, process: Process, output: OutputBuffer, errors: OutputBuffer?) {
         self.dataDirectory = dataDirectory
         self.port = port
         self.process = process
         self.output = output
+        self.errors = errors
     }
 
+    /// What it wrote to standard error so far, when started with `captureStandardError`.
+    var standardErrorText: String { errors?.text ?? "" }
+
     /// Starts `notibase serve` with `arguments` (on 127.0.0.1, a free port) and waits until it
-    /// listens.
-    static func start(dataDirectory: String, arguments: [String]) async throws -> ServerProcess {
+    /// listens. With `captureStandardError` its standard error (the log) is kept for
+    /// ``standardErrorText`` instead of passed through.
+    static func start(dataDirectory: String, arguments: [String], captureStandardError: Bool = false) async throws -> ServerProcess {
         let binary = packageRoot.appendingPathComponent(".build/debug/notibase").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw HarnessError("\(binary) is missing: run swift build first")
@@ -42,13 +48,21 @@ final class ServerProcess: Sendable {
         process.standardOutput = pipe
         let output = OutputBuffer()
         pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
+        var errors: OutputBuffer?
+        if captureStandardError {
+            let errorPipe = Pipe()
+            process.standardError = errorPipe
+            let buffer = OutputBuffer()
+            errorPipe.fileHandleForReading.readabilityHandler = { handle in buffer.append(handle.availableData) }
+            errors = buffer
+        }
         try process.run()
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline && process.isRunning {
             let port = output.text.components(separatedBy: "\n").compactMap { line in
                 line.range(of: "listening on http://127.0.0.1:").flatMap { Int(line[$0.upperBound...]) }
             }.first
-            if let port { return ServerProcess(dataDirectory: dataDirectory, port: port, process: process, output: output) }
+            if let port { return ServerProcess(dataDirectory: dataDirectory, port: port, process: process, output: output, errors: errors) }
             try await Task.sleep(for: .milliseconds(20))
         }
         process.terminate()
