@@ -107,6 +107,11 @@ struct APIResponder: HTTPResponder {
             return response
         case .failure(let error as APIError):
             return error.response
+        case .failure(let error as StorageError) where error.kind == .unavailable:
+            context.logger.warning("database unavailable", ["requestId": .string(exchange.requestID), "route": .string(exchange.route), "error": .string("\(error)")])
+            var response = APIError(status: 503, code: "unavailable", message: "the database is busy or unreachable; retry after the Retry-After seconds", field: nil).response
+            response.headers.append(("Retry-After", "1"))
+            return response
         case .failure(let error):
             context.logger.error("request failed", ["requestId": .string(exchange.requestID), "route": .string(exchange.route), "error": .string("\(error)")])
             return APIError(status: 500, code: "internal_error", message: "the server failed to answer; the request ID is in the log", field: nil).response

@@ -2,7 +2,7 @@ import CSQLite
 
 /// One SQLite database connection and its cache of prepared statements.
 ///
-/// Not `Sendable`: it is owned by ``SQLiteStorage``, an actor, and never leaves it. Every C call
+/// Not `Sendable`: it is owned by ``SQLiteStore``, an actor, and never leaves it. Every C call
 /// goes through ``check(_:_:)``, the one place that turns a result code into a ``StorageError``.
 final class SQLiteConnection {
     private let handle: OpaquePointer
@@ -13,8 +13,10 @@ final class SQLiteConnection {
         notibase_sqlite3_disable_memory_statistics() == SQLITE_OK
     }()
 
-    /// Opens (creating if needed) the database at `path`, in WAL mode.
-    init(path: String) throws {
+    /// Opens (creating if needed) the database at `path`, in WAL mode. A statement that finds the
+    /// database locked by another process waits up to `busyTimeout` milliseconds, then fails as
+    /// unavailable.
+    init(path: String, busyTimeout: Int32 = 5_000) throws {
         _ = Self.configured
         var opened: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -25,7 +27,7 @@ final class SQLiteConnection {
             throw StorageError.sqlite(code: status, message: "cannot open \(path): \(message)")
         }
         handle = opened
-        sqlite3_busy_timeout(handle, 5_000)
+        sqlite3_busy_timeout(handle, busyTimeout)
         try execute("""
             PRAGMA journal_mode = WAL;
             PRAGMA synchronous = NORMAL;

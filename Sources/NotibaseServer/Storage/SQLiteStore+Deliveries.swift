@@ -65,13 +65,17 @@ extension SQLiteStore {
         }
     }
 
+    /// The deliveries with their histories, read with one query for the whole page.
     private func withEvents(_ deliveries: [DeliveryRecord]) throws -> [DeliveryRecord] {
-        try deliveries.map { delivery in
+        guard !deliveries.isEmpty else { return [] }
+        var events: [Int: [DeliveryEventRecord]] = [:]
+        let rows = try connection.query(
+            "SELECT delivery_seq, event, at, detail FROM delivery_events WHERE delivery_seq IN (SELECT value FROM json_each(?)) ORDER BY delivery_seq, seq",
+            [.text(JSON.text(deliveries.map(\.seq)))]) { ($0.int(0), DeliveryEventRecord(event: $0.text(1), at: $0.int(2), detail: $0.optionalText(3))) }
+        for (seq, event) in rows { events[seq, default: []].append(event) }
+        return deliveries.map { delivery in
             var delivery = delivery
-            delivery.events = try connection.query(
-                "SELECT event, at, detail FROM delivery_events WHERE delivery_seq = ? ORDER BY seq", [.int(delivery.seq)]) {
-                DeliveryEventRecord(event: $0.text(0), at: $0.int(1), detail: $0.optionalText(2))
-            }
+            delivery.events = events[delivery.seq] ?? []
             return delivery
         }
     }

@@ -56,32 +56,29 @@ extension SQLiteStore {
     /// lease's end, so if the worker dies they become due again then.
     func claimDeliveries(now: Int, lease: Int, limit: Int) throws -> [ClaimedDelivery] {
         try connection.transaction {
-            let claimed = try connection.query(
+            let seqs = try connection.query(
                 """
                 UPDATE deliveries SET due_at = ?, attempts = attempts + 1
                 WHERE seq IN (SELECT seq FROM deliveries WHERE due_at <= ? ORDER BY due_at LIMIT ?)
-                RETURNING seq, id, message_seq, device_seq, platform, variant, attempts, created_at
-                """, [.int(now + lease), .int(now), .int(limit)]) { row in
+                RETURNING seq
+                """, [.int(now + lease), .int(now), .int(limit)]) { $0.int(0) }
+            guard !seqs.isEmpty else { return [] }
+            // One read for the whole batch. A token is only ever read through the app that owns
+            // both the message and the device: a device of another app reads as none.
+            return try connection.query(
+                """
+                SELECT d.seq, d.id, d.message_seq, d.device_seq, d.platform, d.variant, d.attempts, d.created_at,
+                    v.token, v.active, v.deactivated_reason
+                FROM deliveries d JOIN messages m ON m.seq = d.message_seq
+                LEFT JOIN devices v ON v.seq = d.device_seq AND v.app_id = m.app_id
+                WHERE d.seq IN (SELECT value FROM json_each(?)) ORDER BY d.seq
+                """, [.text(JSON.text(seqs))]) { row in
                 ClaimedDelivery(
                     seq: row.int(0), id: row.text(1), messageSeq: row.int(2), deviceSeq: row.optionalInt(3),
                     platform: Platform(rawValue: row.text(4)) ?? .ios, variant: row.optionalText(5), attempts: row.int(6),
-                    createdAt: row.int(7), token: nil, deviceActive: false)
+                    createdAt: row.int(7), token: row.optionalText(8), deviceActive: row.optionalInt(9) == 1,
+                    deactivatedReason: row.optionalText(10))
             }
-            return try claimed.map { delivery in
-                var delivery = delivery
-                // The device of the delivery's own app, or none: a token is only ever read through
-                // the app that owns both the message and the device.
-                if let deviceSeq = delivery.deviceSeq, let device = try connection.first(
-                    """
-                    SELECT v.token, v.active, v.deactivated_reason FROM devices v JOIN messages m ON m.app_id = v.app_id
-                    WHERE v.seq = ? AND m.seq = ?
-                    """, [.int(deviceSeq), .int(delivery.messageSeq)], { ($0.text(0), $0.int(1) == 1, $0.optionalText(2)) }) {
-                    delivery.token = device.0
-                    delivery.deviceActive = device.1
-                    delivery.deactivatedReason = device.2
-                }
-                return delivery
-            }.sorted { $0.seq < $1.seq }
         }
     }
 

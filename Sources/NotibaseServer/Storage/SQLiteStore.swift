@@ -19,8 +19,8 @@ actor SQLiteStore: Storage {
     }
 
     /// Opens (creating and migrating if needed) the database at `path`.
-    init(path: String) throws {
-        connection = try SQLiteConnection(path: path)
+    init(path: String, busyTimeout: Int32 = 5_000) throws {
+        connection = try SQLiteConnection(path: path, busyTimeout: busyTimeout)
         try Schema.migrate(connection)
     }
 

@@ -1,27 +1,49 @@
-/// A failure of the database itself (not of the request): disk full, corruption, a bug in a query.
-/// The API answers 500 and logs it; the description never holds request data.
+/// A failure of the database itself (not of the request), in the server's own terms: the API and
+/// the workers decide what to do from the ``Kind``, never from a backend's codes. The description
+/// never holds request data.
 public struct StorageError: Error, CustomStringConvertible {
-    private enum Kind {
-        case sqlite(code: Int32, message: String)
-        case corrupt(String)
+    /// What the failure means for whoever called.
+    public enum Kind: Sendable, Equatable {
+        /// The database cannot be reached or is busy (locked, restarting, out of space for now):
+        /// the same call may succeed later. The API answers 503 with `Retry-After`.
+        case unavailable
+        /// The write contradicts what is stored (a constraint): retrying the same call fails
+        /// the same way.
+        case conflict
+        /// What is stored cannot be read: restore from a backup.
+        case corrupt
     }
 
-    private let kind: Kind
+    public let kind: Kind
+    private let detail: String
 
-    static func sqlite(code: Int32, message: String) -> StorageError { StorageError(kind: .sqlite(code: code, message: message)) }
+    /// The backend's own code, for the log.
+    let backendCode: Int32?
 
-    static func corrupt(_ what: String) -> StorageError { StorageError(kind: .corrupt(what)) }
+    init(_ kind: Kind, _ detail: String, backendCode: Int32? = nil) {
+        self.kind = kind
+        self.detail = detail
+        self.backendCode = backendCode
+    }
+
+    /// An SQLite result code, classified: busy and locked databases, I/O and space errors are
+    /// unavailable; constraints are conflicts; corruption is corrupt; anything else (a bug in a
+    /// query) counts as corrupt too, so nothing retries it forever.
+    static func sqlite(code: Int32, message: String) -> StorageError {
+        let kind: Kind = switch code & 0xff {
+        case 5, 6, 10, 13, 14, 15: .unavailable  // BUSY, LOCKED, IOERR, FULL, CANTOPEN, PROTOCOL
+        case 19: .conflict  // CONSTRAINT
+        default: .corrupt
+        }
+        return StorageError(kind, "SQLite error \(code): \(message)", backendCode: code)
+    }
+
+    static func corrupt(_ what: String) -> StorageError {
+        StorageError(.corrupt, "stored data is not readable: \(what); restore from a backup")
+    }
 
     /// The SQLite result code, when SQLite reported the failure.
-    var sqliteCode: Int32? {
-        if case .sqlite(let code, _) = kind { return code }
-        return nil
-    }
+    var sqliteCode: Int32? { backendCode }
 
-    public var description: String {
-        switch kind {
-        case .sqlite(let code, let message): "SQLite error \(code): \(message)"
-        case .corrupt(let what): "stored data is not readable: \(what); restore from a backup"
-        }
-    }
+    public var description: String { detail }
 }

@@ -26,11 +26,11 @@ final class Harness: Sendable {
     /// paths.
     init(
         sender: any Sender = ScriptedSender(), rates: [KeyKind: Int] = [:], policy: RetryPolicy = RetryPolicy(), batchSize: Int = 500,
-        logger: Logger = .silent, quickHandlers: Bool = true, acceptsAnyFCMTokenURI: Bool = false
+        logger: Logger = .silent, quickHandlers: Bool = true, acceptsAnyFCMTokenURI: Bool = false, busyTimeout: Int32 = 5_000
     ) async throws {
         directory = NSTemporaryDirectory() + "notibase-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        store = try SQLiteStore(path: directory + "/notibase.sqlite")
+        store = try SQLiteStore(path: directory + "/notibase.sqlite", busyTimeout: busyTimeout)
         let time = self.time
         let clock = WallClock { time.now }
         let box = try SecretBox(key: Self.secretKey)
