@@ -65,6 +65,10 @@ public final class Server: Sendable {
         for _ in 0..<max(1, delivery.workers) {
             background.append(Task { await worker.run(idle: delivery.pollInterval) })
         }
+        if let period = delivery.retention {
+            let retention = Retention(store: store, clock: clock, logger: logger, period: period)
+            background.append(Task { await retention.run(interval: .seconds(60)) })
+        }
         logger.info("serving", [
             "address": .string("\(options.tlsKeyPEM == nil ? "http" : "https")://\(configuration.host):\(http.port)"),
             "dataDirectory": .string(directory),

@@ -48,6 +48,9 @@ public struct ServerConfiguration: Sendable {
         public var fanOutBatchSize = 5_000
         /// How often idle workers and fan-out look for work.
         public var pollInterval: Duration = .milliseconds(25)
+        /// How long a finished message's history (deliveries, events, receipts) is kept; nil
+        /// keeps it forever.
+        public var retention: Duration? = .seconds(30 * 86_400)
         public init() {}
     }
 

@@ -51,6 +51,8 @@ extension ServeCommand {
             configuration.delivery.batchSize = try integer("batch-size", "NOTIBASE_BATCH_SIZE", default: 1_000, in: 1...10_000)
             configuration.delivery.lease = .seconds(try integer("lease-seconds", "NOTIBASE_LEASE_SECONDS", default: 30, in: 1...3_600))
             configuration.delivery.fanOutBatchSize = try integer("fanout-batch", "NOTIBASE_FANOUT_BATCH", default: 5_000, in: 1...100_000)
+            let retentionDays = try integer("retention-days", "NOTIBASE_RETENTION_DAYS", default: 30, in: 0...36_500)
+            configuration.delivery.retention = retentionDays == 0 ? nil : .seconds(retentionDays * 86_400)
             if let level = value("log-level", "NOTIBASE_LOG_LEVEL") {
                 guard let parsed = Logger.Level.allCases.first(where: { "\($0)" == level }) else {
                     throw UsageError("--log-level takes debug, info, warning or error, not '\(level)'")

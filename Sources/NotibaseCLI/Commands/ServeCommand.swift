@@ -23,6 +23,8 @@ enum ServeCommand: Command {
           --batch-size N            deliveries claimed per batch (NOTIBASE_BATCH_SIZE, default 1000)
           --lease-seconds N         how long a claim lasts (NOTIBASE_LEASE_SECONDS, default 30)
           --fanout-batch N          devices per fan-out transaction (NOTIBASE_FANOUT_BATCH, default 5000)
+          --retention-days N        days a finished message's history is kept; 0 keeps it forever
+                                    (NOTIBASE_RETENTION_DAYS, default 30)
           --sender KIND             providers (APNs and FCM), simulated or test (NOTIBASE_SENDER, default providers)
           --sender-record FILE      with --sender test: append every delivery ID sent (NOTIBASE_SENDER_RECORD)
           --apns-url URL            APNs host for both environments, for a test peer (NOTIBASE_APNS_URL)
@@ -44,7 +46,7 @@ enum ServeCommand: Command {
     static let options: [OptionSpec] = [
         .value("listen"), .value("data-dir"), .value("tls-cert"), .value("tls-key"), .value("secret-key-file"),
         .value("max-body-bytes"), .value("rate-limit-server"), .value("rate-limit-client"), .value("rate-limit-admin"),
-        .value("workers"), .value("batch-size"), .value("lease-seconds"), .value("fanout-batch"),
+        .value("workers"), .value("batch-size"), .value("lease-seconds"), .value("fanout-batch"), .value("retention-days"),
         .value("sender"), .value("sender-record"), .value("log-level"), .flag("no-access-log"), .flag("check"),
         .value("apns-url"), .value("apns-ca"), .value("fcm-url"), .value("fcm-token-url"), .value("fcm-ca"),
     ]

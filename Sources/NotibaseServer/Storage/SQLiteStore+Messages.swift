@@ -109,3 +109,27 @@ extension SQLiteStore {
             failureReason: row.optionalText(11))
     }
 }
+
+extension SQLiteStore {
+    /// Removes up to `limit` deliveries (with their events and receipts) of messages that
+    /// finished before `finishedBefore`, and then such messages left without deliveries. Returns
+    /// how many rows it removed; 0 when nothing is left to remove. Small transactions, so the
+    /// API and the workers go on between them.
+    func purgeMessages(finishedBefore: Int, limit: Int) throws -> Int {
+        try connection.transaction {
+            let deliveries = try connection.run(
+                """
+                DELETE FROM deliveries WHERE seq IN (
+                    SELECT d.seq FROM messages m JOIN deliveries d ON d.message_seq = m.seq
+                    WHERE m.state IN ('completed', 'cancelled', 'failed') AND m.finished_at < ? LIMIT ?)
+                """, [.int(finishedBefore), .int(limit)])
+            let messages = try connection.run(
+                """
+                DELETE FROM messages WHERE seq IN (
+                    SELECT m.seq FROM messages m WHERE m.state IN ('completed', 'cancelled', 'failed') AND m.finished_at < ?
+                    AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_seq = m.seq) LIMIT ?)
+                """, [.int(finishedBefore), .int(limit)])
+            return deliveries + messages
+        }
+    }
+}

@@ -183,6 +183,7 @@ enum Schema {
         ALTER TABLE new_messages RENAME TO messages;
         CREATE INDEX messages_pending ON messages(send_at) WHERE state IN ('scheduled', 'fanningOut');
         CREATE INDEX messages_app ON messages(app_id, seq);
+        CREATE INDEX messages_finished ON messages(finished_at) WHERE finished_at IS NOT NULL;
 
         CREATE TABLE new_idempotency_keys (
             app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE,

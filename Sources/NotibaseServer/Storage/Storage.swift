@@ -55,6 +55,8 @@ protocol Storage: KeyDirectory {
     // The queue
     func messagesToFanOut(now: Int, limit: Int) async throws -> [MessageRecord]
     func failMessage(seq: Int, reason: String, now: Int) async throws
+    /// Removes a batch of what retention no longer keeps (``Retention``); 0 when nothing is left.
+    func purgeMessages(finishedBefore: Int, limit: Int) async throws -> Int
     func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int) async throws -> (written: Int, done: Bool)
     func claimDeliveries(now: Int, lease: Int, limit: Int) async throws -> [ClaimedDelivery]
     func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws

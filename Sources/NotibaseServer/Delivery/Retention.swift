@@ -1,0 +1,47 @@
+import NotibaseSenders
+
+/// Keeps the delivery history bounded: messages that finished more than the retention period ago
+/// are removed with their deliveries, events and receipts, a batch per transaction, in the
+/// background. Messages still scheduled or sending are kept whatever their age.
+actor Retention {
+    private let store: any Storage
+    private let clock: WallClock
+    private let logger: Logger
+    private let period: Duration
+    private let batchSize: Int
+
+    init(store: any Storage, clock: WallClock, logger: Logger, period: Duration, batchSize: Int = 5_000) {
+        self.store = store
+        self.clock = clock
+        self.logger = logger
+        self.period = period
+        self.batchSize = batchSize
+    }
+
+    /// Removes everything past the period; returns how many rows.
+    @discardableResult
+    func runOnce() async throws -> Int {
+        let before = clock.milliseconds() - Int(period.components.seconds) * 1000
+        var removed = 0
+        while !Task.isCancelled {
+            let batch = try await store.purgeMessages(finishedBefore: before, limit: batchSize)
+            removed += batch
+            if batch == 0 { break }
+            await Task.yield()
+        }
+        if removed > 0 { logger.info("retention removed old history", ["rows": .int(removed)]) }
+        return removed
+    }
+
+    /// Runs until cancelled, every `interval`.
+    func run(interval: Duration) async {
+        while !Task.isCancelled {
+            do {
+                try await runOnce()
+            } catch {
+                logger.warning("retention failed; trying again later", ["error": .string("\(error)")])
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
+}

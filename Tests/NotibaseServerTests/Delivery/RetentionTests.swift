@@ -1,0 +1,41 @@
+import Foundation
+import NotibaseSenders
+import Testing
+@testable import NotibaseServer
+
+@Suite("Retention")
+struct RetentionTests {
+    /// A finished message older than the period goes with its deliveries, events and receipts; a
+    /// newer one, and one still sending, stay.
+    @Test func oldFinishedHistoryIsRemovedInBatchesAndTheRestKept() async throws {
+        let retry = ScriptedSender { push in
+            push.request.deviceToken == Harness.token(3)
+                ? SendOutcome(disposition: .retry, status: 429, providerReason: "TooManyRequests", retryAfter: .seconds(86_400))
+                : .sent(providerID: "p")
+        }
+        let harness = try await Harness(sender: retry)
+        let app = try await harness.createApp()
+        for number in 1...2 { try await harness.registerDevice(app, number: number) }
+        let old = try await harness.send(app, #"{"message": {"title": "Old"}, "audience": {"all": true}}"#)
+        try await harness.deliverDue()
+        let delivery = try #require(await harness.request("GET", "/v1/messages/\(old)/deliveries", key: app.serverKey)["items"][0]["id"].string)
+        let receipt = #"{"id": "r", "deliveryId": "\#(delivery)", "event": "opened", "occurredAt": "2027-01-15T08:00:00Z", "signature": "\#(harness.signer.receiptSignature(deliveryID: delivery))"}"#
+        #expect(await harness.request("POST", "/v1/receipts", key: app.clientKey, body: receipt).status == 202)
+        try await harness.registerDevice(app, number: 3)
+        let stuck = try await harness.send(app, #"{"message": {"title": "Still sending"}, "audience": {"all": true}}"#)
+        try await harness.deliverDue()
+        #expect(await harness.request("GET", "/v1/messages/\(stuck)", key: app.serverKey)["state"].string == "sending")
+
+        harness.advance(31 * 86_400)
+        let scheduled = try await harness.send(app, #"{"message": {"title": "Not yet sent"}, "audience": {"all": true}}"#)
+
+        let retention = Retention(store: harness.store, clock: WallClock { harness.time.now }, logger: .silent, period: .seconds(30 * 86_400), batchSize: 1)
+        #expect(try await retention.runOnce() == 3)  // a delivery, then the other and its message
+        #expect(await harness.request("GET", "/v1/messages/\(old)", key: app.serverKey).status == 404)
+        #expect(await harness.request("GET", "/v1/deliveries/\(delivery)", key: app.serverKey).status == 404)
+        #expect(try await harness.store.rowCount("receipts") == 0)
+        #expect(await harness.request("GET", "/v1/messages/\(stuck)", key: app.serverKey)["state"].string == "sending")
+        #expect(await harness.request("GET", "/v1/messages/\(scheduled)", key: app.serverKey)["state"].string == "scheduled")
+        #expect(try await retention.runOnce() == 0)
+    }
+}
