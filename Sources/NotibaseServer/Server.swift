@@ -2,8 +2,8 @@ import Foundation
 import NotibaseSenders
 import Synchronization
 
-/// A running Notibase server: the HTTP API, the fan-out loop and the delivery workers over one
-/// SQLite database. Built by ``start(_:senders:logger:clock:)``; stopped by ``shutdown()``.
+/// A running Notibase server: the HTTP API, the fan-out loop, the delivery workers and retention
+/// over one database (``Storage``; embedded SQLite today). Built by ``start(_:senders:logger:clock:)``; stopped by ``shutdown()``.
 public final class Server: Sendable {
     /// The port the API listens on.
     public let port: Int
@@ -13,19 +13,17 @@ public final class Server: Sendable {
     public let metrics: Metrics
 
     private let http: HTTPServer
-    private let store: SQLiteStore
-    private let checkpointer: Checkpointer
+    private let store: any Storage
     private let senders: SenderSet
     private let logger: Logger
     private let background: Mutex<[Task<Void, Never>]>
 
-    private init(port: Int, newAdminKey: String?, metrics: Metrics, http: HTTPServer, store: SQLiteStore, checkpointer: Checkpointer, senders: SenderSet, logger: Logger, background: [Task<Void, Never>]) {
+    private init(port: Int, newAdminKey: String?, metrics: Metrics, http: HTTPServer, store: any Storage, senders: SenderSet, logger: Logger, background: [Task<Void, Never>]) {
         self.port = port
         self.newAdminKey = newAdminKey
         self.metrics = metrics
         self.http = http
         self.store = store
-        self.checkpointer = checkpointer
         self.senders = senders
         self.logger = logger
         self.background = Mutex(background)
@@ -36,7 +34,7 @@ public final class Server: Sendable {
     public static func start(_ configuration: ServerConfiguration, senders: SenderSet, logger: Logger, clock: WallClock = .system) async throws -> Server {
         let directory = configuration.dataDirectory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let store = try SQLiteStore(path: directory + "/notibase.sqlite")
+        let store: any Storage = try SQLiteStore(path: directory + "/notibase.sqlite", checkpointLogger: logger)
         let secret = try secretKey(configuration, directory: directory)
         let box = try SecretBox(key: secret)
         let signer = Signer(secretKey: secret)
@@ -55,7 +53,6 @@ public final class Server: Sendable {
         }
         let http = try HTTPServer(options: options, responder: APIResponder(context: context, accessLog: configuration.accessLog))
 
-        let checkpointer = Checkpointer(path: directory + "/notibase.sqlite", logger: logger)
         let delivery = configuration.delivery
         let fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize)
         let worker = DeliveryWorker(
@@ -74,7 +71,7 @@ public final class Server: Sendable {
             "dataDirectory": .string(directory),
         ])
         return Server(
-            port: http.port, newAdminKey: newAdminKey, metrics: metrics, http: http, store: store, checkpointer: checkpointer, senders: senders,
+            port: http.port, newAdminKey: newAdminKey, metrics: metrics, http: http, store: store, senders: senders,
             logger: logger, background: background)
     }
 
@@ -89,11 +86,10 @@ public final class Server: Sendable {
         for task in tasks { await task.value }
         await senders.ios.shutdown()
         await senders.android.shutdown()
-        await checkpointer.stop()
         do {
-            try await store.checkpoint()
+            try await store.close()
         } catch {
-            logger.warning("checkpoint failed; the next start replays the write-ahead log", ["error": .string("\(error)")])
+            logger.warning("the database did not close cleanly; the next start recovers it", ["error": .string("\(error)")])
         }
         logger.info("stopped")
     }
@@ -126,7 +122,7 @@ public final class Server: Sendable {
         return key
     }
 
-    private static func adminKey(_ configuration: ServerConfiguration, store: SQLiteStore) async throws -> (hash: [UInt8], new: String?) {
+    private static func adminKey(_ configuration: ServerConfiguration, store: any Storage) async throws -> (hash: [UInt8], new: String?) {
         if let preset = configuration.adminKey {
             guard APIKey.kind(of: preset) == .admin, preset.count >= 30 else {
                 throw ConfigurationError("an admin key must start with nb_admin_ and hold at least 21 random characters after it")

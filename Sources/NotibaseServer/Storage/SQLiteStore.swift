@@ -18,10 +18,15 @@ actor SQLiteStore: Storage {
         var completion: @Sendable (Result<(DeviceRecord, created: Bool), any Error>) -> Void
     }
 
-    /// Opens (creating and migrating if needed) the database at `path`.
-    init(path: String, busyTimeout: Int32 = 5_000) throws {
+    /// Copies the write-ahead log into the database in the background, for a serving store.
+    private let checkpointer: Checkpointer?
+
+    /// Opens (creating and migrating if needed) the database at `path`. With a `checkpointLogger`
+    /// the store checkpoints its write-ahead log in the background until ``close()``.
+    init(path: String, busyTimeout: Int32 = 5_000, checkpointLogger: Logger? = nil) throws {
         connection = try SQLiteConnection(path: path, busyTimeout: busyTimeout)
         try Schema.migrate(connection)
+        checkpointer = checkpointLogger.map { Checkpointer(path: path, logger: $0) }
     }
 
     // MARK: Settings
@@ -39,8 +44,10 @@ actor SQLiteStore: Storage {
         try connection.run("INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", [.text(name), .blob(value)])
     }
 
-    /// Writes what the WAL holds into the main file and truncates the WAL (on clean shutdown).
-    func checkpoint() throws {
+    /// Stops the background checkpoints, writes what the WAL holds into the main file and
+    /// truncates the WAL (on clean shutdown).
+    func close() async throws {
+        await checkpointer?.stop()
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 

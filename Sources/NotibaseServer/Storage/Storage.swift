@@ -3,13 +3,15 @@ import NotibaseCore
 /// What the server stores and asks of its database, in its own terms. ``SQLiteStore`` implements
 /// it on embedded SQLite; another backend (PostgreSQL) implements the same requirements, with the
 /// same guarantees: each method is atomic, fan-out batches and their cursor commit together, and a
-/// claim is a lease that ends by itself.
+/// claim is a lease that ends by itself. What only one backend needs (SQLite's checkpoints) stays
+/// inside it; the server holds `any Storage` and knows nothing of SQL.
 protocol Storage: KeyDirectory {
     // Settings
     func setting(_ name: String) async throws -> [UInt8]?
     func insertSettingIfAbsent(_ name: String, _ value: [UInt8]) async throws -> Bool
     func replaceSetting(_ name: String, _ value: [UInt8]) async throws
-    func checkpoint() async throws
+    /// Ends what the backend runs in the background and leaves the database tidy (on shutdown).
+    func close() async throws
     func queueDepth() async throws -> Int
     /// What is wrong with the stored data (orphans, dangling references, rules no constraint
     /// states); empty when all is well. Reads only.
