@@ -36,11 +36,12 @@ let package = Package(
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // MARK: Server (HTTP API, storage, delivery queue)
         .target(
             name: "NotibaseServer",
-            dependencies: ["NotibaseCore", "NotibaseSenders", "CSQLite", "CMicroHTTPD", "COpenSSL"]
+            dependencies: ["NotibaseCore", "NotibaseSenders", "CSQLite", "CPostgres", "CMicroHTTPD", "COpenSSL"]
         ),
         .testTarget(
             name: "NotibaseServerTests",

@@ -1,5 +1,4 @@
 extension SQLiteStore {
-    private static let appColumns = "id, name, credentials_revision, created_at, require_identity_verification"
 
     func createApp(id: String, name: String, serverKeyHash: [UInt8], clientKeyHash: [UInt8], requireIdentityVerification: Bool, now: Int) throws -> AppRecord {
         try connection.run(
@@ -9,11 +8,11 @@ extension SQLiteStore {
     }
 
     func apps() throws -> [AppRecord] {
-        try connection.query("SELECT \(Self.appColumns) FROM apps ORDER BY created_at, id", [], Self.app)
+        try connection.query("SELECT \(Rows.appColumns) FROM apps ORDER BY created_at, id", [], Rows.app)
     }
 
     func app(_ id: String) throws -> AppRecord? {
-        try connection.first("SELECT \(Self.appColumns) FROM apps WHERE id = ?", [.text(id)], Self.app)
+        try connection.first("SELECT \(Rows.appColumns) FROM apps WHERE id = ?", [.text(id)], Rows.app)
     }
 
     /// Changes an app's settings; nil leaves one as it is. Returns the app afterwards.
@@ -77,9 +76,5 @@ extension SQLiteStore {
         try connection.query("SELECT provider, sealed, summary, updated_at FROM credentials WHERE app_id = ? ORDER BY provider", [.text(appID)]) {
             CredentialRecord(provider: $0.text(0), sealed: $0.blob(1), summary: $0.text(2), updatedAt: $0.int(3))
         }
-    }
-
-    private static func app(_ row: SQLiteStatement) -> AppRecord {
-        AppRecord(id: row.text(0), name: row.text(1), credentialsRevision: row.int(2), createdAt: row.int(3), requireIdentityVerification: row.int(4) == 1)
     }
 }

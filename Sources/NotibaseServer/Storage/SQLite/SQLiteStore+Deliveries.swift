@@ -2,17 +2,12 @@ import Foundation
 import NotibaseCore
 
 extension SQLiteStore {
-    private static let deliveryQuery = """
-        SELECT d.seq, d.id, m.id, dev.id, d.platform, d.variant, d.state, d.attempts, d.provider_id, d.due_at, d.created_at, d.updated_at, d.sent_at
-        FROM deliveries d JOIN messages m ON m.seq = d.message_seq LEFT JOIN devices dev ON dev.seq = d.device_seq
-        """
-
     /// A message's deliveries after `afterSeq`, with their histories.
     func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) throws -> [DeliveryRecord] {
-        var sql = Self.deliveryQuery + " WHERE d.message_seq = ? AND d.seq > ?"
+        var sql = Rows.deliveryQuery + " WHERE d.message_seq = ? AND d.seq > ?"
         var values: [SQLValue] = [.int(messageSeq), .int(afterSeq)]
         if let state { sql += " AND d.state = ?"; values.append(.text(state.rawValue)) }
-        return try withEvents(connection.query(sql + " ORDER BY d.seq LIMIT ?", values + [.int(limit)], Self.delivery))
+        return try withEvents(connection.query(sql + " ORDER BY d.seq LIMIT ?", values + [.int(limit)], Rows.delivery))
     }
 
     /// A device's deliveries after `afterSeq`, with their histories.
@@ -20,15 +15,15 @@ extension SQLiteStore {
         guard let deviceSeq = try connection.first("SELECT seq FROM devices WHERE id = ? AND app_id = ?", [.text(deviceID), .text(appID)], { $0.int(0) }) else {
             return nil
         }
-        var sql = Self.deliveryQuery + " WHERE d.device_seq = ? AND d.seq > ?"
+        var sql = Rows.deliveryQuery + " WHERE d.device_seq = ? AND d.seq > ?"
         var values: [SQLValue] = [.int(deviceSeq), .int(afterSeq)]
         if let state { sql += " AND d.state = ?"; values.append(.text(state.rawValue)) }
-        return try withEvents(connection.query(sql + " ORDER BY d.seq LIMIT ?", values + [.int(limit)], Self.delivery))
+        return try withEvents(connection.query(sql + " ORDER BY d.seq LIMIT ?", values + [.int(limit)], Rows.delivery))
     }
 
     /// One delivery of the app, with its history.
     func delivery(appID: String, id: String) throws -> DeliveryRecord? {
-        try connection.first(Self.deliveryQuery + " WHERE d.id = ? AND m.app_id = ?", [.text(id), .text(appID)], Self.delivery)
+        try connection.first(Rows.deliveryQuery + " WHERE d.id = ? AND m.app_id = ?", [.text(id), .text(appID)], Rows.delivery)
             .map { try withEvents([$0])[0] }
     }
 
@@ -78,15 +73,5 @@ extension SQLiteStore {
             delivery.events = events[delivery.seq] ?? []
             return delivery
         }
-    }
-
-    private static func delivery(_ row: SQLiteStatement) throws -> DeliveryRecord {
-        guard let platform = Platform(rawValue: row.text(4)), let state = DeliveryState(rawValue: row.text(6)) else {
-            throw StorageError.corrupt("delivery \(row.text(1))")
-        }
-        return DeliveryRecord(
-            seq: row.int(0), id: row.text(1), messageID: row.text(2), deviceID: row.optionalText(3), platform: platform,
-            variant: row.optionalText(5), state: state, attempts: row.int(7), providerID: row.optionalText(8),
-            nextAttemptAt: row.optionalInt(9), createdAt: row.int(10), updatedAt: row.int(11), sentAt: row.optionalInt(12))
     }
 }

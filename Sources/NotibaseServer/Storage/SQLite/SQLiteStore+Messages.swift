@@ -1,5 +1,4 @@
 extension SQLiteStore {
-    static let messageColumns = "seq, id, app_id, content, audience, state, send_at, audience_size, fanout_cursor, created_at, finished_at, failure_reason"
 
     /// How many active devices of the app an audience matches now.
     func audienceSize(appID: String, _ audience: Audience) throws -> Int {
@@ -42,18 +41,18 @@ extension SQLiteStore {
     }
 
     func message(appID: String, id: String) throws -> MessageRecord? {
-        try connection.first("SELECT \(Self.messageColumns) FROM messages WHERE id = ? AND app_id = ?", [.text(id), .text(appID)], Self.message)
+        try connection.first("SELECT \(Rows.messageColumns) FROM messages WHERE id = ? AND app_id = ?", [.text(id), .text(appID)], Rows.message)
     }
 
     func message(seq: Int) throws -> MessageRecord? {
-        try connection.first("SELECT \(Self.messageColumns) FROM messages WHERE seq = ?", [.int(seq)], Self.message)
+        try connection.first("SELECT \(Rows.messageColumns) FROM messages WHERE seq = ?", [.int(seq)], Rows.message)
     }
 
     /// The app's messages, newest first, before `beforeSeq`.
     func messages(appID: String, beforeSeq: Int, limit: Int) throws -> [MessageRecord] {
         try connection.query(
-            "SELECT \(Self.messageColumns) FROM messages WHERE app_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
-            [.text(appID), .int(beforeSeq), .int(limit)], Self.message)
+            "SELECT \(Rows.messageColumns) FROM messages WHERE app_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+            [.text(appID), .int(beforeSeq), .int(limit)], Rows.message)
     }
 
     /// Delivery counts of a message by state and platform.
@@ -99,14 +98,6 @@ extension SQLiteStore {
                 try connection.run("INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)", [.int(delivery), .int(now), .text(detail)])
             }
         }
-    }
-
-    static func message(_ row: SQLiteStatement) throws -> MessageRecord {
-        guard let state = MessageState(rawValue: row.text(5)) else { throw StorageError.corrupt("message state \(row.text(5))") }
-        return MessageRecord(
-            seq: row.int(0), id: row.text(1), appID: row.text(2), content: row.text(3), audience: row.text(4), state: state,
-            sendAt: row.int(6), audienceSize: row.int(7), fanOutCursor: row.int(8), createdAt: row.int(9), finishedAt: row.optionalInt(10),
-            failureReason: row.optionalText(11))
     }
 }
 

@@ -5,9 +5,9 @@ extension SQLiteStore {
     func messagesToFanOut(now: Int, limit: Int) throws -> [MessageRecord] {
         try connection.query(
             """
-            SELECT \(Self.messageColumns)
+            SELECT \(Rows.messageColumns)
             FROM messages WHERE state IN ('scheduled', 'fanningOut') AND send_at <= ? ORDER BY send_at, seq LIMIT ?
-            """, [.int(now), .int(limit)], Self.message)
+            """, [.int(now), .int(limit)], Rows.message)
     }
 
     /// Writes the deliveries for the next `limit` devices of a message's audience, and moves its

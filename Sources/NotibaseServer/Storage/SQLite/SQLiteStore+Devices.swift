@@ -2,10 +2,6 @@ import Foundation
 import NotibaseCore
 
 extension SQLiteStore {
-    private static let deviceColumns = """
-        seq, id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version,
-        active, deactivated_reason, deactivated_at, created_at, updated_at
-        """
 
     private static let insertDevice = """
         INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at)
@@ -20,7 +16,7 @@ extension SQLiteStore {
             external_user_id = coalesce(?5, external_user_id), tags = coalesce(?6, tags), locale = coalesce(?7, locale),
             time_zone = coalesce(?8, time_zone), app_version = coalesce(?9, app_version), sdk_version = coalesce(?10, sdk_version),
             active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = ?11
-        RETURNING \(deviceColumns)
+        RETURNING \(Rows.deviceColumns)
         """
 
     /// Registers a device, or updates the one with the same platform and token (reactivating it).
@@ -100,7 +96,7 @@ extension SQLiteStore {
                 timeZone: registration.timeZone, appVersion: registration.appVersion, sdkVersion: registration.sdkVersion,
                 active: true, createdAt: now, updatedAt: now)
         } else {
-            guard let updated = try connection.first(Self.upsertDevice, values, { try Self.device($0, knownTags: registration.tags) }) else {
+            guard let updated = try connection.first(Self.upsertDevice, values, { try Rows.device($0, knownTags: registration.tags) }) else {
                 throw StorageError.corrupt("device upsert returned nothing")
             }
             device = updated
@@ -116,12 +112,12 @@ extension SQLiteStore {
     }
 
     func device(appID: String, id: String) throws -> DeviceRecord? {
-        try connection.first("SELECT \(Self.deviceColumns) FROM devices WHERE id = ? AND app_id = ?", [.text(id), .text(appID)], Self.device)
+        try connection.first("SELECT \(Rows.deviceColumns) FROM devices WHERE id = ? AND app_id = ?", [.text(id), .text(appID)], Rows.device)
     }
 
     /// Devices in registration order after `afterSeq`, at most `limit`.
     func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) throws -> [DeviceRecord] {
-        var sql = "SELECT \(Self.deviceColumns) FROM devices WHERE app_id = ? AND seq > ?"
+        var sql = "SELECT \(Rows.deviceColumns) FROM devices WHERE app_id = ? AND seq > ?"
         var values: [SQLValue] = [.text(appID), .int(afterSeq)]
         if let platform = filter.platform { sql += " AND platform = ?"; values.append(.text(platform.rawValue)) }
         if let user = filter.externalUserID { sql += " AND external_user_id = ?"; values.append(.text(user)) }
@@ -129,7 +125,7 @@ extension SQLiteStore {
         if let active = filter.active { sql += " AND active = ?"; values.append(.int(active ? 1 : 0)) }
         sql += " ORDER BY seq LIMIT ?"
         values.append(.int(limit))
-        return try connection.query(sql, values, Self.device)
+        return try connection.query(sql, values, Rows.device)
     }
 
     /// Deletes a device. Its deliveries stay in their messages' logs, detached from it (the
@@ -164,21 +160,5 @@ extension SQLiteStore {
         bytes.reserveCapacity(tags.reduce(2) { $0 + $1.utf8.count + 3 })
         JSONObjectWriter.appendArray(tags, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    static func device(_ row: SQLiteStatement) throws -> DeviceRecord {
-        try device(row, knownTags: nil)
-    }
-
-    /// A device from a row; `knownTags` (what was just written) saves decoding the stored JSON.
-    static func device(_ row: SQLiteStatement, knownTags: [String]?) throws -> DeviceRecord {
-        guard let platform = Platform(rawValue: row.text(2)) else { throw StorageError.corrupt("device platform \(row.text(2))") }
-        let stored = row.text(5)
-        let tags = knownTags ?? (stored == "[]" ? [] : (try? JSONDecoder().decode([String].self, from: Data(stored.utf8))) ?? [])
-        return DeviceRecord(
-            seq: row.int(0), id: row.text(1), platform: platform, token: row.text(3), externalUserID: row.optionalText(4),
-            tags: tags, locale: row.optionalText(6), timeZone: row.optionalText(7), appVersion: row.optionalText(8),
-            sdkVersion: row.optionalText(9), active: row.int(10) == 1, deactivatedReason: row.optionalText(11),
-            deactivatedAt: row.optionalInt(12), createdAt: row.int(13), updatedAt: row.int(14))
     }
 }

@@ -70,3 +70,4 @@ final class SQLiteStatement {
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
 }
+extension SQLiteStatement: StoredRow {}

@@ -1,0 +1,73 @@
+import Foundation
+import NotibaseCore
+
+/// A row of a query result, as both backends read it: columns by position.
+protocol StoredRow {
+    func isNull(_ column: Int32) -> Bool
+    func int(_ column: Int32) -> Int
+    func text(_ column: Int32) -> String
+    func blob(_ column: Int32) -> [UInt8]
+}
+
+extension StoredRow {
+    func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
+    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+}
+
+/// The records as rows: which columns each backend selects, in which order, and how a row becomes
+/// a record. One definition for both backends, so they cannot read a column differently. (Flags
+/// are integers, 1 or 0, in both.)
+enum Rows {
+    static let appColumns = "id, name, credentials_revision, created_at, require_identity_verification"
+
+    static let deviceColumns = """
+        seq, id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version,
+        active, deactivated_reason, deactivated_at, created_at, updated_at
+        """
+
+    static let messageColumns = "seq, id, app_id, content, audience, state, send_at, audience_size, fanout_cursor, created_at, finished_at, failure_reason"
+
+    /// Deliveries with their message's and device's IDs (standard SQL: both backends run it).
+    static let deliveryQuery = """
+        SELECT d.seq, d.id, m.id, dev.id, d.platform, d.variant, d.state, d.attempts, d.provider_id, d.due_at, d.created_at, d.updated_at, d.sent_at
+        FROM deliveries d JOIN messages m ON m.seq = d.message_seq LEFT JOIN devices dev ON dev.seq = d.device_seq
+        """
+
+    static func app(_ row: some StoredRow) -> AppRecord {
+        AppRecord(id: row.text(0), name: row.text(1), credentialsRevision: row.int(2), createdAt: row.int(3), requireIdentityVerification: row.int(4) == 1)
+    }
+
+    static func device(_ row: some StoredRow) throws -> DeviceRecord {
+        try device(row, knownTags: nil)
+    }
+
+    /// A device from a row; `knownTags` (what was just written) saves decoding the stored JSON.
+    static func device(_ row: some StoredRow, knownTags: [String]?) throws -> DeviceRecord {
+        guard let platform = Platform(rawValue: row.text(2)) else { throw StorageError.corrupt("device platform \(row.text(2))") }
+        let stored = row.text(5)
+        let tags = knownTags ?? (stored == "[]" ? [] : (try? JSONDecoder().decode([String].self, from: Data(stored.utf8))) ?? [])
+        return DeviceRecord(
+            seq: row.int(0), id: row.text(1), platform: platform, token: row.text(3), externalUserID: row.optionalText(4),
+            tags: tags, locale: row.optionalText(6), timeZone: row.optionalText(7), appVersion: row.optionalText(8),
+            sdkVersion: row.optionalText(9), active: row.int(10) == 1, deactivatedReason: row.optionalText(11),
+            deactivatedAt: row.optionalInt(12), createdAt: row.int(13), updatedAt: row.int(14))
+    }
+
+    static func message(_ row: some StoredRow) throws -> MessageRecord {
+        guard let state = MessageState(rawValue: row.text(5)) else { throw StorageError.corrupt("message state \(row.text(5))") }
+        return MessageRecord(
+            seq: row.int(0), id: row.text(1), appID: row.text(2), content: row.text(3), audience: row.text(4), state: state,
+            sendAt: row.int(6), audienceSize: row.int(7), fanOutCursor: row.int(8), createdAt: row.int(9), finishedAt: row.optionalInt(10),
+            failureReason: row.optionalText(11))
+    }
+
+    static func delivery(_ row: some StoredRow) throws -> DeliveryRecord {
+        guard let platform = Platform(rawValue: row.text(4)), let state = DeliveryState(rawValue: row.text(6)) else {
+            throw StorageError.corrupt("delivery \(row.text(1))")
+        }
+        return DeliveryRecord(
+            seq: row.int(0), id: row.text(1), messageID: row.text(2), deviceID: row.optionalText(3), platform: platform,
+            variant: row.optionalText(5), state: state, attempts: row.int(7), providerID: row.optionalText(8),
+            nextAttemptAt: row.optionalInt(9), createdAt: row.int(10), updatedAt: row.int(11), sentAt: row.optionalInt(12))
+    }
+}
