@@ -34,7 +34,7 @@ public final class Server: Sendable {
     public static func start(_ configuration: ServerConfiguration, senders: SenderSet, logger: Logger, clock: WallClock = .system) async throws -> Server {
         let directory = configuration.dataDirectory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let store: any Storage = try SQLiteStore(path: directory + "/notibase.sqlite", checkpointLogger: logger)
+        let store = try await openStorage(configuration, logger: logger)
         let secret = try secretKey(configuration, directory: directory)
         let box = try SecretBox(key: secret)
         let signer = Signer(secretKey: secret)
@@ -98,9 +98,37 @@ public final class Server: Sendable {
     /// returns what is wrong: orphans, dangling references, contradictions. Empty when all is well.
     /// Safe beside a running server: it only reads (after migrating).
     public static func integrityProblems(dataDirectory: String) async throws -> [String] {
-        let path = dataDirectory + "/notibase.sqlite"
-        guard FileManager.default.fileExists(atPath: path) else { throw ConfigurationError("there is no database at \(path)") }
-        return try await SQLiteStore(path: path).integrityProblems()
+        var configuration = ServerConfiguration()
+        configuration.dataDirectory = dataDirectory
+        return try await integrityProblems(configuration)
+    }
+
+    /// The same for the database `configuration` names (PostgreSQL, or SQLite in its directory).
+    public static func integrityProblems(_ configuration: ServerConfiguration) async throws -> [String] {
+        if configuration.databaseURL == nil {
+            let path = configuration.dataDirectory + "/notibase.sqlite"
+            guard FileManager.default.fileExists(atPath: path) else { throw ConfigurationError("there is no database at \(path)") }
+        }
+        let store = try await openStorage(configuration, logger: nil)
+        let problems = try await store.integrityProblems()
+        try? await store.close()
+        return problems
+    }
+
+    /// The database `configuration` names: PostgreSQL at its URL, or SQLite in the data directory
+    /// (checkpointed in the background when `logger` is given: a serving store).
+    static func openStorage(_ configuration: ServerConfiguration, logger: Logger?) async throws -> any Storage {
+        guard let url = configuration.databaseURL else {
+            return try SQLiteStore(path: configuration.dataDirectory + "/notibase.sqlite", checkpointLogger: logger)
+        }
+        guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+            throw ConfigurationError("the database URL must start with postgres:// (postgres://user:password@host:5432/notibase)")
+        }
+        do {
+            return try await PostgresStore(url: url, poolSize: configuration.databasePoolSize)
+        } catch let error as StorageError {
+            throw ConfigurationError("cannot use the database: \(error)")
+        }
     }
 
     private static func secretKey(_ configuration: ServerConfiguration, directory: String) throws -> [UInt8] {

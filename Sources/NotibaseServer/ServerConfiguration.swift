@@ -6,6 +6,11 @@ public struct ServerConfiguration: Sendable {
     public var port = 8080
     /// Where the database (`notibase.sqlite`) and, unless a secret key is given, `secret.key` live.
     public var dataDirectory = "data"
+    /// A PostgreSQL database (`postgres://user:password@host:port/database`) instead of SQLite in
+    /// the data directory: for several nodes on one database.
+    public var databaseURL: String?
+    /// Connections each node keeps to PostgreSQL.
+    public var databasePoolSize = 8
     /// PEM files for HTTPS; both or neither.
     public var tlsCertificatePath: String?
     public var tlsKeyPath: String?

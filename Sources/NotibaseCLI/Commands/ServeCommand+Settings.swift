@@ -33,6 +33,8 @@ extension ServeCommand {
                 configuration.port = port
             }
             configuration.dataDirectory = value("data-dir", "NOTIBASE_DATA_DIR") ?? configuration.dataDirectory
+            configuration.databaseURL = value("database", "NOTIBASE_DATABASE_URL")
+            configuration.databasePoolSize = try integer("database-pool", "NOTIBASE_DATABASE_POOL", default: 8, in: 1...256)
             configuration.tlsCertificatePath = value("tls-cert", "NOTIBASE_TLS_CERT")
             configuration.tlsKeyPath = value("tls-key", "NOTIBASE_TLS_KEY")
             if let file = arguments.value("secret-key-file") {

@@ -4,13 +4,16 @@ import NotibaseServer
 /// `notibase serve`: runs the server until SIGTERM or SIGINT, then shuts down gracefully.
 enum ServeCommand: Command {
     static let name = "serve"
-    static let summary = "run the Notibase server (HTTP API, delivery queue) on an embedded SQLite database"
+    static let summary = "run the Notibase server (HTTP API, delivery queue) on embedded SQLite or on PostgreSQL"
     static let usage = """
         notibase serve [options]
 
           Every option can also be set with the environment variable shown; a flag wins.
           --listen HOST:PORT        address to listen on (NOTIBASE_LISTEN, default 127.0.0.1:8080; port 0 picks one)
           --data-dir DIR            database and secret key directory (NOTIBASE_DATA_DIR, default ./data)
+          --database URL            PostgreSQL instead of SQLite in --data-dir: postgres://user:password@host:5432/db
+                                    (NOTIBASE_DATABASE_URL); every node on it needs the same secret key
+          --database-pool N         connections to PostgreSQL (NOTIBASE_DATABASE_POOL, default 8)
           --tls-cert FILE           PEM certificate chain for HTTPS (NOTIBASE_TLS_CERT)
           --tls-key FILE            PEM private key for HTTPS (NOTIBASE_TLS_KEY)
           --secret-key-file FILE    base64 32-byte key that encrypts credentials (NOTIBASE_SECRET_KEY holds the
@@ -44,7 +47,7 @@ enum ServeCommand: Command {
           answers as APNs and FCM would and accepts every push (no phones attached; notibase demo attaches some).
         """
     static let options: [OptionSpec] = [
-        .value("listen"), .value("data-dir"), .value("tls-cert"), .value("tls-key"), .value("secret-key-file"),
+        .value("listen"), .value("data-dir"), .value("database"), .value("database-pool"), .value("tls-cert"), .value("tls-key"), .value("secret-key-file"),
         .value("max-body-bytes"), .value("rate-limit-server"), .value("rate-limit-client"), .value("rate-limit-admin"),
         .value("workers"), .value("batch-size"), .value("lease-seconds"), .value("fanout-batch"), .value("retention-days"),
         .value("sender"), .value("sender-record"), .value("log-level"), .flag("no-access-log"), .flag("check"),
@@ -56,12 +59,13 @@ enum ServeCommand: Command {
         let settings = Settings(arguments: arguments, environment: ProcessInfo.processInfo.environment)
         let configuration = try settings.configuration()
         if arguments.flag("check") {
-            let problems = try await Server.integrityProblems(dataDirectory: configuration.dataDirectory)
+            let problems = try await Server.integrityProblems(configuration)
+            let place = configuration.databaseURL == nil ? configuration.dataDirectory : "the PostgreSQL database"
             guard !problems.isEmpty else {
-                io.writeOutput("notibase: the data in \(configuration.dataDirectory) is consistent\n")
+                io.writeOutput("notibase: the data in \(place) is consistent\n")
                 return 0
             }
-            io.writeError("notibase: \(problems.count) problem\(problems.count == 1 ? "" : "s") in \(configuration.dataDirectory):\n")
+            io.writeError("notibase: \(problems.count) problem\(problems.count == 1 ? "" : "s") in \(place):\n")
             for problem in problems { io.writeError("  \(problem)\n") }
             return 1
         }

@@ -17,14 +17,20 @@ public struct StorageError: Error, CustomStringConvertible {
     public let kind: Kind
     private let detail: String
 
-    /// The backend's own code, for the log.
+    /// The backend's own code, for the log: SQLite's result code or PostgreSQL's SQLSTATE.
     let backendCode: Int32?
+    let sqlState: String?
 
-    init(_ kind: Kind, _ detail: String, backendCode: Int32? = nil) {
+    init(_ kind: Kind, _ detail: String, backendCode: Int32? = nil, sqlState: String? = nil) {
         self.kind = kind
         self.detail = detail
         self.backendCode = backendCode
+        self.sqlState = sqlState
     }
+
+    /// A conflict with a concurrent transaction (PostgreSQL's serialization failure or deadlock):
+    /// the same transaction run again may succeed.
+    var isRetryableConflict: Bool { sqlState?.hasPrefix("40") == true }
 
     /// An SQLite result code, classified: busy and locked databases, I/O and space errors are
     /// unavailable; constraints are conflicts; corruption is corrupt; anything else (a bug in a

@@ -125,10 +125,3 @@ struct IdentityIntegrityTests {
         #expect(try #require(try await harness.store.message(appID: other.id, id: later)?.seq) > messageSeq)
     }
 }
-
-extension SQLiteStore {
-    /// How many rows `table` holds (tests only).
-    func rowCount(_ table: String) throws -> Int {
-        try connection.first("SELECT count(*) FROM \(table)") { $0.int(0) } ?? 0
-    }
-}

@@ -15,7 +15,8 @@ final class Harness: Sendable {
     let signer = Signer(secretKey: Harness.secretKey)
 
     let directory: String
-    let store: SQLiteStore
+    let store: any Storage & RowCounting
+    private let finishStore: @Sendable () -> Void
     let responder: APIResponder
     let fanOut: FanOut
     let worker: DeliveryWorker
@@ -30,7 +31,10 @@ final class Harness: Sendable {
     ) async throws {
         directory = NSTemporaryDirectory() + "notibase-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        store = try SQLiteStore(path: directory + "/notibase.sqlite", busyTimeout: busyTimeout)
+        let opened = try await TestDatabase.open(directory: directory, busyTimeout: busyTimeout)
+        store = opened.store
+        finishStore = opened.finish
+        let store = self.store
         let time = self.time
         let clock = WallClock { time.now }
         let box = try SecretBox(key: Self.secretKey)
@@ -54,12 +58,7 @@ final class Harness: Sendable {
     /// Every test that used a harness ends with the storage integrity check: whatever it did, no
     /// orphan, dangling reference or contradiction may be left behind.
     deinit {
-        do {
-            let problems = try SQLiteStore.integrityProblems(of: SQLiteConnection(path: directory + "/notibase.sqlite"))
-            if !problems.isEmpty { Issue.record("the stored data is inconsistent: \(problems.joined(separator: "; "))") }
-        } catch {
-            Issue.record("the storage integrity check failed: \(error)")
-        }
+        finishStore()
         try? FileManager.default.removeItem(atPath: directory)
     }
 

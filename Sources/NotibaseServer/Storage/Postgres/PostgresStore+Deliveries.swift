@@ -1,0 +1,91 @@
+import Foundation
+import NotibaseCore
+
+extension PostgresStore {
+    func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord] {
+        try await page(where: "d.message_seq = $1", .int(messageSeq), state: state, afterSeq: afterSeq, limit: limit)
+    }
+
+    func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]? {
+        guard let deviceSeq = try await pool.withConnection({
+            try $0.query("SELECT seq FROM devices WHERE id = $1 AND app_id = $2", [.text(deviceID), .text(appID)]).first { $0.int(0) }
+        }) else { return nil }
+        return try await page(where: "d.device_seq = $1", .int(deviceSeq), state: state, afterSeq: afterSeq, limit: limit)
+    }
+
+    func delivery(appID: String, id: String) async throws -> DeliveryRecord? {
+        try await pool.withConnection { connection in
+            try Self.withEvents(connection, connection.query(Rows.deliveryQuery + " WHERE d.id = $1 AND m.app_id = $2", [.text(id), .text(appID)]).map(Rows.delivery))
+                .first
+        }
+    }
+
+    private func page(where condition: String, _ value: PostgresValue, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord] {
+        var sql = Rows.deliveryQuery + " WHERE \(condition) AND d.seq > $2"
+        var values: [PostgresValue] = [value, .int(afterSeq)]
+        if let state {
+            values.append(.text(state.rawValue))
+            sql += " AND d.state = $\(values.count)"
+        }
+        values.append(.int(limit))
+        sql += " ORDER BY d.seq LIMIT $\(values.count)"
+        let query = sql
+        let parameters = values
+        return try await pool.withConnection { connection in
+            try Self.withEvents(connection, connection.query(query, parameters).map(Rows.delivery))
+        }
+    }
+
+    /// The deliveries with their histories, read with one query for the whole page.
+    private static func withEvents(_ connection: PostgresConnection, _ deliveries: [DeliveryRecord]) throws -> [DeliveryRecord] {
+        guard !deliveries.isEmpty else { return [] }
+        var events: [Int: [DeliveryEventRecord]] = [:]
+        let rows = try connection.query(
+            """
+            SELECT delivery_seq, event, at, detail FROM delivery_events
+            WHERE delivery_seq IN (SELECT value::bigint FROM jsonb_array_elements_text($1::jsonb)) ORDER BY delivery_seq, seq
+            """, [.text(JSON.text(deliveries.map(\.seq)))]).map { ($0.int(0), DeliveryEventRecord(event: $0.text(1), at: $0.int(2), detail: $0.optionalText(3))) }
+        for (seq, event) in rows { events[seq, default: []].append(event) }
+        return deliveries.map { delivery in
+            var delivery = delivery
+            delivery.events = events[delivery.seq] ?? []
+            return delivery
+        }
+    }
+
+    /// Applies a receipt once per receipt ID, only for a delivery of the same app (and message),
+    /// at most `limit` per delivery. The delivery's row is locked, so two nodes count alike.
+    func applyReceipt(appID: String, _ receipt: Receipt, detail: String, limit: Int, now: Int) async throws -> ReceiptResult {
+        try await pool.transaction { connection in
+            guard let found = try connection.query(
+                """
+                SELECT d.seq, d.state, m.id, m.seq FROM deliveries d JOIN messages m ON m.seq = d.message_seq
+                WHERE d.id = $1 AND m.app_id = $2 FOR UPDATE OF d
+                """, [.text(receipt.deliveryID), .text(appID)]).first({ ($0.int(0), $0.text(1), $0.text(2), $0.int(3)) }),
+                receipt.messageID == nil || receipt.messageID == found.2 else {
+                return .unknownDelivery
+            }
+            let (seq, stateText, _, messageSeq) = found
+            if try connection.query("SELECT 1 FROM receipts WHERE app_id = $1 AND id = $2", [.text(appID), .text(receipt.id)]).count > 0 {
+                return .duplicate(deliveryID: receipt.deliveryID)
+            }
+            let count = try connection.query("SELECT count(*) FROM receipts WHERE delivery_seq = $1", [.int(seq)]).first { $0.int(0) } ?? 0
+            guard count < limit else { return .limitReached }
+            guard try connection.run(
+                "INSERT INTO receipts (app_id, id, delivery_seq, event, received_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+                [.text(appID), .text(receipt.id), .int(seq), .text(receipt.event.rawValue), .int(now)]) == 1 else {
+                return .duplicate(deliveryID: receipt.deliveryID)
+            }
+            try connection.run(
+                "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES ($1, $2, $3, $4)",
+                [.int(seq), .text(receipt.event.rawValue), .int(Int(receipt.occurredAt.timeIntervalSince1970 * 1000)), .text(detail)])
+            let current = DeliveryState(rawValue: stateText) ?? .queued
+            let reported = DeliveryState(rawValue: receipt.event.rawValue) ?? .rendered
+            if reported.rank > current.rank {
+                try connection.run("UPDATE deliveries SET state = $1, due_at = NULL, updated_at = $2 WHERE seq = $3", [.text(reported.rawValue), .int(now), .int(seq)])
+                try Self.completeIfFinished(connection, messageSeqs: [messageSeq], now: now)
+            }
+            return .accepted(deliveryID: receipt.deliveryID)
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import NotibaseCore
+
+extension PostgresStore {
+    func audienceSize(appID: String, _ audience: Audience) async throws -> Int {
+        let condition = audience.postgresCondition(parameter: 2)
+        return try await pool.withConnection {
+            try $0.query("SELECT count(*) FROM devices WHERE app_id = $1 AND active = 1 AND \(condition.sql)", [.text(appID)] + condition.values)
+                .first { $0.int(0) } ?? 0
+        }
+    }
+
+    /// Stores a new message, or returns the one stored under the same idempotency key within
+    /// `window` (the key's row is locked, so two nodes given the same key create one message).
+    func createMessage(_ message: MessageRecord, idempotencyKey: String?, window: Int) async throws -> (MessageRecord, replayed: Bool) {
+        try await pool.transaction { connection in
+            if let key = idempotencyKey {
+                try connection.run("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [.text(message.appID), .text(key)])
+                let earlier = try connection.query(
+                    "SELECT message_id, created_at FROM idempotency_keys WHERE app_id = $1 AND key = $2",
+                    [.text(message.appID), .text(key)]).first { ($0.text(0), $0.int(1)) }
+                if let earlier, earlier.1 > message.createdAt - window,
+                   let stored = try connection.query(
+                    "SELECT \(Rows.messageColumns) FROM messages WHERE id = $1 AND app_id = $2", [.text(earlier.0), .text(message.appID)]).first(Rows.message) {
+                    return (stored, true)
+                }
+            }
+            guard let seq = try connection.query(
+                """
+                INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq
+                """,
+                [.text(message.id), .text(message.appID), .text(message.content), .text(message.audience), .text(message.state.rawValue),
+                 .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt)]).first({ $0.int(0) }) else {
+                throw StorageError.corrupt("message insert returned nothing")
+            }
+            if let key = idempotencyKey {
+                try connection.run(
+                    """
+                    INSERT INTO idempotency_keys (app_id, key, message_id, created_at) VALUES ($1, $2, $3, $4)
+                    ON CONFLICT (app_id, key) DO UPDATE SET message_id = excluded.message_id, created_at = excluded.created_at
+                    """, [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt)])
+            }
+            var stored = message
+            stored.seq = seq
+            return (stored, false)
+        }
+    }
+
+    func message(appID: String, id: String) async throws -> MessageRecord? {
+        try await pool.withConnection {
+            try $0.query("SELECT \(Rows.messageColumns) FROM messages WHERE id = $1 AND app_id = $2", [.text(id), .text(appID)]).first(Rows.message)
+        }
+    }
+
+    func message(seq: Int) async throws -> MessageRecord? {
+        try await pool.withConnection { try $0.query("SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1", [.int(seq)]).first(Rows.message) }
+    }
+
+    func messages(appID: String, beforeSeq: Int, limit: Int) async throws -> [MessageRecord] {
+        try await pool.withConnection {
+            try $0.query(
+                "SELECT \(Rows.messageColumns) FROM messages WHERE app_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3",
+                [.text(appID), .int(beforeSeq), .int(limit)]).map(Rows.message)
+        }
+    }
+
+    func deliveryCounts(messageSeq: Int) async throws -> [(state: String, platform: String, count: Int)] {
+        let rows = try await pool.withConnection {
+            try $0.query("SELECT state, platform, count(*) FROM deliveries WHERE message_seq = $1 GROUP BY state, platform", [.int(messageSeq)])
+                .map { Count(state: $0.text(0), platform: $0.text(1), count: $0.int(2)) }
+        }
+        return rows.map { ($0.state, $0.platform, $0.count) }
+    }
+
+    private struct Count: Sendable {
+        var state: String
+        var platform: String
+        var count: Int
+    }
+
+    func cancelMessage(appID: String, id: String, now: Int) async throws -> MessageRecord? {
+        try await pool.transaction { connection in
+            guard let message = try connection.query(
+                "SELECT \(Rows.messageColumns) FROM messages WHERE id = $1 AND app_id = $2 FOR UPDATE", [.text(id), .text(appID)]).first(Rows.message) else {
+                return nil
+            }
+            guard ![.completed, .cancelled, .failed].contains(message.state) else { return message }
+            try connection.run("UPDATE messages SET state = 'cancelled', finished_at = $1 WHERE seq = $2", [.int(now), .int(message.seq)])
+            try connection.run(
+                """
+                WITH cancelled AS (
+                    UPDATE deliveries SET state = 'cancelled', due_at = NULL, updated_at = $1
+                    WHERE message_seq = $2 AND state IN ('queued', 'retrying') RETURNING seq)
+                INSERT INTO delivery_events (delivery_seq, event, at) SELECT seq, 'cancelled', $1 FROM cancelled
+                """, [.int(now), .int(message.seq)])
+            return try connection.query("SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1", [.int(message.seq)]).first(Rows.message)
+        }
+    }
+
+    func failMessage(seq: Int, reason: String, now: Int) async throws {
+        try await pool.transaction { connection in
+            guard try connection.run(
+                "UPDATE messages SET state = 'failed', failure_reason = $1, finished_at = $2 WHERE seq = $3 AND state IN ('scheduled', 'fanningOut', 'sending')",
+                [.text(reason), .int(now), .int(seq)]) == 1 else { return }
+            try connection.run(
+                """
+                WITH failed AS (
+                    UPDATE deliveries SET state = 'failed', due_at = NULL, updated_at = $1
+                    WHERE message_seq = $2 AND state IN ('queued', 'retrying') RETURNING seq)
+                INSERT INTO delivery_events (delivery_seq, event, at, detail) SELECT seq, 'failed', $1, $3 FROM failed
+                """, [.int(now), .int(seq), .text(JSON.text(["reason": reason]))])
+        }
+    }
+
+    func purgeMessages(finishedBefore: Int, limit: Int) async throws -> Int {
+        try await pool.transaction { connection in
+            let deliveries = try connection.run(
+                """
+                DELETE FROM deliveries WHERE seq IN (
+                    SELECT d.seq FROM messages m JOIN deliveries d ON d.message_seq = m.seq
+                    WHERE m.state IN ('completed', 'cancelled', 'failed') AND m.finished_at < $1 LIMIT $2)
+                """, [.int(finishedBefore), .int(limit)])
+            let messages = try connection.run(
+                """
+                DELETE FROM messages WHERE seq IN (
+                    SELECT m.seq FROM messages m WHERE m.state IN ('completed', 'cancelled', 'failed') AND m.finished_at < $1
+                    AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_seq = m.seq) LIMIT $2)
+                """, [.int(finishedBefore), .int(limit)])
+            return deliveries + messages
+        }
+    }
+
+    /// Marks `sending` messages with no delivery left to send as completed.
+    static func completeIfFinished(_ connection: PostgresConnection, messageSeqs: Set<Int>, now: Int) throws {
+        guard !messageSeqs.isEmpty else { return }
+        try connection.run(
+            """
+            UPDATE messages SET state = 'completed', finished_at = $1
+            WHERE seq IN (SELECT value::bigint FROM jsonb_array_elements_text($2::jsonb)) AND state = 'sending'
+            AND NOT EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND state IN ('queued', 'retrying'))
+            """, [.int(now), .text(JSON.text(messageSeqs.sorted()))])
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import NotibaseCore
+
+extension PostgresStore {
+    func messagesToFanOut(now: Int, limit: Int) async throws -> [MessageRecord] {
+        try await pool.withConnection {
+            try $0.query(
+                """
+                SELECT \(Rows.messageColumns) FROM messages
+                WHERE state IN ('scheduled', 'fanningOut') AND send_at <= $1 ORDER BY send_at, seq LIMIT $2
+                """, [.int(now), .int(limit)]).map(Rows.message)
+        }
+    }
+
+    /// Writes the next batch of a message's deliveries and moves its cursor, in one transaction.
+    /// The message's row is locked for it: one node at a time fans a message out, and another
+    /// skips it (nothing written, not done) and takes its turn on the next round, so a node that
+    /// dies mid-fan-out leaves the message to the others at its last committed batch.
+    func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int) async throws -> (written: Int, done: Bool) {
+        let condition = audience.postgresCondition(parameter: 3)
+        let result = try await pool.transaction { connection -> Batch in
+            guard let message = try connection.query(
+                "SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1 FOR UPDATE SKIP LOCKED", [.int(messageSeq)]).first(Rows.message) else {
+                return Batch(written: 0, done: false)
+            }
+            guard message.state == .scheduled || message.state == .fanningOut else { return Batch(written: 0, done: true) }
+            let targets = try connection.query(
+                """
+                SELECT seq, platform, locale FROM devices
+                WHERE app_id = $1 AND active = 1 AND seq > $2 AND \(condition.sql) ORDER BY seq LIMIT $\(condition.values.count + 3)
+                """, [.text(message.appID), .int(message.fanOutCursor)] + condition.values + [.int(limit)]).map {
+                Target(device: $0.int(0), platform: $0.text(1), locale: $0.optionalText(2))
+            }
+            var variants: [String: String?] = [:]
+            let rows = zip(targets, Identifier.make(count: targets.count, milliseconds: now)).map { target, id in
+                let variant: String? = target.locale.flatMap { locale in
+                    if let known = variants[locale] { return known }
+                    let chosen = chooser.variant(for: locale)
+                    variants[locale] = .some(chosen)
+                    return chosen
+                }
+                return NewDelivery(id: id, device: target.device, platform: target.platform, variant: variant)
+            }
+            if !rows.isEmpty {
+                // The whole batch in one statement.
+                try connection.run(
+                    """
+                    INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, created_at, updated_at)
+                    SELECT r.id, $1, r.device, r.platform, r.variant, 'queued', $2, $2, $2
+                    FROM jsonb_to_recordset($3::jsonb) AS r(id text, device bigint, platform text, variant text)
+                    """, [.int(messageSeq), .int(now), .text(try Self.json(rows))])
+            }
+            let done = targets.count < limit
+            try connection.run(
+                "UPDATE messages SET fanout_cursor = $1, state = $2 WHERE seq = $3",
+                [.int(targets.last?.device ?? message.fanOutCursor), .text((done ? MessageState.sending : .fanningOut).rawValue), .int(messageSeq)])
+            if done { try Self.completeIfFinished(connection, messageSeqs: [messageSeq], now: now) }
+            return Batch(written: targets.count, done: done)
+        }
+        return (result.written, result.done)
+    }
+
+    private struct Batch: Sendable {
+        var written: Int
+        var done: Bool
+    }
+
+    private struct Target {
+        var device: Int
+        var platform: String
+        var locale: String?
+    }
+
+    private struct NewDelivery: Encodable {
+        var id: String
+        var device: Int
+        var platform: String
+        var variant: String?
+    }
+
+    /// Claims up to `limit` due deliveries for `lease` milliseconds, skipping those another node
+    /// is claiming at the same moment, and reads their devices in the same statement.
+    func claimDeliveries(now: Int, lease: Int, limit: Int) async throws -> [ClaimedDelivery] {
+        try await pool.withConnection { connection in
+            try connection.query(
+                """
+                WITH claimed AS (
+                    UPDATE deliveries SET due_at = $1, attempts = attempts + 1
+                    WHERE seq IN (SELECT seq FROM deliveries WHERE due_at <= $2 ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                    RETURNING seq, id, message_seq, device_seq, platform, variant, attempts, created_at)
+                SELECT c.seq, c.id, c.message_seq, c.device_seq, c.platform, c.variant, c.attempts, c.created_at,
+                    v.token, v.active, v.deactivated_reason
+                FROM claimed c JOIN messages m ON m.seq = c.message_seq
+                LEFT JOIN devices v ON v.seq = c.device_seq AND v.app_id = m.app_id ORDER BY c.seq
+                """, [.int(now + lease), .int(now), .int(limit)]).map { row in
+                ClaimedDelivery(
+                    seq: row.int(0), id: row.text(1), messageSeq: row.int(2), deviceSeq: row.optionalInt(3),
+                    platform: Platform(rawValue: row.text(4)) ?? .ios, variant: row.optionalText(5), attempts: row.int(6),
+                    createdAt: row.int(7), token: row.optionalText(8), deviceActive: row.optionalInt(9) == 1,
+                    deactivatedReason: row.optionalText(10))
+            }
+        }
+    }
+
+    /// Records what happened to claimed deliveries, in one transaction of three statements.
+    func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
+        let rows = try Self.json(updates.map { Outcome(seq: $0.seq, state: $0.state.rawValue, dueAt: $0.dueAt, providerID: $0.providerID) })
+        let events = try Self.json(updates.filter { $0.state != .sent }.map { Event(seq: $0.seq, event: $0.event, detail: $0.detail) })
+        let deactivations = try Self.json(updates.compactMap { update in
+            update.deactivateDevice.map { Deactivation(seq: $0.seq, reason: $0.reason, at: $0.at) }
+        })
+        try await pool.transaction { connection in
+            try connection.run(
+                """
+                UPDATE deliveries d SET
+                    state = CASE WHEN d.state IN ('queued', 'retrying', 'cancelled') THEN u.state ELSE d.state END,
+                    due_at = CASE WHEN d.state IN ('queued', 'retrying', 'cancelled') THEN u."dueAt" ELSE d.due_at END,
+                    provider_id = coalesce(u."providerID", d.provider_id),
+                    sent_at = CASE WHEN u.state = 'sent' THEN $2 ELSE d.sent_at END, updated_at = $2
+                FROM jsonb_to_recordset($1::jsonb) AS u(seq bigint, state text, "dueAt" bigint, "providerID" text)
+                WHERE d.seq = u.seq
+                """, [.text(rows), .int(now)])
+            try connection.run(
+                """
+                INSERT INTO delivery_events (delivery_seq, event, at, detail)
+                SELECT e.seq, e.event, $2, e.detail FROM jsonb_to_recordset($1::jsonb) AS e(seq bigint, event text, detail text)
+                """, [.text(events), .int(now)])
+            try connection.run(
+                """
+                UPDATE devices v SET active = 0, deactivated_reason = x.reason, deactivated_at = x.at, updated_at = $2
+                FROM jsonb_to_recordset($1::jsonb) AS x(seq bigint, reason text, at bigint) WHERE v.seq = x.seq AND v.active = 1
+                """, [.text(deactivations), .int(now)])
+            try Self.completeIfFinished(connection, messageSeqs: messageSeqs, now: now)
+        }
+    }
+
+    private struct Outcome: Encodable {
+        var seq: Int
+        var state: String
+        var dueAt: Int?
+        var providerID: String?
+    }
+
+    private struct Event: Encodable {
+        var seq: Int
+        var event: String
+        var detail: String?
+    }
+
+    private struct Deactivation: Encodable {
+        var seq: Int
+        var reason: String
+        var at: Int
+    }
+
+    static func json(_ value: some Encodable) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+}

@@ -1,0 +1,131 @@
+import NotibaseCore
+
+/// The server's storage on PostgreSQL, for several identical nodes on one database: the same
+/// ``Storage`` guarantees as ``SQLiteStore``, with the database enforcing them between nodes
+/// (row locks, `FOR UPDATE SKIP LOCKED` claims, unique keys). SQL stays in this type and its
+/// extensions, one per resource.
+final class PostgresStore: Storage {
+    let pool: PostgresPool
+
+    /// Connects (`size` connections), and migrates the schema under an advisory lock.
+    init(url: String, poolSize: Int = 8) async throws {
+        pool = try PostgresPool(url: url, size: poolSize)
+        try await pool.withConnection { try PostgresSchema.migrate($0) }
+    }
+
+    func close() async throws {}
+
+    // MARK: Settings
+
+    func setting(_ name: String) async throws -> [UInt8]? {
+        try await pool.withConnection { try $0.query("SELECT value FROM settings WHERE name = $1", [.text(name)]).first { $0.blob(0) } }
+    }
+
+    func insertSettingIfAbsent(_ name: String, _ value: [UInt8]) async throws -> Bool {
+        try await pool.withConnection {
+            try $0.run("INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", [.text(name), .bytes(value)]) == 1
+        }
+    }
+
+    func replaceSetting(_ name: String, _ value: [UInt8]) async throws {
+        try await pool.withConnection {
+            try $0.run("INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value", [.text(name), .bytes(value)])
+        }
+    }
+
+    func queueDepth() async throws -> Int {
+        try await pool.withConnection { try $0.query("SELECT count(*) FROM deliveries WHERE due_at IS NOT NULL").first { $0.int(0) } ?? 0 }
+    }
+
+    /// The rules no constraint states (PostgreSQL enforces every foreign key itself).
+    func integrityProblems() async throws -> [String] {
+        try await pool.withConnection { try Self.integrityProblems(of: $0) }
+    }
+
+    /// ``integrityProblems()`` on any connection to a Notibase database (a test's own, say).
+    static func integrityProblems(of connection: PostgresConnection) throws -> [String] {
+        var problems: [String] = []
+        for check in IntegrityRules.checks {
+            let rows = try connection.query(check.sql).map { $0.text(0) }
+            if !rows.isEmpty { problems.append("\(check.problem): \(rows.joined(separator: ", "))") }
+        }
+        return problems
+    }
+
+    // MARK: Apps, keys, credentials
+
+    func createApp(id: String, name: String, serverKeyHash: [UInt8], clientKeyHash: [UInt8], requireIdentityVerification: Bool, now: Int) async throws -> AppRecord {
+        try await pool.withConnection {
+            try $0.run(
+                "INSERT INTO apps (id, name, server_key_hash, client_key_hash, created_at, require_identity_verification) VALUES ($1, $2, $3, $4, $5, $6)",
+                [.text(id), .text(name), .bytes(serverKeyHash), .bytes(clientKeyHash), .int(now), .int(requireIdentityVerification ? 1 : 0)])
+        }
+        return AppRecord(id: id, name: name, credentialsRevision: 0, createdAt: now, requireIdentityVerification: requireIdentityVerification)
+    }
+
+    func apps() async throws -> [AppRecord] {
+        try await pool.withConnection { try $0.query("SELECT \(Rows.appColumns) FROM apps ORDER BY created_at, id").map(Rows.app) }
+    }
+
+    func app(_ id: String) async throws -> AppRecord? {
+        try await pool.withConnection { try $0.query("SELECT \(Rows.appColumns) FROM apps WHERE id = $1", [.text(id)]).first(Rows.app) }
+    }
+
+    func updateApp(_ id: String, name: String?, requireIdentityVerification: Bool?) async throws -> AppRecord? {
+        try await pool.withConnection {
+            try $0.query(
+                """
+                UPDATE apps SET name = coalesce($1, name), require_identity_verification = coalesce($2::integer, require_identity_verification)
+                WHERE id = $3 RETURNING \(Rows.appColumns)
+                """, [.optionalText(name), requireIdentityVerification.map { .int($0 ? 1 : 0) } ?? .null, .text(id)]).first(Rows.app)
+        }
+    }
+
+    /// Deletes an app and everything it owns in one statement: the foreign keys cascade.
+    func deleteApp(_ id: String) async throws -> Bool {
+        try await pool.withConnection { try $0.run("DELETE FROM apps WHERE id = $1", [.text(id)]) == 1 }
+    }
+
+    func replaceKey(appID: String, kind: KeyKind, hash: [UInt8]) async throws -> Bool {
+        let column = kind == .server ? "server_key_hash" : "client_key_hash"
+        return try await pool.withConnection { try $0.run("UPDATE apps SET \(column) = $1 WHERE id = $2", [.bytes(hash), .text(appID)]) == 1 }
+    }
+
+    func keyOwner(hash: [UInt8]) async throws -> KeyOwner? {
+        try await pool.withConnection { connection in
+            try connection.query(
+                """
+                SELECT id, require_identity_verification, server_key_hash = $1 FROM apps WHERE server_key_hash = $1 OR client_key_hash = $1
+                """, [.bytes(hash)]).first { row in
+                KeyOwner(appID: row.text(0), kind: row.text(2) == "t" ? .server : .client, requiresIdentityVerification: row.int(1) == 1)
+            }
+        }
+    }
+
+    func putCredentials(appID: String, provider: String, sealed: [UInt8], summary: String, now: Int) async throws {
+        try await pool.transaction { connection in
+            try connection.run(
+                """
+                INSERT INTO credentials (app_id, provider, sealed, summary, updated_at) VALUES ($1, $2, $3, $4, $5)
+                ON CONFLICT (app_id, provider) DO UPDATE SET sealed = excluded.sealed, summary = excluded.summary, updated_at = excluded.updated_at
+                """, [.text(appID), .text(provider), .bytes(sealed), .text(summary), .int(now)])
+            try connection.run("UPDATE apps SET credentials_revision = credentials_revision + 1 WHERE id = $1", [.text(appID)])
+        }
+    }
+
+    func deleteCredentials(appID: String, provider: String) async throws -> Bool {
+        try await pool.transaction { connection in
+            let deleted = try connection.run("DELETE FROM credentials WHERE app_id = $1 AND provider = $2", [.text(appID), .text(provider)]) == 1
+            if deleted { try connection.run("UPDATE apps SET credentials_revision = credentials_revision + 1 WHERE id = $1", [.text(appID)]) }
+            return deleted
+        }
+    }
+
+    func credentials(appID: String) async throws -> [CredentialRecord] {
+        try await pool.withConnection {
+            try $0.query("SELECT provider, sealed, summary, updated_at FROM credentials WHERE app_id = $1 ORDER BY provider", [.text(appID)]).map {
+                CredentialRecord(provider: $0.text(0), sealed: $0.blob(1), summary: $0.text(2), updatedAt: $0.int(3))
+            }
+        }
+    }
+}

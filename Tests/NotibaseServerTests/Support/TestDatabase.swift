@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+@testable import NotibaseServer
+
+/// Where a harness stores: SQLite in its temporary directory, or, when `NOTIBASE_TEST_DATABASE_URL`
+/// names a PostgreSQL database, a schema of its own in it (script/test runs the in-process suites
+/// once on each backend). Either way the test ends with the storage integrity check.
+enum TestDatabase {
+    static let postgresURL = ProcessInfo.processInfo.environment["NOTIBASE_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    static var isPostgres: Bool { postgresURL != nil }
+
+    /// A store for one test, and what ends it.
+    struct Opened: Sendable {
+        var store: any Storage & RowCounting
+        var finish: @Sendable () -> Void
+    }
+
+    static func open(directory: String, busyTimeout: Int32) async throws -> Opened {
+        guard let base = postgresURL else {
+            let path = directory + "/notibase.sqlite"
+            let store = try SQLiteStore(path: path, busyTimeout: busyTimeout)
+            return Opened(store: store) {
+                report { try SQLiteStore.integrityProblems(of: SQLiteConnection(path: path)) }
+            }
+        }
+        let schema = "t" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try PostgresConnection(url: base).execute("CREATE SCHEMA \(schema)")
+        let url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+        let store = try await PostgresStore(url: url, poolSize: 2)
+        return Opened(store: store) {
+            report { try PostgresStore.integrityProblems(of: PostgresConnection(url: url)) }
+            try? PostgresConnection(url: base).execute("DROP SCHEMA \(schema) CASCADE")
+        }
+    }
+
+    private static func report(_ check: () throws -> [String]) {
+        do {
+            let problems = try check()
+            if !problems.isEmpty { Issue.record("the stored data is inconsistent: \(problems.joined(separator: "; "))") }
+        } catch {
+            Issue.record("the storage integrity check failed: \(error)")
+        }
+    }
+}
+
+/// How many rows a table holds, on either backend (tests only).
+protocol RowCounting {
+    func rowCount(_ table: String) async throws -> Int
+}
+
+extension SQLiteStore: RowCounting {
+    func rowCount(_ table: String) throws -> Int {
+        try connection.first("SELECT count(*) FROM \(table)") { $0.int(0) } ?? 0
+    }
+}
+
+extension PostgresStore: RowCounting {
+    func rowCount(_ table: String) async throws -> Int {
+        try await pool.withConnection { try $0.query("SELECT count(*) FROM \(table)").first { $0.int(0) } ?? 0 }
+    }
+}
