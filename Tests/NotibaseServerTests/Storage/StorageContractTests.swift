@@ -1,0 +1,172 @@
+import Foundation
+import NotibaseCore
+import Testing
+@testable import NotibaseServer
+
+/// What every ``Storage`` backend guarantees, tested on the protocol alone: script/test runs this
+/// suite on SQLite and again on PostgreSQL (`NOTIBASE_TEST_DATABASE_URL`).
+@Suite("Storage contract")
+final class StorageContractTests: Sendable {
+    let directory: TemporaryDirectory
+    let opened: TestDatabase.Opened
+    var store: any Storage & RowCounting { opened.store }
+
+    init() async throws {
+        directory = try TemporaryDirectory()
+        opened = try await TestDatabase.open(directory: directory.path, busyTimeout: 5_000)
+    }
+
+    /// Every test ends with the storage integrity check.
+    deinit { opened.finish() }
+
+    func app(_ id: String = "app") async throws -> String {
+        _ = try await store.createApp(
+            id: id, name: id, serverKeyHash: Array("s-\(id)".utf8), clientKeyHash: Array("c-\(id)".utf8), requireIdentityVerification: false, now: 1)
+        return id
+    }
+
+    func devices(_ app: String, _ count: Int, locale: String? = nil) async throws {
+        let registrations = (1...count).map {
+            (DeviceRegistration(platform: .ios, token: String(format: "%064x", $0), locale: locale), newID: "\(app)-dev-\($0)")
+        }
+        #expect(try await store.registerDevices(appID: app, registrations, now: 10) == count)
+    }
+
+    func message(_ app: String, id: String = "m1", audience: String = #"{"all":true}"#, now: Int = 100, key: String? = nil) async throws -> (MessageRecord, replayed: Bool) {
+        try await store.createMessage(
+            MessageRecord(seq: 0, id: id, appID: app, content: #"{"message":{"title":"T"}}"#, audience: audience, state: .scheduled, sendAt: now,
+                          audienceSize: 0, fanOutCursor: 0, createdAt: now, finishedAt: nil),
+            idempotencyKey: key, window: 1_000)
+    }
+
+    @Test func fanOutWritesEachDeviceOnceInBatchesAndThenSends() async throws {
+        let app = try await app()
+        try await devices(app, 5)
+        let (message, _) = try await message(app)
+        var written: [Int] = []
+        var done = false
+        while !done {
+            let batch = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 2, now: 200)
+            written.append(batch.written)
+            done = batch.done
+        }
+        #expect(written == [2, 2, 1])
+        let deliveries = try await store.deliveries(messageSeq: message.seq, state: nil, afterSeq: 0, limit: 100)
+        #expect(Set(deliveries.compactMap(\.deviceID)).count == 5)
+        #expect(try await store.message(seq: message.seq)?.state == .sending)
+        // Done means done: another batch writes nothing.
+        let after = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 2, now: 300)
+        #expect(after.written == 0 && after.done)
+    }
+
+    @Test func audiencesSelectByIDUserAndTags() async throws {
+        let app = try await app()
+        let registrations: [(DeviceRegistration, newID: String)] = [
+            (DeviceRegistration(platform: .ios, token: String(format: "%064x", 1), externalUserID: "u1", tags: ["a", "b"]), "d1"),
+            (DeviceRegistration(platform: .ios, token: String(format: "%064x", 2), externalUserID: "u2", tags: ["a"]), "d2"),
+            (DeviceRegistration(platform: .android, token: "fcm-token-000000000003", tags: ["c"]), "d3"),
+        ]
+        _ = try await store.registerDevices(appID: app, registrations, now: 10)
+        #expect(try await store.audienceSize(appID: app, .everyone) == 3)
+        #expect(try await store.audienceSize(appID: app, .devices(["d1", "d3", "nope"])) == 2)
+        #expect(try await store.audienceSize(appID: app, .externalUsers(["u2"])) == 1)
+        #expect(try await store.audienceSize(appID: app, .allTags(["a", "b"])) == 1)
+        #expect(try await store.audienceSize(appID: app, .anyTag(["b", "c"])) == 2)
+        #expect(try await store.devices(appID: app, filter: DeviceFilter(tag: "a"), afterSeq: 0, limit: 10).map(\.id) == ["d1", "d2"])
+    }
+
+    @Test func aClaimIsALeaseThatEndsByItself() async throws {
+        let app = try await app()
+        try await devices(app, 3)
+        let (message, _) = try await message(app)
+        _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200)
+        let first = try await store.claimDeliveries(now: 300, lease: 1_000, limit: 2)
+        #expect(first.count == 2 && first.allSatisfy { $0.attempts == 1 && $0.token != nil && $0.deviceActive })
+        let second = try await store.claimDeliveries(now: 301, lease: 1_000, limit: 10)
+        #expect(second.count == 1 && Set(first.map(\.id)).isDisjoint(with: second.map(\.id)))
+        #expect(try await store.claimDeliveries(now: 500, lease: 1_000, limit: 10).isEmpty)
+        let again = try await store.claimDeliveries(now: 1_400, lease: 1_000, limit: 10)
+        #expect(Set(again.map(\.id)) == Set((first + second).map(\.id)) && again.allSatisfy { $0.attempts == 2 })
+        try await store.recordDeliveries(
+            again.map { DeliveryUpdate(seq: $0.seq, state: .sent, providerID: "p", event: "sent") }, messageSeqs: [message.seq], now: 1_500)
+        #expect(try await store.message(seq: message.seq)?.state == .completed)
+        #expect(try await store.queueDepth() == 0)
+    }
+
+    @Test func anIdempotencyKeyReturnsTheSameMessageWithinItsWindow() async throws {
+        let app = try await app()
+        let (first, replayedFirst) = try await message(app, id: "m1", now: 100, key: "k")
+        let (again, replayed) = try await message(app, id: "m2", now: 500, key: "k")
+        #expect(!replayedFirst && replayed && again.id == first.id)
+        let (later, replayedLater) = try await message(app, id: "m3", now: 2_000, key: "k")
+        #expect(!replayedLater && later.id == "m3")
+        let other = try await self.app("other")
+        #expect(try await message(other, id: "m4", now: 600, key: "k").replayed == false)
+    }
+
+    @Test func aReceiptIsAppliedOnceAndNeverLowersTheState() async throws {
+        let app = try await app()
+        try await devices(app, 1)
+        let (message, _) = try await message(app)
+        _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200)
+        let claimed = try await store.claimDeliveries(now: 300, lease: 1_000, limit: 10)
+        try await store.recordDeliveries([DeliveryUpdate(seq: claimed[0].seq, state: .sent, providerID: "p", event: "sent")], messageSeqs: [message.seq], now: 400)
+        func receipt(_ id: String, _ event: Receipt.Event) -> Receipt {
+            Receipt(id: id, deliveryID: claimed[0].id, event: event, occurredAt: Date(timeIntervalSince1970: 1))
+        }
+        #expect(try await store.applyReceipt(appID: app, receipt("r1", .opened), detail: "{}", limit: 5, now: 500) == .accepted(deliveryID: claimed[0].id))
+        #expect(try await store.applyReceipt(appID: app, receipt("r1", .opened), detail: "{}", limit: 5, now: 501) == .duplicate(deliveryID: claimed[0].id))
+        #expect(try await store.applyReceipt(appID: app, receipt("r2", .rendered), detail: "{}", limit: 5, now: 502) == .accepted(deliveryID: claimed[0].id))
+        #expect(try await store.delivery(appID: app, id: claimed[0].id)?.state == .opened)
+        #expect(try await store.applyReceipt(appID: "another", receipt("r3", .opened), detail: "{}", limit: 5, now: 503) == .unknownDelivery)
+        for number in 3...5 { _ = try await store.applyReceipt(appID: app, receipt("r\(number)", .dismissed), detail: "{}", limit: 5, now: 504) }
+        #expect(try await store.applyReceipt(appID: app, receipt("r6", .dismissed), detail: "{}", limit: 5, now: 505) == .limitReached)
+        #expect(try await store.delivery(appID: app, id: claimed[0].id)?.events.map(\.event) == ["opened", "rendered", "dismissed", "dismissed", "dismissed"])
+    }
+
+    @Test func listsPageWithCursors() async throws {
+        let app = try await app()
+        try await devices(app, 5)
+        let firstPage = try await store.devices(appID: app, filter: DeviceFilter(), afterSeq: 0, limit: 2)
+        let secondPage = try await store.devices(appID: app, filter: DeviceFilter(), afterSeq: firstPage.last!.seq, limit: 2)
+        let lastPage = try await store.devices(appID: app, filter: DeviceFilter(), afterSeq: secondPage.last!.seq, limit: 2)
+        #expect((firstPage + secondPage + lastPage).map(\.id) == (1...5).map { "app-dev-\($0)" })
+        for id in ["m1", "m2", "m3"] { _ = try await message(app, id: id) }
+        let newest = try await store.messages(appID: app, beforeSeq: Int.max, limit: 2)
+        let older = try await store.messages(appID: app, beforeSeq: newest.last!.seq, limit: 2)
+        #expect(newest.map(\.id) == ["m3", "m2"] && older.map(\.id) == ["m1"])
+    }
+
+    /// On the first schema deleteApp left deliveries and their events behind (its subquery ran
+    /// after the cascade had removed the messages it selected through).
+    @Test func deletingAnAppRemovesEverythingOfIt() async throws {
+        let app = try await app()
+        let kept = try await self.app("kept")
+        try await devices(app, 2)
+        let (message, _) = try await message(app, key: "k")
+        _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200)
+        let claimed = try await store.claimDeliveries(now: 300, lease: 1_000, limit: 10)
+        try await store.recordDeliveries(claimed.map { DeliveryUpdate(seq: $0.seq, state: .failed, event: "failed", detail: "{}") }, messageSeqs: [message.seq], now: 400)
+        _ = try await store.applyReceipt(
+            appID: app, Receipt(id: "r", deliveryID: claimed[0].id, event: .opened, occurredAt: Date(timeIntervalSince1970: 1)), detail: "{}", limit: 5, now: 500)
+        try await store.putCredentials(appID: app, provider: "apns", sealed: [1], summary: "{}", now: 1)
+        #expect(try await store.deleteApp(app))
+        for table in ["devices", "messages", "deliveries", "delivery_events", "receipts", "idempotency_keys", "credentials"] {
+            #expect(try await store.rowCount(table) == 0, "\(table)")
+        }
+        #expect(try await store.app(kept) != nil)
+        #expect(try await store.integrityProblems() == [])
+    }
+
+    @Test func deletingADeviceFailsWhatWaitsForIt() async throws {
+        let app = try await app()
+        try await devices(app, 1)
+        let (message, _) = try await message(app)
+        _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200)
+        #expect(try await store.deleteDevice(appID: app, id: "app-dev-1", now: 300))
+        let delivery = try #require(try await store.deliveries(messageSeq: message.seq, state: nil, afterSeq: 0, limit: 10).first)
+        #expect(delivery.state == .failed && delivery.deviceID == nil && delivery.events.last?.event == "failed")
+        #expect(try await store.claimDeliveries(now: 400, lease: 1_000, limit: 10).isEmpty)
+        #expect(try await store.message(seq: message.seq)?.state == .completed)
+    }
+}
