@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// What Notibase needs from a received APNs payload (`UNNotificationContent.userInfo`): the alert
 /// text, the category, the buttons, the image, the deep link and the receipt ids.
