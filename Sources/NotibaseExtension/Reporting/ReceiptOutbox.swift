@@ -78,9 +78,9 @@ public struct ReceiptOutbox: Sendable {
     /// Posts every waiting receipt; removes those the server accepted (or refused for good).
     /// Returns how many were sent.
     @discardableResult
-    public func flush(with poster: any ReceiptPosting, timeout: Duration = .seconds(10)) async -> Int {
+    public func flush(with poster: any ReceiptPosting, timeout: Duration = .seconds(10), limit: Int = .max) async -> Int {
         var sent = 0
-        for receipt in pending() {
+        for receipt in pending().prefix(limit) {
             switch await poster.send(receipt, timeout: timeout) {
             case .accepted, .rejected:
                 remove(receipt)

@@ -18,9 +18,11 @@ import NotibaseCore
 /// Configuration comes from the extension's Info.plist (see ``ExtensionConfiguration/fromBundle(_:)``);
 /// override ``configuration`` to set it in code.
 open class NotibaseNotificationService: UNNotificationServiceExtension {
-    private let current = Locked<Finishing?>(nil)
+    /// Every notification this instance is still working on: iOS may hand one instance several
+    /// notifications, and `serviceExtensionTimeWillExpire` is about all of them.
+    private let inProgress = Locked([UUID: Finishing]())
 
-    /// What `serviceExtensionTimeWillExpire` needs to finish the notification in progress.
+    /// What `serviceExtensionTimeWillExpire` needs to finish a notification in progress.
     private struct Finishing: Sendable {
         var gate: ContentGate
         var engine: NotificationEngine
@@ -56,7 +58,6 @@ open class NotibaseNotificationService: UNNotificationServiceExtension {
     open override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
         let configuration = configuration
         let payload = NotificationPayload(userInfo: request.content.userInfo)
-        let gate = ContentGate(original: request.content, payload: payload, handler: contentHandler)
 
         let center = UNUserNotificationCenter.current()
         let registrar = CategoryRegistrar.shared(for: center) {
@@ -65,31 +66,44 @@ open class NotibaseNotificationService: UNNotificationServiceExtension {
         let engine = NotificationEngine(
             registrar: registrar, images: makeImageFetcher(configuration: configuration),
             receipts: makeReceiptPoster(configuration: configuration), configuration: configuration)
+        let gate = ContentGate(original: request.content, payload: payload, handler: contentHandler) { report in
+            engine.record(report, payload: payload)
+        }
+        let key = UUID()
+        let inProgress = inProgress
+        inProgress.withLock { $0[key] = Finishing(gate: gate, engine: engine, payload: payload) }
 
         let work = Task {
             if let report = await engine.process(payload, gate: gate) {
-                await engine.deliver(report, payload: payload)
+                inProgress.withLock { $0[key] = nil }
+                await engine.deliver(report, receipt: gate.recordedReceipt, payload: payload)
             }
         }
         // When the work ends first, the deadline finds the gate closed and does nothing.
         DispatchQueue.global().asyncAfter(deadline: .now() + configuration.deadline.timeInterval) {
+            inProgress.withLock { $0[key] = nil }
             if let report = gate.finish(.deadline) {
-                Task { await engine.deliver(report, payload: payload) }
+                Task { await engine.deliver(report, receipt: gate.recordedReceipt, payload: payload) }
             }
             work.cancel()
         }
-        current.withLock { $0 = Finishing(gate: gate, engine: engine, payload: payload) }
     }
 
+    /// Finishes every notification this instance is still working on, each with its best content
+    /// so far.
     open override func serviceExtensionTimeWillExpire() {
-        guard let finishing = current.withLock({ $0 }), let report = finishing.gate.finish(.timeWillExpire) else { return }
-        Task { await finishing.engine.deliver(report, payload: finishing.payload) }
+        let all = inProgress.withLock { all in
+            defer { all = [:] }
+            return Array(all.values)
+        }
+        for finishing in all {
+            guard let report = finishing.gate.finish(.timeWillExpire) else { continue }
+            Task { await finishing.engine.deliver(report, receipt: finishing.gate.recordedReceipt, payload: finishing.payload) }
+        }
     }
 
     private static func makeRegistrar(store: any CategoryStore, configuration: ExtensionConfiguration) -> CategoryRegistrar {
-        let directory = configuration.sharedDirectory
-            ?? FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
-            ?? FileManager.default.temporaryDirectory
+        let directory = configuration.sharedDirectory ?? NotificationEngine.privateDirectory
         return CategoryRegistrar(
             store: store,
             ledger: FileCategoryLedger(directory: directory),

@@ -43,7 +43,7 @@ extension SimulatedDevice {
         var extensionOutcome = ExtensionOutcome(reason: Self.reasonNotToRun(original, serviceExtension))
         var run: ExtensionRun?
         if let serviceExtension, extensionOutcome.reason == nil {
-            let thisRun = ExtensionRun()
+            let thisRun = ExtensionRun(termination: extensionTermination)
             run = thisRun
             extensionOutcome = runExtension(serviceExtension, request, thisRun, start: start, settings: settings)
         }

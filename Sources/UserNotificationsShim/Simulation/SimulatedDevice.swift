@@ -43,6 +43,7 @@ public final class SimulatedDevice: Sendable {
         var contentHandlerSettlePeriod: Duration = .milliseconds(10)
         var delegateCompletionTimeout: Duration = .seconds(5)
         var attachmentHandling: AttachmentHandling = .move
+        var extensionTermination: ExtensionTermination = .none
     }
 
     /// Creates a device with an empty category registry, nothing delivered and authorization not yet
@@ -140,6 +141,15 @@ public final class SimulatedDevice: Sendable {
         set { settings[\.attachmentHandling] = newValue }
     }
 
+    /// Whether the system ends the extension's process the instant the content handler is called,
+    /// as iOS may (`.none` by default). `.killProcessAfterContentHandler` kills the whole process
+    /// with SIGKILL: use it in a child process, to show that what the extension must not lose
+    /// (its render report) is on disk before it calls the handler.
+    public var extensionTermination: ExtensionTermination {
+        get { settings[\.extensionTermination] }
+        set { settings[\.extensionTermination] = newValue }
+    }
+
     /// The directory where the system keeps accepted attachments.
     public var attachmentStoreDirectory: URL {
         attachmentStore.directory
@@ -161,6 +171,14 @@ public final class SimulatedDevice: Sendable {
     public func contentHandlerCallCount(forRequest identifier: String) -> Int? {
         deliveries.withLock { $0[identifier]?.run }?.callCount
     }
+}
+
+/// When the system ends a service extension's process.
+public enum ExtensionTermination: String, Sendable, Codable {
+    /// It lives on after the content handler (the process may be reused).
+    case none
+    /// Killed (SIGKILL) the instant the content handler is called.
+    case killProcessAfterContentHandler
 }
 
 /// What the system does with an attachment file it accepts.

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import NotibaseCore
+import NotibaseTestSupport
+@preconcurrency import UserNotificationsShim
+@testable import NotibaseExtension
+
+/// What iOS does to the extension's process and instance that a kinder stand-in would hide.
+@Suite("The extension's process and instance, as iOS runs them")
+struct ExtensionLifecycleTests {
+    let files = TemporaryDirectory("notibase-lifecycle")
+
+    /// iOS may end the process the instant the content handler is called: the render report is
+    /// in the outbox before that, and the next extension run posts it.
+    @Test func aReportSurvivesAKillAtTheContentHandler() async throws {
+        let shared = files.url.appendingPathComponent("group")
+        let probe = Process()
+        probe.executableURL = TestProducts.executable("ExtensionKillProbe")
+        probe.arguments = [shared.path, "d-killed"]
+        try probe.run()
+        probe.waitUntilExit()
+        #expect(probe.terminationReason == .uncaughtSignal && probe.terminationStatus == SIGKILL, "the probe was not killed")
+
+        let pending = ReceiptOutbox(shared: shared).pending()
+        #expect(pending.map(\.deliveryID) == ["d-killed"])
+        #expect(pending.first?.render?.buttons == ["track"])
+
+        // The next extension run posts its own report, then the one the killed run left.
+        let device = SimulatedDevice(name: "iPhone")
+        let poster = RecordingReceiptPoster()
+        let service = TestNotificationService(directory: shared, poster: poster)
+        let message = Message(title: "Next", buttons: [Button(id: "ok", text: "OK")])
+        _ = await device.deliver(payload: apnsPayload(message, deliveryID: "d-next"), to: service)
+        try await waitUntil { poster.receipts.withLock { $0.count >= 2 } }
+        #expect(Set(poster.receipts.withLock { $0.map(\.deliveryID) }) == ["d-next", "d-killed"])
+        #expect(ReceiptOutbox(shared: shared).pending().isEmpty)
+    }
+
+    /// One instance, several notifications at once: `serviceExtensionTimeWillExpire` finishes
+    /// every one still in progress, not only the latest.
+    @Test func timeWillExpireFinishesEveryNotificationInProgress() async throws {
+        let device = SimulatedDevice(name: "iPhone")
+        device.serviceExtensionTimeBudget = .milliseconds(400)
+        device.expirationGracePeriod = .milliseconds(400)
+        // The image never arrives, and the extension's own deadline is far: only
+        // serviceExtensionTimeWillExpire can finish these in time.
+        let service = TestNotificationService(deadline: .seconds(20), directory: files.url, fetcher: HangingFetcher())
+        let messages = (0..<3).map { index in
+            Message(title: "Order \(index)", buttons: [Button(id: "track-\(index)", text: "Track")], imageURL: "https://images.invalid/\(index).jpg")
+        }
+        // One instance handed several notifications, from the system's threads, as iOS may.
+        let shared = UncheckedSendable(service)
+        let drawn = await withTaskGroup(of: DrawnNotification.self) { group in
+            for message in messages {
+                group.addTask { await device.deliver(payload: apnsPayload(message), to: shared.value) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(drawn.count == 3)
+        for notification in drawn {
+            #expect(notification.contentSource == .serviceExtension, "\(notification.title): \(notification.contentReason)")
+            #expect(notification.contentHandlerCallCount == 1)
+            #expect(notification.violations.isEmpty)
+            #expect(notification.buttons.count == 1)
+        }
+    }
+}
+
+/// An image download that never ends (until cancelled).
+struct HangingFetcher: ImageFetching {
+    func fetch(_ url: String, timeout: Duration) async -> ImageFetchResult {
+        try? await Task.sleep(for: .seconds(60))
+        return .failed(reason: "cancelled")
+    }
+}
