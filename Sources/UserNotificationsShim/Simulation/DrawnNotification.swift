@@ -189,6 +189,9 @@ extension DrawnNotification {
         case fileTooLarge
         /// Moving the file into the system's data store failed.
         case moveIntoStoreFailed
+        /// The file's contents are not of the type it claims (an HTML error page saved as
+        /// `photo.jpg`): iOS reads the bytes, not only the extension and the hint.
+        case contentsDoNotMatchType
     }
 
     /// Whose content was drawn.

@@ -36,6 +36,22 @@ struct ExtensionLifecycleTests {
         #expect(ReceiptOutbox(shared: shared).pending().isEmpty)
     }
 
+    /// An HTML error page served as `image/jpeg`: no image (iOS would drop it), the buttons still
+    /// drawn, and the render report says why.
+    @Test func anErrorPageServedAsAnImageIsExplained() async throws {
+        let device = SimulatedDevice(name: "iPhone")
+        let poster = RecordingReceiptPoster()
+        let message = Message(title: "Sale", buttons: [Button(id: "shop", text: "Shop")],
+                              imageURL: ImageServer.shared.url("/img/banner.jpg?kind=html&ctype=image/jpeg"))
+        let drawn = await device.deliver(payload: apnsPayload(message), to: TestNotificationService(directory: files.url, poster: poster))
+        #expect(drawn.attachments.isEmpty && drawn.droppedAttachments.isEmpty)
+        #expect(drawn.buttons.map(\.identifier) == ["shop"])
+        try await waitUntil { poster.receipts.withLock { !$0.isEmpty } }
+        let render = try #require(poster.receipts.withLock { $0.first?.render })
+        #expect(render.imageAttached == false)
+        #expect(render.imageFailure?.contains("the server called it image/jpeg, but its bytes are not an image") == true, "\(render.imageFailure ?? "")")
+    }
+
     /// One instance, several notifications at once: `serviceExtensionTimeWillExpire` finishes
     /// every one still in progress, not only the latest.
     @Test func timeWillExpireFinishesEveryNotificationInProgress() async throws {
