@@ -16,8 +16,12 @@ struct AppCategoryWriter: Sendable {
     private let readTimeout: Duration
     private let serial = AsyncMutex()
 
-    init(center: UNUserNotificationCenter, sharedDirectory: URL?, readTimeout: Duration) {
+    /// How long a write is read back, waiting for it to be visible.
+    private let confirmationTimeout: Duration
+
+    init(center: UNUserNotificationCenter, sharedDirectory: URL?, readTimeout: Duration, confirmationTimeout: Duration = .seconds(2)) {
         self.center = UncheckedSendable(center)
+        self.confirmationTimeout = confirmationTimeout
         lock = sharedDirectory.map(FileCategoryLock.init(directory:))
         self.readTimeout = readTimeout
     }
@@ -44,12 +48,33 @@ struct AppCategoryWriter: Sendable {
                 throw .readTimedOut
             }
         }
+        // On iOS the set written may not be what is read a moment later: read back (bounded) until
+        // the app's categories are what the system holds, before letting the extension read.
+        let expected = Set(categories.map(\.identifier).filter { !CategoryIdentifier.isDerived($0) })
+        let confirmationTimeout = confirmationTimeout
+        let writeAndConfirm = { () async throws(CategoryStoreError) -> Void in
+            try await write()
+            _ = await ReadBack.poll(timeout: confirmationTimeout) {
+                let identifiers = await Self.identifiers(center)
+                return identifiers.map { Set($0.filter { !CategoryIdentifier.isDerived($0) }) == expected } ?? false
+            }
+        }
         let lock = lock
         try await serial.withLock { () async throws(CategoryStoreError) -> Void in
             if let lock {
-                try await lock.withLock(timeout: timeout) { () async throws(CategoryStoreError) -> Void in try await write() }
+                try await lock.withLock(timeout: timeout) { () async throws(CategoryStoreError) -> Void in try await writeAndConfirm() }
             } else {
-                try await write()
+                try await writeAndConfirm()
+            }
+        }
+    }
+
+    /// The registered identifiers, or nil when the system does not answer within a second.
+    private static func identifiers(_ center: UncheckedSendable<UNUserNotificationCenter>) async -> [String]? {
+        try? await Deadline.run(timeout: .seconds(1)) { complete in
+            center.value.getNotificationCategories { existing in
+                let identifiers = existing.map(\.identifier)
+                complete { identifiers }
             }
         }
     }

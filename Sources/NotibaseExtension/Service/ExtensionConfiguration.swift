@@ -9,6 +9,9 @@ public struct ExtensionConfiguration: Sendable {
     public var deadline: Duration = .seconds(25)
     /// How long to wait for the system to answer a category read.
     public var categoryReadTimeout: Duration = .seconds(5)
+    /// How long a registration reads the category set back, waiting for its write to be visible,
+    /// before it calls the content handler anyway (and says so in the render report).
+    public var categoryConfirmationTimeout: Duration = .seconds(2)
     /// The most Notibase-owned categories kept registered when older ones can be evicted.
     public var categoryCapacity: Int = 64
     /// Categories used more recently than this are not evicted (their notification may not be on

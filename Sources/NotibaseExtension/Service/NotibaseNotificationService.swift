@@ -110,6 +110,7 @@ open class NotibaseNotificationService: UNNotificationServiceExtension {
             capacity: configuration.categoryCapacity,
             readTimeout: configuration.categoryReadTimeout,
             inFlightWindow: configuration.categoryInFlightWindow,
-            crossProcessLock: configuration.sharedDirectory.map(FileCategoryLock.init(directory:)))
+            crossProcessLock: configuration.sharedDirectory.map(FileCategoryLock.init(directory:)),
+            confirmationTimeout: configuration.categoryConfirmationTimeout)
     }
 }

@@ -46,7 +46,14 @@ public struct NotificationEngine: Sendable {
         let outcome = await registrar.register(buttons)
         gate.update { plan in
             plan.category = outcome
-            if case .failed(_, let reason) = outcome { plan.diagnostics.append("category not registered: " + reason) }
+            switch outcome {
+            case .failed(_, let reason): plan.diagnostics.append("category not registered: " + reason)
+            case .unconfirmed(let identifier):
+                plan.diagnostics.append(
+                    "category \(identifier) was written but could not be confirmed: reading the set back for "
+                        + "\(Self.describe(registrar.confirmationTimeout)) did not show it, so iOS may draw no buttons")
+            case .registered, .alreadyRegistered: break
+            }
         }
     }
 
@@ -88,6 +95,11 @@ public struct NotificationEngine: Sendable {
             }
         }
         await outbox.flush(with: receipts, timeout: configuration.receiptTimeout, limit: Self.flushLimit)
+    }
+
+    static func describe(_ duration: Duration) -> String {
+        let milliseconds = Int(duration.timeInterval * 1000)
+        return milliseconds < 1000 ? "\(milliseconds) ms" : "\(Double(milliseconds) / 1000) s"
     }
 
     /// How many receipts of earlier runs one extension run posts at most.

@@ -17,6 +17,19 @@ final class NotificationSystem: Sendable {
         var sampler = SimulatedLatency.Sampler(.immediate)
         var lastAnswer = ContinuousClock.now
         var hungReads: [@Sendable () -> Void] = []
+        var categoryWriteLatency = SimulatedLatency.immediate
+        var writeSampler = SimulatedLatency.Sampler(.immediate)
+        /// Writes not applied yet, in the order they were made (due times never decrease).
+        var pendingWrites: [(due: ContinuousClock.Instant?, categories: Set<UNNotificationCategory>)] = []
+
+        /// Applies every write that is due, in order; a write that never applies (`.never`) holds
+        /// back the ones after it, as one queue of requests would.
+        mutating func applyDueWrites(now: ContinuousClock.Instant = .now) {
+            while let first = pendingWrites.first, let due = first.due, due <= now {
+                categories = first.categories
+                pendingWrites.removeFirst()
+            }
+        }
     }
 
     private let state = Locked(State())
@@ -45,6 +58,16 @@ final class NotificationSystem: Sendable {
         }
     }
 
+    var categoryWriteLatency: SimulatedLatency {
+        get { state[\.categoryWriteLatency] }
+        set {
+            state.withLock {
+                $0.categoryWriteLatency = newValue
+                $0.writeSampler = SimulatedLatency.Sampler(newValue)
+            }
+        }
+    }
+
     var authorizationAnswer: Bool {
         get { state[\.authorizationAnswer] }
         set { state[\.authorizationAnswer] = newValue }
@@ -56,13 +79,27 @@ final class NotificationSystem: Sendable {
 
     // MARK: Categories
 
+    /// Queues a write: it takes effect after the write latency, after every earlier write. Until
+    /// then reads, and notifications displayed, see the set as it was.
     func setCategories(_ categories: Set<UNNotificationCategory>) {
-        state[\.categories] = categories
+        state.withLock { state in
+            let delay = state.writeSampler.next()
+            if delay == .zero, state.pendingWrites.isEmpty {
+                state.categories = categories
+                return
+            }
+            let due = delay.map { ContinuousClock.now + $0 }
+            let previous = state.pendingWrites.last?.due ?? ContinuousClock.now
+            state.pendingWrites.append((due.map { max($0, previous) }, categories))
+        }
     }
 
     /// What the system holds right now: what a notification displayed now is drawn with.
     var categories: Set<UNNotificationCategory> {
-        state[\.categories]
+        state.withLock { state in
+            state.applyDueWrites()
+            return state.categories
+        }
     }
 
     func readCategories(_ answer: @escaping @Sendable (Set<UNNotificationCategory>) -> Void) {
@@ -112,7 +149,10 @@ final class NotificationSystem: Sendable {
     // MARK: Answers
 
     private func read<Value>(_ field: KeyPath<State, Value>, _ answer: @escaping @Sendable (Value) -> Void) {
-        let snapshot = Unchecked(state.withLock { $0[keyPath: field] })
+        let snapshot = Unchecked(state.withLock { state in
+            state.applyDueWrites()
+            return state[keyPath: field]
+        })
         schedule { answer(snapshot.value) }
     }
 

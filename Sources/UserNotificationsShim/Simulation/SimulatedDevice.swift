@@ -95,6 +95,15 @@ public final class SimulatedDevice: Sendable {
         set { system.readLatency = newValue }
     }
 
+    /// How long a `setNotificationCategories` write takes to become what the system reads and draws
+    /// with (`.immediate` by default). On iOS the set written may not be what is read a moment
+    /// later: until the write applies, reads return the old set and a notification shown meanwhile
+    /// is drawn with it. Writes apply in the order they were made.
+    public var categoryWriteLatency: SimulatedLatency {
+        get { system.categoryWriteLatency }
+        set { system.categoryWriteLatency = newValue }
+    }
+
     /// What the person answers the first authorization prompt (`true`: allow). Later requests get
     /// the first answer without a prompt.
     public var authorizationAnswer: Bool {

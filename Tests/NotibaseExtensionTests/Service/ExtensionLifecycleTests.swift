@@ -36,6 +36,45 @@ struct ExtensionLifecycleTests {
         #expect(ReceiptOutbox(shared: shared).pending().isEmpty)
     }
 
+    /// On iOS the category set written is not instantly what the system reads: the extension reads
+    /// it back before calling the content handler, so the notification is drawn with its buttons,
+    /// and concurrent notifications keep each other's categories.
+    @Test func aCategoryIsConfirmedBeforeTheNotificationIsShown() async throws {
+        let device = SimulatedDevice(name: "iPhone")
+        device.center.setNotificationCategories(appCategories())
+        device.readLatency = .fixed(.milliseconds(2))
+        device.categoryWriteLatency = .random(in: .milliseconds(40) ... .milliseconds(120), seed: 3)
+        let service = UncheckedSendable(TestNotificationService(directory: files.url))
+        let sets = distinctButtonSets(4)
+        let drawn = await withTaskGroup(of: DrawnNotification.self) { group in
+            for buttons in sets {
+                group.addTask { await device.deliver(payload: apnsPayload(Message(title: "T", buttons: buttons)), to: service.value) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        for notification in drawn {
+            #expect(notification.buttons.count == 2, "\(notification.categoryIdentifier): \(notification.buttonsReason)")
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let registered = await registeredIdentifiers(device)
+        #expect(registered.isSuperset(of: Set(sets.map(CategoryIdentifier.derive(from:))).union(["INVITATION", "CHAT"])))
+    }
+
+    /// A write that never becomes visible: the content handler is still called (in time), and the
+    /// render report says the category could not be confirmed.
+    @Test func anUnconfirmedCategoryIsReported() async throws {
+        let device = SimulatedDevice(name: "iPhone")
+        device.categoryWriteLatency = .never
+        let poster = RecordingReceiptPoster()
+        let service = TestNotificationService(directory: files.url, poster: poster, confirmationTimeout: .milliseconds(200))
+        let drawn = await device.deliver(payload: apnsPayload(Message(title: "T", buttons: [Button(id: "ok", text: "OK")])), to: service)
+        #expect(drawn.contentSource == .serviceExtension && drawn.contentHandlerCallCount == 1)
+        #expect(drawn.buttons.isEmpty)
+        try await waitUntil { poster.receipts.withLock { !$0.isEmpty } }
+        let render = try #require(poster.receipts.withLock { $0.first?.render })
+        #expect(render.diagnostics.contains { $0.contains("could not be confirmed") }, "\(render.diagnostics)")
+    }
+
     /// An HTML error page served as `image/jpeg`: no image (iOS would drop it), the buttons still
     /// drawn, and the render report says why.
     @Test func anErrorPageServedAsAnImageIsExplained() async throws {

@@ -97,6 +97,21 @@ struct AppCategoriesTests {
         #expect(Set(kept).isSuperset(of: ["INVITATION", "CHAT"]))
     }
 
+    /// On iOS the set written is not instantly what the system reads: `setAppCategories` returns
+    /// only once its write is visible, so a notification arriving right after keeps the app's
+    /// categories.
+    @Test func theAppsWriteIsVisibleBeforeSetAppCategoriesReturns() async throws {
+        let device = SimulatedDevice(name: "slow registry")
+        device.readLatency = .immediate
+        device.categoryWriteLatency = .fixed(.milliseconds(100))
+        try await client(device).setAppCategories(appSet(0))
+        let drawn = await device.deliver(payload: payloads(1)[0], identifier: "right after", to: Service(shared: shared.url))
+        #expect(drawn.buttons.count == 1)
+        try await Task.sleep(for: .milliseconds(300))
+        let identifiers = Set(await device.center.notificationCategories().map(\.identifier))
+        #expect(identifiers.isSuperset(of: ["INVITATION", "CHAT"]), "\(identifiers)")
+    }
+
     @Test func aReadThatNeverAnswersWritesNothing() async {
         let device = SimulatedDevice(name: "hung")
         device.center.setNotificationCategories(appSet(0))
