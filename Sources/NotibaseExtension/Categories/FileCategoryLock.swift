@@ -49,8 +49,9 @@ public final class FileCategoryLock: CategoryLock {
         }
         defer { state.withLock { $0.held = false } }
         guard let descriptor = openedDescriptor() else {
-            // No shared directory to lock in: the in-process exclusion still applies.
-            return try await body()
+            // Never "no lock needed": the app may hold this lock (a file the data protection class
+            // makes unreadable while the phone is locked, a container gone): nothing is written.
+            throw .lockUnavailable
         }
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard ContinuousClock.now < deadline else { throw .lockTimedOut }
@@ -65,10 +66,11 @@ public final class FileCategoryLock: CategoryLock {
         if let descriptor = state.withLock({ $0.descriptor }) { return descriptor }
         var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         if descriptor < 0, errno == ENOENT {
-            try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            DataProtection.makeDirectory(file.deletingLastPathComponent())
             descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         }
         guard descriptor >= 0 else { return nil }
+        DataProtection.allowWhileLocked(path)
         state.withLock { $0.descriptor = descriptor }
         return descriptor
     }
