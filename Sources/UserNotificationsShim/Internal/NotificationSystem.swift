@@ -13,6 +13,7 @@ final class NotificationSystem: Sendable {
         var authorizationAnswer = true
         var authorizationDecision: Bool?
         var authorizationPrompts = 0
+        var authorizationFailure: UNError.Code?
         var readLatency = SimulatedLatency.immediate
         var sampler = SimulatedLatency.Sampler(.immediate)
         var lastAnswer = ContinuousClock.now
@@ -71,6 +72,11 @@ final class NotificationSystem: Sendable {
     var authorizationAnswer: Bool {
         get { state[\.authorizationAnswer] }
         set { state[\.authorizationAnswer] = newValue }
+    }
+
+    var authorizationFailure: UNError.Code? {
+        get { state[\.authorizationFailure] }
+        set { state[\.authorizationFailure] = newValue }
     }
 
     var authorizationPrompts: Int {
@@ -136,14 +142,15 @@ final class NotificationSystem: Sendable {
     // MARK: Authorization
 
     /// Prompts on the first request only; later requests get the first decision.
-    func requestAuthorization(_ answer: @escaping @Sendable (Bool) -> Void) {
-        let granted = state.withLock { state -> Bool in
-            if let decision = state.authorizationDecision { return decision }
+    func requestAuthorization(_ answer: @escaping @Sendable (Bool, UNError?) -> Void) {
+        let (granted, failure) = state.withLock { state -> (Bool, UNError.Code?) in
+            if let failure = state.authorizationFailure { return (false, failure) }
+            if let decision = state.authorizationDecision { return (decision, nil) }
             state.authorizationPrompts += 1
             state.authorizationDecision = state.authorizationAnswer
-            return state.authorizationAnswer
+            return (state.authorizationAnswer, nil)
         }
-        schedule { answer(granted) }
+        schedule { answer(granted, failure.map { UNError($0) }) }
     }
 
     // MARK: Answers

@@ -52,6 +52,15 @@ public struct DrawnNotification: Equatable, Sendable, Codable {
     public var violations: [Violation]
     /// Seconds from the notification's arrival to its display.
     public var elapsedSeconds: Double
+    /// With the app in the foreground, how its delegate's `willPresent` said to present the
+    /// notification (empty: not shown at all, as without a delegate); nil when the app was not in
+    /// the foreground.
+    public var foregroundPresentation: [PresentationOption]? = nil
+
+    /// A way to present a notification to an app in the foreground (`UNNotificationPresentationOptions`).
+    public enum PresentationOption: String, Sendable, Codable {
+        case badge, sound, alert, list, banner
+    }
 }
 
 extension DrawnNotification {

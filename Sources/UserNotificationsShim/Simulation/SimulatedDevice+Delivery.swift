@@ -54,7 +54,17 @@ extension SimulatedDevice {
         let buttons = DrawnButtons(categoryIdentifier: shown.categoryIdentifier, registered: system.categories)
         let displayed = UNNotificationRequest(requestIdentifier: request.identifier, content: UNNotificationContent(fields: shown),
                                               trigger: request.trigger)
-        system.addDelivered(UNNotification(date: Date(), request: displayed))
+        let notification = UNNotification(date: Date(), request: displayed)
+        var foreground: [DrawnNotification.PresentationOption]?
+        if appIsInForeground {
+            let options = askDelegateToPresent(notification)
+            foreground = DrawnNotification.PresentationOption.all(in: options)
+            if options.contains(.list) || options.contains(.banner) || options.contains(UNNotificationPresentationOptions(rawValue: 1 << 2)) {
+                system.addDelivered(notification)
+            }
+        } else {
+            system.addDelivered(notification)
+        }
 
         let drawn = DrawnNotification(
             requestIdentifier: request.identifier, title: shown.title, subtitle: shown.subtitle, body: shown.body,
@@ -69,7 +79,7 @@ extension SimulatedDevice {
             contentReason: extensionOutcome.reason ?? .serviceExtensionContent,
             serviceExtensionTimeWillExpireCalled: extensionOutcome.expireCalled,
             contentHandlerCallCount: extensionOutcome.callCount, violations: extensionOutcome.violations,
-            elapsedSeconds: start.duration(to: .now).seconds)
+            elapsedSeconds: start.duration(to: .now).seconds, foregroundPresentation: foreground)
         deliveries.withLock { $0[request.identifier] = DeliveryRecord(drawn: drawn, run: run) }
         return drawn
     }
@@ -186,6 +196,18 @@ extension DrawnNotification.Button {
         if action.options.contains(.destructive) { options.append(.destructive) }
         if action.options.contains(.foreground) { options.append(.foreground) }
         self.init(identifier: action.identifier, title: action.title, options: options, icon: icon, textInput: textInput)
+    }
+}
+
+extension DrawnNotification.PresentationOption {
+    static func all(in options: UNNotificationPresentationOptions) -> [Self] {
+        var result: [Self] = []
+        if options.contains(.badge) { result.append(.badge) }
+        if options.contains(.sound) { result.append(.sound) }
+        if options.contains(UNNotificationPresentationOptions(rawValue: 1 << 2)) { result.append(.alert) }
+        if options.contains(.list) { result.append(.list) }
+        if options.contains(.banner) { result.append(.banner) }
+        return result
     }
 }
 

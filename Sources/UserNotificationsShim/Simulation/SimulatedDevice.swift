@@ -44,6 +44,7 @@ public final class SimulatedDevice: Sendable {
         var delegateCompletionTimeout: Duration = .seconds(5)
         var attachmentHandling: AttachmentHandling = .move
         var extensionTermination: ExtensionTermination = .none
+        var appIsInForeground = false
     }
 
     /// Creates a device with an empty category registry, nothing delivered and authorization not yet
@@ -109,6 +110,21 @@ public final class SimulatedDevice: Sendable {
     public var authorizationAnswer: Bool {
         get { system.authorizationAnswer }
         set { system.authorizationAnswer = newValue }
+    }
+
+    /// When set, `requestAuthorization` fails with this error (and `false`), as iOS may (for
+    /// instance `.notificationsNotAllowed` under a restriction). `nil` by default.
+    public var authorizationFailure: UNError.Code? {
+        get { system.authorizationFailure }
+        set { system.authorizationFailure = newValue }
+    }
+
+    /// Whether the app is in the foreground when notifications arrive (`false` by default). Then
+    /// iOS asks the center's delegate, on the main thread, how to present each notification
+    /// (`willPresent`); without a delegate, or with no options, the notification is not shown.
+    public var appIsInForeground: Bool {
+        get { settings[\.appIsInForeground] }
+        set { settings[\.appIsInForeground] = newValue }
     }
 
     /// How many times the person was prompted for authorization.
