@@ -117,7 +117,10 @@ public final class CategoryRegistrar: Sendable {
         for _ in 0..<2 {
             let knownDelivered = delivered
             let decision = Locked<(plan: EvictionPlan.Decision, registered: Set<String>)?>(nil)
+            let crossProcessLock = crossProcessLock
             let change = try await store.update(timeout: readTimeout) { registered in
+                // Let go of at the deadline (see `abandonRunningRegistration`): write nothing.
+                if crossProcessLock?.isAbandoned == true { return nil }
                 let planned = EvictionPlan.decide(
                     registered: registered, adding: identifier, capacity: capacity, lastUsed: lastUsed, delivered: knownDelivered,
                     now: now, inFlightWindow: inFlightWindow)
@@ -126,6 +129,9 @@ public final class CategoryRegistrar: Sendable {
                 return nil
             }
             let decided = decision.withLock { $0 }
+            if crossProcessLock?.isAbandoned == true {
+                return .failed(identifier: identifier, reason: CategoryStoreError.abandoned.description)
+            }
             switch decided?.plan {
             case .alreadyRegistered?:
                 ledger.record(use: identifier, at: now, removing: [], registered: decided?.registered ?? [])
@@ -139,13 +145,21 @@ public final class CategoryRegistrar: Sendable {
                 registered.insert(identifier)
                 ledger.record(use: identifier, at: now, removing: removed, registered: registered)
                 // Still in the serial section: the next registration must read a set that has it.
-                let visible = await ReadBack.poll(timeout: confirmationTimeout) {
+                let visible = await ReadBack.poll(timeout: confirmationTimeout, giveUp: { crossProcessLock?.isAbandoned == true }) {
                     await registeredIdentifiers()?.contains(identifier) ?? false
                 }
                 return visible ? .registered(identifier: identifier, evicted: removed) : .unconfirmed(identifier: identifier)
             }
         }
         return .failed(identifier: identifier, reason: "the category set kept changing while registering")
+    }
+
+    /// Abandons the registration running now, if any: lets go of the lock shared with the app at
+    /// once, and the registration writes nothing. Called before the content handler when a
+    /// notification is finished early (its deadline, `serviceExtensionTimeWillExpire`): the process
+    /// may be suspended right after, and must not be holding the lock then.
+    public func abandonRunningRegistration() {
+        crossProcessLock?.abandon()
     }
 
     /// The identifiers registered now, read without writing; nil when the read fails.

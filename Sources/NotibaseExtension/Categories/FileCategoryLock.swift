@@ -18,6 +18,10 @@ public final class FileCategoryLock: CategoryLock {
         var held = false
         /// The open lock file; nil until first used, or when it could not be opened.
         var descriptor: Int32?
+        /// Whether this lock holds the `flock` now.
+        var locked = false
+        /// Whether the current holder's `flock` was let go by ``FileCategoryLock/abandon()``.
+        var abandoned = false
     }
 
     /// The lock file.
@@ -44,6 +48,8 @@ public final class FileCategoryLock: CategoryLock {
             state.held = true
             return true
         }) {
+            // A cancelled registration (its notification was finished early) never takes the lock.
+            guard !Task.isCancelled else { throw .abandoned }
             guard ContinuousClock.now < deadline else { throw .lockTimedOut }
             try? await Task.sleep(for: .milliseconds(2))
         }
@@ -54,11 +60,45 @@ public final class FileCategoryLock: CategoryLock {
             throw .lockUnavailable
         }
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard !Task.isCancelled else { throw .abandoned }
             guard ContinuousClock.now < deadline else { throw .lockTimedOut }
             try? await Task.sleep(for: .milliseconds(2))
         }
-        defer { flock(descriptor, LOCK_UN) }
+        // Checked once the lock is taken too: a cancellation (which comes before the content
+        // handler) that came while taking it lets go at once.
+        guard !Task.isCancelled else {
+            flock(descriptor, LOCK_UN)
+            throw .abandoned
+        }
+        state.withLock { state in
+            state.locked = true
+            state.abandoned = false
+        }
+        defer {
+            state.withLock { state in
+                if state.locked { flock(descriptor, LOCK_UN) }
+                state.locked = false
+            }
+        }
         return try await body()
+    }
+
+    public func abandon() {
+        state.withLock { state in
+            guard state.locked, let descriptor = state.descriptor else { return }
+            flock(descriptor, LOCK_UN)
+            state.locked = false
+            state.abandoned = true
+        }
+    }
+
+    public var isAbandoned: Bool {
+        state.withLock { $0.abandoned }
+    }
+
+    /// Whether this lock holds the file lock now.
+    public var isHeld: Bool {
+        state.withLock { $0.locked }
     }
 
     /// The lock file, opened (and its directory made) on first use. Called holding the flag.

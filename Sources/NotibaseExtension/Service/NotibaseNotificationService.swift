@@ -27,6 +27,8 @@ open class NotibaseNotificationService: UNNotificationServiceExtension {
         var gate: ContentGate
         var engine: NotificationEngine
         var payload: NotificationPayload
+        /// Cancels the work still running for it.
+        var work: Locked<Task<Void, Never>?>
     }
 
     /// The configuration; by default read from the extension's Info.plist.
@@ -67,25 +69,41 @@ open class NotibaseNotificationService: UNNotificationServiceExtension {
             registrar: registrar, images: makeImageFetcher(configuration: configuration),
             receipts: makeReceiptPoster(configuration: configuration), configuration: configuration)
         let gate = ContentGate(original: request.content, payload: payload, handler: contentHandler) { report in
-            engine.record(report, payload: payload)
+            // Finished early, work may still run: the process may be suspended once the handler is
+            // called, and must not hold the lock shared with the app then.
+            if report.completion != .complete { registrar.abandonRunningRegistration() }
+            return engine.record(report, payload: payload)
         }
         let key = UUID()
         let inProgress = inProgress
-        inProgress.withLock { $0[key] = Finishing(gate: gate, engine: engine, payload: payload) }
+        let work = Locked<Task<Void, Never>?>(nil)
+        inProgress.withLock { $0[key] = Finishing(gate: gate, engine: engine, payload: payload, work: work) }
 
-        let work = Task {
-            if let report = await engine.process(payload, gate: gate) {
-                inProgress.withLock { $0[key] = nil }
-                await engine.deliver(report, receipt: gate.recordedReceipt, payload: payload)
+        work.withLock { work in
+            work = Task {
+                if let report = await engine.process(payload, gate: gate) {
+                    inProgress.withLock { $0[key] = nil }
+                    await engine.deliver(report, receipt: gate.recordedReceipt, payload: payload)
+                }
             }
         }
         // When the work ends first, the deadline finds the gate closed and does nothing.
         DispatchQueue.global().asyncAfter(deadline: .now() + configuration.deadline.timeInterval) {
             inProgress.withLock { $0[key] = nil }
-            if let report = gate.finish(.deadline) {
-                Task { await engine.deliver(report, receipt: gate.recordedReceipt, payload: payload) }
-            }
-            work.cancel()
+            Self.finishEarly(gate, .deadline, engine: engine, payload: payload, work: work)
+        }
+    }
+
+    /// Finishes a notification before its work ended: the work is cancelled first (a registration
+    /// not yet holding the lock shared with the app never takes it; one holding it lets go, see
+    /// the gate's `record`), then the handler is called with the best content so far.
+    private static func finishEarly(
+        _ gate: ContentGate, _ completion: RenderReport.Completion, engine: NotificationEngine, payload: NotificationPayload,
+        work: Locked<Task<Void, Never>?>
+    ) {
+        work.withLock { $0?.cancel() }
+        if let report = gate.finish(completion) {
+            Task { await engine.deliver(report, receipt: gate.recordedReceipt, payload: payload) }
         }
     }
 
@@ -97,8 +115,7 @@ open class NotibaseNotificationService: UNNotificationServiceExtension {
             return Array(all.values)
         }
         for finishing in all {
-            guard let report = finishing.gate.finish(.timeWillExpire) else { continue }
-            Task { await finishing.engine.deliver(report, receipt: finishing.gate.recordedReceipt, payload: finishing.payload) }
+            Self.finishEarly(finishing.gate, .timeWillExpire, engine: finishing.engine, payload: finishing.payload, work: finishing.work)
         }
     }
 

@@ -7,15 +7,17 @@
 package enum ReadBack {
     /// Checks `visible` now, then after 5, 10, 20, 40, 50, 50… ms, until it is true or `timeout`
     /// has passed; returns whether it became true.
-    package static func poll(timeout: Duration, _ visible: () async -> Bool) async -> Bool {
+    /// Stops early, returning false, once `giveUp` is true.
+    package static func poll(timeout: Duration, giveUp: () -> Bool = { false }, _ visible: () async -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         var pause = Duration.milliseconds(5)
-        while true {
+        while !giveUp() {
             if await visible() { return true }
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { return false }
             try? await Task.sleep(for: min(pause, remaining))
             pause = min(pause * 2, .milliseconds(50))
         }
+        return false
     }
 }

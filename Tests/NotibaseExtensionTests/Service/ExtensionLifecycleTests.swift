@@ -75,6 +75,25 @@ struct ExtensionLifecycleTests {
         #expect(render.diagnostics.contains { $0.contains("could not be confirmed") }, "\(render.diagnostics)")
     }
 
+    /// A registration still running when the deadline passes is abandoned: the lock shared with
+    /// the app is free the moment the handler is called (iOS kills a process suspended holding a
+    /// file lock in a shared container), and nothing is written late.
+    @Test func noLockIsHeldOnceTheHandlerIsCalled() async throws {
+        let shared = files.url.appendingPathComponent("group-lock")
+        let device = SimulatedDevice(name: "hung registry")
+        device.readLatency = .never  // the registration waits for the system, holding the lock
+        let poster = RecordingReceiptPoster()
+        let service = TestNotificationService(deadline: .milliseconds(300), directory: shared, poster: poster)
+        let drawn = await device.deliver(payload: apnsPayload(Message(title: "T", buttons: [Button(id: "ok", text: "OK")])), to: service)
+        #expect(drawn.contentHandlerCallCount == 1)
+        // The app, another process, takes the lock at once.
+        let app = FileCategoryLock(directory: shared)
+        let took = try await app.withLock(timeout: .milliseconds(150)) { () async throws(CategoryStoreError) -> Bool in true }
+        #expect(took)
+        try await waitUntil { poster.receipts.withLock { !$0.isEmpty } }
+        #expect(poster.receipts.withLock { $0.first?.render?.completion } == .deadline)
+    }
+
     /// An HTML error page served as `image/jpeg`: no image (iOS would drop it), the buttons still
     /// drawn, and the render report says why.
     @Test func anErrorPageServedAsAnImageIsExplained() async throws {
@@ -95,11 +114,14 @@ struct ExtensionLifecycleTests {
     /// every one still in progress, not only the latest.
     @Test func timeWillExpireFinishesEveryNotificationInProgress() async throws {
         let device = SimulatedDevice(name: "iPhone")
-        device.serviceExtensionTimeBudget = .milliseconds(400)
-        device.expirationGracePeriod = .milliseconds(400)
+        // Budgets long enough for a loaded machine to have started all three and registered their
+        // categories: what is tested is who finishes them.
+        device.serviceExtensionTimeBudget = .milliseconds(1500)
+        device.expirationGracePeriod = .seconds(1)
         // The image never arrives, and the extension's own deadline is far: only
         // serviceExtensionTimeWillExpire can finish these in time.
-        let service = TestNotificationService(deadline: .seconds(20), directory: files.url, fetcher: HangingFetcher())
+        let poster = RecordingReceiptPoster()
+        let service = TestNotificationService(deadline: .seconds(20), directory: files.url, poster: poster, fetcher: HangingFetcher())
         let messages = (0..<3).map { index in
             Message(title: "Order \(index)", buttons: [Button(id: "track-\(index)", text: "Track")], imageURL: "https://images.invalid/\(index).jpg")
         }
@@ -116,7 +138,7 @@ struct ExtensionLifecycleTests {
             #expect(notification.contentSource == .serviceExtension, "\(notification.title): \(notification.contentReason)")
             #expect(notification.contentHandlerCallCount == 1)
             #expect(notification.violations.isEmpty)
-            #expect(notification.buttons.count == 1)
+            #expect(notification.buttons.count == 1, "\(poster.receipts.withLock { $0.map { $0.render?.diagnostics ?? [] } })")
         }
     }
 }
