@@ -13,14 +13,19 @@ import NotibaseExtension
 struct AppCategoryWriter: Sendable {
     private let center: UncheckedSendable<UNUserNotificationCenter>
     private let lock: (any CategoryLock)?
+    private let backgroundTasks: any BackgroundTaskRunning
     private let readTimeout: Duration
     private let serial = AsyncMutex()
 
     /// How long a write is read back, waiting for it to be visible.
     private let confirmationTimeout: Duration
 
-    init(center: UNUserNotificationCenter, sharedDirectory: URL?, readTimeout: Duration, confirmationTimeout: Duration = .seconds(2)) {
+    init(
+        center: UNUserNotificationCenter, sharedDirectory: URL?, readTimeout: Duration, confirmationTimeout: Duration = .seconds(2),
+        backgroundTasks: any BackgroundTaskRunning = SystemBackgroundTasks()
+    ) {
         self.center = UncheckedSendable(center)
+        self.backgroundTasks = backgroundTasks
         self.confirmationTimeout = confirmationTimeout
         lock = sharedDirectory.map(FileCategoryLock.init(directory:))
         self.readTimeout = readTimeout
@@ -31,6 +36,7 @@ struct AppCategoryWriter: Sendable {
     /// not answer the read in time or the extension holds the lock too long.
     func set(_ categories: Set<UNNotificationCategory>) async throws(CategoryStoreError) {
         let replacement = UncheckedSendable(categories)
+        let lock = lock
         let center = center
         let timeout = readTimeout
         let write = { () async throws(CategoryStoreError) -> Void in
@@ -38,6 +44,8 @@ struct AppCategoryWriter: Sendable {
                 try await Deadline.run(timeout: timeout) { complete in
                     center.value.getNotificationCategories { existing in
                         complete {
+                            // Let go of when the background task expired: write nothing.
+                            if lock?.isAbandoned == true { return }
                             let owned = existing.filter { CategoryIdentifier.isDerived($0.identifier) }
                             let apps = replacement.value.filter { !CategoryIdentifier.isDerived($0.identifier) }
                             center.value.setNotificationCategories(owned.union(apps))
@@ -54,17 +62,21 @@ struct AppCategoryWriter: Sendable {
         let confirmationTimeout = confirmationTimeout
         let writeAndConfirm = { () async throws(CategoryStoreError) -> Void in
             try await write()
-            _ = await ReadBack.poll(timeout: confirmationTimeout) {
+            _ = await ReadBack.poll(timeout: confirmationTimeout, giveUp: { lock?.isAbandoned == true }) {
                 let identifiers = await Self.identifiers(center)
                 return identifiers.map { Set($0.filter { !CategoryIdentifier.isDerived($0) }) == expected } ?? false
             }
         }
-        let lock = lock
+        let backgroundTasks = backgroundTasks
         try await serial.withLock { () async throws(CategoryStoreError) -> Void in
-            if let lock {
-                try await lock.withLock(timeout: timeout) { () async throws(CategoryStoreError) -> Void in try await writeAndConfirm() }
-            } else {
-                try await writeAndConfirm()
+            guard let lock else { return try await writeAndConfirm() }
+            // A background task around the locked section: if the app is about to be suspended
+            // first, the lock is let go of and nothing is written.
+            try await backgroundTasks.run(named: "Notibase categories", expired: { lock.abandon() }) { () async throws(CategoryStoreError) -> Void in
+                try await lock.withLock(timeout: timeout) { () async throws(CategoryStoreError) -> Void in
+                    try await writeAndConfirm()
+                    if lock.isAbandoned { throw .abandoned }
+                }
             }
         }
     }

@@ -112,6 +112,32 @@ struct AppCategoriesTests {
         #expect(identifiers.isSuperset(of: ["INVITATION", "CHAT"]), "\(identifiers)")
     }
 
+    /// The app's locked section runs as a background task: when iOS says time is up while the app
+    /// still holds the lock (here the system never answers), the lock is let go of at once, so the
+    /// app is not suspended holding it, and nothing is written.
+    @Test func anExpiredBackgroundTaskLetsGoOfTheLock() async throws {
+        let device = SimulatedDevice(name: "hung, going to background")
+        device.readLatency = .never
+        let writer = AppCategoryWriter(
+            center: device.center, sharedDirectory: shared.url, readTimeout: .seconds(5), backgroundTasks: ExpiringBackgroundTasks(after: .milliseconds(100)))
+        let categories = UncheckedSendable(appSet(0))
+        let attempt = Task { () async -> CategoryStoreError? in
+            do throws(CategoryStoreError) {
+                try await writer.set(categories.value)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        // The extension (another process) takes the lock at once.
+        let took = try await FileCategoryLock(directory: shared.url).withLock(timeout: .milliseconds(150)) {
+            () async throws(CategoryStoreError) -> Bool in true
+        }
+        #expect(took)
+        #expect(await attempt.value != nil)
+    }
+
     @Test func aReadThatNeverAnswersWritesNothing() async {
         let device = SimulatedDevice(name: "hung")
         device.center.setNotificationCategories(appSet(0))
@@ -122,5 +148,21 @@ struct AppCategoriesTests {
         await #expect(throws: CategoryStoreError.readTimedOut) { try await client.setAppCategories([]) }
         device.readLatency = .immediate
         #expect(Set(await device.center.notificationCategories().map(\.identifier)) == ["INVITATION", "CHAT"])
+    }
+}
+
+/// Background tasks that iOS ends early: `expired` is called after `after`.
+struct ExpiringBackgroundTasks: BackgroundTaskRunning {
+    let after: Duration
+
+    func run<Result: Sendable>(
+        named name: String, expired: @escaping @Sendable () -> Void, _ body: () async throws(CategoryStoreError) -> Result
+    ) async throws(CategoryStoreError) -> Result {
+        let timer = Task {
+            try? await Task.sleep(for: after)
+            if !Task.isCancelled { expired() }
+        }
+        defer { timer.cancel() }
+        return try await body()
     }
 }
