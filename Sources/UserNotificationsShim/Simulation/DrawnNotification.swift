@@ -56,6 +56,9 @@ public struct DrawnNotification: Equatable, Sendable, Codable {
     /// notification (empty: not shown at all, as without a delegate); nil when the app was not in
     /// the foreground.
     public var foregroundPresentation: [PresentationOption]? = nil
+    /// With `serviceExtensionMemoryLimit` set, the most the process's resident memory grew while
+    /// the extension worked (sampled every few milliseconds), in bytes; nil otherwise.
+    public var serviceExtensionPeakMemoryGrowth: Int? = nil
 
     /// A way to present a notification to an app in the foreground (`UNNotificationPresentationOptions`).
     public enum PresentationOption: String, Sendable, Codable {
@@ -226,6 +229,9 @@ extension DrawnNotification {
         case serviceExtensionTimedOut
         /// The extension handed back content without alert text; iOS ignores such modifications.
         case serviceExtensionContentHasNoAlertText
+        /// The extension's memory grew past `serviceExtensionMemoryLimit` before it called its
+        /// handler: iOS kills it (about 24 MB) and shows the original.
+        case serviceExtensionExceededMemoryLimit
 
         /// A sentence for reports.
         public var explanation: String {
@@ -238,6 +244,8 @@ extension DrawnNotification {
                 "The extension never called its content handler in time: iOS shows the original content."
             case .serviceExtensionContentHasNoAlertText:
                 "The extension returned content without alert text: iOS ignores it and shows the original."
+            case .serviceExtensionExceededMemoryLimit:
+                "The extension used more memory than iOS allows an extension: iOS killed it and shows the original."
             }
         }
     }
@@ -276,6 +284,8 @@ extension DrawnNotification {
         case contentHandlerCalledMoreThanOnce
         /// The content handler was never called.
         case contentHandlerNeverCalled
+        /// The extension's memory grew past the device's `serviceExtensionMemoryLimit`.
+        case memoryLimitExceeded
     }
 
     /// A notification's interruption level.

@@ -79,7 +79,8 @@ extension SimulatedDevice {
             contentReason: extensionOutcome.reason ?? .serviceExtensionContent,
             serviceExtensionTimeWillExpireCalled: extensionOutcome.expireCalled,
             contentHandlerCallCount: extensionOutcome.callCount, violations: extensionOutcome.violations,
-            elapsedSeconds: start.duration(to: .now).seconds, foregroundPresentation: foreground)
+            elapsedSeconds: start.duration(to: .now).seconds, foregroundPresentation: foreground,
+            serviceExtensionPeakMemoryGrowth: extensionOutcome.peakMemoryGrowth)
         deliveries.withLock { $0[request.identifier] = DeliveryRecord(drawn: drawn, run: run) }
         return drawn
     }
@@ -92,6 +93,7 @@ extension SimulatedDevice {
         var expireCalled = false
         var callCount = 0
         var violations: [DrawnNotification.Violation] = []
+        var peakMemoryGrowth: Int?
     }
 
     /// Why iOS would not run the extension, or `nil` if it would.
@@ -106,7 +108,7 @@ extension SimulatedDevice {
 
     private func runExtension(_ serviceExtension: UNNotificationServiceExtension, _ request: UNNotificationRequest,
                               _ run: ExtensionRun, start: ContinuousClock.Instant,
-                              settings: (budget: Duration, grace: Duration, settle: Duration, handling: AttachmentHandling))
+                              settings: DeliverySettings)
         -> ExtensionOutcome {
         let call = Unchecked((serviceExtension, request))
         let bind = system.bind
@@ -116,7 +118,23 @@ extension SimulatedDevice {
             }
         }
         var outcome = ExtensionOutcome()
-        var called = run.waitForContentHandler(until: start + settings.budget)
+        let memory = settings.memoryLimit.map { MemoryWatch(limit: $0) }
+        var called = false
+        if let memory {
+            // Sampled while waiting: past the limit, iOS kills the extension.
+            while !called, ContinuousClock.now < start + settings.budget {
+                called = run.waitForContentHandler(until: min(.now + MemoryWatch.interval, start + settings.budget))
+                if memory.sample() {
+                    outcome.peakMemoryGrowth = memory.peak
+                    outcome.violations.append(.memoryLimitExceeded)
+                    outcome.reason = .serviceExtensionExceededMemoryLimit
+                    return outcome
+                }
+            }
+            outcome.peakMemoryGrowth = memory.peak
+        } else {
+            called = run.waitForContentHandler(until: start + settings.budget)
+        }
         if !called {
             outcome.expireCalled = true
             Self.startThread(named: "UserNotificationsShim serviceExtensionTimeWillExpire (\(name))") {
@@ -230,5 +248,32 @@ extension DrawnNotification.InterruptionLevel {
         case .timeSensitive: self = .timeSensitive
         case .critical: self = .critical
         }
+    }
+}
+
+/// How far the process's resident memory has grown since the watch began (Linux: /proc/self/statm).
+final class MemoryWatch {
+    static let interval = Duration.milliseconds(5)
+    let limit: Int
+    private let baseline: Int
+    private(set) var peak = 0
+
+    init(limit: Int) {
+        self.limit = limit
+        baseline = Self.resident()
+    }
+
+    /// Samples once; true when the growth is past the limit.
+    func sample() -> Bool {
+        peak = max(peak, Self.resident() - baseline)
+        return peak > limit
+    }
+
+    /// The resident set size in bytes (0 when it cannot be read).
+    static func resident() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 }

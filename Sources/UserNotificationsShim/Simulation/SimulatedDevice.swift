@@ -45,6 +45,7 @@ public final class SimulatedDevice: Sendable {
         var attachmentHandling: AttachmentHandling = .move
         var extensionTermination: ExtensionTermination = .none
         var appIsInForeground = false
+        var serviceExtensionMemoryLimit: Int?
     }
 
     /// Creates a device with an empty category registry, nothing delivered and authorization not yet
@@ -175,13 +176,27 @@ public final class SimulatedDevice: Sendable {
         set { settings[\.extensionTermination] = newValue }
     }
 
+    /// The memory a service extension may use, in bytes, as iOS enforces it (about 24 MB for a
+    /// Notification Service Extension); nil (the default) does not enforce one. While the extension
+    /// works, the system samples how far the process's resident memory has grown since
+    /// `didReceive` was called; past the limit it kills the extension and shows the original
+    /// content. The growth is the whole process's: enforce a limit only where nothing else in the
+    /// process allocates much at the same time.
+    public var serviceExtensionMemoryLimit: Int? {
+        get { settings[\.serviceExtensionMemoryLimit] }
+        set { settings[\.serviceExtensionMemoryLimit] = newValue }
+    }
+
     /// The directory where the system keeps accepted attachments.
     public var attachmentStoreDirectory: URL {
         attachmentStore.directory
     }
 
-    var deliverySettings: (budget: Duration, grace: Duration, settle: Duration, handling: AttachmentHandling) {
-        settings.withLock { ($0.serviceExtensionTimeBudget, $0.expirationGracePeriod, $0.contentHandlerSettlePeriod, $0.attachmentHandling) }
+    var deliverySettings: DeliverySettings {
+        settings.withLock {
+            DeliverySettings(budget: $0.serviceExtensionTimeBudget, grace: $0.expirationGracePeriod, settle: $0.contentHandlerSettlePeriod,
+                             handling: $0.attachmentHandling, memoryLimit: $0.serviceExtensionMemoryLimit)
+        }
     }
 
     // MARK: Screen
@@ -212,6 +227,15 @@ public enum AttachmentHandling: String, Sendable, Codable {
     case move
     /// Copy the file, leaving the extension's file in place.
     case copy
+}
+
+/// The settings one delivery runs with.
+struct DeliverySettings {
+    var budget: Duration
+    var grace: Duration
+    var settle: Duration
+    var handling: AttachmentHandling
+    var memoryLimit: Int?
 }
 
 /// What the device remembers of one delivery.

@@ -6,7 +6,8 @@ import NotibaseTestSupport
 @testable import NotibaseExtension
 
 /// What iOS does to the extension's process and instance that a kinder stand-in would hide.
-@Suite("The extension's process and instance, as iOS runs them")
+/// Serialized: one test at a time, so that the memory a delivery adds is its own.
+@Suite("The extension's process and instance, as iOS runs them", .serialized)
 struct ExtensionLifecycleTests {
     let files = TemporaryDirectory("notibase-lifecycle")
 
@@ -94,6 +95,33 @@ struct ExtensionLifecycleTests {
         #expect(poster.receipts.withLock { $0.first?.render?.completion } == .deadline)
     }
 
+    /// iOS gives a Notification Service Extension about 24 MB. The largest image iOS attaches
+    /// (10 MB) is streamed to disk: the extension stays below the limit (measured here, a debug
+    /// build on Linux's FoundationNetworking: 9–11 MB of growth; see docs/benchmarks.md).
+    @Test func theLargestImageFitsTheMemoryBudget() async throws {
+        let device = SimulatedDevice(name: "iPhone")
+        device.serviceExtensionMemoryLimit = 24_000_000
+        let message = Message(title: "Big", buttons: [Button(id: "ok", text: "OK")],
+                              imageURL: ImageServer.shared.url("/img/max.jpg?kind=jpeg&size=10000000"))
+        let drawn = await device.deliver(payload: apnsPayload(message), to: TestNotificationService(directory: files.url))
+        #expect(drawn.violations.isEmpty && drawn.contentSource == .serviceExtension, "\(drawn.contentReason)")
+        #expect(drawn.attachments.first?.fileSize == 10_000_000)
+        let peak = try #require(drawn.serviceExtensionPeakMemoryGrowth)
+        #expect(peak < 20_000_000, "the extension grew by \(peak) bytes")
+    }
+
+    /// An extension that holds the image in memory, decoded or not, grows past the budget: the
+    /// stand-in kills it as iOS does, and the original is shown.
+    @Test func anExtensionOverTheMemoryBudgetIsKilled() async throws {
+        let device = SimulatedDevice(name: "iPhone")
+        device.serviceExtensionMemoryLimit = 24_000_000
+        let greedy = GreedyService()
+        let drawn = await device.deliver(payload: apnsPayload(Message(title: "Big", buttons: [Button(id: "ok", text: "OK")])), to: greedy)
+        #expect(drawn.contentSource == .original)
+        #expect(drawn.contentReason == .serviceExtensionExceededMemoryLimit)
+        #expect(drawn.violations == [.memoryLimitExceeded])
+    }
+
     /// An HTML error page served as `image/jpeg`: no image (iOS would drop it), the buttons still
     /// drawn, and the render report says why.
     @Test func anErrorPageServedAsAnImageIsExplained() async throws {
@@ -148,5 +176,15 @@ struct HangingFetcher: ImageFetching {
     func fetch(_ url: String, timeout: Duration) async -> ImageFetchResult {
         try? await Task.sleep(for: .seconds(60))
         return .failed(reason: "cancelled")
+    }
+}
+
+/// An extension that loads 40 MB into memory before calling its handler.
+final class GreedyService: UNNotificationServiceExtension {
+    override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
+        var buffer = [UInt8](repeating: 0, count: 40_000_000)
+        for index in stride(from: 0, to: buffer.count, by: 4096) { buffer[index] = 1 }
+        Thread.sleep(forTimeInterval: 0.3)
+        withExtendedLifetime(buffer) { contentHandler(request.content) }
     }
 }
