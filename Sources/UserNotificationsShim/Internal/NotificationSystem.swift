@@ -3,7 +3,8 @@ import Foundation
 /// The simulated notification daemon of one device: the registered categories, the notifications
 /// on screen, the authorization decision, and the thread that answers reads.
 ///
-/// Requests are processed in the order they are made: a write applies at once, a read takes its
+/// Requests are processed in the order they are made: a write applies after the write latency (at
+/// once by default), a read takes its
 /// snapshot when it is made and is answered later on the system thread, after the read latency, in
 /// order. The state holds only immutable shim objects, behind `state`'s lock.
 final class NotificationSystem: Sendable {
