@@ -67,11 +67,12 @@ public struct ExtensionConfiguration: Sendable {
         } else if serverValue != nil || keyValue != nil {
             SDKLog.misconfigured("NotibaseServerURL and NotibaseClientKey must both be strings in the extension's Info.plist; no render reports are sent")
         }
-        switch info["NotibaseCategoryCapacity"] {
-        case nil: break
-        case let capacity as Int: configuration.categoryCapacity = capacity
-        case let text as String where Int(text) != nil: configuration.categoryCapacity = Int(text)!
-        default: SDKLog.misconfigured("NotibaseCategoryCapacity must be a number (<integer>); using \(configuration.categoryCapacity)")
+        let capacityValue = info["NotibaseCategoryCapacity"]
+        // A number, or a number typed as a String in Xcode's plist editor.
+        if let capacity = capacityValue as? Int ?? (capacityValue as? String).flatMap({ Int($0) }) {
+            configuration.categoryCapacity = capacity
+        } else if capacityValue != nil {
+            SDKLog.misconfigured("NotibaseCategoryCapacity must be a number (<integer>); using \(configuration.categoryCapacity)")
         }
         switch info["NotibaseAppGroup"] {
         case nil: break
