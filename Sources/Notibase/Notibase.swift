@@ -40,6 +40,8 @@ public enum Notibase {
     public static var current: NotibaseClient? { client.get() }
 
     /// Asks the user to allow notifications (one prompt; later calls get the first answer).
+    /// Returns false when the person refuses; throws when iOS cannot ask (a restriction, a device
+    /// management profile). Register for remote notifications only when it returns true.
     public static func requestAuthorization(options: UNAuthorizationOptions = [.alert, .sound, .badge]) async throws -> Bool {
         try await UNUserNotificationCenter.current().requestAuthorization(options: options)
     }

@@ -5,7 +5,7 @@ import NotibaseCore
 /// target:
 ///
 /// ```swift
-/// class NotificationService: NotibaseNotificationService {}
+/// nonisolated class NotificationService: NotibaseNotificationService {}
 /// ```
 ///
 /// For each notification with `mutable-content`, it reads the buttons from `nb_buttons`, registers
