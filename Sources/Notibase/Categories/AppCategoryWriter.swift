@@ -37,6 +37,9 @@ struct AppCategoryWriter: Sendable {
     func set(_ categories: Set<UNNotificationCategory>) async throws(CategoryStoreError) {
         let replacement = UncheckedSendable(categories)
         let lock = lock
+        // Set when the background task expires: from then on nothing is written, and the lock is
+        // let go of (or, when not taken yet, let go of as soon as it is taken).
+        let expired = Locked(false)
         let center = center
         let timeout = readTimeout
         let write = { () async throws(CategoryStoreError) -> Void in
@@ -45,7 +48,7 @@ struct AppCategoryWriter: Sendable {
                     center.value.getNotificationCategories { existing in
                         complete {
                             // Let go of when the background task expired: write nothing.
-                            if lock?.isAbandoned == true { return }
+                            if expired.withLock({ $0 }) || lock?.isAbandoned == true { return }
                             let owned = existing.filter { CategoryIdentifier.isDerived($0.identifier) }
                             let apps = replacement.value.filter { !CategoryIdentifier.isDerived($0.identifier) }
                             center.value.setNotificationCategories(owned.union(apps))
@@ -62,7 +65,7 @@ struct AppCategoryWriter: Sendable {
         let confirmationTimeout = confirmationTimeout
         let writeAndConfirm = { () async throws(CategoryStoreError) -> Void in
             try await write()
-            _ = await ReadBack.poll(timeout: confirmationTimeout, giveUp: { lock?.isAbandoned == true }) {
+            _ = await ReadBack.poll(timeout: confirmationTimeout, giveUp: { expired.withLock { $0 } }) {
                 let identifiers = await Self.identifiers(center)
                 return identifiers.map { Set($0.filter { !CategoryIdentifier.isDerived($0) }) == expected } ?? false
             }
@@ -72,10 +75,15 @@ struct AppCategoryWriter: Sendable {
             guard let lock else { return try await writeAndConfirm() }
             // A background task around the locked section: if the app is about to be suspended
             // first, the lock is let go of and nothing is written.
-            try await backgroundTasks.run(named: "Notibase categories", expired: { lock.abandon() }) { () async throws(CategoryStoreError) -> Void in
+            let expire: @Sendable () -> Void = {
+                expired.withLock { $0 = true }
+                lock.abandon()
+            }
+            try await backgroundTasks.run(named: "Notibase categories", expired: expire) { () async throws(CategoryStoreError) -> Void in
                 try await lock.withLock(timeout: timeout) { () async throws(CategoryStoreError) -> Void in
+                    guard !expired.withLock({ $0 }) else { throw .abandoned }
                     try await writeAndConfirm()
-                    if lock.isAbandoned { throw .abandoned }
+                    if expired.withLock({ $0 }) { throw .abandoned }
                 }
             }
         }

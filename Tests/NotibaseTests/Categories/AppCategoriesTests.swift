@@ -118,24 +118,19 @@ struct AppCategoriesTests {
     @Test func anExpiredBackgroundTaskLetsGoOfTheLock() async throws {
         let device = SimulatedDevice(name: "hung, going to background")
         device.readLatency = .never
-        let writer = AppCategoryWriter(
-            center: device.center, sharedDirectory: shared.url, readTimeout: .seconds(5), backgroundTasks: ExpiringBackgroundTasks(after: .milliseconds(100)))
+        let tasks = ManualBackgroundTasks()
+        let writer = AppCategoryWriter(center: device.center, sharedDirectory: shared.url, readTimeout: .seconds(30), backgroundTasks: tasks)
         let categories = UncheckedSendable(appSet(0))
-        let attempt = Task { () async -> CategoryStoreError? in
-            do throws(CategoryStoreError) {
-                try await writer.set(categories.value)
-                return nil
-            } catch {
-                return error
-            }
+        Task { try? await writer.set(categories.value) }
+        // The app holds the lock, waiting for the system: the extension cannot take it.
+        let extensionSide = FileCategoryLock(directory: shared.url)
+        try await waitUntil(timeout: .seconds(20)) {
+            tasks.isRunning && FileManager.default.fileExists(atPath: extensionSide.file.path) && !extensionSide.tryOnce()
         }
-        try await Task.sleep(for: .milliseconds(300))
-        // The extension (another process) takes the lock at once.
-        let took = try await FileCategoryLock(directory: shared.url).withLock(timeout: .milliseconds(150)) {
-            () async throws(CategoryStoreError) -> Bool in true
-        }
+        tasks.expire()
+        // Let go of at once (the stuck read itself would last 30 s).
+        let took = try await extensionSide.withLock(timeout: .seconds(5)) { () async throws(CategoryStoreError) -> Bool in true }
         #expect(took)
-        #expect(await attempt.value != nil)
     }
 
     @Test func aReadThatNeverAnswersWritesNothing() async {
@@ -151,18 +146,39 @@ struct AppCategoriesTests {
     }
 }
 
-/// Background tasks that iOS ends early: `expired` is called after `after`.
-struct ExpiringBackgroundTasks: BackgroundTaskRunning {
-    let after: Duration
+/// Background tasks that iOS ends when the test says.
+final class ManualBackgroundTasks: BackgroundTaskRunning {
+    private struct State {
+        var running = false
+        var expired: (@Sendable () -> Void)?
+    }
+
+    private let state = Locked(State())
+
+    var isRunning: Bool { state.withLock { $0.running } }
+
+    /// iOS says time is up.
+    func expire() {
+        state.withLock { $0.expired }?()
+    }
 
     func run<Result: Sendable>(
         named name: String, expired: @escaping @Sendable () -> Void, _ body: () async throws(CategoryStoreError) -> Result
     ) async throws(CategoryStoreError) -> Result {
-        let timer = Task {
-            try? await Task.sleep(for: after)
-            if !Task.isCancelled { expired() }
-        }
-        defer { timer.cancel() }
+        state.withLock { $0 = State(running: true, expired: expired) }
+        defer { state.withLock { $0.running = false } }
         return try await body()
+    }
+}
+
+extension FileCategoryLock {
+    /// Whether the lock can be taken right now (taken and let go of at once).
+    func tryOnce() -> Bool {
+        let descriptor = open(file.path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return false }
+        flock(descriptor, LOCK_UN)
+        return true
     }
 }
