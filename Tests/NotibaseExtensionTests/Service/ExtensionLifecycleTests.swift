@@ -89,7 +89,7 @@ struct ExtensionLifecycleTests {
         #expect(drawn.contentHandlerCallCount == 1)
         // The app, another process, takes the lock at once.
         let app = FileCategoryLock(directory: shared)
-        let took = try await app.withLock(timeout: .milliseconds(150)) { () async throws(CategoryStoreError) -> Bool in true }
+        let took = try await app.withLock(timeout: .seconds(1)) { () async throws(CategoryStoreError) -> Bool in true }
         #expect(took)
         try await waitUntil { poster.receipts.withLock { !$0.isEmpty } }
         #expect(poster.receipts.withLock { $0.first?.render?.completion } == .deadline)
