@@ -286,6 +286,10 @@ extension DrawnNotification {
         case contentHandlerNeverCalled
         /// The extension's memory grew past the device's `serviceExtensionMemoryLimit`.
         case memoryLimitExceeded
+        /// When the last notification in the extension's process was handed over (iOS may suspend
+        /// the process then), the process held a file lock in one of the device's
+        /// `sharedContainers`: iOS kills such a process (`0xdead10cc`).
+        case fileLockHeldWhileSuspended
     }
 
     /// A notification's interruption level.

@@ -112,6 +112,20 @@ extension SimulatedDevice {
         -> ExtensionOutcome {
         let call = Unchecked((serviceExtension, request))
         let bind = system.bind
+        extensionRunsInProgress.withLock { $0 += 1 }
+        var stillInProgress = true
+        // Once this run handed over its content (or the system gave up on it): when no other run is
+        // in progress, iOS may suspend the process, which must then hold no lock in a shared container.
+        func handedOver() -> Bool {
+            guard stillInProgress else { return false }
+            stillInProgress = false
+            let remaining = extensionRunsInProgress.withLock { count -> Int in
+                count -= 1
+                return count
+            }
+            return remaining == 0 && !settings.sharedContainers.isEmpty && HeldFileLocks.any(under: settings.sharedContainers)
+        }
+        defer { _ = handedOver() }
         Self.startThread(named: "UserNotificationsShim didReceive (\(name))") {
             bind {
                 call.value.0.didReceive(call.value.1) { run.contentHandlerCalled(with: $0) }
@@ -141,6 +155,9 @@ extension SimulatedDevice {
                 bind { call.value.0.serviceExtensionTimeWillExpire() }
             }
             called = run.waitForContentHandler(until: .now + settings.grace)
+        }
+        if called, handedOver() {
+            outcome.violations.append(.fileLockHeldWhileSuspended)
         }
         if called {
             // Keep listening briefly, to catch a second call right after the first.
@@ -275,5 +292,34 @@ final class MemoryWatch {
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+/// File locks (`flock`, `fcntl`) this process holds, from `/proc/locks`.
+enum HeldFileLocks {
+    /// Whether this process holds a lock on a file under one of `directories`.
+    static func any(under directories: [URL]) -> Bool {
+        #if os(Linux)
+        guard let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return false }
+        let pid = String(getpid())
+        var inodes: Set<UInt64> = []
+        for line in table.split(separator: "\n") {
+            // "1: FLOCK  ADVISORY  WRITE 2330 fe:00:16223281 0 EOF"
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields[4] == pid, let inode = fields[5].split(separator: ":").last.flatMap({ UInt64($0) }) else { continue }
+            inodes.insert(inode)
+        }
+        guard !inodes.isEmpty else { return false }
+        for directory in directories {
+            guard let walker = FileManager.default.enumerator(atPath: directory.path) else { continue }
+            while let relative = walker.nextObject() as? String {
+                var info = stat()
+                if stat(directory.appendingPathComponent(relative).path, &info) == 0, inodes.contains(UInt64(info.st_ino)) { return true }
+            }
+        }
+        return false
+        #else
+        return false
+        #endif
     }
 }

@@ -36,6 +36,9 @@ public final class SimulatedDevice: Sendable {
     private let centerBox: Unchecked<UNUserNotificationCenter>
     private let settings = Locked(Settings())
     let deliveries = Locked([String: DeliveryRecord]())
+    /// Extension runs that have not handed over their content yet: at zero, iOS may suspend the
+    /// extension's process.
+    let extensionRunsInProgress = Locked(0)
 
     private struct Settings {
         var serviceExtensionTimeBudget: Duration = .seconds(30)
@@ -46,6 +49,7 @@ public final class SimulatedDevice: Sendable {
         var extensionTermination: ExtensionTermination = .none
         var appIsInForeground = false
         var serviceExtensionMemoryLimit: Int?
+        var sharedContainers: [URL] = []
     }
 
     /// Creates a device with an empty category registry, nothing delivered and authorization not yet
@@ -187,6 +191,16 @@ public final class SimulatedDevice: Sendable {
         set { settings[\.serviceExtensionMemoryLimit] = newValue }
     }
 
+    /// The app's shared containers (App Group directories). iOS suspends the extension's process
+    /// once the last notification in it was handed over, and kills a process suspended while it
+    /// holds a file lock in a shared container (`0xdead10cc`): at that moment the system looks for
+    /// `flock`/`fcntl` locks this process holds on files under these directories, and records
+    /// `fileLockHeldWhileSuspended`. Empty by default (no check). Linux only (`/proc/locks`).
+    public var sharedContainers: [URL] {
+        get { settings[\.sharedContainers] }
+        set { settings[\.sharedContainers] = newValue }
+    }
+
     /// The directory where the system keeps accepted attachments.
     public var attachmentStoreDirectory: URL {
         attachmentStore.directory
@@ -195,7 +209,8 @@ public final class SimulatedDevice: Sendable {
     var deliverySettings: DeliverySettings {
         settings.withLock {
             DeliverySettings(budget: $0.serviceExtensionTimeBudget, grace: $0.expirationGracePeriod, settle: $0.contentHandlerSettlePeriod,
-                             handling: $0.attachmentHandling, memoryLimit: $0.serviceExtensionMemoryLimit)
+                             handling: $0.attachmentHandling, memoryLimit: $0.serviceExtensionMemoryLimit,
+                             sharedContainers: $0.sharedContainers)
         }
     }
 
@@ -236,6 +251,7 @@ struct DeliverySettings {
     var settle: Duration
     var handling: AttachmentHandling
     var memoryLimit: Int?
+    var sharedContainers: [URL]
 }
 
 /// What the device remembers of one delivery.

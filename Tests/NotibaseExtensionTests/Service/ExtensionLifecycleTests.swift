@@ -83,10 +83,12 @@ struct ExtensionLifecycleTests {
         let shared = files.url.appendingPathComponent("group-lock")
         let device = SimulatedDevice(name: "hung registry")
         device.readLatency = .never  // the registration waits for the system, holding the lock
+        device.sharedContainers = [shared]
         let poster = RecordingReceiptPoster()
         let service = TestNotificationService(deadline: .milliseconds(300), directory: shared, poster: poster)
         let drawn = await device.deliver(payload: apnsPayload(Message(title: "T", buttons: [Button(id: "ok", text: "OK")])), to: service)
         #expect(drawn.contentHandlerCallCount == 1)
+        #expect(drawn.violations.isEmpty, "iOS kills a process suspended holding a lock in the App Group: \(drawn.violations)")
         // The app, another process, takes the lock at once.
         let app = FileCategoryLock(directory: shared)
         let took = try await app.withLock(timeout: .seconds(1)) { () async throws(CategoryStoreError) -> Bool in true }

@@ -51,3 +51,48 @@ struct SimulatedAppTests {
         #expect(answer.all.map(\.0) == [false] && answer.all.map(\.1) == [true])
     }
 }
+
+/// iOS suspends the extension once it handed over its last notification, and kills a process
+/// suspended while it holds a file lock in a shared container.
+@Suite("SimulatedDevice: a file lock held when the extension may be suspended")
+struct SuspendedLockTests {
+    /// An extension that locks `test_file` with `flock`, and lets go of it before or after calling
+    /// the handler.
+    static func locking(releaseFirst: Bool) -> ClosureExtension {
+        ClosureExtension { request, handler in
+            let path = request.content.userInfo["test_file"] as! String
+            let descriptor = open(path, O_RDWR | O_CREAT, 0o644)
+            flock(descriptor, LOCK_EX)
+            if releaseFirst {
+                flock(descriptor, LOCK_UN)
+                handler(request.content)
+            } else {
+                handler(request.content)
+                Thread.sleep(forTimeInterval: 0.2)
+                flock(descriptor, LOCK_UN)
+            }
+            close(descriptor)
+        }
+    }
+
+    @Test func aLockHeldAtTheHandlerIsAViolation() async throws {
+        let files = try TemporaryDirectory()
+        let device = SimulatedDevice()
+        device.sharedContainers = [files.url]
+        let lockFile = files.url.appendingPathComponent("app.lock").path
+        let held = await device.deliver(payload: payload(extra: ["test_file": lockFile]), to: Self.locking(releaseFirst: false))
+        #expect(held.violations == [.fileLockHeldWhileSuspended])
+        let released = await device.deliver(payload: payload(extra: ["test_file": lockFile]), to: Self.locking(releaseFirst: true))
+        #expect(released.violations.isEmpty)
+    }
+
+    @Test func aLockOutsideTheContainersIsNotChecked() async throws {
+        let files = try TemporaryDirectory()
+        let elsewhere = try TemporaryDirectory()
+        let device = SimulatedDevice()
+        device.sharedContainers = [files.url]
+        let lockFile = elsewhere.url.appendingPathComponent("private.lock").path
+        let drawn = await device.deliver(payload: payload(extra: ["test_file": lockFile]), to: Self.locking(releaseFirst: false))
+        #expect(drawn.violations.isEmpty)
+    }
+}
