@@ -21,6 +21,9 @@ struct ExtensionDeliveryTests {
         // Every delivery here also checks that the extension holds no lock in the App Group when
         // it may be suspended.
         device.sharedContainers = [files.url]
+        // And, as on iOS, a category write takes a moment to be what the system reads (the app's
+        // categories above were registered before).
+        device.categoryWriteLatency = .random(in: .milliseconds(1) ... .milliseconds(10), seed: 5)
         return device
     }
 
