@@ -101,6 +101,8 @@ open class NotibaseNotificationService: UNNotificationServiceExtension {
         _ gate: ContentGate, _ completion: RenderReport.Completion, engine: NotificationEngine, payload: NotificationPayload,
         work: Locked<Task<Void, Never>?>
     ) {
+        // Finished already: the work is posting its report (kept in the outbox anyway): let it.
+        guard !gate.isFinished else { return }
         work.withLock { $0?.cancel() }
         if let report = gate.finish(completion) {
             Task { await engine.deliver(report, receipt: gate.recordedReceipt, payload: payload) }
