@@ -77,6 +77,12 @@ let package = Package(
         // MARK: Test support (helpers shared by the test targets; not shipped)
         .target(name: "NotibaseTestSupport"),
         .executableTarget(name: "NaiveIdentifierProbe", path: "Tests/NaiveIdentifierProbe"),
+        // Runs the extension on a simulated iPhone that kills the process at the content handler.
+        .executableTarget(
+            name: "ExtensionKillProbe",
+            dependencies: ["NotibaseExtension", .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux]))],
+            path: "Tests/ExtensionKillProbe"
+        ),
 
         // MARK: Command line (composition root)
         .target(

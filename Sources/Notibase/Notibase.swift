@@ -1,4 +1,6 @@
 import Foundation
+import NotibaseCore
+import NotibaseExtension
 #if canImport(UserNotifications)
 @preconcurrency import UserNotifications
 #else
@@ -38,6 +40,8 @@ public enum Notibase {
     public static var current: NotibaseClient? { client.get() }
 
     /// Asks the user to allow notifications (one prompt; later calls get the first answer).
+    /// Returns false when the person refuses; throws when iOS cannot ask (a restriction, a device
+    /// management profile). Register for remote notifications only when it returns true.
     public static func requestAuthorization(options: UNAuthorizationOptions = [.alert, .sound, .badge]) async throws -> Bool {
         try await UNUserNotificationCenter.current().requestAuthorization(options: options)
     }
@@ -45,41 +49,63 @@ public enum Notibase {
     /// Registers the APNs device token with the Notibase server (queued and retried until it
     /// arrives; a new token replaces the previous one).
     public static func registerDeviceToken(_ token: Data) {
-        requireClient().registerDeviceToken(token)
+        configured("registerDeviceToken(_:)")?.registerDeviceToken(token)
     }
 
     /// Associates the device with your own user ID (nil removes it), with the identity token your
     /// backend got for it from `POST /v1/identity-tokens` (required by apps that verify identities,
     /// which is the default for new apps).
     public static func setExternalUserID(_ id: String?, token: String? = nil) {
-        requireClient().setExternalUserID(id, token: token)
+        configured("setExternalUserID(_:token:)")?.setExternalUserID(id, token: token)
     }
 
     /// Sets the device's tags (for `tags` audiences).
     public static func setTags(_ tags: Set<String>) {
-        requireClient().setTags(tags)
+        configured("setTags(_:)")?.setTags(tags)
     }
 
     /// Reports what the user did with a notification (opened it, tapped a button with its typed
     /// text, dismissed it) and returns where to go: the tapped button's deep link, else the
-    /// notification's, else nil. Works on a cold start, as long as `configure` ran first.
+    /// notification's, else nil. Works on a cold start, as long as `configure` ran first (without
+    /// it, nothing is reported, but the destination is still returned).
     @discardableResult
     public static func handle(_ response: UNNotificationResponse) -> URL? {
-        requireClient().handle(response)
+        guard let client = configured("handle(_:)") else {
+            let payload = NotificationPayload(userInfo: response.notification.request.content.userInfo)
+            let typed = (response as? UNTextInputNotificationResponse)?.userText
+            return ResponseInterpreter.interpret(payload: payload, actionIdentifier: response.actionIdentifier, typedText: typed, at: Date()).1
+        }
+        return client.handle(response)
     }
 
     /// The app's own categories, registered without removing those the Notibase extension
     /// registered (and without being removed by it). Use this instead of calling
     /// `setNotificationCategories` directly, which replaces the whole set.
+    /// Throws ``NotConfiguredError`` when `configure` was not called.
     public static func setAppCategories(_ categories: Set<UNNotificationCategory>) async throws {
-        try await requireClient().setAppCategories(categories)
+        guard let client = configured("setAppCategories(_:)") else { throw NotConfiguredError() }
+        try await client.setAppCategories(categories)
     }
 
-    private static func requireClient() -> NotibaseClient {
-        guard let client = client.get() else {
-            preconditionFailure("Notibase.configure(_:) must be called before using Notibase, in application(_:didFinishLaunchingWithOptions:)")
-        }
-        return client
+    /// The client, or nil (logged, and an assertion failure in debug builds) before `configure`:
+    /// a release build never crashes for it.
+    private static func configured(_ call: String) -> NotibaseClient? {
+        if let client = client.get() { return client }
+        SDKLog.misconfigured(
+            "Notibase.\(call) was called before Notibase.configure(_:), and did nothing. "
+                + "Call configure first thing in application(_:didFinishLaunchingWithOptions:)")
+        return nil
+    }
+}
+
+/// `Notibase.setAppCategories` was called before `Notibase.configure(_:)`: nothing was written.
+public struct NotConfiguredError: Error, CustomStringConvertible {
+    /// The error.
+    public init() {}
+
+    public var description: String {
+        "Notibase.configure(_:) was not called before Notibase.setAppCategories(_:); nothing was written. "
+            + "Call configure first thing in application(_:didFinishLaunchingWithOptions:)."
     }
 }
 

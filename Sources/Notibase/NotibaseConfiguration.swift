@@ -1,4 +1,5 @@
 import Foundation
+import NotibaseExtension
 
 /// Where the app's Notibase server is and how the SDK behaves.
 public struct NotibaseConfiguration: Sendable {
@@ -26,17 +27,24 @@ public struct NotibaseConfiguration: Sendable {
     public init(serverURL: URL, clientKey: String, appGroup: String? = nil, sharedDirectory: URL? = nil, stateDirectory: URL? = nil) {
         self.serverURL = serverURL
         self.clientKey = clientKey
-        var shared = sharedDirectory
-        #if canImport(Darwin)
-        if shared == nil, let appGroup {
-            shared = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup)
-        }
-        #endif
-        self.sharedDirectory = shared
+        self.sharedDirectory = Self.sharedDirectory(sharedDirectory, appGroup: appGroup, containerURL: ExtensionConfiguration.appGroupContainer)
         let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? FileManager.default.temporaryDirectory
         self.stateDirectory = stateDirectory ?? support.appendingPathComponent("Notibase")
         self.appVersion = Bundle.main.infoDictionary?["CFBundleShortVersionString"] as? String
+    }
+
+    /// `explicit`, else the App Group's container. A group without a container (missing from the
+    /// app's App Groups capability) is logged and fails an assertion in debug builds: the app then
+    /// cannot coordinate with the extension.
+    static func sharedDirectory(_ explicit: URL?, appGroup: String?, containerURL: (String) -> URL?) -> URL? {
+        if let explicit { return explicit }
+        guard let appGroup else { return nil }
+        if let container = containerURL(appGroup) { return container }
+        SDKLog.misconfigured(
+            "the App Group \(appGroup) has no container: add it to the app's App Groups capability. "
+                + "Without it the app cannot post the extension's receipts or share the category lock")
+        return nil
     }
 
     /// The SDK's version, sent with the registration.

@@ -251,7 +251,7 @@ final class DemoDelegate: NSObject, UNUserNotificationCenterDelegate, @unchecked
         return openedURLs
     }
 
-    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse, withCompletionHandler completionHandler: @escaping @Sendable () -> Void) {
+    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse, withCompletionHandler completionHandler: @escaping () -> Void) {
         if let url = client.handle(response) {
             lock.lock()
             openedURLs.append(url)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension Message: Codable {
     /// The JSON field names. `imageURL` is `image`; identifiers are spelled `…Id`.

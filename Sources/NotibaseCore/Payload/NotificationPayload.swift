@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// What Notibase needs from a received APNs payload (`UNNotificationContent.userInfo`): the alert
 /// text, the category, the buttons, the image, the deep link and the receipt ids.
@@ -97,7 +101,10 @@ public struct PayloadDiagnostic: Sendable, Hashable, Codable, CustomStringConver
 
 extension JSONValue {
     /// The value as Foundation property-list-like types (`String`, `Int`, `Double`, `Bool`,
-    /// `[Any]`, `[String: Any]`), as `userInfo` holds them; `null` becomes an absent value.
+    /// `[Any]`, `[String: Any]`), as `userInfo` holds them. A `null` member of an object is
+    /// absent; a `null` element of an array stays in its place, as `JSONValue.null` (iOS hands over
+    /// `NSNull` there), so that every element after it keeps the position it has in the payload:
+    /// diagnostics name positions a developer reads against their JSON.
     public var foundationValue: Any? {
         switch self {
         case .null: nil
@@ -105,7 +112,7 @@ extension JSONValue {
         case .integer(let value): value
         case .double(let value): value
         case .string(let value): value
-        case .array(let values): values.compactMap(\.foundationValue)
+        case .array(let values): values.map { $0.foundationValue ?? JSONValue.null }
         case .object(let members): members.compactMapValues(\.foundationValue)
         }
     }

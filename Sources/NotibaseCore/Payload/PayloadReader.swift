@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The tolerant reader behind ``NotificationPayload``: one pass, every decision recorded.
 struct PayloadReader {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// What a device reports about one delivery: posted by the iOS extension (``Event/rendered``) and
 /// the app (``Event/opened``, ``Event/action``, ``Event/dismissed``) to `POST /v1/receipts` with the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Renders a ``Message`` into APNs requests: prepared once per message, then filled in per device.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// What differs from one device to the next when a message is rendered: the token, the ids and
 /// signature the device reports receipts with, and the time (for TTLs).

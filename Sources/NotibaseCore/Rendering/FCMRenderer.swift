@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Renders a ``Message`` into FCM HTTP v1 requests: a data-only message, so that the app's own code
 /// builds the notification and its actions (Android has no registry like iOS categories).

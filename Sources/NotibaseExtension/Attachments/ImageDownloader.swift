@@ -8,8 +8,9 @@ import FoundationNetworking
 /// bytes arrive (also when the server announces no length), redirects are counted, and the
 /// whole download has a deadline.
 ///
-/// The type comes from `Content-Type`, then the file's first bytes, then the URL's extension; the
-/// file is named with that type's extension, as `UNNotificationAttachment` requires.
+/// A `Content-Type` naming another type (WebP, HTML) is refused at once; otherwise the file's first
+/// bytes decide (iOS drops a file whose contents are not the type claimed), and the file is named
+/// with that type's extension, as `UNNotificationAttachment` requires.
 public struct ImageDownloader: ImageFetching {
     /// What is accepted.
     public let policy: ImageDownloadPolicy
@@ -190,19 +191,24 @@ private final class StreamingDownload: NSObject, URLSessionDataDelegate, @unchec
                 Self.remove(state.path)
                 return (.failed(reason: "the image server sent an empty body"), state.continuation)
             }
+            // The bytes decide, whatever the server says: iOS decodes the file and drops one whose
+            // contents are not the type claimed (an HTML error page served as image/jpeg).
+            let found = ImageType.fromMagic(state.prefix)
             let type: ImageType
-            switch state.contentType {
-            case .supported(let declared): type = declared
-            case .unsupported(let mime):
+            switch (state.contentType, found) {
+            case (.unsupported(let mime), _):
                 Self.remove(path)
                 return (.failed(reason: "the image is \(mime); iOS notifications show JPEG, PNG and GIF"), state.continuation)
-            case .unknown:
-                guard let found = ImageType.fromMagic(state.prefix) ?? ImageType.fromPathExtension(url.absoluteString) else {
-                    Self.remove(path)
-                    return (.failed(reason: "the image's type is unknown: no image Content-Type, no JPEG/PNG/GIF signature, no extension"),
-                            state.continuation)
-                }
+            case (_, let found?):
                 type = found
+            case (.supported(let declared), nil):
+                Self.remove(path)
+                return (.failed(reason: "the server called it \(declared.mimeType), but its bytes are not an image (\(Self.describe(state.prefix))); iOS would drop it"),
+                        state.continuation)
+            case (.unknown, nil):
+                Self.remove(path)
+                return (.failed(reason: "the image's bytes are not JPEG, PNG or GIF (\(Self.describe(state.prefix))); iOS would drop it"),
+                        state.continuation)
             }
             let named = path.deletingPathExtension().appendingPathExtension(type.fileExtension)
             do {
@@ -240,6 +246,16 @@ private final class StreamingDownload: NSObject, URLSessionDataDelegate, @unchec
 
     private static func remove(_ path: URL?) {
         if let path { try? FileManager.default.removeItem(at: path) }
+    }
+
+    /// What a file that is not an image starts with, in a few words.
+    static func describe(_ prefix: [UInt8]) -> String {
+        let text = String(decoding: prefix, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        if text.hasPrefix("<") { return "it starts like an HTML or XML page: an error page?" }
+        if text.hasPrefix("{") || text.hasPrefix("[") { return "it starts like JSON: an error answer?" }
+        if prefix.starts(with: Array("RIFF".utf8)) { return "it starts like WebP" }
+        if prefix.count >= 12, prefix[4..<8].elementsEqual("ftyp".utf8) { return "it starts like HEIC or MP4" }
+        return "it starts with " + prefix.prefix(4).map { String($0, radix: 16) }.joined(separator: " ")
     }
 
     private static func describe(_ duration: Duration) -> String {

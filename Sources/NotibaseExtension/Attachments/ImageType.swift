@@ -1,7 +1,8 @@
 /// An image type iOS attaches to a notification: JPEG, PNG or GIF (Apple's documented list).
 ///
-/// `UNNotificationAttachment` tells a file's type from its path extension or the type hint, never
-/// from its bytes, so a downloaded file gets the extension and the hint of the type found here.
+/// `UNNotificationAttachment` tells a file's type from its path extension or the type hint, and iOS
+/// then drops a file whose bytes are not that type: a downloaded file gets the extension and the
+/// hint of the type its bytes show.
 public enum ImageType: String, Sendable, Hashable, CaseIterable {
     case jpeg
     case png
@@ -13,6 +14,15 @@ public enum ImageType: String, Sendable, Hashable, CaseIterable {
         case .jpeg: "public.jpeg"
         case .png: "public.png"
         case .gif: "com.compuserve.gif"
+        }
+    }
+
+    /// The MIME type, as servers name it.
+    public var mimeType: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .gif: "image/gif"
         }
     }
 

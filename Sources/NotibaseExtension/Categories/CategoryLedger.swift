@@ -179,6 +179,7 @@ public final class FileCategoryLedger: CategoryLedger {
             makeDirectory()
             let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else { return nil }
+            DataProtection.allowWhileLocked(path)
             guard let stamp = FileStamp(descriptor: descriptor) else {
                 close(descriptor)
                 return nil
@@ -206,7 +207,7 @@ public final class FileCategoryLedger: CategoryLedger {
 
     private func makeDirectory() {
         directoryMade.withLock { made in
-            if !made { try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true) }
+            if !made { DataProtection.makeDirectory(file.deletingLastPathComponent()) }
             made = true
         }
     }

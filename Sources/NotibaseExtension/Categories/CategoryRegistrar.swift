@@ -23,13 +23,17 @@ public final class CategoryRegistrar: Sendable {
         case registered(identifier: String, evicted: Set<String>)
         /// A category with this identifier was already registered (same buttons, by construction).
         case alreadyRegistered(identifier: String)
+        /// The category was written, but reading the set back within ``CategoryRegistrar/confirmationTimeout``
+        /// did not show it: iOS may draw the notification without its buttons.
+        case unconfirmed(identifier: String)
         /// Nothing was written, for the reason given.
         case failed(identifier: String, reason: String)
 
         /// The category identifier concerned.
         public var identifier: String {
             switch self {
-            case .registered(let identifier, _), .alreadyRegistered(let identifier), .failed(let identifier, _): identifier
+            case .registered(let identifier, _), .alreadyRegistered(let identifier), .unconfirmed(let identifier),
+                .failed(let identifier, _): identifier
             }
         }
 
@@ -48,6 +52,10 @@ public final class CategoryRegistrar: Sendable {
     /// in an extension, not yet on screen. iOS gives an extension about 30 seconds.
     public let inFlightWindow: Duration
 
+    /// How long a registration reads the set back, waiting for its write to be visible, before it
+    /// lets the next one read (and the notification be shown).
+    public let confirmationTimeout: Duration
+
     private let store: any CategoryStore
     private let ledger: any CategoryLedger
     private let serial: AsyncMutex
@@ -63,8 +71,10 @@ public final class CategoryRegistrar: Sendable {
         readTimeout: Duration = .seconds(5),
         inFlightWindow: Duration = .seconds(60),
         crossProcessLock: (any CategoryLock)? = nil,
+        confirmationTimeout: Duration = .seconds(2),
         now: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.confirmationTimeout = confirmationTimeout
         self.store = store
         self.ledger = ledger
         self.capacity = max(capacity, 1)
@@ -107,7 +117,10 @@ public final class CategoryRegistrar: Sendable {
         for _ in 0..<2 {
             let knownDelivered = delivered
             let decision = Locked<(plan: EvictionPlan.Decision, registered: Set<String>)?>(nil)
+            let crossProcessLock = crossProcessLock
             let change = try await store.update(timeout: readTimeout) { registered in
+                // Let go of at the deadline (see `abandonRunningRegistration`): write nothing.
+                if crossProcessLock?.isAbandoned == true { return nil }
                 let planned = EvictionPlan.decide(
                     registered: registered, adding: identifier, capacity: capacity, lastUsed: lastUsed, delivered: knownDelivered,
                     now: now, inFlightWindow: inFlightWindow)
@@ -116,6 +129,9 @@ public final class CategoryRegistrar: Sendable {
                 return nil
             }
             let decided = decision.withLock { $0 }
+            if crossProcessLock?.isAbandoned == true {
+                return .failed(identifier: identifier, reason: CategoryStoreError.abandoned.description)
+            }
             switch decided?.plan {
             case .alreadyRegistered?:
                 ledger.record(use: identifier, at: now, removing: [], registered: decided?.registered ?? [])
@@ -128,10 +144,36 @@ public final class CategoryRegistrar: Sendable {
                 registered.subtract(removed)
                 registered.insert(identifier)
                 ledger.record(use: identifier, at: now, removing: removed, registered: registered)
-                return .registered(identifier: identifier, evicted: removed)
+                // Still in the serial section: the next registration must read a set that has it.
+                let visible = await ReadBack.poll(timeout: confirmationTimeout, giveUp: { crossProcessLock?.isAbandoned == true }) {
+                    await registeredIdentifiers()?.contains(identifier) ?? false
+                }
+                return visible ? .registered(identifier: identifier, evicted: removed) : .unconfirmed(identifier: identifier)
             }
         }
         return .failed(identifier: identifier, reason: "the category set kept changing while registering")
+    }
+
+    /// Abandons the registration running now, if any: lets go of the lock shared with the app at
+    /// once, and the registration writes nothing. Called before the content handler when a
+    /// notification is finished early (its deadline, `serviceExtensionTimeWillExpire`): the process
+    /// may be suspended right after, and must not be holding the lock then.
+    public func abandonRunningRegistration() {
+        crossProcessLock?.abandon()
+    }
+
+    /// The identifiers registered now, read without writing; nil when the read fails.
+    private func registeredIdentifiers() async -> Set<String>? {
+        let seen = Locked<Set<String>?>(nil)
+        do {
+            _ = try await store.update(timeout: readTimeout) { registered in
+                seen.withLock { $0 = registered }
+                return nil
+            }
+        } catch {
+            return nil
+        }
+        return seen.withLock { $0 }
     }
 
     private func deliveredCategories() async -> EvictionPlan.Delivered {

@@ -46,11 +46,21 @@ public enum CategoryStoreError: Error, Sendable, Hashable, CustomStringConvertib
     case readTimedOut
     /// Another process (the app) holds the registry lock for too long.
     case lockTimedOut
+    /// The lock file cannot be opened (data protection while the phone is locked, a missing
+    /// container): treated as a lock held by someone else, never as no lock needed.
+    case lockUnavailable
+    /// The notification was finished early (its deadline, `serviceExtensionTimeWillExpire`): the
+    /// registration let go of the lock, or never took it, and wrote nothing.
+    case abandoned
 
     public var description: String {
         switch self {
         case .readTimedOut: "the system did not return the registered categories in time; nothing was written"
         case .lockTimedOut: "the app held the category lock too long; nothing was written"
+        case .lockUnavailable: "the category lock file could not be opened (data protection while locked?); nothing was written"
+        case .abandoned:
+            "the deadline passed while registering; the registration was abandoned, letting go of the lock shared with the app "
+                + "(iOS kills a process suspended while holding one); nothing was written"
         }
     }
 }

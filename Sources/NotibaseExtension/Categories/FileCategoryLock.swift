@@ -18,6 +18,10 @@ public final class FileCategoryLock: CategoryLock {
         var held = false
         /// The open lock file; nil until first used, or when it could not be opened.
         var descriptor: Int32?
+        /// Whether this lock holds the `flock` now.
+        var locked = false
+        /// Whether the current holder's `flock` was let go by ``FileCategoryLock/abandon()``.
+        var abandoned = false
     }
 
     /// The lock file.
@@ -44,20 +48,57 @@ public final class FileCategoryLock: CategoryLock {
             state.held = true
             return true
         }) {
+            // A cancelled registration (its notification was finished early) never takes the lock.
+            guard !Task.isCancelled else { throw .abandoned }
             guard ContinuousClock.now < deadline else { throw .lockTimedOut }
             try? await Task.sleep(for: .milliseconds(2))
         }
         defer { state.withLock { $0.held = false } }
         guard let descriptor = openedDescriptor() else {
-            // No shared directory to lock in: the in-process exclusion still applies.
-            return try await body()
+            // Never "no lock needed": the app may hold this lock (a file the data protection class
+            // makes unreadable while the phone is locked, a container gone): nothing is written.
+            throw .lockUnavailable
         }
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard !Task.isCancelled else { throw .abandoned }
             guard ContinuousClock.now < deadline else { throw .lockTimedOut }
             try? await Task.sleep(for: .milliseconds(2))
         }
-        defer { flock(descriptor, LOCK_UN) }
+        // Checked once the lock is taken too: a cancellation (which comes before the content
+        // handler) that came while taking it lets go at once.
+        guard !Task.isCancelled else {
+            flock(descriptor, LOCK_UN)
+            throw .abandoned
+        }
+        state.withLock { state in
+            state.locked = true
+            state.abandoned = false
+        }
+        defer {
+            state.withLock { state in
+                if state.locked { flock(descriptor, LOCK_UN) }
+                state.locked = false
+            }
+        }
         return try await body()
+    }
+
+    public func abandon() {
+        state.withLock { state in
+            guard state.locked, let descriptor = state.descriptor else { return }
+            flock(descriptor, LOCK_UN)
+            state.locked = false
+            state.abandoned = true
+        }
+    }
+
+    public var isAbandoned: Bool {
+        state.withLock { $0.abandoned }
+    }
+
+    /// Whether this lock holds the file lock now.
+    public var isHeld: Bool {
+        state.withLock { $0.locked }
     }
 
     /// The lock file, opened (and its directory made) on first use. Called holding the flag.
@@ -65,10 +106,11 @@ public final class FileCategoryLock: CategoryLock {
         if let descriptor = state.withLock({ $0.descriptor }) { return descriptor }
         var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         if descriptor < 0, errno == ENOENT {
-            try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            DataProtection.makeDirectory(file.deletingLastPathComponent())
             descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         }
         guard descriptor >= 0 else { return nil }
+        DataProtection.allowWhileLocked(path)
         state.withLock { $0.descriptor = descriptor }
         return descriptor
     }

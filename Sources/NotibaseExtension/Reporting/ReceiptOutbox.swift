@@ -29,10 +29,11 @@ public struct ReceiptOutbox: Sendable {
         let path = directory.appendingPathComponent(Self.fileName(for: receipt.id)).path
         var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         if descriptor < 0 && errno == ENOENT {
-            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            DataProtection.makeDirectory(directory)
             descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         }
         guard descriptor >= 0 else { return }
+        DataProtection.allowWhileLocked(path)
         _ = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
         // Now and then, keep the outbox bounded: an app that never sends it must not fill the disk.
@@ -78,9 +79,9 @@ public struct ReceiptOutbox: Sendable {
     /// Posts every waiting receipt; removes those the server accepted (or refused for good).
     /// Returns how many were sent.
     @discardableResult
-    public func flush(with poster: any ReceiptPosting, timeout: Duration = .seconds(10)) async -> Int {
+    public func flush(with poster: any ReceiptPosting, timeout: Duration = .seconds(10), limit: Int = .max) async -> Int {
         var sent = 0
-        for receipt in pending() {
+        for receipt in pending().prefix(limit) {
             switch await poster.send(receipt, timeout: timeout) {
             case .accepted, .rejected:
                 remove(receipt)

@@ -13,14 +13,22 @@ public final class ContentGate: @unchecked Sendable {
     private var handler: ((UNNotificationContent) -> Void)?
     private var plan: DeliveryPlan
     private var report: RenderReport?
+    private var receipt: Receipt?
+    private let record: (@Sendable (RenderReport) -> Receipt?)?
     private var reportWaiters: [CheckedContinuation<RenderReport, Never>] = []
     private let original: UNNotificationContent
     private let start: ContinuousClock.Instant
 
-    /// A gate for one notification.
-    public init(original: UNNotificationContent, payload: NotificationPayload, handler: @escaping (UNNotificationContent) -> Void) {
+    /// A gate for one notification. `record` keeps the render report where it survives the
+    /// process (the receipt outbox), and is called before the handler: iOS may end the extension
+    /// the instant the handler is called, so nothing after it is sure to happen.
+    public init(
+        original: UNNotificationContent, payload: NotificationPayload, handler: @escaping (UNNotificationContent) -> Void,
+        record: (@Sendable (RenderReport) -> Receipt?)? = nil
+    ) {
         self.original = original
         self.handler = handler
+        self.record = record
         self.plan = DeliveryPlan(payload: payload)
         self.start = .now
     }
@@ -37,6 +45,14 @@ public final class ContentGate: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return report
+    }
+
+    /// The receipt `record` made for the report, kept until it is posted (nil before the handler
+    /// was called, or without `record`).
+    public var recordedReceipt: Receipt? {
+        lock.lock()
+        defer { lock.unlock() }
+        return receipt
     }
 
     /// Records progress. Returns false when the gate has already closed (the change came too late).
@@ -96,6 +112,11 @@ public final class ContentGate: @unchecked Sendable {
             completion: completion,
             elapsedMilliseconds: Int((ContinuousClock.now - start).timeInterval * 1000),
             diagnostics: plan.diagnostics)
+        // Written down first: the process may not outlive the handler call.
+        let receipt = record?(report)
+        lock.lock()
+        self.receipt = receipt
+        lock.unlock()
         handler(content)
         lock.lock()
         self.report = report

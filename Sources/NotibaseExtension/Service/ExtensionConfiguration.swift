@@ -9,6 +9,9 @@ public struct ExtensionConfiguration: Sendable {
     public var deadline: Duration = .seconds(25)
     /// How long to wait for the system to answer a category read.
     public var categoryReadTimeout: Duration = .seconds(5)
+    /// How long a registration reads the category set back, waiting for its write to be visible,
+    /// before it calls the content handler anyway (and says so in the render report).
+    public var categoryConfirmationTimeout: Duration = .seconds(2)
     /// The most Notibase-owned categories kept registered when older ones can be evicted.
     public var categoryCapacity: Int = 64
     /// Categories used more recently than this are not evicted (their notification may not be on
@@ -30,21 +33,59 @@ public struct ExtensionConfiguration: Sendable {
     /// The defaults.
     public init() {}
 
-    /// Reads the configuration from the extension's Info.plist: `NotibaseServerURL`,
-    /// `NotibaseClientKey`, `NotibaseAppGroup` (an App Group identifier) and
-    /// `NotibaseCategoryCapacity`. Missing keys keep the defaults.
+    /// Reads the configuration from the extension's Info.plist: `NotibaseServerURL` (a string,
+    /// https), `NotibaseClientKey` (a string), `NotibaseAppGroup` (a string: an App Group
+    /// identifier) and `NotibaseCategoryCapacity` (a number). Missing keys keep the defaults. An App
+    /// Group that names no container (the group is missing from the extension's entitlements) is
+    /// logged and fails an assertion in debug builds: the extension then cannot share its receipts
+    /// and category lock with the app.
     public static func fromBundle(_ bundle: Bundle = .main) -> ExtensionConfiguration {
-        var configuration = ExtensionConfiguration()
-        let info = bundle.infoDictionary ?? [:]
-        if let server = (info["NotibaseServerURL"] as? String).flatMap(URL.init(string:)), let key = info["NotibaseClientKey"] as? String {
-            configuration.receiptEndpoint = ReceiptEndpoint(serverURL: server, clientKey: key)
-        }
-        if let capacity = info["NotibaseCategoryCapacity"] as? Int { configuration.categoryCapacity = capacity }
+        fromInfo(bundle.infoDictionary ?? [:], containerURL: appGroupContainer)
+    }
+
+    /// The container of an App Group, as the system resolves it (nil: none; always nil off Apple
+    /// platforms).
+    @Sendable
+    package static func appGroupContainer(_ group: String) -> URL? {
         #if canImport(Darwin)
-        if let group = info["NotibaseAppGroup"] as? String {
-            configuration.sharedDirectory = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group)
-        }
+        FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group)
+        #else
+        nil
         #endif
+    }
+
+    /// The configuration an Info.plist dictionary describes.
+    static func fromInfo(_ info: [String: Any], containerURL: (String) -> URL?) -> ExtensionConfiguration {
+        var configuration = ExtensionConfiguration()
+        let serverValue = info["NotibaseServerURL"]
+        let keyValue = info["NotibaseClientKey"]
+        if let serverText = serverValue as? String, let server = URL(string: serverText), let key = keyValue as? String {
+            configuration.receiptEndpoint = ReceiptEndpoint(serverURL: server, clientKey: key)
+            if server.scheme?.lowercased() != "https" {
+                SDKLog.error("NotibaseServerURL is not https; App Transport Security blocks it in the extension, so no render report arrives")
+            }
+        } else if serverValue != nil || keyValue != nil {
+            SDKLog.misconfigured("NotibaseServerURL and NotibaseClientKey must both be strings in the extension's Info.plist; no render reports are sent")
+        }
+        let capacityValue = info["NotibaseCategoryCapacity"]
+        // A number, or a number typed as a String in Xcode's plist editor.
+        if let capacity = capacityValue as? Int ?? (capacityValue as? String).flatMap({ Int($0) }) {
+            configuration.categoryCapacity = capacity
+        } else if capacityValue != nil {
+            SDKLog.misconfigured("NotibaseCategoryCapacity must be a number (<integer>); using \(configuration.categoryCapacity)")
+        }
+        switch info["NotibaseAppGroup"] {
+        case nil: break
+        case let group as String:
+            if let container = containerURL(group) {
+                configuration.sharedDirectory = container
+            } else {
+                SDKLog.misconfigured(
+                    "the App Group \(group) (NotibaseAppGroup) has no container: add it to the extension's App Groups capability. "
+                        + "Without it the extension cannot share receipts or the category lock with the app")
+            }
+        default: SDKLog.misconfigured("NotibaseAppGroup must be a string in the extension's Info.plist")
+        }
         return configuration
     }
 }

@@ -5,7 +5,7 @@ import NotibaseCore
 /// target:
 ///
 /// ```swift
-/// class NotificationService: NotibaseNotificationService {}
+/// nonisolated class NotificationService: NotibaseNotificationService {}
 /// ```
 ///
 /// For each notification with `mutable-content`, it reads the buttons from `nb_buttons`, registers
@@ -18,13 +18,17 @@ import NotibaseCore
 /// Configuration comes from the extension's Info.plist (see ``ExtensionConfiguration/fromBundle(_:)``);
 /// override ``configuration`` to set it in code.
 open class NotibaseNotificationService: UNNotificationServiceExtension {
-    private let current = Locked<Finishing?>(nil)
+    /// Every notification this instance is still working on: iOS may hand one instance several
+    /// notifications, and `serviceExtensionTimeWillExpire` is about all of them.
+    private let inProgress = Locked([UUID: Finishing]())
 
-    /// What `serviceExtensionTimeWillExpire` needs to finish the notification in progress.
+    /// What `serviceExtensionTimeWillExpire` needs to finish a notification in progress.
     private struct Finishing: Sendable {
         var gate: ContentGate
         var engine: NotificationEngine
         var payload: NotificationPayload
+        /// Cancels the work still running for it.
+        var work: Locked<Task<Void, Never>?>
     }
 
     /// The configuration; by default read from the extension's Info.plist.
@@ -56,7 +60,6 @@ open class NotibaseNotificationService: UNNotificationServiceExtension {
     open override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
         let configuration = configuration
         let payload = NotificationPayload(userInfo: request.content.userInfo)
-        let gate = ContentGate(original: request.content, payload: payload, handler: contentHandler)
 
         let center = UNUserNotificationCenter.current()
         let registrar = CategoryRegistrar.shared(for: center) {
@@ -65,37 +68,68 @@ open class NotibaseNotificationService: UNNotificationServiceExtension {
         let engine = NotificationEngine(
             registrar: registrar, images: makeImageFetcher(configuration: configuration),
             receipts: makeReceiptPoster(configuration: configuration), configuration: configuration)
+        let gate = ContentGate(original: request.content, payload: payload, handler: contentHandler) { report in
+            // Finished early, work may still run: the process may be suspended once the handler is
+            // called, and must not hold the lock shared with the app then.
+            if report.completion != .complete { registrar.abandonRunningRegistration() }
+            return engine.record(report, payload: payload)
+        }
+        let key = UUID()
+        let inProgress = inProgress
+        let work = Locked<Task<Void, Never>?>(nil)
+        inProgress.withLock { $0[key] = Finishing(gate: gate, engine: engine, payload: payload, work: work) }
 
-        let work = Task {
-            if let report = await engine.process(payload, gate: gate) {
-                await engine.deliver(report, payload: payload)
+        work.withLock { work in
+            work = Task {
+                if let report = await engine.process(payload, gate: gate) {
+                    inProgress.withLock { $0[key] = nil }
+                    await engine.deliver(report, receipt: gate.recordedReceipt, payload: payload)
+                }
             }
         }
         // When the work ends first, the deadline finds the gate closed and does nothing.
         DispatchQueue.global().asyncAfter(deadline: .now() + configuration.deadline.timeInterval) {
-            if let report = gate.finish(.deadline) {
-                Task { await engine.deliver(report, payload: payload) }
-            }
-            work.cancel()
+            inProgress.withLock { $0[key] = nil }
+            Self.finishEarly(gate, .deadline, engine: engine, payload: payload, work: work)
         }
-        current.withLock { $0 = Finishing(gate: gate, engine: engine, payload: payload) }
     }
 
+    /// Finishes a notification before its work ended: the work is cancelled first (a registration
+    /// not yet holding the lock shared with the app never takes it; one holding it lets go, see
+    /// the gate's `record`), then the handler is called with the best content so far.
+    private static func finishEarly(
+        _ gate: ContentGate, _ completion: RenderReport.Completion, engine: NotificationEngine, payload: NotificationPayload,
+        work: Locked<Task<Void, Never>?>
+    ) {
+        // Finished already: the work is posting its report (kept in the outbox anyway): let it.
+        guard !gate.isFinished else { return }
+        work.withLock { $0?.cancel() }
+        if let report = gate.finish(completion) {
+            Task { await engine.deliver(report, receipt: gate.recordedReceipt, payload: payload) }
+        }
+    }
+
+    /// Finishes every notification this instance is still working on, each with its best content
+    /// so far.
     open override func serviceExtensionTimeWillExpire() {
-        guard let finishing = current.withLock({ $0 }), let report = finishing.gate.finish(.timeWillExpire) else { return }
-        Task { await finishing.engine.deliver(report, payload: finishing.payload) }
+        let all = inProgress.withLock { all in
+            defer { all = [:] }
+            return Array(all.values)
+        }
+        for finishing in all {
+            Self.finishEarly(finishing.gate, .timeWillExpire, engine: finishing.engine, payload: finishing.payload, work: finishing.work)
+        }
     }
 
     private static func makeRegistrar(store: any CategoryStore, configuration: ExtensionConfiguration) -> CategoryRegistrar {
-        let directory = configuration.sharedDirectory
-            ?? FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
-            ?? FileManager.default.temporaryDirectory
+        let directory = configuration.sharedDirectory ?? NotificationEngine.privateDirectory
         return CategoryRegistrar(
             store: store,
             ledger: FileCategoryLedger(directory: directory),
             capacity: configuration.categoryCapacity,
             readTimeout: configuration.categoryReadTimeout,
             inFlightWindow: configuration.categoryInFlightWindow,
-            crossProcessLock: configuration.sharedDirectory.map(FileCategoryLock.init(directory:)))
+            crossProcessLock: configuration.sharedDirectory.map(FileCategoryLock.init(directory:)),
+            confirmationTimeout: configuration.categoryConfirmationTimeout)
     }
 }

@@ -46,7 +46,14 @@ public struct NotificationEngine: Sendable {
         let outcome = await registrar.register(buttons)
         gate.update { plan in
             plan.category = outcome
-            if case .failed(_, let reason) = outcome { plan.diagnostics.append("category not registered: " + reason) }
+            switch outcome {
+            case .failed(_, let reason): plan.diagnostics.append("category not registered: " + reason)
+            case .unconfirmed(let identifier):
+                plan.diagnostics.append(
+                    "category \(identifier) was written but could not be confirmed: reading the set back for "
+                        + "\(Self.describe(registrar.confirmationTimeout)) did not show it, so iOS may draw no buttons")
+            case .registered, .alreadyRegistered: break
+            }
         }
     }
 
@@ -63,26 +70,49 @@ public struct NotificationEngine: Sendable {
         }
     }
 
-    /// Hands a finished report to the observer and posts it, best effort.
-    public func deliver(_ report: RenderReport, payload: NotificationPayload) async {
-        configuration.renderObserver?(report, payload)
-        await postReport(report, payload: payload)
-    }
-
-    /// Posts the render report for a finished gate, best effort, within the receipt timeout. With
-    /// a shared directory it goes through the outbox first, so the app posts it later if this
-    /// process is stopped or offline.
-    public func postReport(_ report: RenderReport, payload: NotificationPayload) async {
-        guard let deliveryID = payload.deliveryID else { return }
+    /// The receipt for a render report, written to the outbox: called by the gate before the
+    /// content handler, so that the report reaches the server even when iOS ends the process the
+    /// moment the handler is called (the app's next launch, or the next extension run, posts it).
+    /// Nil for a notification without a delivery ID.
+    public func record(_ report: RenderReport, payload: NotificationPayload) -> Receipt? {
+        guard let deliveryID = payload.deliveryID else { return nil }
         let receipt = Receipt(
             id: UUID().uuidString.lowercased(), deliveryID: deliveryID, messageID: payload.messageID, event: .rendered,
             occurredAt: Date(), render: report, signature: payload.receiptSignature)
-        let outbox = configuration.sharedDirectory.map(ReceiptOutbox.init(shared:))
-        outbox?.add(receipt)
+        outbox.add(receipt)
+        return receipt
+    }
+
+    /// Hands a finished report to the observer and posts its receipt (recorded before the handler
+    /// was called), best effort; then posts what earlier runs left in the outbox.
+    public func deliver(_ report: RenderReport, receipt: Receipt?, payload: NotificationPayload) async {
+        configuration.renderObserver?(report, payload)
         guard let receipts else { return }
-        switch await receipts.send(receipt, timeout: configuration.receiptTimeout) {
-        case .accepted, .rejected: outbox?.remove(receipt)
-        case .retryLater: break
+        if let receipt {
+            switch await receipts.send(receipt, timeout: configuration.receiptTimeout) {
+            case .accepted, .rejected: outbox.remove(receipt)
+            case .retryLater: return  // offline: the rest would fail too
+            }
         }
+        await outbox.flush(with: receipts, timeout: configuration.receiptTimeout, limit: Self.flushLimit)
+    }
+
+    static func describe(_ duration: Duration) -> String {
+        let milliseconds = Int(duration.timeInterval * 1000)
+        return milliseconds < 1000 ? "\(milliseconds) ms" : "\(Double(milliseconds) / 1000) s"
+    }
+
+    /// How many receipts of earlier runs one extension run posts at most.
+    static let flushLimit = 20
+
+    /// Where receipts wait: the shared directory (so that the app posts them too), else the
+    /// extension's own caches (posted by a later extension run).
+    var outbox: ReceiptOutbox {
+        ReceiptOutbox(shared: configuration.sharedDirectory ?? Self.privateDirectory)
+    }
+
+    /// The extension's own caches directory.
+    static var privateDirectory: URL {
+        FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first ?? FileManager.default.temporaryDirectory
     }
 }

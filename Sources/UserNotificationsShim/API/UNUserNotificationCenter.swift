@@ -84,17 +84,21 @@ public class UNUserNotificationCenter: NSObject {
 
     /// Requests a person's authorization to allow local and remote notifications for your app.
     /// The first call prompts (the simulated person answers `SimulatedDevice.authorizationAnswer`);
-    /// later calls don't prompt again and get the first answer. The error is always `nil` here.
+    /// later calls don't prompt again and get the first answer. With
+    /// `SimulatedDevice.authorizationFailure` set, it fails: `false` and that error.
     public func requestAuthorization(options: UNAuthorizationOptions = [],
                                      completionHandler: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        system.requestAuthorization { completionHandler($0, nil) }
+        system.requestAuthorization { completionHandler($0, $1) }
     }
 
     /// Requests a person's authorization to allow local and remote notifications for your app.
+    /// Throws when the request fails (`SimulatedDevice.authorizationFailure`); a refusal is `false`.
     public func requestAuthorization(options: UNAuthorizationOptions = []) async throws -> Bool {
         let system = system
-        return await withUnsafeContinuation { continuation in
-            system.requestAuthorization { continuation.resume(returning: $0) }
+        let (granted, failure) = await withUnsafeContinuation { continuation in
+            system.requestAuthorization { continuation.resume(returning: ($0, $1)) }
         }
+        if let failure { throw failure }
+        return granted
     }
 }

@@ -52,4 +52,17 @@ enum AttachmentKind: String, Sendable, Codable {
         "mp4": "public.mpeg-4", "mpg4": "public.mpeg-4",
         "avi": "public.avi", "vfw": "public.avi",
     ]
+
+    /// Whether a file's first bytes are of `type`. iOS decodes an image attachment and drops one
+    /// whose contents are not the type claimed. Images are checked by their signature (JPEG
+    /// `FF D8 FF`, PNG's eight bytes, `GIF87a`/`GIF89a`); audio and movies are not checked here
+    /// (see docs/usernotifications-shim.md).
+    static func contents(_ prefix: [UInt8], match type: String) -> Bool {
+        switch type {
+        case "public.jpeg": prefix.starts(with: [0xFF, 0xD8, 0xFF])
+        case "public.png": prefix.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        case "com.compuserve.gif": prefix.starts(with: Array("GIF87a".utf8)) || prefix.starts(with: Array("GIF89a".utf8))
+        default: true
+        }
+    }
 }

@@ -48,6 +48,10 @@ final class AttachmentStore: Sendable {
                 drop(.fileTooLarge)
                 continue
             }
+            guard AttachmentKind.contents(Self.prefix(of: attachment.url), match: attachment.type) else {
+                drop(.contentsDoNotMatchType)
+                continue
+            }
             let destination = folder.appendingPathComponent("\(outcome.stored.count)-\(attachment.url.lastPathComponent)")
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -67,5 +71,12 @@ final class AttachmentStore: Sendable {
                 thumbnailHidden: attachment.thumbnailHidden, storedPath: destination.path))
         }
         return outcome
+    }
+
+    /// The first 16 bytes of a file (fewer for a shorter or unreadable one).
+    private static func prefix(of url: URL) -> [UInt8] {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return [] }
+        defer { try? handle.close() }
+        return Array((try? handle.read(upToCount: 16)) ?? Data())
     }
 }

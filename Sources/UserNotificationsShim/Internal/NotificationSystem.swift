@@ -3,7 +3,8 @@ import Foundation
 /// The simulated notification daemon of one device: the registered categories, the notifications
 /// on screen, the authorization decision, and the thread that answers reads.
 ///
-/// Requests are processed in the order they are made: a write applies at once, a read takes its
+/// Requests are processed in the order they are made: a write applies after the write latency (at
+/// once by default), a read takes its
 /// snapshot when it is made and is answered later on the system thread, after the read latency, in
 /// order. The state holds only immutable shim objects, behind `state`'s lock.
 final class NotificationSystem: Sendable {
@@ -13,10 +14,24 @@ final class NotificationSystem: Sendable {
         var authorizationAnswer = true
         var authorizationDecision: Bool?
         var authorizationPrompts = 0
+        var authorizationFailure: UNError.Code?
         var readLatency = SimulatedLatency.immediate
         var sampler = SimulatedLatency.Sampler(.immediate)
         var lastAnswer = ContinuousClock.now
         var hungReads: [@Sendable () -> Void] = []
+        var categoryWriteLatency = SimulatedLatency.immediate
+        var writeSampler = SimulatedLatency.Sampler(.immediate)
+        /// Writes not applied yet, in the order they were made (due times never decrease).
+        var pendingWrites: [(due: ContinuousClock.Instant?, categories: Set<UNNotificationCategory>)] = []
+
+        /// Applies every write that is due, in order; a write that never applies (`.never`) holds
+        /// back the ones after it, as one queue of requests would.
+        mutating func applyDueWrites(now: ContinuousClock.Instant = .now) {
+            while let first = pendingWrites.first, let due = first.due, due <= now {
+                categories = first.categories
+                pendingWrites.removeFirst()
+            }
+        }
     }
 
     private let state = Locked(State())
@@ -45,9 +60,24 @@ final class NotificationSystem: Sendable {
         }
     }
 
+    var categoryWriteLatency: SimulatedLatency {
+        get { state[\.categoryWriteLatency] }
+        set {
+            state.withLock {
+                $0.categoryWriteLatency = newValue
+                $0.writeSampler = SimulatedLatency.Sampler(newValue)
+            }
+        }
+    }
+
     var authorizationAnswer: Bool {
         get { state[\.authorizationAnswer] }
         set { state[\.authorizationAnswer] = newValue }
+    }
+
+    var authorizationFailure: UNError.Code? {
+        get { state[\.authorizationFailure] }
+        set { state[\.authorizationFailure] = newValue }
     }
 
     var authorizationPrompts: Int {
@@ -56,13 +86,27 @@ final class NotificationSystem: Sendable {
 
     // MARK: Categories
 
+    /// Queues a write: it takes effect after the write latency, after every earlier write. Until
+    /// then reads, and notifications displayed, see the set as it was.
     func setCategories(_ categories: Set<UNNotificationCategory>) {
-        state[\.categories] = categories
+        state.withLock { state in
+            let delay = state.writeSampler.next()
+            if delay == .zero, state.pendingWrites.isEmpty {
+                state.categories = categories
+                return
+            }
+            let due = delay.map { ContinuousClock.now + $0 }
+            let previous = state.pendingWrites.last?.due ?? ContinuousClock.now
+            state.pendingWrites.append((due.map { max($0, previous) }, categories))
+        }
     }
 
     /// What the system holds right now: what a notification displayed now is drawn with.
     var categories: Set<UNNotificationCategory> {
-        state[\.categories]
+        state.withLock { state in
+            state.applyDueWrites()
+            return state.categories
+        }
     }
 
     func readCategories(_ answer: @escaping @Sendable (Set<UNNotificationCategory>) -> Void) {
@@ -99,20 +143,24 @@ final class NotificationSystem: Sendable {
     // MARK: Authorization
 
     /// Prompts on the first request only; later requests get the first decision.
-    func requestAuthorization(_ answer: @escaping @Sendable (Bool) -> Void) {
-        let granted = state.withLock { state -> Bool in
-            if let decision = state.authorizationDecision { return decision }
+    func requestAuthorization(_ answer: @escaping @Sendable (Bool, UNError?) -> Void) {
+        let (granted, failure) = state.withLock { state -> (Bool, UNError.Code?) in
+            if let failure = state.authorizationFailure { return (false, failure) }
+            if let decision = state.authorizationDecision { return (decision, nil) }
             state.authorizationPrompts += 1
             state.authorizationDecision = state.authorizationAnswer
-            return state.authorizationAnswer
+            return (state.authorizationAnswer, nil)
         }
-        schedule { answer(granted) }
+        schedule { answer(granted, failure.map { UNError($0) }) }
     }
 
     // MARK: Answers
 
     private func read<Value>(_ field: KeyPath<State, Value>, _ answer: @escaping @Sendable (Value) -> Void) {
-        let snapshot = Unchecked(state.withLock { $0[keyPath: field] })
+        let snapshot = Unchecked(state.withLock { state in
+            state.applyDueWrites()
+            return state[keyPath: field]
+        })
         schedule { answer(snapshot.value) }
     }
 

@@ -52,6 +52,18 @@ public struct DrawnNotification: Equatable, Sendable, Codable {
     public var violations: [Violation]
     /// Seconds from the notification's arrival to its display.
     public var elapsedSeconds: Double
+    /// With the app in the foreground, how its delegate's `willPresent` said to present the
+    /// notification (empty: not shown at all, as without a delegate); nil when the app was not in
+    /// the foreground.
+    public var foregroundPresentation: [PresentationOption]? = nil
+    /// With `serviceExtensionMemoryLimit` set, the most the process's resident memory grew while
+    /// the extension worked (sampled every few milliseconds), in bytes; nil otherwise.
+    public var serviceExtensionPeakMemoryGrowth: Int? = nil
+
+    /// A way to present a notification to an app in the foreground (`UNNotificationPresentationOptions`).
+    public enum PresentationOption: String, Sendable, Codable {
+        case badge, sound, alert, list, banner
+    }
 }
 
 extension DrawnNotification {
@@ -189,6 +201,9 @@ extension DrawnNotification {
         case fileTooLarge
         /// Moving the file into the system's data store failed.
         case moveIntoStoreFailed
+        /// The file's contents are not of the type it claims (an HTML error page saved as
+        /// `photo.jpg`): iOS reads the bytes, not only the extension and the hint.
+        case contentsDoNotMatchType
     }
 
     /// Whose content was drawn.
@@ -214,6 +229,9 @@ extension DrawnNotification {
         case serviceExtensionTimedOut
         /// The extension handed back content without alert text; iOS ignores such modifications.
         case serviceExtensionContentHasNoAlertText
+        /// The extension's memory grew past `serviceExtensionMemoryLimit` before it called its
+        /// handler: iOS kills it (about 24 MB) and shows the original.
+        case serviceExtensionExceededMemoryLimit
 
         /// A sentence for reports.
         public var explanation: String {
@@ -226,6 +244,8 @@ extension DrawnNotification {
                 "The extension never called its content handler in time: iOS shows the original content."
             case .serviceExtensionContentHasNoAlertText:
                 "The extension returned content without alert text: iOS ignores it and shows the original."
+            case .serviceExtensionExceededMemoryLimit:
+                "The extension used more memory than iOS allows an extension: iOS killed it and shows the original."
             }
         }
     }
@@ -264,6 +284,12 @@ extension DrawnNotification {
         case contentHandlerCalledMoreThanOnce
         /// The content handler was never called.
         case contentHandlerNeverCalled
+        /// The extension's memory grew past the device's `serviceExtensionMemoryLimit`.
+        case memoryLimitExceeded
+        /// When the last notification in the extension's process was handed over (iOS may suspend
+        /// the process then), the process held a file lock in one of the device's
+        /// `sharedContainers`: iOS kills such a process (`0xdead10cc`).
+        case fileLockHeldWhileSuspended
     }
 
     /// A notification's interruption level.

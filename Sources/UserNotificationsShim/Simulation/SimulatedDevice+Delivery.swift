@@ -43,7 +43,7 @@ extension SimulatedDevice {
         var extensionOutcome = ExtensionOutcome(reason: Self.reasonNotToRun(original, serviceExtension))
         var run: ExtensionRun?
         if let serviceExtension, extensionOutcome.reason == nil {
-            let thisRun = ExtensionRun()
+            let thisRun = ExtensionRun(termination: extensionTermination)
             run = thisRun
             extensionOutcome = runExtension(serviceExtension, request, thisRun, start: start, settings: settings)
         }
@@ -54,7 +54,17 @@ extension SimulatedDevice {
         let buttons = DrawnButtons(categoryIdentifier: shown.categoryIdentifier, registered: system.categories)
         let displayed = UNNotificationRequest(requestIdentifier: request.identifier, content: UNNotificationContent(fields: shown),
                                               trigger: request.trigger)
-        system.addDelivered(UNNotification(date: Date(), request: displayed))
+        let notification = UNNotification(date: Date(), request: displayed)
+        var foreground: [DrawnNotification.PresentationOption]?
+        if appIsInForeground {
+            let options = askDelegateToPresent(notification)
+            foreground = DrawnNotification.PresentationOption.all(in: options)
+            if options.contains(.list) || options.contains(.banner) || options.contains(UNNotificationPresentationOptions(rawValue: 1 << 2)) {
+                system.addDelivered(notification)
+            }
+        } else {
+            system.addDelivered(notification)
+        }
 
         let drawn = DrawnNotification(
             requestIdentifier: request.identifier, title: shown.title, subtitle: shown.subtitle, body: shown.body,
@@ -69,7 +79,8 @@ extension SimulatedDevice {
             contentReason: extensionOutcome.reason ?? .serviceExtensionContent,
             serviceExtensionTimeWillExpireCalled: extensionOutcome.expireCalled,
             contentHandlerCallCount: extensionOutcome.callCount, violations: extensionOutcome.violations,
-            elapsedSeconds: start.duration(to: .now).seconds)
+            elapsedSeconds: start.duration(to: .now).seconds, foregroundPresentation: foreground,
+            serviceExtensionPeakMemoryGrowth: extensionOutcome.peakMemoryGrowth)
         deliveries.withLock { $0[request.identifier] = DeliveryRecord(drawn: drawn, run: run) }
         return drawn
     }
@@ -82,6 +93,7 @@ extension SimulatedDevice {
         var expireCalled = false
         var callCount = 0
         var violations: [DrawnNotification.Violation] = []
+        var peakMemoryGrowth: Int?
     }
 
     /// Why iOS would not run the extension, or `nil` if it would.
@@ -96,23 +108,56 @@ extension SimulatedDevice {
 
     private func runExtension(_ serviceExtension: UNNotificationServiceExtension, _ request: UNNotificationRequest,
                               _ run: ExtensionRun, start: ContinuousClock.Instant,
-                              settings: (budget: Duration, grace: Duration, settle: Duration, handling: AttachmentHandling))
+                              settings: DeliverySettings)
         -> ExtensionOutcome {
         let call = Unchecked((serviceExtension, request))
         let bind = system.bind
+        extensionRunsInProgress.withLock { $0 += 1 }
+        var stillInProgress = true
+        // Once this run handed over its content (or the system gave up on it): when no other run is
+        // in progress, iOS may suspend the process, which must then hold no lock in a shared container.
+        func handedOver() -> Bool {
+            guard stillInProgress else { return false }
+            stillInProgress = false
+            let remaining = extensionRunsInProgress.withLock { count -> Int in
+                count -= 1
+                return count
+            }
+            return remaining == 0 && !settings.sharedContainers.isEmpty && HeldFileLocks.any(under: settings.sharedContainers)
+        }
+        defer { _ = handedOver() }
         Self.startThread(named: "UserNotificationsShim didReceive (\(name))") {
             bind {
                 call.value.0.didReceive(call.value.1) { run.contentHandlerCalled(with: $0) }
             }
         }
         var outcome = ExtensionOutcome()
-        var called = run.waitForContentHandler(until: start + settings.budget)
+        let memory = settings.memoryLimit.map { MemoryWatch(limit: $0) }
+        var called = false
+        if let memory {
+            // Sampled while waiting: past the limit, iOS kills the extension.
+            while !called, ContinuousClock.now < start + settings.budget {
+                called = run.waitForContentHandler(until: min(.now + MemoryWatch.interval, start + settings.budget))
+                if memory.sample() {
+                    outcome.peakMemoryGrowth = memory.peak
+                    outcome.violations.append(.memoryLimitExceeded)
+                    outcome.reason = .serviceExtensionExceededMemoryLimit
+                    return outcome
+                }
+            }
+            outcome.peakMemoryGrowth = memory.peak
+        } else {
+            called = run.waitForContentHandler(until: start + settings.budget)
+        }
         if !called {
             outcome.expireCalled = true
             Self.startThread(named: "UserNotificationsShim serviceExtensionTimeWillExpire (\(name))") {
                 bind { call.value.0.serviceExtensionTimeWillExpire() }
             }
             called = run.waitForContentHandler(until: .now + settings.grace)
+        }
+        if called, handedOver() {
+            outcome.violations.append(.fileLockHeldWhileSuspended)
         }
         if called {
             // Keep listening briefly, to catch a second call right after the first.
@@ -189,6 +234,18 @@ extension DrawnNotification.Button {
     }
 }
 
+extension DrawnNotification.PresentationOption {
+    static func all(in options: UNNotificationPresentationOptions) -> [Self] {
+        var result: [Self] = []
+        if options.contains(.badge) { result.append(.badge) }
+        if options.contains(.sound) { result.append(.sound) }
+        if options.contains(UNNotificationPresentationOptions(rawValue: 1 << 2)) { result.append(.alert) }
+        if options.contains(.list) { result.append(.list) }
+        if options.contains(.banner) { result.append(.banner) }
+        return result
+    }
+}
+
 extension DrawnNotification.CategoryOption {
     static func all(in options: UNNotificationCategoryOptions) -> [Self] {
         var result: [Self] = []
@@ -208,5 +265,61 @@ extension DrawnNotification.InterruptionLevel {
         case .timeSensitive: self = .timeSensitive
         case .critical: self = .critical
         }
+    }
+}
+
+/// How far the process's resident memory has grown since the watch began (Linux: /proc/self/statm).
+final class MemoryWatch {
+    static let interval = Duration.milliseconds(5)
+    let limit: Int
+    private let baseline: Int
+    private(set) var peak = 0
+
+    init(limit: Int) {
+        self.limit = limit
+        baseline = Self.resident()
+    }
+
+    /// Samples once; true when the growth is past the limit.
+    func sample() -> Bool {
+        peak = max(peak, Self.resident() - baseline)
+        return peak > limit
+    }
+
+    /// The resident set size in bytes (0 when it cannot be read).
+    static func resident() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+/// File locks (`flock`, `fcntl`) this process holds, from `/proc/locks`.
+enum HeldFileLocks {
+    /// Whether this process holds a lock on a file under one of `directories`.
+    static func any(under directories: [URL]) -> Bool {
+        #if os(Linux)
+        guard let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return false }
+        let pid = String(getpid())
+        var inodes: Set<UInt64> = []
+        for line in table.split(separator: "\n") {
+            // "1: FLOCK  ADVISORY  WRITE 2330 fe:00:16223281 0 EOF"
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields[4] == pid, let inode = fields[5].split(separator: ":").last.flatMap({ UInt64($0) }) else { continue }
+            inodes.insert(inode)
+        }
+        guard !inodes.isEmpty else { return false }
+        for directory in directories {
+            guard let walker = FileManager.default.enumerator(atPath: directory.path) else { continue }
+            while let relative = walker.nextObject() as? String {
+                var info = stat()
+                if stat(directory.appendingPathComponent(relative).path, &info) == 0, inodes.contains(UInt64(info.st_ino)) { return true }
+            }
+        }
+        return false
+        #else
+        return false
+        #endif
     }
 }

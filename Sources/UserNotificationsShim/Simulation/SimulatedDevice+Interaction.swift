@@ -5,7 +5,7 @@ extension SimulatedDevice {
     ///
     /// Builds the `UNNotificationResponse` (a `UNTextInputNotificationResponse` for a text input
     /// button, with `userText`, empty when nil) and calls the center delegate's
-    /// `userNotificationCenter(_:didReceive:withCompletionHandler:)` on a background thread. The
+    /// `userNotificationCenter(_:didReceive:withCompletionHandler:)` on the main thread. The
     /// notification leaves the screen.
     ///
     /// - Throws: `SimulationError` if the notification is not on screen, was drawn without that
@@ -70,7 +70,8 @@ extension SimulatedDevice {
         return interaction
     }
 
-    /// Calls the delegate on a thread of the system and waits for its completion handler.
+    /// Calls the delegate on the main thread, as iOS does, and waits (on a thread of the system)
+    /// for its completion handler.
     private func callDelegate(with response: UNNotificationResponse) async -> SimulatedInteraction.DelegateOutcome {
         let center = center
         guard let delegate = center.delegate else { return .noDelegate }
@@ -80,12 +81,36 @@ extension SimulatedDevice {
         return await withCheckedContinuation { continuation in
             Self.startThread(named: "UserNotificationsShim delegate (\(name))") {
                 let completion = Signal()
-                bind {
-                    call.value.0.userNotificationCenter(call.value.1, didReceive: call.value.2) { completion.fire() }
+                DispatchQueue.main.async {
+                    bind {
+                        call.value.0.userNotificationCenter(call.value.1, didReceive: call.value.2) { completion.fire() }
+                    }
                 }
                 let completed = completion.wait(until: .now + timeout)
                 continuation.resume(returning: completed ? .completed : .completionHandlerNotCalled)
             }
         }
+    }
+
+    /// Asks the delegate, on the main thread, how to present a notification to the app in the
+    /// foreground; waits for its answer on the calling (system) thread. No delegate, or no answer
+    /// within `delegateCompletionTimeout`: nothing is presented.
+    func askDelegateToPresent(_ notification: UNNotification) -> UNNotificationPresentationOptions {
+        let center = center
+        guard let delegate = center.delegate else { return [] }
+        let call = Unchecked((delegate, center, notification))
+        let bind = system.bind
+        let answered = Signal()
+        let options = Locked<UNNotificationPresentationOptions>([])
+        DispatchQueue.main.async {
+            bind {
+                call.value.0.userNotificationCenter(call.value.1, willPresent: call.value.2) { chosen in
+                    options.withLock { $0 = chosen }
+                    answered.fire()
+                }
+            }
+        }
+        guard answered.wait(until: .now + delegateCompletionTimeout) else { return [] }
+        return options.withLock { $0 }
     }
 }

@@ -36,6 +36,9 @@ public final class SimulatedDevice: Sendable {
     private let centerBox: Unchecked<UNUserNotificationCenter>
     private let settings = Locked(Settings())
     let deliveries = Locked([String: DeliveryRecord]())
+    /// Extension runs that have not handed over their content yet: at zero, iOS may suspend the
+    /// extension's process.
+    let extensionRunsInProgress = Locked(0)
 
     private struct Settings {
         var serviceExtensionTimeBudget: Duration = .seconds(30)
@@ -43,6 +46,10 @@ public final class SimulatedDevice: Sendable {
         var contentHandlerSettlePeriod: Duration = .milliseconds(10)
         var delegateCompletionTimeout: Duration = .seconds(5)
         var attachmentHandling: AttachmentHandling = .move
+        var extensionTermination: ExtensionTermination = .none
+        var appIsInForeground = false
+        var serviceExtensionMemoryLimit: Int?
+        var sharedContainers: [URL] = []
     }
 
     /// Creates a device with an empty category registry, nothing delivered and authorization not yet
@@ -94,11 +101,35 @@ public final class SimulatedDevice: Sendable {
         set { system.readLatency = newValue }
     }
 
+    /// How long a `setNotificationCategories` write takes to become what the system reads and draws
+    /// with (`.immediate` by default). On iOS the set written may not be what is read a moment
+    /// later: until the write applies, reads return the old set and a notification shown meanwhile
+    /// is drawn with it. Writes apply in the order they were made.
+    public var categoryWriteLatency: SimulatedLatency {
+        get { system.categoryWriteLatency }
+        set { system.categoryWriteLatency = newValue }
+    }
+
     /// What the person answers the first authorization prompt (`true`: allow). Later requests get
     /// the first answer without a prompt.
     public var authorizationAnswer: Bool {
         get { system.authorizationAnswer }
         set { system.authorizationAnswer = newValue }
+    }
+
+    /// When set, `requestAuthorization` fails with this error (and `false`), as iOS may (for
+    /// instance `.notificationsNotAllowed` under a restriction). `nil` by default.
+    public var authorizationFailure: UNError.Code? {
+        get { system.authorizationFailure }
+        set { system.authorizationFailure = newValue }
+    }
+
+    /// Whether the app is in the foreground when notifications arrive (`false` by default). Then
+    /// iOS asks the center's delegate, on the main thread, how to present each notification
+    /// (`willPresent`); without a delegate, or with no options, the notification is not shown.
+    public var appIsInForeground: Bool {
+        get { settings[\.appIsInForeground] }
+        set { settings[\.appIsInForeground] = newValue }
     }
 
     /// How many times the person was prompted for authorization.
@@ -140,13 +171,47 @@ public final class SimulatedDevice: Sendable {
         set { settings[\.attachmentHandling] = newValue }
     }
 
+    /// Whether the system ends the extension's process the instant the content handler is called,
+    /// as iOS may (`.none` by default). `.killProcessAfterContentHandler` kills the whole process
+    /// with SIGKILL: use it in a child process, to show that what the extension must not lose
+    /// (its render report) is on disk before it calls the handler.
+    public var extensionTermination: ExtensionTermination {
+        get { settings[\.extensionTermination] }
+        set { settings[\.extensionTermination] = newValue }
+    }
+
+    /// The memory a service extension may use, in bytes, as iOS enforces it (about 24 MB for a
+    /// Notification Service Extension); nil (the default) does not enforce one. While the extension
+    /// works, the system samples how far the process's resident memory has grown since
+    /// `didReceive` was called; past the limit it kills the extension and shows the original
+    /// content. The growth is the whole process's: enforce a limit only where nothing else in the
+    /// process allocates much at the same time.
+    public var serviceExtensionMemoryLimit: Int? {
+        get { settings[\.serviceExtensionMemoryLimit] }
+        set { settings[\.serviceExtensionMemoryLimit] = newValue }
+    }
+
+    /// The app's shared containers (App Group directories). iOS suspends the extension's process
+    /// once the last notification in it was handed over, and kills a process suspended while it
+    /// holds a file lock in a shared container (`0xdead10cc`): at that moment the system looks for
+    /// `flock`/`fcntl` locks this process holds on files under these directories, and records
+    /// `fileLockHeldWhileSuspended`. Empty by default (no check). Linux only (`/proc/locks`).
+    public var sharedContainers: [URL] {
+        get { settings[\.sharedContainers] }
+        set { settings[\.sharedContainers] = newValue }
+    }
+
     /// The directory where the system keeps accepted attachments.
     public var attachmentStoreDirectory: URL {
         attachmentStore.directory
     }
 
-    var deliverySettings: (budget: Duration, grace: Duration, settle: Duration, handling: AttachmentHandling) {
-        settings.withLock { ($0.serviceExtensionTimeBudget, $0.expirationGracePeriod, $0.contentHandlerSettlePeriod, $0.attachmentHandling) }
+    var deliverySettings: DeliverySettings {
+        settings.withLock {
+            DeliverySettings(budget: $0.serviceExtensionTimeBudget, grace: $0.expirationGracePeriod, settle: $0.contentHandlerSettlePeriod,
+                             handling: $0.attachmentHandling, memoryLimit: $0.serviceExtensionMemoryLimit,
+                             sharedContainers: $0.sharedContainers)
+        }
     }
 
     // MARK: Screen
@@ -163,12 +228,30 @@ public final class SimulatedDevice: Sendable {
     }
 }
 
+/// When the system ends a service extension's process.
+public enum ExtensionTermination: String, Sendable, Codable {
+    /// It lives on after the content handler (the process may be reused).
+    case none
+    /// Killed (SIGKILL) the instant the content handler is called.
+    case killProcessAfterContentHandler
+}
+
 /// What the system does with an attachment file it accepts.
 public enum AttachmentHandling: String, Sendable, Codable {
     /// Move the file into the system's store, as iOS does: the extension's file is gone afterwards.
     case move
     /// Copy the file, leaving the extension's file in place.
     case copy
+}
+
+/// The settings one delivery runs with.
+struct DeliverySettings {
+    var budget: Duration
+    var grace: Duration
+    var settle: Duration
+    var handling: AttachmentHandling
+    var memoryLimit: Int?
+    var sharedContainers: [URL]
 }
 
 /// What the device remembers of one delivery.

@@ -54,9 +54,19 @@ struct ImageDownloaderTests {
         expectImage(await fetch("/img/noextension?kind=png&ctype=none"), .png)
     }
 
-    @Test func typeFromTheURLAsALastResort() async {
-        expectImage(await fetch("/img/picture.gif?kind=bytes&ctype=none"), .gif)
-        expectFailure(await fetch("/img/picture?kind=bytes&ctype=none"), mentioning: "type is unknown")
+    /// iOS reads the bytes: a URL's extension does not make a file an image.
+    @Test func theURLsExtensionIsNotEnough() async {
+        expectFailure(await fetch("/img/picture.gif?kind=bytes&ctype=none"), mentioning: "bytes are not JPEG, PNG or GIF")
+        expectFailure(await fetch("/img/picture?kind=bytes&ctype=none"), mentioning: "bytes are not JPEG, PNG or GIF")
+    }
+
+    /// An HTML error page served as `image/jpeg` (a CDN's 200 for a missing file) is not an image.
+    @Test func theBytesMustBeTheDeclaredType() async {
+        expectFailure(await fetch("/img/photo.jpg?kind=html&ctype=image/jpeg"), mentioning: "the server called it image/jpeg, but its bytes are not an image")
+        expectFailure(await fetch("/img/photo.jpg?kind=html&ctype=image/jpeg"), mentioning: "HTML")
+        expectFailure(await fetch("/img/photo.png?kind=bytes&ctype=image/png"), mentioning: "bytes are not an image")
+        // A PNG labelled JPEG is still an image: the bytes name its type.
+        expectImage(await fetch("/img/photo.jpg?kind=png&ctype=image/jpeg"), .png)
     }
 
     @Test func unsupportedTypesAreRefused() async {

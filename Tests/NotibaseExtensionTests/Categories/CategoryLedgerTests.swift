@@ -165,4 +165,19 @@ struct FileCategoryLockTests {
         holder.stop()
         #expect(try await lock.withLock(timeout: .seconds(10)) { () async throws(CategoryStoreError) -> Int in 1 } == 1)
     }
+
+    /// A lock file that cannot be opened (data protection while the phone is locked, here a
+    /// directory in its place) is a lock failure, never "no lock needed": nothing runs.
+    @Test func aLockFileThatCannotBeOpenedIsALockFailure() async throws {
+        let lock = FileCategoryLock(directory: files.url)
+        try FileManager.default.createDirectory(at: lock.file, withIntermediateDirectories: true)
+        let ran = Locked(false)
+        await #expect(throws: CategoryStoreError.lockUnavailable) {
+            try await lock.withLock(timeout: .milliseconds(300)) { () async throws(CategoryStoreError) -> Int in
+                ran.withLock { $0 = true }
+                return 0
+            }
+        }
+        #expect(ran.withLock { $0 } == false)
+    }
 }

@@ -18,6 +18,12 @@ struct ExtensionDeliveryTests {
         device.readLatency = latency
         device.serviceExtensionTimeBudget = budget
         device.expirationGracePeriod = .milliseconds(500)
+        // Every delivery here also checks that the extension holds no lock in the App Group when
+        // it may be suspended.
+        device.sharedContainers = [files.url]
+        // And, as on iOS, a category write takes a moment to be what the system reads (the app's
+        // categories above were registered before).
+        device.categoryWriteLatency = .random(in: .milliseconds(1) ... .milliseconds(10), seed: 5)
         return device
     }
 
@@ -35,6 +41,7 @@ struct ExtensionDeliveryTests {
         let drawn = await device.deliver(payload: apnsPayload(message, deliveryID: "d-1"), to: service(poster: poster))
         #expect(drawn.contentSource == .serviceExtension)
         #expect(drawn.contentHandlerCallCount == 1)
+        #expect(drawn.violations.isEmpty, "\(drawn.violations)")
         #expect(drawn.buttons.map(\.identifier) == ["track", "cancel"])
         #expect(drawn.buttons.map(\.title) == ["Track order", "Cancel"])
         #expect(drawn.buttons[1].options == [.destructive])
@@ -77,6 +84,7 @@ struct ExtensionDeliveryTests {
         let drawn = await device.deliver(payload: apnsPayload(message), to: service(deadline: .seconds(3), poster: poster))
         #expect(drawn.contentSource == .serviceExtension)
         #expect(drawn.contentHandlerCallCount == 1)
+        #expect(drawn.violations.isEmpty, "\(drawn.violations)")
         #expect(drawn.buttons.map(\.identifier) == ["ok"])
         #expect(drawn.attachments.isEmpty)
         try await waitUntil { poster.receipts.withLock { !$0.isEmpty } }
@@ -96,6 +104,7 @@ struct ExtensionDeliveryTests {
         #expect(drawn.serviceExtensionTimeWillExpireCalled)
         #expect(drawn.contentSource == .serviceExtension)
         #expect(drawn.contentHandlerCallCount == 1)
+        #expect(drawn.violations.isEmpty, "\(drawn.violations)")
         #expect(drawn.buttons.map(\.identifier) == ["ok"])
         try await waitUntil { poster.receipts.withLock { !$0.isEmpty } }
         let report = try #require(poster.receipts.withLock { $0.first?.render })

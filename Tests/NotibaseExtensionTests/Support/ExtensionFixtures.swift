@@ -66,9 +66,10 @@ final class TestNotificationService: NotibaseNotificationService {
 
     init(
         deadline: Duration = .seconds(5), directory: URL, poster: RecordingReceiptPoster? = nil, fetcher: (any ImageFetching)? = nil,
-        inFlightWindow: Duration = .seconds(60)
+        inFlightWindow: Duration = .seconds(60), confirmationTimeout: Duration = .seconds(2)
     ) {
         var configuration = ExtensionConfiguration()
+        configuration.categoryConfirmationTimeout = confirmationTimeout
         configuration.categoryInFlightWindow = inFlightWindow
         configuration.deadline = deadline
         configuration.imagePolicy = ImageDownloadPolicy(allowsLoopbackHTTP: true, directory: directory)

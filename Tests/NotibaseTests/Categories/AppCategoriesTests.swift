@@ -97,6 +97,42 @@ struct AppCategoriesTests {
         #expect(Set(kept).isSuperset(of: ["INVITATION", "CHAT"]))
     }
 
+    /// On iOS the set written is not instantly what the system reads: `setAppCategories` returns
+    /// only once its write is visible, so a notification arriving right after keeps the app's
+    /// categories.
+    @Test func theAppsWriteIsVisibleBeforeSetAppCategoriesReturns() async throws {
+        let device = SimulatedDevice(name: "slow registry")
+        device.readLatency = .immediate
+        device.categoryWriteLatency = .fixed(.milliseconds(100))
+        try await client(device).setAppCategories(appSet(0))
+        let drawn = await device.deliver(payload: payloads(1)[0], identifier: "right after", to: Service(shared: shared.url))
+        #expect(drawn.buttons.count == 1)
+        try await Task.sleep(for: .milliseconds(300))
+        let identifiers = Set(await device.center.notificationCategories().map(\.identifier))
+        #expect(identifiers.isSuperset(of: ["INVITATION", "CHAT"]), "\(identifiers)")
+    }
+
+    /// The app's locked section runs as a background task: when iOS says time is up while the app
+    /// still holds the lock (here the system never answers), the lock is let go of at once, so the
+    /// app is not suspended holding it, and nothing is written.
+    @Test func anExpiredBackgroundTaskLetsGoOfTheLock() async throws {
+        let device = SimulatedDevice(name: "hung, going to background")
+        device.readLatency = .never
+        let tasks = ManualBackgroundTasks()
+        let writer = AppCategoryWriter(center: device.center, sharedDirectory: shared.url, readTimeout: .seconds(30), backgroundTasks: tasks)
+        let categories = UncheckedSendable(appSet(0))
+        Task { try? await writer.set(categories.value) }
+        // The app holds the lock, waiting for the system: the extension cannot take it.
+        let extensionSide = FileCategoryLock(directory: shared.url)
+        try await waitUntil(timeout: .seconds(20)) {
+            tasks.isRunning && FileManager.default.fileExists(atPath: extensionSide.file.path) && !extensionSide.tryOnce()
+        }
+        tasks.expire()
+        // Let go of at once (the stuck read itself would last 30 s).
+        let took = try await extensionSide.withLock(timeout: .seconds(5)) { () async throws(CategoryStoreError) -> Bool in true }
+        #expect(took)
+    }
+
     @Test func aReadThatNeverAnswersWritesNothing() async {
         let device = SimulatedDevice(name: "hung")
         device.center.setNotificationCategories(appSet(0))
@@ -107,5 +143,42 @@ struct AppCategoriesTests {
         await #expect(throws: CategoryStoreError.readTimedOut) { try await client.setAppCategories([]) }
         device.readLatency = .immediate
         #expect(Set(await device.center.notificationCategories().map(\.identifier)) == ["INVITATION", "CHAT"])
+    }
+}
+
+/// Background tasks that iOS ends when the test says.
+final class ManualBackgroundTasks: BackgroundTaskRunning {
+    private struct State {
+        var running = false
+        var expired: (@Sendable () -> Void)?
+    }
+
+    private let state = Locked(State())
+
+    var isRunning: Bool { state.withLock { $0.running } }
+
+    /// iOS says time is up.
+    func expire() {
+        state.withLock { $0.expired }?()
+    }
+
+    func run<Result: Sendable>(
+        named name: String, expired: @escaping @Sendable () -> Void, _ body: () async throws(CategoryStoreError) -> Result
+    ) async throws(CategoryStoreError) -> Result {
+        state.withLock { $0 = State(running: true, expired: expired) }
+        defer { state.withLock { $0.running = false } }
+        return try await body()
+    }
+}
+
+extension FileCategoryLock {
+    /// Whether the lock can be taken right now (taken and let go of at once).
+    func tryOnce() -> Bool {
+        let descriptor = open(file.path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return false }
+        flock(descriptor, LOCK_UN)
+        return true
     }
 }

@@ -21,7 +21,7 @@ struct EndToEndTests {
         init(client: NotibaseClient) { self.client = client }
         var opened: [URL?] { lock.withLock { destinations } }
         func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
-                                    withCompletionHandler completionHandler: @escaping @Sendable () -> Void) {
+                                    withCompletionHandler completionHandler: @escaping () -> Void) {
             let destination = client.handle(response)
             lock.withLock { destinations.append(destination) }
             completionHandler()

@@ -29,6 +29,22 @@ struct UNUserNotificationCenterTests {
         #expect(merged == ["INVITE", "MESSAGE", "nb_2"])
     }
 
+    /// On iOS the set written may not be what is read a moment later: with a write latency, reads
+    /// and notifications drawn meanwhile see the old set; writes apply in order.
+    @Test func aWriteIsNotVisibleUntilItApplies() async throws {
+        let device = SimulatedDevice()
+        device.center.setNotificationCategories([category("OLD", buttons: ["o"])])
+        device.categoryWriteLatency = .fixed(.milliseconds(150))
+        device.center.setNotificationCategories([category("NEW", buttons: ["n"])])
+        device.center.setNotificationCategories([category("NEWER", buttons: ["n"])])
+        #expect(await device.center.notificationCategories().map(\.identifier) == ["OLD"])
+        // A notification shown before the write applies is drawn without the new category.
+        let early = await device.deliver(payload: payload(category: "NEW"), to: nil)
+        #expect(early.buttons.isEmpty && early.buttonsReason == .categoryNotRegistered)
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(await device.center.notificationCategories().map(\.identifier) == ["NEWER"])
+    }
+
     @Test func aReadAfterAWriteSeesItAndAnEarlierReadDoesNot() async {
         let device = SimulatedDevice()
         device.readLatency = .fixed(.milliseconds(100))

@@ -57,6 +57,23 @@ struct AttachmentStoreTests {
         #expect(drawn.contentSource == .serviceExtension, "the notification is still shown")
     }
 
+    /// iOS reads the bytes: an HTML error page saved as `photo.jpg` (right extension, right hint)
+    /// is not an image, and is dropped; the notification is still shown.
+    @Test(arguments: [("photo.jpg", "public.jpeg"), ("photo.png", "public.png"), ("photo.gif", "com.compuserve.gif")])
+    func aFileWhoseBytesAreNotItsTypeIsDropped(name: String, type: String) async throws {
+        let files = try TemporaryDirectory()
+        let page = try files.file(named: name, size: 38, contents: Array("<!doctype html><title>Not found</title>".utf8))
+        let drawn = await SimulatedDevice().deliver(payload: payload(extra: ["test_file": page.path]), to: Self.attaching())
+        #expect(drawn.attachments.isEmpty)
+        #expect(drawn.droppedAttachments == [DrawnNotification.DroppedAttachment(identifier: "image", type: type, path: page.path,
+                                                                                 reason: .contentsDoNotMatchType)])
+        #expect(drawn.contentSource == .serviceExtension)
+        // A PNG's bytes under a .jpg name are not a JPEG either.
+        let png = try files.file(named: "other.jpg", size: 64, contents: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let mislabelled = await SimulatedDevice().deliver(payload: payload(extra: ["test_file": png.path]), to: Self.attaching())
+        #expect(mislabelled.droppedAttachments.map(\.reason) == [.contentsDoNotMatchType])
+    }
+
     @Test func reusingOneCachedFileFailsTheSecondTime() async throws {
         let files = try TemporaryDirectory()
         let cached = try files.file(named: "logo.png")
