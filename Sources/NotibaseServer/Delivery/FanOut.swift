@@ -63,9 +63,11 @@ actor FanOut {
                 metrics.recordFanOut(deliveries: batch.written)
                 if batch.done {
                     logger.info("fan-out finished", ["messageId": .string(message.id)])
-                } else {
+                } else if batch.written > 0 {
                     round.unfinished += 1
                 }
+                // (Nothing written and not done: another node holds the message for its batch;
+                // this one does not spin on it, and looks again on its next round.)
             } catch {
                 // This message's turn is lost, not the others': it is tried again next round.
                 logger.error("fan-out batch failed; trying again", ["messageId": .string(message.id), "error": .string("\(error)")])

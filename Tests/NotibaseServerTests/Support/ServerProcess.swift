@@ -14,13 +14,16 @@ final class ServerProcess: Sendable {
     static let adminKey = "nb_admin_process-test-admin-key-0123456789"
 
     let dataDirectory: String
+    /// The PostgreSQL database it was started on (`--database`), if any.
+    let databaseURL: String?
     let port: Int
     private let process: Process
     private let output: OutputBuffer
     private let errors: OutputBuffer?
 
-    private init(dataDirectory: String, port: Int, process: Process, output: OutputBuffer, errors: OutputBuffer?) {
+    private init(dataDirectory: String, databaseURL: String?, port: Int, process: Process, output: OutputBuffer, errors: OutputBuffer?) {
         self.dataDirectory = dataDirectory
+        self.databaseURL = databaseURL
         self.port = port
         self.process = process
         self.output = output
@@ -62,7 +65,10 @@ final class ServerProcess: Sendable {
             let port = output.text.components(separatedBy: "\n").compactMap { line in
                 line.range(of: "listening on http://127.0.0.1:").flatMap { Int(line[$0.upperBound...]) }
             }.first
-            if let port { return ServerProcess(dataDirectory: dataDirectory, port: port, process: process, output: output, errors: errors) }
+            if let port {
+                let database = arguments.firstIndex(of: "--database").map { arguments[$0 + 1] }
+                return ServerProcess(dataDirectory: dataDirectory, databaseURL: database, port: port, process: process, output: output, errors: errors)
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
         process.terminate()
@@ -81,7 +87,10 @@ final class ServerProcess: Sendable {
         process.terminate()
         await offPool { [process] in process.waitUntilExit() }
         do {
-            let problems = try await Server.integrityProblems(dataDirectory: dataDirectory)
+            var configuration = ServerConfiguration()
+            configuration.dataDirectory = dataDirectory
+            configuration.databaseURL = databaseURL
+            let problems = try await Server.integrityProblems(configuration)
             if !problems.isEmpty { Issue.record("the server left inconsistent data: \(problems.joined(separator: "; "))") }
         } catch {
             Issue.record("the storage integrity check failed: \(error)")

@@ -33,6 +33,10 @@ final class PostgresConnection {
         // Notices (such as "relation already exists, skipping") are not errors: keep them out of
         // standard error.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        // A session left waiting inside a transaction (its client lost in an outage) is ended by
+        // the server, so its locks go and the client's next read fails instead of waiting.
+        let result = PQexec(handle, "SET idle_in_transaction_session_timeout = '15s'")
+        PQclear(result)
     }
 
     /// Whether the connection is usable; a broken one is re-established before the next call.

@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+@testable import NotibaseServer
+
+/// A wrong database at start is a clear message and a non-zero exit, and the password in the URL
+/// is never printed.
+@Suite("notibase serve --database")
+struct DatabaseURLTests {
+    static func serve(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let directory = try TemporaryDirectory()
+        let process = Process()
+        process.executableURL = ServerProcess.packageRoot.appendingPathComponent(".build/debug/notibase")
+        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", directory.path + "/data"] + arguments
+        return try await runToEnd(process)
+    }
+
+    @Test(arguments: [
+        ["--database", "postgres://notibase:sup3r-secret-pw@127.0.0.1:1/notibase"],
+        ["--database", "postgres://notibase:sup3r-secret-pw@127.0.0.1:1/notibase", "--check"],
+        ["--database", "mysql://notibase:sup3r-secret-pw@127.0.0.1/notibase"],
+    ])
+    func aDatabaseThatCannotBeUsedIsAClearErrorWithoutThePassword(arguments: [String]) async throws {
+        let (status, output) = try await Self.serve(arguments)
+        #expect(status != 0)
+        #expect(output.contains("database"), "\(output)")
+        #expect(!output.contains("sup3r-secret-pw"), "\(output)")
+    }
+}
