@@ -40,7 +40,8 @@ let package = Package(
         // MARK: Server (HTTP API, storage, delivery queue)
         .target(
             name: "NotibaseServer",
-            dependencies: ["NotibaseCore", "NotibaseSenders", "CSQLite", "CMicroHTTPD", "COpenSSL"]
+            dependencies: ["NotibaseCore", "NotibaseSenders", "CSQLite", "CMicroHTTPD", "COpenSSL"],
+            resources: [.copy("API/openapi.json")]
         ),
         .testTarget(
             name: "NotibaseServerTests",
