@@ -45,7 +45,10 @@ let package = Package(
         ),
         .testTarget(
             name: "NotibaseServerTests",
-            dependencies: ["NotibaseServer", "NotibaseCore", "NotibaseSenders"],
+            dependencies: [
+                "NotibaseServer", "NotibaseCore", "NotibaseSenders",
+                .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux])),
+            ],
             exclude: ["Live/schemathesis.toml"]
         ),
 

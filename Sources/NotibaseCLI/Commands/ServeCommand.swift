@@ -67,7 +67,7 @@ enum ServeCommand: Command {
         let senders = try settings.senders()
 
         let signals = SignalWaiter(signals: [SIGTERM, SIGINT])
-        let server = try await Server.start(configuration, senders: senders, logger: logger)
+        let server = try await Server.start(configuration, senders: senders, logger: logger, doctor: standardDoctor)
         if let key = server.newAdminKey {
             io.writeOutput("notibase: created the admin key. It is shown only this once; store it now:\n\(key)\n")
         }

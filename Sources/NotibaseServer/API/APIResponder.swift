@@ -22,6 +22,8 @@ struct APIResponder: HTTPResponder {
         DeliveriesAPI.add(to: &router, context)
         ReceiptsAPI.add(to: &router, context)
         HealthAPI.add(to: &router, context)
+        PreviewAPI.add(to: &router, context)
+        FunnelAPI.add(to: &router, context)
         self.router = router
         self.context = context
         self.accessLog = accessLog

@@ -67,6 +67,8 @@ struct DeviceFilter: Sendable {
     var externalUserID: String?
     var tag: String?
     var active: Bool?
+    /// Devices whose token starts with this.
+    var tokenPrefix: String?
 }
 
 /// A message as stored: its content and audience as JSON, its progress.
