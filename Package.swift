@@ -41,7 +41,7 @@ let package = Package(
         .target(
             name: "NotibaseServer",
             dependencies: ["NotibaseCore", "NotibaseSenders", "CSQLite", "CMicroHTTPD", "COpenSSL"],
-            resources: [.copy("API/openapi.json")]
+            resources: [.copy("API/openapi.json"), .copy("Console/Files")]
         ),
         .testTarget(
             name: "NotibaseServerTests",

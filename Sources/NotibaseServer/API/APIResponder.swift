@@ -35,6 +35,10 @@ struct APIResponder: HTTPResponder {
             // The cheapest route, before any routing: the benchmarks' ceiling.
             return .now(finish(HealthAPI.healthz, Exchange(request, route: "/healthz")))
         }
+        if Console.serves(request.path) {
+            // The web console's static files: not API routes, so not in the OpenAPI document.
+            return .now(finish(Console.response(to: request), Exchange(request, route: "/console")))
+        }
         switch router.match(method: request.method, path: request.path) {
         case .found(let route, let handler, let quick, let parameters):
             // What the answer records, without the request: a response made on another thread
