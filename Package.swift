@@ -49,7 +49,7 @@ let package = Package(
                 "NotibaseServer", "NotibaseCore", "NotibaseSenders",
                 .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux])),
             ],
-            exclude: ["Live/schemathesis.toml"]
+            exclude: ["Live/schemathesis.toml", "Console/console_browser.py", "Console/python_client.py"]
         ),
 
         // MARK: iOS SDK: the app side (registration, responses, app categories)
