@@ -9,14 +9,18 @@ page goes to the directory named by --screenshots. Exits 0 when every check pass
     python console_browser.py --notibase .build/debug/notibase --screenshots DIR
 """
 import argparse
+import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -89,14 +93,15 @@ class Console:
 
     def until(self, what, predicate, timeout=30):
         try:
-            WebDriverWait(self.driver, timeout, poll_frequency=0.25).until(lambda _: predicate())
+            # Pages that poll redraw themselves: an element read mid-redraw is read again.
+            WebDriverWait(self.driver, timeout, poll_frequency=0.25, ignored_exceptions=[StaleElementReferenceException]).until(lambda _: predicate())
         except TimeoutException:
             check(False, what)
         check(True, what)
 
     def text(self, css):
-        elements = self.driver.find_elements(By.CSS_SELECTOR, css)
-        return elements[0].text if elements else ""
+        # Read in the page, in one step: a polling page may redraw between finding and reading.
+        return self.driver.execute_script("const e = document.querySelector(arguments[0]); return e ? e.innerText.trim() : ''", css)
 
     def field(self, name):
         return self.find(f'[data-field="{name}"] input, [data-field="{name}"] textarea, [data-field="{name}"] select')
@@ -171,6 +176,25 @@ def run(console, keys):
     d.execute_script("arguments[0].value = 'Parcel 4242 arrives Thursday.'; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", body)
     console.until("the preview follows the shorter body", lambda: console.text(".ios-banner .ios-body") == "Parcel 4242 arrives Thursday.")
 
+    # The doctor's verdict when iOS would draw no buttons: a category the app never registers.
+    category = console.field("message.category")
+    for number in range(2):
+        d.find_elements(By.XPATH, "//button[text()='Remove button']")[0].click()
+    category.send_keys("INVITATION")
+    console.until("the doctor says why iOS draws no buttons",
+                  lambda: "nothing registers a category" in console.text(".doctor .problem") and console.text(".ios-none") == "No buttons")
+    console.shot("compose-doctor")
+    category.clear()
+    for number, (identifier, text) in enumerate([("track", "Track parcel"), ("cancel", "Cancel order")]):
+        d.find_element(By.XPATH, "//button[text()='Add a button']").click()
+        row = d.find_elements(By.CSS_SELECTOR, ".button-row")[number]
+        row.find_element(By.CSS_SELECTOR, 'input[name="button-id"]').send_keys(identifier)
+        row.find_element(By.CSS_SELECTOR, 'input[name="button-text"]').send_keys(text)
+        if identifier == "cancel":
+            row.find_element(By.CSS_SELECTOR, 'input[value="destructive"]').click()
+    console.until("the buttons are back in the preview",
+                  lambda: [e.text for e in d.find_elements(By.CSS_SELECTOR, ".ios-actions li")] == ["Track parcel", "Cancel order"] and not console.text(".doctor .problem"))
+
     # The audience: everyone, with its live count (the deleted app's iPhone is deactivated).
     console.until("the audience count is live", lambda: "Reaches 3 devices" in console.text(".count"))
     console.shot("compose")
@@ -181,8 +205,9 @@ def run(console, keys):
     check(console.text("h1") == HOSTILE, "the message's page shows the hostile title as text")
 
     def step(label):
-        values = d.find_elements(By.CSS_SELECTOR, f'[data-step="{label}"] .value')
-        return int(values[0].text) if values and values[0].text.isdigit() else -1
+        value = d.execute_script("const e = [...document.querySelectorAll('[data-step] .value')].find((v) => v.parentElement.dataset.step === arguments[0]);"
+                                 "return e ? e.textContent : ''", label)
+        return int(value) if value.isdigit() else -1
 
     console.until("the funnel reaches rendered on every phone", lambda: step("Rendered") == 3 and step("with buttons") == 3 and step("with image") == 3)
     console.until("Anna's tap shows as an action", lambda: step("Action “track”") == 1, timeout=30)
@@ -220,6 +245,21 @@ def run(console, keys):
     console.until("the device's log shows what it drew", lambda: "rendered with 2 buttons (track, cancel) and the image" in console.text(".device-log"))
     console.shot("device")
 
+    # Send at a time, then cancel it from its page before it goes.
+    d.get(console.url + "#/compose")
+    console.field("message.title").send_keys("Tomorrow's reminder")
+    later = console.field("sendAt")
+    d.execute_script(
+        "const t = new Date(Date.now() + 86400000); t.setSeconds(0, 0);"
+        "arguments[0].value = new Date(t - t.getTimezoneOffset() * 60000).toISOString().slice(0, 16);"
+        "arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", later)
+    console.field("ttl").send_keys("3600")
+    d.find_element(By.XPATH, "//button[text()='Send']").click()
+    console.until("a message sent at a time is scheduled", lambda: console.text("#message-state") == "scheduled")
+    d.find_element(By.XPATH, "//button[text()='Cancel the message']").click()
+    console.until("cancelling it from its page works", lambda: console.text("#message-state") == "cancelled")
+    check(not d.find_element(By.XPATH, "//button[text()='Cancel the message']").is_displayed(), "a cancelled message offers no cancel")
+
     # Apps, with the admin key: create one (keys shown once), require identity verification.
     console.sign_out()
     console.sign_in(keys["admin"])
@@ -229,11 +269,51 @@ def run(console, keys):
     console.until("a new app's keys are shown once", lambda: "nb_server_" in console.text(".secret") and "nb_client_" in console.text(".secret"))
     console.until("the new app is listed with its name as text", lambda: "Browser <b>test</b> app" in [e.text for e in d.find_elements(By.CSS_SELECTOR, ".app h3")])
     check("Demo Shop" in [e.text for e in d.find_elements(By.CSS_SELECTOR, ".app h3")], "the demo app is listed")
-    check("none: nothing can be delivered" in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text, "the new app shows it has no credentials")
+    check("none uploaded" in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text, "the new app shows it has no credentials")
     box = d.find_elements(By.CSS_SELECTOR, ".app")[-1].find_element(By.CSS_SELECTOR, 'input[type="checkbox"]')
     check(box.is_selected(), "the new app requires identity verification")
     box.click()
     console.until("identity verification is turned off", lambda: "no longer required" in d.find_element(By.ID, "status").get_attribute("textContent"))
+    # Credentials: a wrong key ID is named next to its field; then APNs (a .p8 file) and FCM (the
+    # service account JSON) are stored and shown as set.
+    card = d.find_elements(By.CSS_SELECTOR, ".app")[-1]
+    card.find_element(By.CSS_SELECTOR, "details summary").click()
+    apns = card.find_element(By.CSS_SELECTOR, "form.credentials")
+    p8 = os.path.join(tempfile.mkdtemp(), "AuthKey_TEST.p8")
+    with open(p8, "wb") as handle:
+        handle.write(ec.generate_private_key(ec.SECP256R1()).private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    apns.find_element(By.CSS_SELECTOR, '[data-field="keyId"] input').send_keys("SHORT")
+    apns.find_element(By.CSS_SELECTOR, '[data-field="teamId"] input').send_keys("TEAM123456")
+    apns.find_element(By.CSS_SELECTOR, '[data-field="bundleId"] input').send_keys("com.example.shop")
+    apns.find_element(By.CSS_SELECTOR, '[data-field="privateKey"] input').send_keys(os.path.abspath(p8))
+    apns.find_element(By.XPATH, ".//button[text()='Upload APNs credentials']").click()
+    console.until("a wrong APNs key ID is named next to its field", lambda: "10-character key ID" in apns.find_element(By.CSS_SELECTOR, '[data-field="keyId"] .error').text)
+    key_id = apns.find_element(By.CSS_SELECTOR, '[data-field="keyId"] input')
+    key_id.clear()
+    key_id.send_keys("KEY1234567")
+    apns.find_element(By.XPATH, ".//button[text()='Upload APNs credentials']").click()
+    console.until("the APNs credentials are shown as set", lambda: "keyId KEY1234567" in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text)
+    rsa_key = rsa.generate_private_key(public_exponent=65537, key_size=2048).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+    account = json.dumps({"type": "service_account", "project_id": "demo-shop", "client_email": "push@demo-shop.iam.gserviceaccount.com",
+                          "private_key": rsa_key, "token_uri": "https://oauth2.googleapis.com/token"})
+    card = d.find_elements(By.CSS_SELECTOR, ".app")[-1]
+    if not card.find_element(By.CSS_SELECTOR, "details").get_attribute("open"):
+        card.find_element(By.CSS_SELECTOR, "details summary").click()
+    fcm = card.find_elements(By.CSS_SELECTOR, "form.credentials")[1]
+    d.execute_script("arguments[0].value = arguments[1]", fcm.find_element(By.CSS_SELECTOR, "textarea"), account)
+    fcm.find_element(By.XPATH, ".//button[text()='Upload FCM credentials']").click()
+    console.until("the FCM credentials are shown as set", lambda: "clientEmail push@demo-shop.iam.gserviceaccount.com" in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text)
+    check("none uploaded" not in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text, "the app no longer says it has no credentials")
+    check(rsa_key.splitlines()[1] not in d.find_element(By.TAG_NAME, "body").text, "no private key is shown back")
+
+    # Rotating a key shows the new one once.
+    card = d.find_elements(By.CSS_SELECTOR, ".app")[-1]
+    card.find_element(By.XPATH, ".//button[text()='Rotate the client key']").click()
+    WebDriverWait(d, 5).until(EC.alert_is_present())
+    d.switch_to.alert.accept()
+    console.until("a rotated key is shown once", lambda: "The new client key" in console.text(".secret") and "nb_client_" in console.text(".secret"))
     console.shot("apps")
     d.refresh()
     console.until("a refreshed page never shows the keys again", lambda: len(d.find_elements(By.CSS_SELECTOR, ".app")) == 2 and not d.find_elements(By.CSS_SELECTOR, ".secret dd"))

@@ -85,8 +85,9 @@ function appCard(app, refresh, reveal) {
     h('h3', { id: `app-${app.id}` }, app.name),
     h('dl', { class: 'facts' }, h('dt', {}, 'App ID'), h('dd', {}, h('code', {}, app.id)), h('dt', {}, 'Created'), h('dd', {}, when(app.createdAt)),
       h('dt', {}, 'Credentials'), h('dd', {}, set.length
-        ? set.map(([provider, summary]) => h('span', { class: 'tag' }, `${provider.toUpperCase()}: ${Object.values(summary).join(', ')}`))
-        : 'none: nothing can be delivered until APNs or FCM credentials are uploaded')),
+        ? set.map(([provider, summary]) => h('span', { class: 'tag' },
+          `${provider === 'apns' ? 'APNs' : 'FCM'}: ${Object.entries(summary).sort().map(([name, value]) => `${name} ${value}`).join(', ')}`))
+        : 'none uploaded (with real providers, nothing is delivered until APNs or FCM credentials are)')),
     h('label', { class: 'check' }, verification, ' Require identity verification (devices register external user IDs only with a token from your backend)'),
     h('div', { class: 'actions' }, rotate('server'), rotate('client')),
     h('details', {}, h('summary', {}, 'Upload credentials'), apnsForm(app, refresh), fcmForm(app, refresh)));

@@ -66,6 +66,9 @@ export function composePage(root) {
     add('message.sound', 'Sound', text('sound', { placeholder: 'default' })),
     add('message.badge', 'Badge', text('badge', { inputmode: 'numeric' })),
     add('message.threadId', 'Thread', text('threadId')),
+    add('message.category', 'App category (instead of buttons)', text('category'), 'A category the app registers itself; buttons above replace it.'),
+    add('message.interruptionLevel', 'Interruption level', c.interruptionLevel = h('select', { name: 'interruptionLevel' }, h('option', { value: '' }, 'Default'),
+      ['passive', 'active', 'time-sensitive', 'critical'].map((level) => h('option', { value: level }, level)))),
     add('message.data', 'Data (JSON object)', area('data', { placeholder: '{"orderId": "4242"}' })),
   );
   const buttons = h('div', { class: 'buttons' });
@@ -103,7 +106,7 @@ export function composePage(root) {
   };
   function readMessage() {
     const message = {};
-    for (const name of ['title', 'subtitle', 'body', 'image', 'url', 'sound', 'threadId']) if (c[name].value) message[name] = c[name].value;
+    for (const name of ['title', 'subtitle', 'body', 'image', 'url', 'sound', 'threadId', 'category', 'interruptionLevel']) if (c[name].value) message[name] = c[name].value;
     if (c.badge.value) message.badge = /^-?\d+$/.test(c.badge.value) ? Number(c.badge.value) : c.badge.value;
     const data = parseJSON(c.data.value, 'message.data');
     if (data !== undefined) message.data = data;
@@ -181,6 +184,7 @@ export function composePage(root) {
     refreshPreview();
   });
   content.addEventListener('input', refreshPreview);
+  content.addEventListener('change', refreshPreview);
   delivery.addEventListener('input', refreshPreview);
   audienceSet.addEventListener('input', refreshCount);
   audienceSet.addEventListener('change', refreshCount);

@@ -61,6 +61,9 @@ export function explain(delivery, message) {
   if ((render.buttons || []).length === 0 && asked !== 0) {
     answers.push('No buttons: ' + ((render.diagnostics || []).join('; ') || `the category ${render.categoryId || ''} had no actions when iOS drew it`) + '.');
   }
+  if ((render.buttons || []).length === 0 && asked === 0 && message && message.category) {
+    answers.push(`No Notibase buttons: the message names the app's own category “${message.category}”, so only a category the app registered itself can give it buttons.`);
+  }
   if (!render.imageAttached && render.imageFailure) answers.push('No image: ' + render.imageFailure + '.');
   if (render.completion && render.completion !== 'complete') answers.push(`The extension finished by ${render.completion} after ${render.elapsedMilliseconds} ms.`);
   return answers;
