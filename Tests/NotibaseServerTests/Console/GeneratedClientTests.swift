@@ -15,6 +15,7 @@ struct GeneratedClientTests {
 
         let directory = try TemporaryDirectory()
         let server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: ["--sender", "test"])
+        #expect(server.printed.contains("the web console is at http://127.0.0.1:\(server.port)/console/"))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [

@@ -138,7 +138,8 @@ export function composePage(root) {
     for (const issue of issues) {
       const wrapper = form.querySelector(`[data-field="${CSS.escape(issue.field || '')}"]`)
         || form.querySelector(`[data-field="${CSS.escape((issue.field || '').replace(/\[\d+\]$/, ''))}"]`)
-        || form.querySelector(`[data-field="${CSS.escape((issue.field || '').split('.').slice(0, 2).join('.'))}"]`);
+        || form.querySelector(`[data-field="${CSS.escape((issue.field || '').split('.').slice(0, 2).join('.'))}"]`)
+        || form.querySelector(`[data-field="${CSS.escape((issue.field || '').split(/[.[]/)[0])}"]`);
       if (wrapper) setFieldError(wrapper, issue.message); else unplaced.push(`${issue.field}: ${issue.message}`);
     }
     if (unplaced.length) { formError.textContent = unplaced.join(' '); formError.hidden = false; }
