@@ -37,6 +37,11 @@ public final class Server: Sendable {
     public static func start(
         _ configuration: ServerConfiguration, senders: SenderSet, logger: Logger, clock: WallClock = .system, doctor: (any PayloadDoctor)? = nil
     ) async throws -> Server {
+        // The shipped resources (the OpenAPI document, the console's files), read now: a binary
+        // deployed without its Notibase_NotibaseServer.resources directory stops here, saying where
+        // it looked, instead of at its first request.
+        _ = OpenAPIDocument.bytes
+        _ = Console.files
         let directory = configuration.dataDirectory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let store = try SQLiteStore(path: directory + "/notibase.sqlite")
