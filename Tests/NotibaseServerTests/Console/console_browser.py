@@ -195,6 +195,20 @@ def run(console, keys):
     console.until("the buttons are back in the preview",
                   lambda: [e.text for e in d.find_elements(By.CSS_SELECTOR, ".ios-actions li")] == ["Track parcel", "Cancel order"] and not console.text(".doctor .problem"))
 
+    # A French variant, previewed on its own; Chloé's Pixel (fr-FR) gets it.
+    d.find_element(By.XPATH, "//button[text()='Add a locale variant']").click()
+    variant = d.find_element(By.CSS_SELECTOR, ".variant-row")
+    variant.find_element(By.CSS_SELECTOR, 'input[name="variant-locale"]').send_keys("fr")
+    variant.find_element(By.CSS_SELECTOR, 'input[name="variant-title"]').send_keys("Commande expédiée")
+    variant.find_element(By.CSS_SELECTOR, 'input[name="variant-buttons"]').send_keys("Suivre, Annuler")
+    console.until("the variant's locale can be previewed", lambda: "fr" in [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, "#preview-locale option")])
+    Select(d.find_element(By.ID, "preview-locale")).select_by_value("fr")
+    console.until("the French variant is previewed with its own title and button texts",
+                  lambda: console.text(".ios-banner .ios-title") == "Commande expédiée"
+                  and [e.text for e in d.find_elements(By.CSS_SELECTOR, ".ios-actions li")] == ["Suivre", "Annuler"])
+    Select(d.find_element(By.ID, "preview-locale")).select_by_value("")
+    console.until("the default message is previewed again", lambda: console.text(".ios-banner .ios-title") == HOSTILE)
+
     # The audience: everyone, with its live count (the deleted app's iPhone is deactivated).
     console.until("the audience count is live", lambda: "Reaches 3 devices" in console.text(".count"))
     console.shot("compose")
@@ -216,6 +230,7 @@ def run(console, keys):
     console.until("the delivery log filters by state", lambda: len(d.find_elements(By.CSS_SELECTOR, ".deliveries tbody tr")) == 1)
     Select(d.find_element(By.ID, "state-filter")).select_by_value("")
     console.until("the delivery log lists every delivery", lambda: len(d.find_elements(By.CSS_SELECTOR, ".deliveries tbody tr")) == 3)
+    check([e.text for e in d.find_elements(By.CSS_SELECTOR, ".deliveries .variant")] == ["· fr"], "the French phone got the French variant")
     console.shot("message")
 
     # The messages list: newest first, with its funnel.

@@ -1,6 +1,6 @@
 // Compose: every field of a message, its audience with a live count, and a live preview that the
 // server computes (POST /v1/preview), so the console and the server never disagree.
-import { h, field, setFieldError, announce } from '../dom.js';
+import { h, replace, field, setFieldError, announce } from '../dom.js';
 import * as api from '../api.js';
 import { renderPreview } from './preview.js';
 
@@ -35,6 +35,35 @@ function buttonRow(list, onChange) {
   };
   remove.addEventListener('click', () => { row.remove(); renumber(list); onChange(); });
   row.addEventListener('input', onChange);
+  return row;
+}
+
+// A per-locale variant: its own title, subtitle, body and button texts; everything else is the
+// default message's.
+function variantRow(onChange) {
+  const locale = h('input', { type: 'text', name: 'variant-locale', autocomplete: 'off', placeholder: 'fr or pt-BR', maxlength: 35 });
+  const title = h('input', { type: 'text', name: 'variant-title', autocomplete: 'off' });
+  const subtitle = h('input', { type: 'text', name: 'variant-subtitle', autocomplete: 'off' });
+  const body = h('textarea', { name: 'variant-body', rows: 2 });
+  const buttonTexts = h('input', { type: 'text', name: 'variant-buttons', autocomplete: 'off' });
+  const remove = h('button', { type: 'button', class: 'link' }, 'Remove variant');
+  const localeField = field('Locale', locale);
+  const row = h('fieldset', { class: 'variant-row' }, h('legend', {}, 'Variant'),
+    localeField, field('Title', title), field('Subtitle', subtitle), field('Body', body),
+    field('Button texts (comma-separated, in order)', buttonTexts), remove);
+  row.locale = () => locale.value.trim();
+  row.read = (base) => {
+    const message = { ...base };
+    for (const [name, control] of [['title', title], ['subtitle', subtitle], ['body', body]]) {
+      if (control.value) message[name] = control.value; else delete message[name];
+    }
+    const texts = buttonTexts.value.split(',').map((t) => t.trim());
+    if (base.buttons) message.buttons = base.buttons.map((button, index) => ({ ...button, text: texts[index] || button.text }));
+    return message;
+  };
+  row.update = () => { localeField.dataset.field = `variants.${locale.value.trim()}`; };
+  remove.addEventListener('click', () => { row.remove(); onChange(); });
+  row.addEventListener('input', () => { row.update(); onChange(); });
   return row;
 }
 
@@ -75,6 +104,16 @@ export function composePage(root) {
   const addButton = h('button', { type: 'button' }, 'Add a button');
   const buttonsSet = h('fieldset', {}, h('legend', {}, 'Buttons'), buttons, addButton);
 
+  const variants = h('div', { class: 'variants' });
+  const addVariant = h('button', { type: 'button' }, 'Add a locale variant');
+  const variantsSet = h('fieldset', {}, h('legend', {}, 'Per-locale variants'),
+    h('p', { class: 'hint' }, 'Each device gets the variant of its locale (pt-BR), else of its language (pt), else the message above.'),
+    variants, addVariant);
+  fields.variants = variantsSet;
+  variantsSet.dataset.field = 'variants';
+  variantsSet.append(h('p', { class: 'error', hidden: true }));
+  const previewLocale = h('select', { id: 'preview-locale' }, h('option', { value: '' }, 'the message (default)'));
+
   const audienceKind = c.audienceKind = h('select', { name: 'audienceKind' },
     h('option', { value: 'all' }, 'Everyone'), h('option', { value: 'deviceIds' }, 'Devices (IDs)'),
     h('option', { value: 'externalUserIds' }, 'External user IDs'), h('option', { value: 'allOf' }, 'Devices with all of these tags'),
@@ -86,7 +125,6 @@ export function composePage(root) {
     audienceCount);
 
   const delivery = h('fieldset', {}, h('legend', {}, 'Delivery'),
-    add('variants', 'Per-locale variants (JSON: locale → message)', area('variants', { placeholder: '{"fr": {"title": "Commande expédiée"}}' })),
     add('sendAt', 'Send at (empty: now)', c.sendAt = h('input', { type: 'datetime-local', name: 'sendAt' })),
     add('ttl', 'TTL (seconds)', text('ttl', { inputmode: 'numeric' })),
     add('priority', 'Priority', c.priority = h('select', { name: 'priority' }, h('option', { value: '' }, 'Default'),
@@ -96,9 +134,25 @@ export function composePage(root) {
   );
   const formError = h('p', { class: 'error', role: 'alert', hidden: true });
   const send = h('button', { type: 'submit', class: 'primary' }, 'Send');
-  const form = h('form', { class: 'compose', novalidate: true, 'aria-label': 'Message' }, content, buttonsSet, audienceSet, delivery, formError, send);
+  const form = h('form', { class: 'compose', novalidate: true, 'aria-label': 'Message' }, content, buttonsSet, variantsSet, audienceSet, delivery, formError, send);
   const preview = h('section', { class: 'preview', 'aria-label': 'Live preview', 'aria-live': 'off' });
-  root.append(h('h1', {}, 'Compose'), h('div', { class: 'compose-layout' }, form, preview));
+  const previewSide = h('div', { class: 'preview-side' },
+    h('div', { class: 'field inline' }, h('label', { for: 'preview-locale' }, 'Preview'), previewLocale), preview);
+  root.append(h('h1', {}, 'Compose'), h('div', { class: 'compose-layout' }, form, previewSide));
+
+  function readVariants(base) {
+    const rows = [...variants.children];
+    if (!rows.length) return undefined;
+    const result = {};
+    for (const row of rows) if (row.locale()) result[row.locale()] = row.read(base);
+    return result;
+  }
+  function syncLocales() {
+    const chosen = previewLocale.value;
+    const locales = [...variants.children].map((row) => row.locale()).filter(Boolean);
+    replace(previewLocale, h('option', { value: '' }, 'the message (default)'), locales.map((locale) => h('option', { value: locale }, locale)));
+    previewLocale.value = locales.includes(chosen) ? chosen : '';
+  }
 
   const parseJSON = (value, name) => {
     if (!value.trim()) return undefined;
@@ -130,7 +184,7 @@ export function composePage(root) {
     }
   }
   function clearErrors() {
-    for (const wrapper of form.querySelectorAll('.field')) setFieldError(wrapper, null);
+    for (const wrapper of form.querySelectorAll('.field, [data-field]')) setFieldError(wrapper, null);
     formError.hidden = true;
   }
   function showErrors(issues) {
@@ -150,7 +204,10 @@ export function composePage(root) {
     const mine = ++sequence;
     let body;
     try {
-      body = readOptions({ message: readMessage() });
+      const base = readMessage();
+      syncLocales();
+      const variant = previewLocale.value && (readVariants(base) || {})[previewLocale.value];
+      body = readOptions({ message: variant || base });
     } catch (problem) {
       clearErrors(); showErrors([problem]); return;
     }
@@ -184,6 +241,13 @@ export function composePage(root) {
     row.querySelector('input').focus();
     refreshPreview();
   });
+  addVariant.addEventListener('click', () => {
+    const row = variantRow(refreshPreview);
+    variants.append(row);
+    row.querySelector('input').focus();
+  });
+  previewLocale.addEventListener('change', refreshPreview);
+  buttonsSet.addEventListener('input', refreshPreview);
   content.addEventListener('input', refreshPreview);
   content.addEventListener('change', refreshPreview);
   delivery.addEventListener('input', refreshPreview);
@@ -196,8 +260,8 @@ export function composePage(root) {
     let body;
     try {
       body = readOptions({ message: readMessage(), audience: readAudience() });
-      const variants = parseJSON(c.variants.value, 'variants');
-      if (variants !== undefined) body.variants = variants;
+      const chosen = readVariants(body.message);
+      if (chosen) body.variants = chosen;
       if (c.sendAt.value) body.sendAt = new Date(c.sendAt.value).toISOString().replace(/\.\d{3}Z$/, 'Z');
       if (c.idempotencyKey.value) body.idempotencyKey = c.idempotencyKey.value;
     } catch (problem) {

@@ -151,6 +151,6 @@ export function deliveryTable(items, { showDevice = true } = {}) {
       h('td', {}, showDevice
         ? (delivery.deviceId ? h('a', { href: `#/devices/${delivery.deviceId}` }, delivery.deviceId.slice(0, 13) + '…') : '(deleted)')
         : h('a', { href: `#/messages/${delivery.messageId}` }, delivery.messageId.slice(0, 13) + '…')),
-      h('td', {}, delivery.platform), h('td', {}, delivery.state),
+      h('td', {}, delivery.platform, delivery.variant ? h('span', { class: 'variant' }, ` · ${delivery.variant}`) : null), h('td', {}, delivery.state),
       h('td', {}, h('ol', { class: 'history' }, delivery.history.map((event) => h('li', {}, h('time', {}, when(event.at)), ' ', describeEvent(event)))))))));
 }
