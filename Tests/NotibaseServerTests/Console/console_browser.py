@@ -118,6 +118,16 @@ class Console:
         self.find('input[name="key"]')
 
 
+UNLABELLED = """return [...document.querySelectorAll('main input, main select, main textarea, main button')]
+  .filter((e) => e.type !== 'hidden' && !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !(e.tagName === 'BUTTON' && e.textContent.trim()))
+  .map((e) => e.outerHTML.slice(0, 80))"""
+
+
+def labelled(console, page):
+    missing = console.driver.execute_script(UNLABELLED)
+    check(not missing, f"every control of the {page} page has a label: {missing}")
+
+
 def run(console, keys):
     d = console.driver
 
@@ -128,9 +138,18 @@ def run(console, keys):
     check("nb_server_" not in d.current_url, "the key is never in the URL")
     console.shot("sign-in-refused")
 
-    # Sign in with the demo app's server key: the compose page.
-    console.sign_in(keys["server"])
+    labelled(console, "sign-in")
+    # Sign in with the keyboard alone: the key field has the focus, Enter submits, and the new
+    # page's heading gets the focus (and is announced).
+    d.get(console.url)
+    console.find('input[name="key"]')
+    check(d.execute_script("return document.activeElement.name") == "key", "the key field has the focus")
+    d.switch_to.active_element.send_keys(keys["server"], Keys.ENTER)
     console.find('[data-field="message.title"] input')
+    console.until("the page's heading has the focus", lambda: d.execute_script("return document.activeElement.tagName + ' ' + document.activeElement.textContent") == "H1 Compose")
+    check(d.find_element(By.ID, "status").get_attribute("textContent") == "Compose", "the new page is announced")
+    d.switch_to.active_element.send_keys(Keys.TAB)
+    check(d.execute_script("return document.activeElement.name") == "title", "Tab from the heading reaches the title")
     check(d.execute_script("return sessionStorage.getItem('notibase.key')") == keys["server"], "the key is kept in sessionStorage")
     check(keys["server"] not in d.current_url, "the key is not in the URL after signing in")
 
@@ -211,6 +230,7 @@ def run(console, keys):
 
     # The audience: everyone, with its live count (the deleted app's iPhone is deactivated).
     console.until("the audience count is live", lambda: "Reaches 3 devices" in console.text(".count"))
+    labelled(console, "compose")
     console.shot("compose")
 
     # Send it; the message's page watches the funnel reach rendered and an action.
@@ -231,6 +251,7 @@ def run(console, keys):
     Select(d.find_element(By.ID, "state-filter")).select_by_value("")
     console.until("the delivery log lists every delivery", lambda: len(d.find_elements(By.CSS_SELECTOR, ".deliveries tbody tr")) == 3)
     check([e.text for e in d.find_elements(By.CSS_SELECTOR, ".deliveries .variant")] == ["· fr"], "the French phone got the French variant")
+    labelled(console, "message")
     console.shot("message")
 
     # The messages list: newest first, with its funnel.
@@ -258,6 +279,7 @@ def run(console, keys):
     console.until("the device is found by token prefix", lambda: len(d.find_elements(By.CSS_SELECTOR, "table.devices tbody tr")) == 1)
     d.find_element(By.CSS_SELECTOR, "table.devices tbody tr a").click()
     console.until("the device's log shows what it drew", lambda: "rendered with 2 buttons (track, cancel) and the image" in console.text(".device-log"))
+    labelled(console, "device")
     console.shot("device")
 
     # Send at a time, then cancel it from its page before it goes.
@@ -329,6 +351,7 @@ def run(console, keys):
     WebDriverWait(d, 5).until(EC.alert_is_present())
     d.switch_to.alert.accept()
     console.until("a rotated key is shown once", lambda: "The new client key" in console.text(".secret") and "nb_client_" in console.text(".secret"))
+    labelled(console, "apps")
     console.shot("apps")
     d.refresh()
     console.until("a refreshed page never shows the keys again", lambda: len(d.find_elements(By.CSS_SELECTOR, ".app")) == 2 and not d.find_elements(By.CSS_SELECTOR, ".secret dd"))
