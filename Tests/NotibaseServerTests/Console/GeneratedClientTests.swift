@@ -15,7 +15,10 @@ struct GeneratedClientTests {
 
         let directory = try TemporaryDirectory()
         let server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: ["--sender", "test"])
-        #expect(server.printed.contains("the web console is at http://127.0.0.1:\(server.port)/console/"))
+        // serve prints where the console is, just after where it listens.
+        let consoleLine = "the web console is at http://127.0.0.1:\(server.port)/console/"
+        for _ in 0..<100 where !server.printed.contains(consoleLine) { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(server.printed.contains(consoleLine))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [
