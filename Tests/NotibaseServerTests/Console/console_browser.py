@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
@@ -250,7 +251,7 @@ def run(console, keys):
     console.until("the delivery log filters by state", lambda: len(d.find_elements(By.CSS_SELECTOR, ".deliveries tbody tr")) == 1)
     Select(d.find_element(By.ID, "state-filter")).select_by_value("")
     console.until("the delivery log lists every delivery", lambda: len(d.find_elements(By.CSS_SELECTOR, ".deliveries tbody tr")) == 3)
-    check([e.text for e in d.find_elements(By.CSS_SELECTOR, ".deliveries .variant")] == ["· fr"], "the French phone got the French variant")
+    console.until("the French phone got the French variant", lambda: [e.text for e in d.find_elements(By.CSS_SELECTOR, ".deliveries .variant")] == ["· fr"])
     labelled(console, "message")
     console.shot("message")
 
@@ -304,6 +305,7 @@ def run(console, keys):
     name.send_keys("Browser <b>test</b> app")
     name.send_keys(Keys.ENTER)
     console.until("a new app's keys are shown once", lambda: "nb_server_" in console.text(".secret") and "nb_client_" in console.text(".secret"))
+    created_keys = {"server": d.find_elements(By.CSS_SELECTOR, ".secret code")[0].text}
     console.until("the new app is listed with its name as text", lambda: "Browser <b>test</b> app" in [e.text for e in d.find_elements(By.CSS_SELECTOR, ".app h3")])
     check("Demo Shop" in [e.text for e in d.find_elements(By.CSS_SELECTOR, ".app h3")], "the demo app is listed")
     check("none uploaded" in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text, "the new app shows it has no credentials")
@@ -355,6 +357,20 @@ def run(console, keys):
     console.shot("apps")
     d.refresh()
     console.until("a refreshed page never shows the keys again", lambda: len(d.find_elements(By.CSS_SELECTOR, ".app")) == 2 and not d.find_elements(By.CSS_SELECTOR, ".secret dd"))
+
+    # Signed in with the new app's server key, then that key is rotated elsewhere: the console
+    # signs out and says why.
+    app_id = d.find_elements(By.CSS_SELECTOR, ".app")[-1].find_element(By.CSS_SELECTOR, ".facts code").text
+    console.sign_out()
+    created = created_keys["server"]
+    console.sign_in(created)
+    console.find('[data-field="message.title"] input')
+    request = urllib.request.Request(f"{console.url.split('/console')[0]}/v1/apps/{app_id}/keys/server/rotate", method="POST",
+                                     headers={"Authorization": "Bearer " + keys["admin"]})
+    check(urllib.request.urlopen(request).status == 200, "the key is rotated through the API")
+    d.get(console.url + "#/messages")
+    console.until("a rotated key signs the console out, saying why", lambda: "no longer accepts this key" in console.text(".notice")
+                  and d.execute_script("return sessionStorage.getItem('notibase.key')") is None)
 
     # A phone-sized screen.
     console.sign_out()

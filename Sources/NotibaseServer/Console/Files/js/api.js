@@ -36,6 +36,10 @@ export async function call(method, path, body, withKey = key()) {
   const text = await response.text();
   let json = null;
   try { json = text ? JSON.parse(text) : null; } catch { json = null; }
+  if (response.status === 401 && withKey && withKey === key()) {
+    // The signed-in key stopped working (rotated, or its app deleted): the shell signs out.
+    window.dispatchEvent(new CustomEvent('notibase:unauthorized'));
+  }
   if (!response.ok) throw new APIError(response.status, json);
   return json;
 }

@@ -90,6 +90,10 @@ export function signedOut(message) {
 }
 
 window.addEventListener('hashchange', render);
+window.addEventListener('notibase:unauthorized', () => {
+  if (stopCurrent) { stopCurrent(); stopCurrent = null; }
+  signedOut('The server no longer accepts this key (was it rotated?). Sign in again.');
+});
 document.addEventListener('DOMContentLoaded', () => {
   document.getElementById('sign-out').addEventListener('click', () => { api.clearKey(); location.hash = ''; render(); });
   render();

@@ -150,6 +150,8 @@ export function composePage(root) {
   function syncLocales() {
     const chosen = previewLocale.value;
     const locales = [...variants.children].map((row) => row.locale()).filter(Boolean);
+    const shown = [...previewLocale.options].slice(1).map((option) => option.value);
+    if (shown.join('\n') === locales.join('\n')) return;  // unchanged: keep the options (and the reader's place)
     replace(previewLocale, h('option', { value: '' }, 'the message (default)'), locales.map((locale) => h('option', { value: locale }, locale)));
     previewLocale.value = locales.includes(chosen) ? chosen : '';
   }
