@@ -104,6 +104,10 @@ class Console:
         # Read in the page, in one step: a polling page may redraw between finding and reading.
         return self.driver.execute_script("const e = document.querySelector(arguments[0]); return e ? e.innerText.trim() : ''", css)
 
+    def texts(self, css, prop="innerText"):
+        # All at once, in the page: a redraw between finding and reading cannot make one stale.
+        return self.driver.execute_script("return [...document.querySelectorAll(arguments[0])].map((e) => e[arguments[1]].trim())", css, prop)
+
     def field(self, name):
         return self.find(f'[data-field="{name}"] input, [data-field="{name}"] textarea, [data-field="{name}"] select')
 
@@ -169,14 +173,14 @@ def run(console, keys):
     # The live preview, from the server.
     console.until("the iPhone banner shows the title as text", lambda: console.text(".ios-banner .ios-title") == HOSTILE)
     console.until("the expanded iPhone shows both buttons as iOS draws them",
-                  lambda: [e.text for e in d.find_elements(By.CSS_SELECTOR, ".ios-actions li")] == ["Track parcel", "Cancel order"])
-    check("destructive" in d.find_elements(By.CSS_SELECTOR, ".ios-actions li")[1].get_attribute("class"), "the destructive button is drawn as destructive")
-    check([e.get_attribute("textContent") for e in d.find_elements(By.CSS_SELECTOR, ".android-actions li")] == ["Track parcel", "Cancel order"], "the Android notification shows both actions")
-    check(console.text(".android-card .android-title") == HOSTILE, "the Android notification shows the title as text")
-    check(len(d.find_elements(By.CSS_SELECTOR, ".android-picture")) == 1, "the Android notification has its big picture")
-    summaries = [e.text for e in d.find_elements(By.CSS_SELECTOR, ".payload summary")]
-    check(len(summaries) == 2 and all(re.search(r"\d+ of 4096 bytes", s) for s in summaries), "both payloads are measured against 4096 bytes: " + " | ".join(summaries))
-    check("Nothing missing" in console.text(".doctor"), "the doctor finds nothing missing")
+                  lambda: console.texts(".ios-actions li") == ["Track parcel", "Cancel order"])
+    console.until("the destructive button is drawn as destructive", lambda: console.texts(".ios-actions li", "className") == ["", "destructive"])
+    console.until("the Android notification shows both actions", lambda: console.texts(".android-actions li", "textContent") == ["Track parcel", "Cancel order"])
+    console.until("the Android notification shows the title as text", lambda: console.text(".android-card .android-title") == HOSTILE)
+    console.until("the Android notification has its big picture", lambda: len(console.texts(".android-picture", "className")) == 1)
+    console.until("both payloads are measured against 4096 bytes",
+                  lambda: len(console.texts(".payload summary")) == 2 and all(re.search(r"\d+ of 4096 bytes", t) for t in console.texts(".payload summary")))
+    console.until("the doctor finds nothing missing", lambda: "Nothing missing" in console.text(".doctor"))
     check(d.execute_script("return window.__pwned") is None, "the hostile title ran no script")
     check(len(d.find_elements(By.CSS_SELECTOR, "main script, main img[src='x']")) == 0, "the hostile title made no element")
 
@@ -213,7 +217,7 @@ def run(console, keys):
         if identifier == "cancel":
             row.find_element(By.CSS_SELECTOR, 'input[value="destructive"]').click()
     console.until("the buttons are back in the preview",
-                  lambda: [e.text for e in d.find_elements(By.CSS_SELECTOR, ".ios-actions li")] == ["Track parcel", "Cancel order"] and not console.text(".doctor .problem"))
+                  lambda: console.texts(".ios-actions li") == ["Track parcel", "Cancel order"] and not console.text(".doctor .problem"))
 
     # A French variant, previewed on its own; Chloé's Pixel (fr-FR) gets it.
     d.find_element(By.XPATH, "//button[text()='Add a locale variant']").click()
@@ -225,7 +229,7 @@ def run(console, keys):
     Select(d.find_element(By.ID, "preview-locale")).select_by_value("fr")
     console.until("the French variant is previewed with its own title and button texts",
                   lambda: console.text(".ios-banner .ios-title") == "Commande expédiée"
-                  and [e.text for e in d.find_elements(By.CSS_SELECTOR, ".ios-actions li")] == ["Suivre", "Annuler"])
+                  and console.texts(".ios-actions li") == ["Suivre", "Annuler"])
     Select(d.find_element(By.ID, "preview-locale")).select_by_value("")
     console.until("the default message is previewed again", lambda: console.text(".ios-banner .ios-title") == HOSTILE)
 
@@ -251,7 +255,7 @@ def run(console, keys):
     console.until("the delivery log filters by state", lambda: len(d.find_elements(By.CSS_SELECTOR, ".deliveries tbody tr")) == 1)
     Select(d.find_element(By.ID, "state-filter")).select_by_value("")
     console.until("the delivery log lists every delivery", lambda: len(d.find_elements(By.CSS_SELECTOR, ".deliveries tbody tr")) == 3)
-    console.until("the French phone got the French variant", lambda: [e.text for e in d.find_elements(By.CSS_SELECTOR, ".deliveries .variant")] == ["· fr"])
+    console.until("the French phone got the French variant", lambda: console.texts(".deliveries .variant") == ["· fr"])
     labelled(console, "message")
     console.shot("message")
 
@@ -306,8 +310,8 @@ def run(console, keys):
     name.send_keys(Keys.ENTER)
     console.until("a new app's keys are shown once", lambda: "nb_server_" in console.text(".secret") and "nb_client_" in console.text(".secret"))
     created_keys = {"server": d.find_elements(By.CSS_SELECTOR, ".secret code")[0].text}
-    console.until("the new app is listed with its name as text", lambda: "Browser <b>test</b> app" in [e.text for e in d.find_elements(By.CSS_SELECTOR, ".app h3")])
-    check("Demo Shop" in [e.text for e in d.find_elements(By.CSS_SELECTOR, ".app h3")], "the demo app is listed")
+    console.until("the new app is listed with its name as text", lambda: "Browser <b>test</b> app" in console.texts(".app h3"))
+    check("Demo Shop" in console.texts(".app h3"), "the demo app is listed")
     check("none uploaded" in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text, "the new app shows it has no credentials")
     box = d.find_elements(By.CSS_SELECTOR, ".app")[-1].find_element(By.CSS_SELECTOR, 'input[type="checkbox"]')
     check(box.is_selected(), "the new app requires identity verification")
