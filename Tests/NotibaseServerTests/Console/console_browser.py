@@ -216,6 +216,16 @@ def run(console, keys):
         row.find_element(By.CSS_SELECTOR, 'input[name="button-text"]').send_keys(text)
         if identifier == "cancel":
             row.find_element(By.CSS_SELECTOR, 'input[value="destructive"]').click()
+    # A reply button: a text field on both platforms.
+    d.find_element(By.XPATH, "//button[text()='Add a button']").click()
+    reply = d.find_elements(By.CSS_SELECTOR, ".button-row")[2]
+    reply.find_element(By.CSS_SELECTOR, 'input[name="button-id"]').send_keys("reply")
+    reply.find_element(By.CSS_SELECTOR, 'input[name="button-text"]').send_keys("Reply")
+    reply.find_element(By.CSS_SELECTOR, 'input[name="button-input"]').click()
+    reply.find_element(By.CSS_SELECTOR, 'input[name="button-send"]').send_keys("Send")
+    console.until("a reply button is drawn with its text field", lambda: console.texts(".ios-actions li")[-1:] == ["Reply (text field)"])
+    console.until("the payload carries the text input", lambda: '"button": "Send"' in console.texts(".payload pre.json", "textContent")[0])
+    reply.find_element(By.XPATH, ".//button[text()='Remove button']").click()
     console.until("the buttons are back in the preview",
                   lambda: console.texts(".ios-actions li") == ["Track parcel", "Cancel order"] and not console.text(".doctor .problem"))
 

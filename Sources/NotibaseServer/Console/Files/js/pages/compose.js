@@ -18,19 +18,24 @@ function buttonRow(list, onChange) {
   const options = buttonOptions.map((option) => h('label', { class: 'check' }, h('input', { type: 'checkbox', value: option }), ' ' + option));
   const input = h('input', { type: 'checkbox', name: 'button-input' });
   const placeholder = h('input', { type: 'text', name: 'button-placeholder', autocomplete: 'off' });
+  const sendTitle = h('input', { type: 'text', name: 'button-send', autocomplete: 'off', placeholder: 'Send' });
   const remove = h('button', { type: 'button', class: 'link' }, 'Remove button');
   const row = h('fieldset', { class: 'button-row' },
     h('legend', {}, 'Button'),
     field('ID', id), field('Text', text), field('Deep link', url),
     h('div', { class: 'field' }, h('span', { class: 'label' }, 'Options'), h('div', { class: 'checks' }, options)),
-    h('label', { class: 'check' }, input, ' Text input'), field('Input placeholder', placeholder),
+    h('label', { class: 'check' }, input, ' Text input'), field('Input placeholder', placeholder), field('Input send button', sendTitle),
     remove);
   row.read = () => {
     const button = { id: id.value, text: text.value };
     const chosen = options.map((label) => label.querySelector('input')).filter((box) => box.checked).map((box) => box.value);
     if (chosen.length) button.options = chosen;
     if (url.value) button.url = url.value;
-    if (input.checked) button.input = placeholder.value ? { placeholder: placeholder.value } : {};
+    if (input.checked) {
+      button.input = {};
+      if (placeholder.value) button.input.placeholder = placeholder.value;
+      if (sendTitle.value) button.input.button = sendTitle.value;
+    }
     return button;
   };
   remove.addEventListener('click', () => { row.remove(); renumber(list); onChange(); });
