@@ -294,6 +294,7 @@ def run(console, keys):
     console.until("the device is found by token prefix", lambda: len(d.find_elements(By.CSS_SELECTOR, "table.devices tbody tr")) == 1)
     d.find_element(By.CSS_SELECTOR, "table.devices tbody tr a").click()
     console.until("the device's log shows what it drew", lambda: "rendered with 2 buttons (track, cancel) and the image" in console.text(".device-log"))
+    check(console.text(".device-log .delivery h3").startswith("Commande expédiée (fr)"), "the device's log names the variant it was sent")
     labelled(console, "device")
     console.shot("device")
 

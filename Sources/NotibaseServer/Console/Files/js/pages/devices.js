@@ -99,14 +99,20 @@ export function devicePage(root, id) {
     const page = await api.get(`/v1/devices/${encodeURIComponent(id)}/deliveries?limit=50${query}`);
     for (const delivery of page.items) {
       if (!messages.has(delivery.messageId)) {
-        messages.set(delivery.messageId, await api.get(`/v1/messages/${encodeURIComponent(delivery.messageId)}`).then((m) => m.message).catch(() => null));
+        messages.set(delivery.messageId, await api.get(`/v1/messages/${encodeURIComponent(delivery.messageId)}`).catch(() => null));
       }
     }
+    // What this device was sent: its variant's message, else the default.
+    const sentMessage = (delivery) => {
+      const stored = messages.get(delivery.messageId);
+      return stored && ((delivery.variant && stored.variants && stored.variants[delivery.variant]) || stored.message);
+    };
     replace(log, page.items.length ? h('ol', { class: 'device-log' }, page.items.slice().reverse().map((delivery) => {
-      const message = messages.get(delivery.messageId);
+      const message = sentMessage(delivery);
       const why = explain(delivery, message);
       return h('li', { class: 'delivery' },
-        h('h3', {}, h('a', { href: `#/messages/${delivery.messageId}` }, (message && (message.title || message.body)) || delivery.messageId), ' — ', delivery.state),
+        h('h3', {}, h('a', { href: `#/messages/${delivery.messageId}` }, (message && (message.title || message.body)) || delivery.messageId),
+          delivery.variant ? ` (${delivery.variant})` : '', ' — ', delivery.state),
         why.length ? h('ul', { class: 'why', 'aria-label': 'Why' }, why.map((text) => h('li', {}, text))) : null,
         h('ol', { class: 'history' }, delivery.history.map((event) => h('li', {}, h('time', {}, when(event.at)), ' ', describeEvent(event)))));
     })) : h('p', {}, 'Nothing delivered to this device yet.'));
