@@ -98,7 +98,8 @@ export function messagePage(root, id) {
         failure.explanation ? h('p', { class: 'hint' }, 'What to do: ' + failure.explanation) : null)))
       : h('p', {}, 'None.'));
     await refreshLog();
-    return !finalStates.has(message.state) || counts.sent > counts.rendered + counts.failed || true;
+    // Receipts keep arriving after a message completes (opened, actions, dismissed): keep polling.
+    return true;
   }
   async function refreshLog() {
     const query = filter.value ? `&state=${encodeURIComponent(filter.value)}` : '';
