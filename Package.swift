@@ -41,12 +41,16 @@ let package = Package(
         // MARK: Server (HTTP API, storage, delivery queue)
         .target(
             name: "NotibaseServer",
-            dependencies: ["NotibaseCore", "NotibaseSenders", "CSQLite", "CPostgres", "CMicroHTTPD", "COpenSSL"]
+            dependencies: ["NotibaseCore", "NotibaseSenders", "CSQLite", "CPostgres", "CMicroHTTPD", "COpenSSL"],
+            resources: [.copy("API/openapi.json"), .copy("Console/Files")]
         ),
         .testTarget(
             name: "NotibaseServerTests",
-            dependencies: ["NotibaseServer", "NotibaseCore", "NotibaseSenders"],
-            exclude: ["Live/schemathesis.toml"]
+            dependencies: [
+                "NotibaseServer", "NotibaseCore", "NotibaseSenders",
+                .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux])),
+            ],
+            exclude: ["Live/schemathesis.toml", "Console/console_browser.py", "Console/python_client.py"]
         ),
 
         // MARK: iOS SDK: the app side (registration, responses, app categories)

@@ -30,8 +30,16 @@ public final class Server: Sendable {
     }
 
     /// Opens (or creates) the data directory and database, makes sure an admin key exists, and
-    /// starts serving and delivering with `senders`.
-    public static func start(_ configuration: ServerConfiguration, senders: SenderSet, logger: Logger, clock: WallClock = .system) async throws -> Server {
+    /// starts serving and delivering with `senders`. `doctor` answers what an iPhone would draw in
+    /// `POST /v1/preview` (the command line hands in `notibase preview`'s).
+    public static func start(
+        _ configuration: ServerConfiguration, senders: SenderSet, logger: Logger, clock: WallClock = .system, doctor: (any PayloadDoctor)? = nil
+    ) async throws -> Server {
+        // The shipped resources (the OpenAPI document, the console's files), read now: a binary
+        // deployed without its Notibase_NotibaseServer.resources directory stops here, saying where
+        // it looked, instead of at its first request.
+        _ = OpenAPIDocument.bytes
+        _ = Console.files
         let directory = configuration.dataDirectory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let store = try await openStorage(configuration, logger: logger)
@@ -42,7 +50,7 @@ public final class Server: Sendable {
         let metrics = Metrics()
         let context = APIContext(
             store: store, auth: Authenticator(store: store, adminKeyHash: adminHash), limiter: RateLimiter(rates: configuration.limits.rates),
-            box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits)
+            box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits, doctor: doctor)
         var options = HTTPServer.Options(host: configuration.host, port: configuration.port, maxBodyBytes: configuration.limits.maxBodyBytes)
         options.logger = logger
         if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {

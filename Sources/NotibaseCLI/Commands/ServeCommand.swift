@@ -73,11 +73,13 @@ enum ServeCommand: Command {
         let senders = try settings.senders()
 
         let signals = SignalWaiter(signals: [SIGTERM, SIGINT])
-        let server = try await Server.start(configuration, senders: senders, logger: logger)
+        let server = try await Server.start(configuration, senders: senders, logger: logger, doctor: standardDoctor)
         if let key = server.newAdminKey {
             io.writeOutput("notibase: created the admin key. It is shown only this once; store it now:\n\(key)\n")
         }
-        io.writeOutput("notibase: listening on \(configuration.tlsKeyPath == nil ? "http" : "https")://\(configuration.host):\(server.port)\n")
+        let address = "\(configuration.tlsKeyPath == nil ? "http" : "https")://\(configuration.host):\(server.port)"
+        io.writeOutput("notibase: listening on \(address)\n")
+        io.writeOutput("notibase: the web console is at \(address)/console/\n")
         let signal = await signals.next()
         logger.info("signal received", ["signal": .int(Int(signal))])
         await server.shutdown()

@@ -14,6 +14,8 @@ import NotibaseExtension
 struct Demo {
     var io: TerminalIO
     var keepData: Bool
+    /// Whether to keep everything running afterwards for the web console.
+    var console = false
 
     struct Phone {
         var label: String
@@ -44,7 +46,7 @@ struct Demo {
         let sender = SimulatedSender(fleet: fleet)
         let server = try await Server.start(
             configuration, senders: SenderSet(ios: sender, android: sender, credentials: .notRequired, providerNames: [.ios: "simulated", .android: "simulated"]),
-            logger: Logger(minimumLevel: .warning, sink: { io.writeError($0 + "\n") }))
+            logger: Logger(minimumLevel: .warning, sink: { io.writeError($0 + "\n") }), doctor: standardDoctor)
         let serverURL = URL(string: "http://127.0.0.1:\(server.port)")!
         let api = APIClient(baseURL: serverURL)
         io.writeOutput("notibase demo\n")
@@ -162,7 +164,39 @@ struct Demo {
             }
         }
         if keepData { io.writeOutput("\nData kept in \(directory.path)\n") }
+        if console {
+            // Everything stays up: the phones keep answering and reporting while the user sends
+            // more from the browser.
+            let signals = SignalWaiter(signals: [SIGTERM, SIGINT])
+            let tapping = Task { await Self.keepTapping(iPhones[anna]!, client: clients[anna]!) }
+            defer { tapping.cancel() }
+            io.writeOutput("""
+
+                The console: \(serverURL.absoluteString)/console/
+                  sign in with the server key  \(serverKey)
+                  (apps page: the admin key    \(admin))
+                The phones keep running, and Anna taps the first button of every notification she gets;
+                Ctrl-C stops everything.
+
+                """)
+            _ = await signals.next()
+        }
         await server.shutdown()
+    }
+
+    /// Anna, in `--console`: taps the first button of each new notification a moment after it is
+    /// drawn, so that the console's funnel shows an action.
+    private static func keepTapping(_ iPhone: SimulatedIPhone, client: NotibaseClient) async {
+        var tapped = Set(iPhone.drawn.map(\.requestIdentifier))
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(500))
+            for drawn in iPhone.drawn where !tapped.contains(drawn.requestIdentifier) {
+                tapped.insert(drawn.requestIdentifier)
+                guard let button = drawn.buttons.first else { continue }
+                _ = try? await iPhone.device.tap(button: button.identifier, inNotification: drawn.requestIdentifier)
+                _ = await client.flushNow()
+            }
+        }
     }
 
     private func waitForDeliveries(_ api: APIClient, messageID: String, key: String, expected: Int) async throws {

@@ -13,10 +13,12 @@ final class APIContext: Sendable {
     let logger: Logger
     let clock: WallClock
     let limits: ServerConfiguration.Limits
+    /// What `POST /v1/preview` asks about iOS, when the server was given one.
+    let doctor: (any PayloadDoctor)?
 
     init(
         store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
-        limits: ServerConfiguration.Limits
+        limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil
     ) {
         self.store = store
         self.auth = auth
@@ -27,6 +29,7 @@ final class APIContext: Sendable {
         self.logger = logger
         self.clock = clock
         self.limits = limits
+        self.doctor = doctor
     }
 
     /// Authenticates and rate-limits a request.

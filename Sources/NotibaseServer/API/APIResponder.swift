@@ -22,6 +22,8 @@ struct APIResponder: HTTPResponder {
         DeliveriesAPI.add(to: &router, context)
         ReceiptsAPI.add(to: &router, context)
         HealthAPI.add(to: &router, context)
+        PreviewAPI.add(to: &router, context)
+        FunnelAPI.add(to: &router, context)
         self.router = router
         self.context = context
         self.accessLog = accessLog
@@ -32,6 +34,10 @@ struct APIResponder: HTTPResponder {
         if request.path == "/healthz", request.method == "GET" {
             // The cheapest route, before any routing: the benchmarks' ceiling.
             return .now(finish(HealthAPI.healthz, Exchange(request, route: "/healthz")))
+        }
+        if Console.serves(request.path) {
+            // The web console's static files: not API routes, so not in the OpenAPI document.
+            return .now(finish(Console.response(to: request), Exchange(request, route: "/console")))
         }
         switch router.match(method: request.method, path: request.path) {
         case .found(let route, let handler, let quick, let parameters):

@@ -187,6 +187,10 @@ enum DevicesAPI {
             }
             filter.externalUserID = request.query["externalUserId"]
             filter.tag = request.query["tag"]
+            if let prefix = request.query["tokenPrefix"] {
+                guard (4...200).contains(prefix.unicodeScalars.count) else { throw APIError.invalid("tokenPrefix", "must be 4 to 200 characters") }
+                filter.tokenPrefix = prefix
+            }
             let devices = try await context.store.devices(appID: appID, filter: filter, afterSeq: page.after, limit: page.limit)
             return JSON.response(status: 200, ListBody(items: devices.map(DeviceBody.init), nextCursor: page.next(count: devices.count, lastSeq: devices.last?.seq)))
         }

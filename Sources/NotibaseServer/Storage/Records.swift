@@ -67,6 +67,8 @@ struct DeviceFilter: Sendable {
     var externalUserID: String?
     var tag: String?
     var active: Bool?
+    /// Devices whose token starts with this.
+    var tokenPrefix: String?
 }
 
 /// A message as stored: its content and audience as JSON, its progress.
@@ -167,4 +169,25 @@ enum ReceiptResult: Sendable, Equatable {
     case unknownDelivery
     /// The delivery has as many receipts as it may keep.
     case limitReached
+}
+
+/// A message's funnel, counted by the store: how many deliveries reached each step, what devices
+/// reported drawing, and why deliveries failed.
+struct Funnel: Sendable {
+    /// Deliveries by state.
+    var byState: [String: Int] = [:]
+    /// Deliveries the provider accepted (whatever happened after).
+    var sent = 0
+    /// Deliveries with a render report, with buttons drawn, with the image attached.
+    var rendered = 0
+    var renderedWithButtons = 0
+    var renderedWithImage = 0
+    /// Deliveries opened, dismissed.
+    var opened = 0
+    var dismissed = 0
+    /// Deliveries on which each button was tapped, by button ID.
+    var actions: [String: Int] = [:]
+    /// Failed deliveries by reason: the provider's code (or the server's reason), how many, an
+    /// example of what happened and what the provider table says to do.
+    var failures: [(reason: String, count: Int, example: String?, explanation: String?)] = []
 }

@@ -52,6 +52,8 @@ protocol Storage: KeyDirectory {
     func message(seq: Int) async throws -> MessageRecord?
     func messages(appID: String, beforeSeq: Int, limit: Int) async throws -> [MessageRecord]
     func deliveryCounts(messageSeq: Int) async throws -> [(state: String, platform: String, count: Int)]
+    /// A message's funnel: deliveries by state, what devices reported, failures by reason.
+    func funnel(messageSeq: Int) async throws -> Funnel
     func cancelMessage(appID: String, id: String, now: Int) async throws -> MessageRecord?
 
     // The queue

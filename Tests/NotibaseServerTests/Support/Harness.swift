@@ -27,7 +27,8 @@ final class Harness: Sendable {
     /// paths.
     init(
         sender: any Sender = ScriptedSender(), rates: [KeyKind: Int] = [:], policy: RetryPolicy = RetryPolicy(), batchSize: Int = 500,
-        logger: Logger = .silent, quickHandlers: Bool = true, acceptsAnyFCMTokenURI: Bool = false, busyTimeout: Int32 = 5_000
+        logger: Logger = .silent, quickHandlers: Bool = true, acceptsAnyFCMTokenURI: Bool = false, busyTimeout: Int32 = 5_000,
+        doctor: (any PayloadDoctor)? = nil
     ) async throws {
         directory = NSTemporaryDirectory() + "notibase-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -46,7 +47,7 @@ final class Harness: Sendable {
         let start = ContinuousClock.now
         let context = APIContext(
             store: store, auth: Authenticator(store: store, adminKeyHash: APIKey.hash(Self.adminKey)), limiter: RateLimiter(rates: rates, now: { start }),
-            box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: limits)
+            box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: limits, doctor: doctor)
         responder = APIResponder(context: context, accessLog: true, quickHandlers: quickHandlers)
         let senders = SenderSet(ios: sender, android: sender, credentials: .notRequired)
         fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: 1_000)

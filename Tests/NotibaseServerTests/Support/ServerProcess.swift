@@ -99,6 +99,9 @@ final class ServerProcess: Sendable {
 
     var isRunning: Bool { process.isRunning }
 
+    /// What the server printed to standard output so far.
+    var printed: String { output.text }
+
     /// A request over HTTP; `body` is JSON text.
     func request(_ method: String, _ path: String, key: String?, body: String? = nil) async throws -> Reply {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)

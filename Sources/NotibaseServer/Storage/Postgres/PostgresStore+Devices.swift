@@ -95,6 +95,7 @@ extension PostgresStore {
         if let platform = filter.platform { add("platform = $?", .text(platform.rawValue)) }
         if let user = filter.externalUserID { add("external_user_id = $?", .text(user)) }
         if let tag = filter.tag { add("tags ? $?", .text(tag)) }
+        if let prefix = filter.tokenPrefix { add("starts_with(token, $?)", .text(prefix)) }
         if let active = filter.active { add("active = $?::integer", .int(active ? 1 : 0)) }
         values.append(.int(limit))
         sql += " ORDER BY seq LIMIT $\(values.count)"

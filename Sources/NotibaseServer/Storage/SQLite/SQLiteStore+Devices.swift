@@ -122,6 +122,7 @@ extension SQLiteStore {
         if let platform = filter.platform { sql += " AND platform = ?"; values.append(.text(platform.rawValue)) }
         if let user = filter.externalUserID { sql += " AND external_user_id = ?"; values.append(.text(user)) }
         if let tag = filter.tag { sql += " AND EXISTS (SELECT 1 FROM json_each(devices.tags) WHERE value = ?)"; values.append(.text(tag)) }
+        if let prefix = filter.tokenPrefix { sql += " AND substr(token, 1, length(?)) = ?"; values += [.text(prefix), .text(prefix)] }
         if let active = filter.active { sql += " AND active = ?"; values.append(.int(active ? 1 : 0)) }
         sql += " ORDER BY seq LIMIT ?"
         values.append(.int(limit))

@@ -1,0 +1,70 @@
+import Foundation
+import NotibaseCore
+
+/// What the console shows and any backend can ask: a message's funnel (audience → sent → failed
+/// by reason → rendered with buttons and image → opened, each action, dismissed), and how many
+/// devices an audience reaches now.
+enum FunnelAPI {
+    struct FunnelBody: Encodable {
+        struct Failure: Encodable {
+            var reason: String
+            var count: Int
+            /// What happened, in the words of one of these deliveries' history.
+            var example: String?
+            /// What the provider's answer means and what to do.
+            var explanation: String?
+        }
+
+        var messageId: String
+        var state: String
+        var audience: Int
+        var deliveries: Int
+        var queued: Int
+        var sent: Int
+        var failed: Int
+        var cancelled: Int
+        var rendered: Int
+        var renderedWithButtons: Int
+        var renderedWithImage: Int
+        var opened: Int
+        var actions: [String: Int]
+        var dismissed: Int
+        var failures: [Failure]
+    }
+
+    struct AudienceBody: Decodable {
+        var audience: Audience
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case audience }
+
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownFields(CodingKeys.self)
+            audience = try decoder.container(keyedBy: CodingKeys.self).decode(Audience.self, forKey: .audience)
+        }
+    }
+
+    struct AudienceCount: Encodable {
+        var count: Int
+    }
+
+    static func add(to router: inout Router, _ context: APIContext) {
+        router.add("GET", "/v1/messages/{messageId}/funnel") { request, parameters in
+            let appID = try await context.appID(request)
+            guard let message = try await context.store.message(appID: appID, id: parameters["messageId"]) else { throw APIError.notFound("message") }
+            let funnel = try await context.store.funnel(messageSeq: message.seq)
+            let states = funnel.byState
+            return JSON.response(status: 200, FunnelBody(
+                messageId: message.id, state: message.state.rawValue, audience: message.audienceSize, deliveries: states.values.reduce(0, +),
+                queued: (states["queued"] ?? 0) + (states["retrying"] ?? 0), sent: funnel.sent, failed: states["failed"] ?? 0,
+                cancelled: states["cancelled"] ?? 0, rendered: funnel.rendered, renderedWithButtons: funnel.renderedWithButtons,
+                renderedWithImage: funnel.renderedWithImage, opened: funnel.opened, actions: funnel.actions, dismissed: funnel.dismissed,
+                failures: funnel.failures.map { FunnelBody.Failure(reason: $0.reason, count: $0.count, example: $0.example, explanation: $0.explanation) }))
+        }
+
+        router.add("POST", "/v1/audience/count") { request, _ in
+            let appID = try await context.appID(request)
+            let body = try JSON.decode(AudienceBody.self, from: request)
+            return JSON.response(status: 200, AudienceCount(count: try await context.store.audienceSize(appID: appID, body.audience)))
+        }
+    }
+}

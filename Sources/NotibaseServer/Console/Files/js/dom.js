@@ -1,0 +1,77 @@
+// Building the page without ever parsing text as HTML: every value from the API is shown with
+// textContent, attributes are set one by one, and no markup string is ever assigned.
+
+/** Creates an element: h('p', {class: 'x', onclick: f}, 'text', child, ...). */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith('on') && typeof value === 'function') {
+      element.addEventListener(name.slice(2), value);
+    } else if (name === 'class') {
+      element.className = value;
+    } else if (name in element && typeof value !== 'string') {
+      element[name] = value;
+    } else {
+      element.setAttribute(name, value === true ? '' : String(value));
+    }
+  }
+  append(element, children);
+  return element;
+}
+
+/** Appends strings (as text) and nodes, flattening arrays, skipping null. */
+export function append(parent, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return parent;
+}
+
+/** Replaces a node's children. */
+export function replace(parent, ...children) {
+  parent.replaceChildren();
+  return append(parent, children);
+}
+
+/** Announces a short message to screen readers. */
+export function announce(text) {
+  const status = document.getElementById('status');
+  if (status) status.textContent = text;
+}
+
+/** A labelled field: <div class="field"><label>…</label><input>…<p class="error"></p></div>. */
+export function field(label, control, { hint, name } = {}) {
+  const id = control.id || `f-${Math.random().toString(36).slice(2, 9)}`;
+  control.id = id;
+  const error = h('p', { class: 'error', id: `${id}-error`, hidden: true });
+  const described = [error.id];
+  let hintNode = null;
+  if (hint) {
+    hintNode = h('p', { class: 'hint', id: `${id}-hint` }, hint);
+    described.unshift(hintNode.id);
+  }
+  control.setAttribute('aria-describedby', described.join(' '));
+  const wrapper = h('div', { class: 'field' }, h('label', { for: id }, label), control, hintNode, error);
+  if (name) wrapper.dataset.field = name;
+  return wrapper;
+}
+
+/** Shows (or clears, with null) the error of a field made by field(). */
+export function setFieldError(wrapper, text) {
+  if (!wrapper) return;
+  const control = wrapper.querySelector('input, textarea, select');
+  const error = wrapper.querySelector('.error');
+  if (!error) return;
+  error.textContent = text || '';
+  error.hidden = !text;
+  if (control) control.setAttribute('aria-invalid', text ? 'true' : 'false');
+}
+
+/** A time as the reader's locale writes it. */
+export function when(text) {
+  if (!text) return '';
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? text : date.toLocaleString();
+}

@@ -1,0 +1,126 @@
+// Apps (admin key): create an app, rotate its keys (each new key shown once), require identity
+// verification or not, upload APNs and FCM credentials, and see which are set.
+import { h, replace, field, setFieldError, announce, when } from '../dom.js';
+import * as api from '../api.js';
+
+function secretBox(title, entries) {
+  return h('div', { class: 'secret', role: 'alert' },
+    h('p', {}, h('strong', {}, title), ' Shown only this once: store it now.'),
+    h('dl', {}, entries.map(([name, value]) => [h('dt', {}, name), h('dd', {}, h('code', {}, value))])));
+}
+
+function errorsInto(form, error) {
+  const wrapper = error.field && form.querySelector(`[data-field="${CSS.escape(error.field)}"]`);
+  if (wrapper) setFieldError(wrapper, error.message);
+  else setFieldError(form.querySelector('.field[data-field="form"]') || form.querySelector('.field'), error.message);
+}
+
+function apnsForm(app, done) {
+  const c = {
+    keyId: h('input', { type: 'text', autocomplete: 'off' }), teamId: h('input', { type: 'text', autocomplete: 'off' }),
+    bundleId: h('input', { type: 'text', autocomplete: 'off' }),
+    environment: h('select', {}, h('option', { value: 'production' }, 'production'), h('option', { value: 'development' }, 'development')),
+    privateKey: h('input', { type: 'file', accept: '.p8' }),
+  };
+  const form = h('form', { class: 'credentials', novalidate: true, 'aria-label': `APNs credentials for ${app.name}` },
+    h('h4', {}, 'APNs (token-based, .p8)'),
+    field('Key ID', c.keyId, { name: 'keyId' }), field('Team ID', c.teamId, { name: 'teamId' }), field('Bundle ID', c.bundleId, { name: 'bundleId' }),
+    field('Environment', c.environment, { name: 'environment' }), field('.p8 key file', c.privateKey, { name: 'privateKey' }),
+    h('button', { type: 'submit' }, 'Upload APNs credentials'));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    form.querySelectorAll('.field').forEach((w) => setFieldError(w, null));
+    const file = c.privateKey.files[0];
+    try {
+      await api.call('PUT', `/v1/apps/${encodeURIComponent(app.id)}/credentials/apns`, {
+        keyId: c.keyId.value, teamId: c.teamId.value, bundleId: c.bundleId.value, environment: c.environment.value,
+        privateKey: file ? await file.text() : '',
+      });
+      announce('APNs credentials stored');
+      done();
+    } catch (error) { errorsInto(form, error); }
+  });
+  return form;
+}
+
+function fcmForm(app, done) {
+  const json = h('textarea', { rows: 4, spellcheck: false, placeholder: 'Paste the service account JSON, or choose its file' });
+  const file = h('input', { type: 'file', accept: '.json,application/json' });
+  file.addEventListener('change', async () => { if (file.files[0]) json.value = await file.files[0].text(); });
+  const jsonField = field('Service account JSON', json, { name: 'form' });
+  const form = h('form', { class: 'credentials', novalidate: true, 'aria-label': `FCM credentials for ${app.name}` },
+    h('h4', {}, 'FCM (HTTP v1 service account)'), jsonField, field('Or its file', file),
+    h('button', { type: 'submit' }, 'Upload FCM credentials'));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    setFieldError(jsonField, null);
+    let body;
+    try { body = JSON.parse(json.value); } catch { setFieldError(jsonField, 'This is not JSON: paste the whole key file.'); return; }
+    try {
+      await api.call('PUT', `/v1/apps/${encodeURIComponent(app.id)}/credentials/fcm`, body);
+      announce('FCM credentials stored');
+      done();
+    } catch (error) { setFieldError(jsonField, (error.field ? error.field + ': ' : '') + error.message); }
+  });
+  return form;
+}
+
+function appCard(app, refresh, reveal) {
+  const verification = h('input', { type: 'checkbox', checked: app.requireIdentityVerification });
+  verification.addEventListener('change', async () => {
+    try {
+      await api.call('PATCH', `/v1/apps/${encodeURIComponent(app.id)}`, { requireIdentityVerification: verification.checked });
+      announce(verification.checked ? 'Identity verification required' : 'Identity verification no longer required');
+    } catch (error) { verification.checked = !verification.checked; announce(error.message); }
+  });
+  const rotate = (kind) => h('button', { type: 'button', onclick: async () => {
+    if (!confirm(`Rotate the ${kind} key of ${app.name}? The current one stops working at once.`)) return;
+    try {
+      const answer = await api.post(`/v1/apps/${encodeURIComponent(app.id)}/keys/${kind}/rotate`);
+      reveal(secretBox(`The new ${kind} key of ${app.name}.`, [[`${kind} key`, answer.key]]));
+    } catch (error) { announce(error.message); }
+  } }, `Rotate the ${kind} key`);
+  const set = Object.entries(app.credentials || {});
+  return h('article', { class: 'card app', 'aria-labelledby': `app-${app.id}` },
+    h('h3', { id: `app-${app.id}` }, app.name),
+    h('dl', { class: 'facts' }, h('dt', {}, 'App ID'), h('dd', {}, h('code', {}, app.id)), h('dt', {}, 'Created'), h('dd', {}, when(app.createdAt)),
+      h('dt', {}, 'Credentials'), h('dd', {}, set.length
+        ? set.map(([provider, summary]) => h('span', { class: 'tag' },
+          `${provider === 'apns' ? 'APNs' : 'FCM'}: ${Object.entries(summary).sort().map(([name, value]) => `${name} ${value}`).join(', ')}`))
+        : 'none uploaded (with real providers, nothing is delivered until APNs or FCM credentials are)')),
+    h('label', { class: 'check' }, verification, ' Require identity verification (devices register external user IDs only with a token from your backend)'),
+    h('div', { class: 'actions' }, rotate('server'), rotate('client')),
+    h('details', {}, h('summary', {}, 'Upload credentials'), apnsForm(app, refresh), fcmForm(app, refresh)));
+}
+
+export function appsPage(root) {
+  const name = h('input', { type: 'text', name: 'name', maxlength: 100, autocomplete: 'off', required: true });
+  const nameField = field('Name', name, { name: 'name' });
+  const verify = h('input', { type: 'checkbox', checked: true });
+  const create = h('form', { class: 'card', novalidate: true, 'aria-labelledby': 'create-title' },
+    h('h2', { id: 'create-title' }, 'Create an app'), nameField,
+    h('label', { class: 'check' }, verify, ' Require identity verification'), h('button', { type: 'submit', class: 'primary' }, 'Create'));
+  const revealed = h('div', { 'aria-live': 'assertive' });
+  const list = h('div', { class: 'apps' });
+  root.append(h('h1', {}, 'Apps'), revealed, create, h('h2', {}, 'Apps'), list);
+  const reveal = (node) => { replace(revealed, node); node.scrollIntoView({ block: 'nearest' }); };
+
+  async function refresh() {
+    try {
+      const apps = await api.get('/v1/apps');
+      const items = apps.items || apps;
+      replace(list, items.length ? items.map((app) => appCard(app, refresh, reveal)) : h('p', {}, 'No apps yet.'));
+    } catch (error) { replace(list, h('p', { class: 'error' }, error.message)); }
+  }
+  create.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    setFieldError(nameField, null);
+    try {
+      const app = await api.post('/v1/apps', { name: name.value, requireIdentityVerification: verify.checked });
+      reveal(secretBox(`${app.name} is created.`, [['Server key', app.serverKey], ['Client key', app.clientKey]]));
+      name.value = '';
+      refresh();
+    } catch (error) { setFieldError(nameField, error.message); name.focus(); }
+  });
+  refresh();
+}

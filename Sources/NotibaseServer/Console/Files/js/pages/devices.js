@@ -1,0 +1,122 @@
+// Devices: find one by device ID, external user ID or token prefix; a device's details and its
+// own delivery log, with "why no buttons / no image" answered from its render reports.
+import { h, replace, field, setFieldError, when } from '../dom.js';
+import * as api from '../api.js';
+import { describeEvent } from './messages.js';
+
+export function devicesPage(root) {
+  const kind = h('select', { name: 'by' }, h('option', { value: 'externalUserId' }, 'External user ID'),
+    h('option', { value: 'id' }, 'Device ID'), h('option', { value: 'tokenPrefix' }, 'Token prefix'));
+  const query = h('input', { type: 'search', name: 'q', autocomplete: 'off' });
+  const queryField = field('Find', query);
+  const form = h('form', { class: 'search', role: 'search', novalidate: true },
+    field('By', kind), queryField, h('button', { type: 'submit', class: 'primary' }, 'Find'));
+  const results = h('div', { class: 'results', 'aria-live': 'polite' });
+  root.append(h('h1', {}, 'Devices'), form, results);
+
+  async function search() {
+    setFieldError(queryField, null);
+    const value = query.value.trim();
+    try {
+      let items;
+      if (!value) {
+        items = (await api.get('/v1/devices?limit=50')).items;
+      } else if (kind.value === 'id') {
+        items = [await api.get(`/v1/devices/${encodeURIComponent(value)}`)];
+      } else {
+        items = (await api.get(`/v1/devices?limit=50&${kind.value}=${encodeURIComponent(value)}`)).items;
+      }
+      replace(results, items.length ? deviceList(items) : h('p', {}, 'No device matches.'));
+    } catch (error) {
+      replace(results);
+      setFieldError(queryField, error.status === 404 ? 'No device has this ID.' : error.message);
+    }
+  }
+  form.addEventListener('submit', (event) => { event.preventDefault(); search(); });
+  search();
+}
+
+function shortToken(token) { return token.length > 12 ? token.slice(0, 8) + '…' : token; }
+
+function deviceList(items) {
+  return h('table', { class: 'devices' },
+    h('thead', {}, h('tr', {}, ['Device', 'Platform', 'External user', 'Token', 'Tags', 'Active'].map((n) => h('th', { scope: 'col' }, n)))),
+    h('tbody', {}, items.map((device) => h('tr', {},
+      h('th', { scope: 'row' }, h('a', { href: `#/devices/${device.id}` }, device.id)),
+      h('td', {}, device.platform), h('td', {}, device.externalUserId || ''), h('td', {}, shortToken(device.token)),
+      h('td', {}, device.tags.join(', ')), h('td', {}, device.active ? 'yes' : `no: ${device.deactivatedReason || ''}`)))));
+}
+
+/** Why a rendered notification lacks its buttons or image, from its render report. */
+export function explain(delivery, message) {
+  const rendered = delivery.history.filter((event) => event.event === 'rendered' && event.render).pop();
+  if (!rendered) {
+    if (delivery.state === 'failed') return [`It was never shown: ${delivery.history.filter((e) => e.event === 'failed').map((e) => e.reason).pop() || 'the delivery failed'}.`];
+    if (delivery.state === 'sent') return ['The provider accepted it, but the phone has not reported drawing it (no Notibase extension or SDK, the app was deleted, or the phone is offline).'];
+    return [];
+  }
+  const render = rendered.render;
+  const answers = [];
+  const asked = message ? (message.buttons || []).length : null;
+  if ((render.buttons || []).length === 0 && asked !== 0) {
+    answers.push('No buttons: ' + ((render.diagnostics || []).join('; ') || `the category ${render.categoryId || ''} had no actions when iOS drew it`) + '.');
+  }
+  if ((render.buttons || []).length === 0 && asked === 0 && message && message.category) {
+    answers.push(`No Notibase buttons: the message names the app's own category “${message.category}”, so only a category the app registered itself can give it buttons.`);
+  }
+  if (!render.imageAttached && render.imageFailure) answers.push('No image: ' + render.imageFailure + '.');
+  if (render.completion && render.completion !== 'complete') answers.push(`The extension finished by ${render.completion} after ${render.elapsedMilliseconds} ms.`);
+  return answers;
+}
+
+export function devicePage(root, id) {
+  const heading = h('h1', {}, 'Device');
+  const details = h('div');
+  const filter = h('select', { id: 'device-state' }, h('option', { value: '' }, 'Every state'),
+    ['sent', 'failed', 'rendered', 'opened', 'action', 'dismissed', 'queued', 'retrying', 'cancelled'].map((s) => h('option', { value: s }, s)));
+  const log = h('div', { class: 'log' });
+  root.append(heading, details, h('h2', {}, 'Its delivery log'), h('div', { class: 'field inline' }, h('label', { for: 'device-state' }, 'Show'), filter), log);
+  const messages = new Map();
+
+  async function load() {
+    try {
+      const device = await api.get(`/v1/devices/${encodeURIComponent(id)}`);
+      heading.textContent = `Device ${device.externalUserId ? '· ' + device.externalUserId : device.id}`;
+      replace(details, h('dl', { class: 'facts' },
+        [['ID', device.id], ['Platform', device.platform], ['External user ID', device.externalUserId || '—'], ['Token', shortToken(device.token)],
+          ['Tags', device.tags.join(', ') || '—'], ['Locale', device.locale || '—'], ['Time zone', device.timeZone || '—'],
+          ['App version', device.appVersion || '—'], ['SDK version', device.sdkVersion || '—'],
+          ['Active', device.active ? 'yes' : `no: ${device.deactivatedReason || ''} (${when(device.deactivatedAt)})`], ['Registered', when(device.createdAt)]]
+          .map(([name, value]) => [h('dt', {}, name), h('dd', {}, value)])));
+    } catch (error) {
+      replace(details, h('p', { class: 'notice', role: 'alert' }, error.status === 404 ? 'There is no such device for this key.' : error.message));
+      return;
+    }
+    await loadLog();
+  }
+  async function loadLog() {
+    const query = filter.value ? `&state=${encodeURIComponent(filter.value)}` : '';
+    const page = await api.get(`/v1/devices/${encodeURIComponent(id)}/deliveries?limit=50${query}`);
+    for (const delivery of page.items) {
+      if (!messages.has(delivery.messageId)) {
+        messages.set(delivery.messageId, await api.get(`/v1/messages/${encodeURIComponent(delivery.messageId)}`).catch(() => null));
+      }
+    }
+    // What this device was sent: its variant's message, else the default.
+    const sentMessage = (delivery) => {
+      const stored = messages.get(delivery.messageId);
+      return stored && ((delivery.variant && stored.variants && stored.variants[delivery.variant]) || stored.message);
+    };
+    replace(log, page.items.length ? h('ol', { class: 'device-log' }, page.items.slice().reverse().map((delivery) => {
+      const message = sentMessage(delivery);
+      const why = explain(delivery, message);
+      return h('li', { class: 'delivery' },
+        h('h3', {}, h('a', { href: `#/messages/${delivery.messageId}` }, (message && (message.title || message.body)) || delivery.messageId),
+          delivery.variant ? ` (${delivery.variant})` : '', ' — ', delivery.state),
+        why.length ? h('ul', { class: 'why', 'aria-label': 'Why' }, why.map((text) => h('li', {}, text))) : null,
+        h('ol', { class: 'history' }, delivery.history.map((event) => h('li', {}, h('time', {}, when(event.at)), ' ', describeEvent(event)))));
+    })) : h('p', {}, 'Nothing delivered to this device yet.'));
+  }
+  filter.addEventListener('change', () => loadLog());
+  load();
+}

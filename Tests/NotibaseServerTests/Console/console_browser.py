@@ -1,0 +1,438 @@
+"""The web console in a real browser: Debian's headless Chromium driven through WebDriver.
+
+Starts `notibase demo --console` (a server, simulated iPhones and an Android phone, their data),
+then signs in, composes a message with two buttons and an image, checks the live preview, sends it,
+watches the funnel reach rendered and an action, opens a device's log, shows hostile content as
+text, fails to sign in with a wrong key, and manages apps with the admin key. A screenshot of each
+page goes to the directory named by --screenshots. Exits 0 when every check passed.
+
+    python console_browser.py --notibase .build/debug/notibase --screenshots DIR
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.select import Select
+from selenium.webdriver.support.ui import WebDriverWait
+
+HOSTILE = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">Shipped'
+checks = []
+
+
+def check(condition, what):
+    checks.append(what)
+    print(("ok   " if condition else "FAIL ") + what, flush=True)
+    if not condition:
+        raise AssertionError(what)
+
+
+def start_demo(binary):
+    process = subprocess.Popen([binary, "demo", "--console"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines, found = [], {}
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if m := re.search(r"The console: (http://\S+)", line):
+            found["url"] = m.group(1)
+        if m := re.search(r"server key\s+(nb_server_\S+)", line):
+            found["server"] = m.group(1)
+        if m := re.search(r"admin key\s+(nb_admin_\S+?)\)?$", line.strip()):
+            found["admin"] = m.group(1)
+        if len(found) == 3:
+            return process, found
+    process.kill()
+    raise SystemExit("notibase demo --console did not print the console's URL:\n" + "".join(lines))
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("NOTIBASE_CHROMIUM", "/usr/bin/chromium")
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(executable_path=os.environ.get("NOTIBASE_CHROMEDRIVER", "/usr/bin/chromedriver"))
+    return webdriver.Chrome(options=options, service=service)
+
+
+class Console:
+    def __init__(self, driver, url, screenshots):
+        self.driver, self.url, self.screenshots = driver, url, screenshots
+        self.wait = WebDriverWait(driver, 20)
+
+    def shot(self, name):
+        path = os.path.join(self.screenshots, name + ".png")
+        # The whole page, not just the window.
+        height = self.driver.execute_script("return document.documentElement.scrollHeight")
+        width = self.driver.get_window_size()["width"]
+        self.driver.set_window_size(width, max(900, min(height + 120, 4000)))
+        time.sleep(0.2)
+        self.driver.save_screenshot(path)
+        print("screenshot " + path, flush=True)
+
+    def find(self, css):
+        return self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, css)))
+
+    def visible(self, css):
+        return self.wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, css)))
+
+    def until(self, what, predicate, timeout=30):
+        try:
+            # Pages that poll redraw themselves: an element read mid-redraw is read again.
+            WebDriverWait(self.driver, timeout, poll_frequency=0.25, ignored_exceptions=[StaleElementReferenceException]).until(lambda _: predicate())
+        except TimeoutException:
+            check(False, what)
+        check(True, what)
+
+    def text(self, css):
+        # Read in the page, in one step: a polling page may redraw between finding and reading.
+        return self.driver.execute_script("const e = document.querySelector(arguments[0]); return e ? e.innerText.trim() : ''", css)
+
+    def texts(self, css, prop="innerText"):
+        # All at once, in the page: a redraw between finding and reading cannot make one stale.
+        return self.driver.execute_script("return [...document.querySelectorAll(arguments[0])].map((e) => e[arguments[1]].trim())", css, prop)
+
+    def field(self, name):
+        return self.find(f'[data-field="{name}"] input, [data-field="{name}"] textarea, [data-field="{name}"] select')
+
+    def sign_in(self, key):
+        self.driver.get(self.url)
+        box = self.find('input[name="key"]')
+        box.clear()
+        box.send_keys(key)
+        box.send_keys(Keys.ENTER)
+
+    def sign_out(self):
+        self.driver.find_element(By.ID, "sign-out").click()
+        self.find('input[name="key"]')
+
+
+UNLABELLED = """return [...document.querySelectorAll('main input, main select, main textarea, main button')]
+  .filter((e) => e.type !== 'hidden' && !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !(e.tagName === 'BUTTON' && e.textContent.trim()))
+  .map((e) => e.outerHTML.slice(0, 80))"""
+
+
+def labelled(console, page):
+    missing = console.driver.execute_script(UNLABELLED)
+    check(not missing, f"every control of the {page} page has a label: {missing}")
+
+
+def run(console, keys):
+    d = console.driver
+
+    # A wrong key is refused, next to the field, and nothing is stored.
+    console.sign_in("nb_server_" + "x" * 43)
+    console.until("a wrong key is refused", lambda: "did not accept" in console.text(".field .error"))
+    check(d.execute_script("return sessionStorage.getItem('notibase.key')") is None, "a refused key is not kept")
+    check("nb_server_" not in d.current_url, "the key is never in the URL")
+    console.shot("sign-in-refused")
+
+    labelled(console, "sign-in")
+    # Sign in with the keyboard alone: the key field has the focus, Enter submits, and the new
+    # page's heading gets the focus (and is announced).
+    d.get(console.url)
+    console.find('input[name="key"]')
+    check(d.execute_script("return document.activeElement.name") == "key", "the key field has the focus")
+    d.switch_to.active_element.send_keys(keys["server"], Keys.ENTER)
+    console.find('[data-field="message.title"] input')
+    console.until("the page's heading has the focus", lambda: d.execute_script("return document.activeElement.tagName + ' ' + document.activeElement.textContent") == "H1 Compose")
+    check(d.find_element(By.ID, "status").get_attribute("textContent") == "Compose", "the new page is announced")
+    d.switch_to.active_element.send_keys(Keys.TAB)
+    check(d.execute_script("return document.activeElement.name") == "title", "Tab from the heading reaches the title")
+    check(d.execute_script("return sessionStorage.getItem('notibase.key')") == keys["server"], "the key is kept in sessionStorage")
+    check(keys["server"] not in d.current_url, "the key is not in the URL after signing in")
+
+    # Compose: hostile title, body, two buttons (the second destructive), an image.
+    console.field("message.title").send_keys(HOSTILE)
+    console.field("message.body").send_keys("Parcel 4242 arrives Thursday.")
+    console.field("message.image").send_keys("https://images.demo.notibase/parcel.jpg")
+    for number, (identifier, text) in enumerate([("track", "Track parcel"), ("cancel", "Cancel order")]):
+        d.find_element(By.XPATH, "//button[text()='Add a button']").click()
+        row = d.find_elements(By.CSS_SELECTOR, ".button-row")[number]
+        row.find_element(By.CSS_SELECTOR, 'input[name="button-id"]').send_keys(identifier)
+        row.find_element(By.CSS_SELECTOR, 'input[name="button-text"]').send_keys(text)
+        if identifier == "cancel":
+            row.find_element(By.CSS_SELECTOR, 'input[value="destructive"]').click()
+
+    # The live preview, from the server.
+    console.until("the iPhone banner shows the title as text", lambda: console.text(".ios-banner .ios-title") == HOSTILE)
+    console.until("the expanded iPhone shows both buttons as iOS draws them",
+                  lambda: console.texts(".ios-actions li") == ["Track parcel", "Cancel order"])
+    console.until("the destructive button is drawn as destructive", lambda: console.texts(".ios-actions li", "className") == ["", "destructive"])
+    console.until("the Android notification shows both actions", lambda: console.texts(".android-actions li", "textContent") == ["Track parcel", "Cancel order"])
+    console.until("the Android notification shows the title as text", lambda: console.text(".android-card .android-title") == HOSTILE)
+    console.until("the Android notification has its big picture", lambda: len(console.texts(".android-picture", "className")) == 1)
+    console.until("both payloads are measured against 4096 bytes",
+                  lambda: len(console.texts(".payload summary")) == 2 and all(re.search(r"\d+ of 4096 bytes", t) for t in console.texts(".payload summary")))
+    console.until("the doctor finds nothing missing", lambda: "Nothing missing" in console.text(".doctor"))
+    check(d.execute_script("return window.__pwned") is None, "the hostile title ran no script")
+    check(len(d.find_elements(By.CSS_SELECTOR, "main script, main img[src='x']")) == 0, "the hostile title made no element")
+
+    # Validation as the server does it, next to the field: a duplicate button ID.
+    second = d.find_elements(By.CSS_SELECTOR, ".button-row")[1].find_element(By.CSS_SELECTOR, 'input[name="button-id"]')
+    second.clear()
+    second.send_keys("track")
+    console.until("a duplicate button ID is flagged next to the field",
+                  lambda: any(e.is_displayed() and "track" in e.text.lower() or "duplicate" in e.text.lower()
+                              for e in d.find_elements(By.CSS_SELECTOR, ".button-row .error")))
+    second.clear()
+    second.send_keys("cancel")
+    # A body too long for APNs is shortened, and the preview says so.
+    body = console.field("message.body")
+    d.execute_script("arguments[0].value = 'x'.repeat(5000); arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", body)
+    console.until("a 5000-byte body is reported shortened", lambda: "shortened: body" in console.text(".payload summary"))
+    d.execute_script("arguments[0].value = 'Parcel 4242 arrives Thursday.'; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", body)
+    console.until("the preview follows the shorter body", lambda: console.text(".ios-banner .ios-body") == "Parcel 4242 arrives Thursday.")
+
+    # The doctor's verdict when iOS would draw no buttons: a category the app never registers.
+    category = console.field("message.category")
+    for number in range(2):
+        d.find_elements(By.XPATH, "//button[text()='Remove button']")[0].click()
+    category.send_keys("INVITATION")
+    console.until("the doctor says why iOS draws no buttons",
+                  lambda: "nothing registers a category" in console.text(".doctor .problem") and console.text(".ios-none") == "No buttons")
+    console.shot("compose-doctor")
+    category.clear()
+    for number, (identifier, text) in enumerate([("track", "Track parcel"), ("cancel", "Cancel order")]):
+        d.find_element(By.XPATH, "//button[text()='Add a button']").click()
+        row = d.find_elements(By.CSS_SELECTOR, ".button-row")[number]
+        row.find_element(By.CSS_SELECTOR, 'input[name="button-id"]').send_keys(identifier)
+        row.find_element(By.CSS_SELECTOR, 'input[name="button-text"]').send_keys(text)
+        if identifier == "cancel":
+            row.find_element(By.CSS_SELECTOR, 'input[value="destructive"]').click()
+    # A reply button: a text field on both platforms.
+    d.find_element(By.XPATH, "//button[text()='Add a button']").click()
+    reply = d.find_elements(By.CSS_SELECTOR, ".button-row")[2]
+    reply.find_element(By.CSS_SELECTOR, 'input[name="button-id"]').send_keys("reply")
+    reply.find_element(By.CSS_SELECTOR, 'input[name="button-text"]').send_keys("Reply")
+    reply.find_element(By.CSS_SELECTOR, 'input[name="button-input"]').click()
+    reply.find_element(By.CSS_SELECTOR, 'input[name="button-send"]').send_keys("Send")
+    console.until("a reply button is drawn with its text field", lambda: console.texts(".ios-actions li")[-1:] == ["Reply (text field)"])
+    console.until("the payload carries the text input", lambda: '"button": "Send"' in console.texts(".payload pre.json", "textContent")[0])
+    reply.find_element(By.XPATH, ".//button[text()='Remove button']").click()
+    console.until("the buttons are back in the preview",
+                  lambda: console.texts(".ios-actions li") == ["Track parcel", "Cancel order"] and not console.text(".doctor .problem"))
+
+    # A French variant, previewed on its own; Chloé's Pixel (fr-FR) gets it.
+    d.find_element(By.XPATH, "//button[text()='Add a locale variant']").click()
+    variant = d.find_element(By.CSS_SELECTOR, ".variant-row")
+    variant.find_element(By.CSS_SELECTOR, 'input[name="variant-locale"]').send_keys("fr")
+    variant.find_element(By.CSS_SELECTOR, 'input[name="variant-title"]').send_keys("Commande expédiée")
+    variant.find_element(By.CSS_SELECTOR, 'input[name="variant-buttons"]').send_keys("Suivre, Annuler")
+    console.until("the variant's locale can be previewed", lambda: "fr" in [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, "#preview-locale option")])
+    Select(d.find_element(By.ID, "preview-locale")).select_by_value("fr")
+    console.until("the French variant is previewed with its own title and button texts",
+                  lambda: console.text(".ios-banner .ios-title") == "Commande expédiée"
+                  and console.texts(".ios-actions li") == ["Suivre", "Annuler"])
+    Select(d.find_element(By.ID, "preview-locale")).select_by_value("")
+    console.until("the default message is previewed again", lambda: console.text(".ios-banner .ios-title") == HOSTILE)
+
+    # The audience: everyone, with its live count (the deleted app's iPhone is deactivated).
+    console.until("the audience count is live", lambda: "Reaches 3 devices" in console.text(".count"))
+    labelled(console, "compose")
+    console.shot("compose")
+
+    # Send it; the message's page watches the funnel reach rendered and an action.
+    d.find_element(By.XPATH, "//button[text()='Send']").click()
+    console.find("#message-state")
+    check(console.text("h1") == HOSTILE, "the message's page shows the hostile title as text")
+
+    def step(label):
+        value = d.execute_script("const e = [...document.querySelectorAll('[data-step] .value')].find((v) => v.parentElement.dataset.step === arguments[0]);"
+                                 "return e ? e.textContent : ''", label)
+        return int(value) if value.isdigit() else -1
+
+    console.until("the funnel reaches rendered on every phone", lambda: step("Rendered") == 3 and step("with buttons") == 3 and step("with image") == 3)
+    console.until("Anna's tap shows as an action", lambda: step("Action “track”") == 1, timeout=30)
+    check(console.text("#message-state") == "completed", "the message completed")
+    Select(d.find_element(By.ID, "state-filter")).select_by_value("action")
+    console.until("the delivery log filters by state", lambda: len(d.find_elements(By.CSS_SELECTOR, ".deliveries tbody tr")) == 1)
+    Select(d.find_element(By.ID, "state-filter")).select_by_value("")
+    console.until("the delivery log lists every delivery", lambda: len(d.find_elements(By.CSS_SELECTOR, ".deliveries tbody tr")) == 3)
+    console.until("the French phone got the French variant", lambda: console.texts(".deliveries .variant") == ["· fr"])
+    labelled(console, "message")
+    console.shot("message")
+
+    # The messages list: newest first, with its funnel.
+    d.get(console.url + "#/messages")
+    console.until("the messages list shows the new message first with its counts",
+                  lambda: console.text("table.messages tbody tr th a") == HOSTILE)
+    console.until("the list's funnel counts are there", lambda: [e.text for e in d.find_elements(By.CSS_SELECTOR, "table.messages tbody tr")[0].find_elements(By.CSS_SELECTOR, "td")][2:6] == ["3", "0", "3", "3"])
+    check(len(d.find_elements(By.CSS_SELECTOR, "table.messages tbody tr")) == 2, "both messages are listed")
+    console.shot("messages")
+
+    # Devices: find Dev's old iPhone by external user ID; its log says why nothing was shown.
+    d.get(console.url + "#/devices")
+    query = console.find('input[name="q"]')
+    query.send_keys("Dev's old iPhone")
+    query.send_keys(Keys.ENTER)
+    console.until("the device is found by external user ID", lambda: len(d.find_elements(By.CSS_SELECTOR, "table.devices tbody tr")) == 1)
+    d.find_element(By.CSS_SELECTOR, "table.devices tbody tr a").click()
+    console.until("the device's log explains why nothing was shown", lambda: "never shown" in console.text(".why") and "Unregistered" in console.text(".why"))
+    # Chloé's Pixel, found by token prefix: rendered with both buttons, from its render report.
+    d.get(console.url + "#/devices")
+    Select(console.find('select[name="by"]')).select_by_value("tokenPrefix")
+    query = console.find('input[name="q"]')
+    query.send_keys("fcm-demo")
+    query.send_keys(Keys.ENTER)
+    console.until("the device is found by token prefix", lambda: len(d.find_elements(By.CSS_SELECTOR, "table.devices tbody tr")) == 1)
+    d.find_element(By.CSS_SELECTOR, "table.devices tbody tr a").click()
+    console.until("the device's log shows what it drew", lambda: "rendered with 2 buttons (track, cancel) and the image" in console.text(".device-log"))
+    check(console.text(".device-log .delivery h3").startswith("Commande expédiée (fr)"), "the device's log names the variant it was sent")
+    labelled(console, "device")
+    console.shot("device")
+
+    # Send at a time, then cancel it from its page before it goes.
+    d.get(console.url + "#/compose")
+    console.field("message.title").send_keys("Tomorrow's reminder")
+    later = console.field("sendAt")
+    d.execute_script(
+        "const t = new Date(Date.now() + 86400000); t.setSeconds(0, 0);"
+        "arguments[0].value = new Date(t - t.getTimezoneOffset() * 60000).toISOString().slice(0, 16);"
+        "arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", later)
+    console.field("ttl").send_keys("3600")
+    d.find_element(By.XPATH, "//button[text()='Send']").click()
+    console.until("a message sent at a time is scheduled", lambda: console.text("#message-state") == "scheduled")
+    d.find_element(By.XPATH, "//button[text()='Cancel the message']").click()
+    console.until("cancelling it from its page works", lambda: console.text("#message-state") == "cancelled")
+    check(not d.find_element(By.XPATH, "//button[text()='Cancel the message']").is_displayed(), "a cancelled message offers no cancel")
+
+    # Apps, with the admin key: create one (keys shown once), require identity verification.
+    console.sign_out()
+    console.sign_in(keys["admin"])
+    name = console.find('[data-field="name"] input')
+    name.send_keys("Browser <b>test</b> app")
+    name.send_keys(Keys.ENTER)
+    console.until("a new app's keys are shown once", lambda: "nb_server_" in console.text(".secret") and "nb_client_" in console.text(".secret"))
+    created_keys = {"server": d.find_elements(By.CSS_SELECTOR, ".secret code")[0].text}
+    console.until("the new app is listed with its name as text", lambda: "Browser <b>test</b> app" in console.texts(".app h3"))
+    check("Demo Shop" in console.texts(".app h3"), "the demo app is listed")
+    check("none uploaded" in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text, "the new app shows it has no credentials")
+    box = d.find_elements(By.CSS_SELECTOR, ".app")[-1].find_element(By.CSS_SELECTOR, 'input[type="checkbox"]')
+    check(box.is_selected(), "the new app requires identity verification")
+    box.click()
+    console.until("identity verification is turned off", lambda: "no longer required" in d.find_element(By.ID, "status").get_attribute("textContent"))
+    # Credentials: a wrong key ID is named next to its field; then APNs (a .p8 file) and FCM (the
+    # service account JSON) are stored and shown as set.
+    card = d.find_elements(By.CSS_SELECTOR, ".app")[-1]
+    card.find_element(By.CSS_SELECTOR, "details summary").click()
+    apns = card.find_element(By.CSS_SELECTOR, "form.credentials")
+    p8 = os.path.join(tempfile.mkdtemp(), "AuthKey_TEST.p8")
+    with open(p8, "wb") as handle:
+        handle.write(ec.generate_private_key(ec.SECP256R1()).private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    apns.find_element(By.CSS_SELECTOR, '[data-field="keyId"] input').send_keys("SHORT")
+    apns.find_element(By.CSS_SELECTOR, '[data-field="teamId"] input').send_keys("TEAM123456")
+    apns.find_element(By.CSS_SELECTOR, '[data-field="bundleId"] input').send_keys("com.example.shop")
+    apns.find_element(By.CSS_SELECTOR, '[data-field="privateKey"] input').send_keys(os.path.abspath(p8))
+    apns.find_element(By.XPATH, ".//button[text()='Upload APNs credentials']").click()
+    console.until("a wrong APNs key ID is named next to its field", lambda: "10-character key ID" in apns.find_element(By.CSS_SELECTOR, '[data-field="keyId"] .error').text)
+    key_id = apns.find_element(By.CSS_SELECTOR, '[data-field="keyId"] input')
+    key_id.clear()
+    key_id.send_keys("KEY1234567")
+    apns.find_element(By.XPATH, ".//button[text()='Upload APNs credentials']").click()
+    console.until("the APNs credentials are shown as set", lambda: "keyId KEY1234567" in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text)
+    rsa_key = rsa.generate_private_key(public_exponent=65537, key_size=2048).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+    account = json.dumps({"type": "service_account", "project_id": "demo-shop", "client_email": "push@demo-shop.iam.gserviceaccount.com",
+                          "private_key": rsa_key, "token_uri": "https://oauth2.googleapis.com/token"})
+    card = d.find_elements(By.CSS_SELECTOR, ".app")[-1]
+    if not card.find_element(By.CSS_SELECTOR, "details").get_attribute("open"):
+        card.find_element(By.CSS_SELECTOR, "details summary").click()
+    fcm = card.find_elements(By.CSS_SELECTOR, "form.credentials")[1]
+    d.execute_script("arguments[0].value = arguments[1]", fcm.find_element(By.CSS_SELECTOR, "textarea"), account)
+    fcm.find_element(By.XPATH, ".//button[text()='Upload FCM credentials']").click()
+    console.until("the FCM credentials are shown as set", lambda: "clientEmail push@demo-shop.iam.gserviceaccount.com" in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text)
+    check("none uploaded" not in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text, "the app no longer says it has no credentials")
+    check(rsa_key.splitlines()[1] not in d.find_element(By.TAG_NAME, "body").text, "no private key is shown back")
+
+    # Rotating a key shows the new one once.
+    card = d.find_elements(By.CSS_SELECTOR, ".app")[-1]
+    card.find_element(By.XPATH, ".//button[text()='Rotate the client key']").click()
+    WebDriverWait(d, 5).until(EC.alert_is_present())
+    d.switch_to.alert.accept()
+    console.until("a rotated key is shown once", lambda: "The new client key" in console.text(".secret") and "nb_client_" in console.text(".secret"))
+    labelled(console, "apps")
+    console.shot("apps")
+    d.refresh()
+    console.until("a refreshed page never shows the keys again", lambda: len(d.find_elements(By.CSS_SELECTOR, ".app")) == 2 and not d.find_elements(By.CSS_SELECTOR, ".secret dd"))
+
+    # Signed in with the new app's server key, then that key is rotated elsewhere: the console
+    # signs out and says why.
+    app_id = d.find_elements(By.CSS_SELECTOR, ".app")[-1].find_element(By.CSS_SELECTOR, ".facts code").text
+    console.sign_out()
+    created = created_keys["server"]
+    console.sign_in(created)
+    console.find('[data-field="message.title"] input')
+    request = urllib.request.Request(f"{console.url.split('/console')[0]}/v1/apps/{app_id}/keys/server/rotate", method="POST",
+                                     headers={"Authorization": "Bearer " + keys["admin"]})
+    check(urllib.request.urlopen(request).status == 200, "the key is rotated through the API")
+    d.get(console.url + "#/messages")
+    console.until("a rotated key signs the console out, saying why", lambda: "no longer accepts this key" in console.text(".notice")
+                  and d.execute_script("return sessionStorage.getItem('notibase.key')") is None)
+
+    # A phone-sized screen.
+    console.sign_out()
+    console.sign_in(keys["server"])
+    console.find('[data-field="message.title"] input')
+    d.set_window_size(390, 844)
+    console.field("message.title").send_keys("On a phone")
+    console.until("the preview works on a phone-sized screen", lambda: console.text(".ios-banner .ios-title") == "On a phone")
+    console.shot("compose-phone")
+
+    # Nothing the console did broke its Content-Security-Policy.
+    violations = [entry["message"] for entry in d.get_log("browser") if "Content Security Policy" in entry["message"] or "Refused" in entry["message"]]
+    check(not violations, "no Content-Security-Policy violation: " + "; ".join(violations))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--notibase", required=True)
+    parser.add_argument("--screenshots", required=True)
+    arguments = parser.parse_args()
+    os.makedirs(arguments.screenshots, exist_ok=True)
+    demo, keys = start_demo(arguments.notibase)
+    driver = None
+    try:
+        driver = browser()
+        run(Console(driver, keys["url"], arguments.screenshots), keys)
+        print(f"console browser test: {len(checks)} checks passed", flush=True)
+        return 0
+    except AssertionError:
+        print(f"console browser test: failed after {len(checks) - 1} checks", flush=True)
+        if driver:
+            try:
+                driver.save_screenshot(os.path.join(arguments.screenshots, "failure.png"))
+                for entry in driver.get_log("browser"):
+                    print("browser: " + entry["message"], flush=True)
+            except Exception:
+                pass
+        return 1
+    finally:
+        if driver:
+            driver.quit()
+        demo.terminate()
+        try:
+            demo.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            demo.kill()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
