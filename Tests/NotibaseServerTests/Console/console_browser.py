@@ -108,6 +108,20 @@ class Console:
         # All at once, in the page: a redraw between finding and reading cannot make one stale.
         return self.driver.execute_script("return [...document.querySelectorAll(arguments[0])].map((e) => e[arguments[1]].trim())", css, prop)
 
+    def type_into(self, css, *texts):
+        """Types into the element `css` names; if the page redrew it meanwhile (a list loading
+        beside a form), finds the new one and types again."""
+        for _ in range(40):
+            try:
+                element = self.find(css)
+                element.clear()
+                for text in texts:
+                    element.send_keys(text)
+                return
+            except StaleElementReferenceException:
+                time.sleep(0.25)
+        check(False, "typing into " + css)
+
     def field(self, name):
         return self.find(f'[data-field="{name}"] input, [data-field="{name}"] textarea, [data-field="{name}"] select')
 
@@ -316,9 +330,8 @@ def run(console, keys):
     # Apps, with the admin key: create one (keys shown once), require identity verification.
     console.sign_out()
     console.sign_in(keys["admin"])
-    name = console.find('[data-field="name"] input')
-    name.send_keys("Browser <b>test</b> app")
-    name.send_keys(Keys.ENTER)
+    console.until("the apps are listed", lambda: "Demo Shop" in console.texts(".app h3"))
+    console.type_into('[data-field="name"] input', "Browser <b>test</b> app", Keys.ENTER)
     console.until("a new app's keys are shown once", lambda: "nb_server_" in console.text(".secret") and "nb_client_" in console.text(".secret"))
     created_keys = {"server": d.find_elements(By.CSS_SELECTOR, ".secret code")[0].text}
     console.until("the new app is listed with its name as text", lambda: "Browser <b>test</b> app" in console.texts(".app h3"))
