@@ -98,14 +98,22 @@ actor FanOut {
     /// Runs until cancelled: rounds back to back while messages are being fanned out, a look every
     /// `interval` when none is.
     func run(interval: Duration) async {
+        var lastSweep = ContinuousClock.now
         while !Task.isCancelled {
             var unfinished = 0
             do {
                 unfinished = try await runRound().unfinished
+                if ContinuousClock.now - lastSweep >= Self.sweepInterval {
+                    lastSweep = ContinuousClock.now
+                    _ = try await store.completeFinishedMessages(now: clock.milliseconds())
+                }
             } catch {
                 logger.error("fan-out failed; retrying", ["error": .string("\(error)")])
             }
             if unfinished == 0 { try? await Task.sleep(for: interval) }
         }
     }
+
+    /// How often messages that every writer left to another are completed (``Storage/completeFinishedMessages(now:)``).
+    static let sweepInterval: Duration = .seconds(1)
 }

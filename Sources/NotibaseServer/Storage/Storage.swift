@@ -59,6 +59,10 @@ protocol Storage: KeyDirectory {
     // The queue
     func messagesToFanOut(now: Int, limit: Int) async throws -> [MessageRecord]
     func failMessage(seq: Int, reason: String, now: Int) async throws
+    /// Completes every `sending` message with no delivery left to send. Writers complete their own
+    /// messages as they go; this catches the ones two concurrent transactions each left to the
+    /// other (on PostgreSQL, a last fan-out batch and a worker's record, neither seeing the other).
+    func completeFinishedMessages(now: Int) async throws -> Int
     /// Removes a batch of what retention no longer keeps (``Retention``); 0 when nothing is left.
     func purgeMessages(finishedBefore: Int, limit: Int) async throws -> Int
     func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int) async throws -> (written: Int, done: Bool)

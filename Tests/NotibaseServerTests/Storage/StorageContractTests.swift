@@ -93,6 +93,25 @@ final class StorageContractTests: Sendable {
         #expect(try await store.queueDepth() == 0)
     }
 
+    /// On PostgreSQL a last fan-out batch and a worker's record can each leave completing the
+    /// message to the other (neither sees the other's writes): the sweep completes it.
+    @Test func aSendingMessageWithNothingLeftToSendIsCompletedByTheSweep() async throws {
+        let app = try await app()
+        try await devices(app, 2)
+        let (message, _) = try await message(app)
+        let (waiting, _) = try await self.message(app, id: "m2")
+        for seq in [message.seq, waiting.seq] {
+            _ = try await store.fanOutBatch(messageSeq: seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200)
+        }
+        let claimed = try await store.claimDeliveries(now: 300, lease: 1_000, limit: 10).filter { $0.messageSeq == message.seq }
+        try await store.recordDeliveries(claimed.map { DeliveryUpdate(seq: $0.seq, state: .sent, providerID: "p", event: "sent") }, messageSeqs: [message.seq], now: 400)
+        #expect(try await store.message(seq: message.seq)?.state == .completed)
+        try await store.runSQL("UPDATE messages SET state = 'sending', finished_at = NULL WHERE seq = \(message.seq)")  // what the race leaves
+        #expect(try await store.completeFinishedMessages(now: 500) == 1)
+        #expect(try await store.message(seq: message.seq)?.state == .completed)
+        #expect(try await store.message(seq: waiting.seq)?.state == .sending)
+    }
+
     @Test func anIdempotencyKeyReturnsTheSameMessageWithinItsWindow() async throws {
         let app = try await app()
         let (first, replayedFirst) = try await message(app, id: "m1", now: 100, key: "k")

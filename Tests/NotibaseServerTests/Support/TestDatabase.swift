@@ -43,19 +43,29 @@ enum TestDatabase {
     }
 }
 
-/// How many rows a table holds, on either backend (tests only).
+/// How many rows a table holds, and a statement run as is, on either backend (tests only: what
+/// no ``Storage`` method can do, such as leaving the state two racing writers can leave).
 protocol RowCounting {
     func rowCount(_ table: String) async throws -> Int
+    func runSQL(_ sql: String) async throws
 }
 
 extension SQLiteStore: RowCounting {
     func rowCount(_ table: String) throws -> Int {
         try connection.first("SELECT count(*) FROM \(table)") { $0.int(0) } ?? 0
     }
+
+    func runSQL(_ sql: String) throws {
+        try connection.execute(sql)
+    }
 }
 
 extension PostgresStore: RowCounting {
     func rowCount(_ table: String) async throws -> Int {
         try await pool.withConnection { try $0.query("SELECT count(*) FROM \(table)").first { $0.int(0) } ?? 0 }
+    }
+
+    func runSQL(_ sql: String) async throws {
+        try await pool.withConnection { try $0.execute(sql) }
     }
 }

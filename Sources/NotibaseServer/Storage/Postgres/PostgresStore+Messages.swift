@@ -130,6 +130,16 @@ extension PostgresStore {
         }
     }
 
+    func completeFinishedMessages(now: Int) async throws -> Int {
+        try await pool.withConnection {
+            try $0.run(
+                """
+                UPDATE messages SET state = 'completed', finished_at = $1 WHERE state = 'sending'
+                AND NOT EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND state IN ('queued', 'retrying'))
+                """, [.int(now)])
+        }
+    }
+
     /// Marks `sending` messages with no delivery left to send as completed.
     static func completeIfFinished(_ connection: PostgresConnection, messageSeqs: Set<Int>, now: Int) throws {
         guard !messageSeqs.isEmpty else { return }

@@ -123,6 +123,14 @@ extension SQLiteStore {
         }
     }
 
+    func completeFinishedMessages(now: Int) throws -> Int {
+        try connection.run(
+            """
+            UPDATE messages SET state = 'completed', finished_at = ? WHERE state = 'sending'
+            AND NOT EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND state IN ('queued', 'retrying'))
+            """, [.int(now)])
+    }
+
     /// The earliest time any delivery is due, if one is waiting.
     func nextDueTime() throws -> Int? {
         try connection.first("SELECT min(due_at) FROM deliveries WHERE due_at IS NOT NULL") { $0.optionalInt(0) } ?? nil
