@@ -33,6 +33,17 @@ enum Rows {
         FROM deliveries d JOIN messages m ON m.seq = d.message_seq LEFT JOIN devices dev ON dev.seq = d.device_seq
         """
 
+    /// The stored form of tags: a JSON array of strings.
+    static func tagsJSON(_ tags: [String]) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(tags.reduce(2) { $0 + $1.utf8.count + 3 })
+        JSONObjectWriter.appendArray(tags, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The detail of the `failed` entry a deleted device's waiting deliveries get.
+    static let deviceDeletedDetail = #"{"reason":"the device was deleted before this was sent"}"#
+
     static func app(_ row: some StoredRow) -> AppRecord {
         AppRecord(id: row.text(0), name: row.text(1), credentialsRevision: row.int(2), createdAt: row.int(3), requireIdentityVerification: row.int(4) == 1)
     }

@@ -63,7 +63,7 @@ extension PostgresStore {
     private static func upsert(_ connection: PostgresConnection, appID: String, _ registration: DeviceRegistration, newID: String, now: Int) throws -> (DeviceRecord, created: Bool) {
         let values: [PostgresValue] = [
             .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
-            .optionalText(registration.externalUserID), .optionalText(registration.tags.map(SQLiteStore.tagsJSON)), .optionalText(registration.locale),
+            .optionalText(registration.externalUserID), .optionalText(registration.tags.map(Rows.tagsJSON)), .optionalText(registration.locale),
             .optionalText(registration.timeZone), .optionalText(registration.appVersion), .optionalText(registration.sdkVersion), .int(now),
         ]
         guard let result = try connection.query(upsertDevice, values).first({ (try Rows.device($0), $0.text(15) == "t") }) else {
@@ -119,7 +119,7 @@ extension PostgresStore {
             if !failed.isEmpty {
                 try connection.run(
                     "INSERT INTO delivery_events (delivery_seq, event, at, detail) SELECT value::bigint, 'failed', $1, $2 FROM jsonb_array_elements_text($3::jsonb)",
-                    [.int(now), .text(SQLiteStore.deviceDeletedDetail), .text(JSON.text(failed.map(\.0)))])
+                    [.int(now), .text(Rows.deviceDeletedDetail), .text(JSON.text(failed.map(\.0)))])
             }
             try connection.run("DELETE FROM devices WHERE seq = $1", [.int(seq)])
             try Self.completeIfFinished(connection, messageSeqs: Set(failed.map(\.1)), now: now)

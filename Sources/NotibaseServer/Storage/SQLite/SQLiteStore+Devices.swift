@@ -80,7 +80,7 @@ extension SQLiteStore {
     }
 
     private func upsert(appID: String, _ registration: DeviceRegistration, newID: String, now: Int) throws -> DeviceRecord {
-        let tags = registration.tags.map(Self.tagsJSON)
+        let tags = registration.tags.map(Rows.tagsJSON)
         let values: [SQLValue] = [
             .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
             .optionalText(registration.externalUserID), .optionalText(tags), .optionalText(registration.locale),
@@ -145,7 +145,7 @@ extension SQLiteStore {
             for (deliverySeq, _) in failed {
                 try connection.run(
                     "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)",
-                    [.int(deliverySeq), .int(now), .text(Self.deviceDeletedDetail)])
+                    [.int(deliverySeq), .int(now), .text(Rows.deviceDeletedDetail)])
             }
             try connection.run("DELETE FROM devices WHERE seq = ?", [.int(seq)])
             try completeIfFinished(messageSeqs: Set(failed.map(\.1)), now: now)
@@ -153,13 +153,4 @@ extension SQLiteStore {
         }
     }
 
-    static let deviceDeletedDetail = #"{"reason":"the device was deleted before this was sent"}"#
-
-    /// The stored form of tags: a JSON array of strings.
-    static func tagsJSON(_ tags: [String]) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(tags.reduce(2) { $0 + $1.utf8.count + 3 })
-        JSONObjectWriter.appendArray(tags, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }
