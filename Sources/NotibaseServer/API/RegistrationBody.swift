@@ -69,7 +69,10 @@ struct RegistrationBody: Decodable {
         try require(length(fields.externalUserId, 1...256), .externalUserId, "must be 1 to 256 characters")
         try require(length(fields.externalUserIdToken, 1...256), .externalUserIdToken, "must be the identity token your backend got for this user ID")
         try require(fields.locale.map(isLocale) ?? true, .locale, "must be a locale such as en, fr-FR or pt_BR")
-        try require(length(fields.timeZone, 1...64), .timeZone, "must be 1 to 64 characters")
+        // Refused here, not when a message is sent at each device's local time: a name the
+        // system's time-zone database does not know could never be scheduled.
+        try require(fields.timeZone.map(ZoneClock.isKnown) ?? true, .timeZone,
+                    "must be a time zone of the IANA database this server knows, spelled as it is (such as Europe/Paris, America/New_York or UTC)")
         try require(length(fields.appVersion, 1...64), .appVersion, "must be 1 to 64 characters")
         try require(length(fields.sdkVersion, 1...64), .sdkVersion, "must be 1 to 64 characters")
         try require(length(fields.previousToken, 1...4096), .previousToken, "must be the token this registration replaces")

@@ -117,6 +117,7 @@ struct RegistrationDecodingTests {
         ("externalUserId", #""""#), ("externalUserId", #""\#(String(repeating: "u", count: 257))""#),
         ("locale", #""e""#), ("locale", #""1en""#), ("locale", #""en US""#), ("locale", #""\#(String(repeating: "a", count: 36))""#),
         ("timeZone", #""""#), ("timeZone", #""\#(String(repeating: "z", count: 65))""#),
+        ("timeZone", #""Mars\/Olympus_Mons""#), ("timeZone", #""europe\/paris""#), ("timeZone", #""GMT+2""#), ("timeZone", #""Europe/Paris ""#),
         ("appVersion", #""""#), ("appVersion", #""\#(String(repeating: "1", count: 65))""#),
         ("sdkVersion", #""""#), ("sdkVersion", #""\#(String(repeating: "1", count: 65))""#),
         ("previousToken", #""""#), ("previousToken", #""\#(String(repeating: "p", count: 4097))""#),
@@ -231,6 +232,8 @@ struct BodyGenerator: RandomNumberGenerator {
             return chance(10) ? "null" : text(right ? pick(["user-42", "Ünïcode user"]) : pick(["", String(repeating: "u", count: 257)]))
         case "previousToken":
             return chance(10) ? "null" : text(right ? pick([hex(64), hex(64, upper: true)]) : pick(["", String(repeating: "p", count: 4097)]))
+        case "timeZone":
+            return chance(10) ? "null" : text(right ? pick(["Europe/Paris", "Asia/Kathmandu", "UTC"]) : pick(["", "Mars/Base", "europe/paris"]))
         default:
             return chance(10) ? "null" : text(right ? pick(["1.0", "Europe/Paris", "3.1 (42)"]) : pick(["", String(repeating: "v", count: 65)]))
         }

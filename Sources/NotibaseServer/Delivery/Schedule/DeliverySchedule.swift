@@ -1,0 +1,122 @@
+/// Decides each delivery of one message as fan-out writes it: its moment in the device's time
+/// zone, pushed out of quiet hours, spaced at the rate; or that it cannot be sent before its TTL
+/// ends. Pure: a fan-out batch runs it inside its transaction and stores ``plan`` back with the
+/// cursor.
+struct DeliverySchedule: Sendable {
+    let pacing: Pacing
+    /// When the message was due (ms): what `localTime` counts from, and the moment of messages
+    /// without one.
+    let sendAt: Int
+    /// The message's TTL in seconds (counted from each delivery's moment), or its absolute expiry
+    /// (ms).
+    let ttl: Int?
+    let expiresAt: Int?
+    /// The rate's progress; nil without a rate.
+    private(set) var plan: RatePlan?
+    /// The zones of this batch, each looked up once.
+    private var moments: [String: Moment] = [:]
+
+    /// What the schedule decided for one delivery.
+    struct Decision: Sendable, Equatable {
+        /// When it is first due (ms).
+        var dueAt: Int
+        /// What its TTL counts from (ms): its moment before quiet hours and the rate moved it.
+        var origin: Int
+        /// Why it cannot be sent, when it cannot.
+        var failure: String?
+        /// The detail of its `scheduled` history entry (JSON object).
+        var detail: String
+    }
+
+    /// A device's moment in its zone, and whether quiet hours moved it.
+    struct Moment: Sendable {
+        var clock: ZoneClock
+        var fellBack: Bool
+        var origin: Int
+        var due: Int
+        var quietUntil: Int?
+    }
+
+    /// `plan` is the one stored with the message, or nil when fan-out starts: then it is made from
+    /// `expected` (devices of the audience by time zone; used only with a rate and time zones),
+    /// starting no sooner than `now`.
+    init(pacing: Pacing, sendAt: Int, ttl: Int?, expiresAt: Int?, expected: [String?: Int] = [:], now: Int) {
+        self.pacing = pacing
+        self.sendAt = sendAt
+        self.ttl = ttl
+        self.expiresAt = expiresAt
+        guard let rate = pacing.ratePerMinute else { return }
+        if let stored = pacing.plan {
+            plan = stored
+        } else if pacing.usesTimeZones {
+            var byMoment: [Int: Int] = [:]
+            for (zone, count) in expected { byMoment[moment(timeZone: zone).due, default: 0] += count }
+            plan = RatePlan(perMinute: rate, expected: byMoment, notBefore: now)
+        } else {
+            plan = RatePlan(perMinute: rate, moment: sendAt, notBefore: now)
+        }
+    }
+
+    /// The moment of a device in `timeZone` (nil, or a name the server does not know: the
+    /// message's fallback zone).
+    mutating func moment(timeZone: String?) -> Moment {
+        let key = timeZone ?? ""
+        if let known = moments[key] { return known }
+        let own = timeZone.flatMap(ZoneClock.init)
+        let clock = own ?? pacing.fallbackClock
+        var origin = sendAt
+        if let time = pacing.localTime {
+            origin = pacing.localDate.map { clock.instant($0, time) } ?? clock.next(time, atOrAfter: sendAt)
+        }
+        var moment = Moment(clock: clock, fellBack: own == nil, origin: origin, due: max(origin, sendAt))
+        if let quiet = pacing.quietHours, let end = quiet.end(ifInside: moment.due, in: clock) {
+            moment.due = end
+            moment.quietUntil = end
+        }
+        moments[key] = moment
+        return moment
+    }
+
+    /// Decides the next delivery to a device in `timeZone`.
+    mutating func decide(timeZone: String?) -> Decision {
+        let moment = moment(timeZone: timeZone)
+        let due = plan?.place(moment.due) ?? moment.due
+        var decision = Decision(dueAt: due, origin: moment.origin, detail: detail(moment, due: due))
+        let expiry = ttl.map { moment.origin + $0 * 1000 } ?? expiresAt
+        if let expiry, due > expiry {
+            let zone = moment.clock.identifier
+            if let until = moment.quietUntil, until > expiry {
+                decision.failure = "its time to live ended during the app's quiet hours (\(pacing.quietHours!.text) in \(zone)), so it was not sent"
+            } else if due > moment.due {
+                decision.failure = "at the message's rate of \(pacing.ratePerMinute ?? 0) a minute its turn came after its time to live ended, so it was not sent"
+            } else {
+                decision.failure = "its time to live ended before it could be sent (its moment was \(Self.local(moment.origin, moment.clock)) in \(zone)), so it was not sent"
+            }
+        }
+        return decision
+    }
+
+    /// `{"timeZone": …, "localTime": …, "dueAt": …, "decidedBy": [...]}`, and whether the zone was
+    /// the fallback.
+    private func detail(_ moment: Moment, due: Int) -> String {
+        var decidedBy: [String] = []
+        if pacing.localTime != nil { decidedBy.append("localTime") }
+        if moment.quietUntil != nil { decidedBy.append("quietHours") }
+        if due > moment.due { decidedBy.append("rate") }
+        var writer = JSONObjectWriter()
+        writer.field("decidedBy", decidedBy)
+        writer.field("dueAt", time: due)
+        writer.field("localTime", Self.local(due, moment.clock))
+        writer.field("timeZone", moment.clock.identifier)
+        if moment.fellBack { writer.field("timeZoneFallback", true) }
+        return String(decoding: writer.finish(), as: UTF8.self)
+    }
+
+    /// The wall-clock reading at an instant, as `2026-12-01T09:00:00`.
+    static func local(_ milliseconds: Int, _ clock: ZoneClock) -> String {
+        let (date, seconds) = clock.wall(at: milliseconds)
+        let time = WallTime(hour: seconds / 3600, minute: seconds / 60 % 60)
+        let second = seconds % 60
+        return "\(date.text)T\(time.text):" + (second < 10 ? "0" : "") + "\(second)"
+    }
+}

@@ -1,0 +1,13 @@
+import Foundation
+@testable import NotibaseServer
+
+/// Milliseconds since 1970 of an RFC 3339 time, for the scheduling tests.
+func ms(_ text: String) -> Int {
+    Int(RFC3339.parse(text)!.timeIntervalSince1970 * 1000)
+}
+
+func zone(_ identifier: String) -> ZoneClock { ZoneClock(identifier)! }
+
+func date(_ text: String) -> CivilDate { CivilDate(text)! }
+
+func time(_ text: String) -> WallTime { WallTime(text)! }
