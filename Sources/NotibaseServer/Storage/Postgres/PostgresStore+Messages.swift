@@ -11,7 +11,7 @@ extension PostgresStore {
 
     /// Stores a new message, or returns the one stored under the same idempotency key within
     /// `window` (the key's row is locked, so two nodes given the same key create one message).
-    func createMessage(_ message: MessageRecord, idempotencyKey: String?, window: Int) async throws -> (MessageRecord, replayed: Bool) {
+    func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) async throws -> (MessageRecord, replayed: Bool) {
         try await pool.transaction { connection in
             if let key = idempotencyKey {
                 try connection.run("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [.text(message.appID), .text(key)])
@@ -29,7 +29,7 @@ extension PostgresStore {
                 INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq
                 """,
-                [.text(message.id), .text(message.appID), .text(message.content), .text(message.audience), .text(message.state.rawValue),
+                [.text(message.id), .text(message.appID), .text(message.storedContent), .text(message.storedAudience), .text(MessageState.scheduled.rawValue),
                  .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt)]).first({ $0.int(0) }) else {
                 throw StorageError.corrupt("message insert returned nothing")
             }
@@ -40,9 +40,7 @@ extension PostgresStore {
                     ON CONFLICT (app_id, key) DO UPDATE SET message_id = excluded.message_id, created_at = excluded.created_at
                     """, [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt)])
             }
-            var stored = message
-            stored.seq = seq
-            return (stored, false)
+            return (message.record(seq: seq), false)
         }
     }
 
@@ -108,7 +106,7 @@ extension PostgresStore {
                     UPDATE deliveries SET state = 'failed', due_at = NULL, updated_at = $1
                     WHERE message_seq = $2 AND state IN ('queued', 'retrying') RETURNING seq)
                 INSERT INTO delivery_events (delivery_seq, event, at, detail) SELECT seq, 'failed', $1, $3 FROM failed
-                """, [.int(now), .int(seq), .text(JSON.text(["reason": reason]))])
+                """, [.int(now), .int(seq), .text(DeliveryEventDetail.because(reason).stored)])
         }
     }
 

@@ -105,7 +105,7 @@ extension PostgresStore {
     /// Records what happened to claimed deliveries, in one transaction of three statements.
     func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
         let rows = try Self.json(updates.map { Outcome(seq: $0.seq, state: $0.state.rawValue, dueAt: $0.dueAt, providerID: $0.providerID) })
-        let events = try Self.json(updates.filter { $0.state != .sent }.map { Event(seq: $0.seq, event: $0.event, detail: $0.detail) })
+        let events = try Self.json(updates.filter { $0.state != .sent }.map { Event(seq: $0.seq, event: $0.event, detail: $0.detail?.stored) })
         let deactivations = try Self.json(updates.compactMap { update in
             update.deactivateDevice.map { Deactivation(seq: $0.seq, reason: $0.reason, at: $0.at) }
         })

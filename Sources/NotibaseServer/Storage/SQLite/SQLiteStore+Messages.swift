@@ -10,7 +10,7 @@ extension SQLiteStore {
 
     /// Stores a new message, or, when `idempotencyKey` was used by the app within `window`
     /// milliseconds, returns the message stored then (`replayed`).
-    func createMessage(_ message: MessageRecord, idempotencyKey: String?, window: Int) throws -> (MessageRecord, replayed: Bool) {
+    func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) throws -> (MessageRecord, replayed: Bool) {
         try connection.transaction {
             if let key = idempotencyKey {
                 let earlier = try connection.first(
@@ -26,7 +26,7 @@ extension SQLiteStore {
                 INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq
                 """,
-                [.text(message.id), .text(message.appID), .text(message.content), .text(message.audience), .text(message.state.rawValue),
+                [.text(message.id), .text(message.appID), .text(message.storedContent), .text(message.storedAudience), .text(MessageState.scheduled.rawValue),
                  .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt)]) { $0.int(0) } ?? 0
             if let key = idempotencyKey {
                 // After the message: the key points at it.
@@ -34,9 +34,7 @@ extension SQLiteStore {
                     "INSERT OR REPLACE INTO idempotency_keys (app_id, key, message_id, created_at) VALUES (?, ?, ?, ?)",
                     [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt)])
             }
-            var stored = message
-            stored.seq = seq
-            return (stored, false)
+            return (message.record(seq: seq), false)
         }
     }
 
@@ -93,7 +91,7 @@ extension SQLiteStore {
                 UPDATE deliveries SET state = 'failed', due_at = NULL, updated_at = ?
                 WHERE message_seq = ? AND state IN ('queued', 'retrying') RETURNING seq
                 """, [.int(now), .int(seq)]) { $0.int(0) }
-            let detail = JSON.text(["reason": reason])
+            let detail = DeliveryEventDetail.because(reason).stored
             for delivery in failed {
                 try connection.run("INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)", [.int(delivery), .int(now), .text(detail)])
             }

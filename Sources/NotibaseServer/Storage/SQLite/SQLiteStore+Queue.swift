@@ -100,7 +100,7 @@ extension SQLiteStore {
                 if !sent {
                     try connection.run(
                         "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, ?, ?, ?)",
-                        [.int(update.seq), .text(update.event), .int(now), .optionalText(update.detail)])
+                        [.int(update.seq), .text(update.event), .int(now), .optionalText(update.detail?.stored)])
                 }
                 if let device = update.deactivateDevice {
                     try connection.run(
