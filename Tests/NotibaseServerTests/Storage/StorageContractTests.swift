@@ -143,6 +143,26 @@ final class StorageContractTests: Sendable {
         #expect(try await store.delivery(appID: app, id: claimed[0].id)?.events.map(\.event) == ["opened", "rendered", "dismissed", "dismissed", "dismissed"])
     }
 
+    /// The device can answer before the worker records the send: the late outcome does not undo
+    /// the receipt. A send outcome does replace a cancellation (the push was already on its way).
+    @Test func aLateOutcomeNeverUndoesAReceiptButReplacesACancellation() async throws {
+        let app = try await app()
+        try await devices(app, 2)
+        let (message, _) = try await message(app)
+        _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200)
+        let claimed = try await store.claimDeliveries(now: 300, lease: 1_000, limit: 10)
+        #expect(claimed.count == 2)
+        _ = try await store.applyReceipt(
+            appID: app, Receipt(id: "r", deliveryID: claimed[0].id, event: .rendered, occurredAt: Date(timeIntervalSince1970: 1)),
+            detail: DeliveryEventDetail(), limit: 5, now: 350)
+        _ = try await store.cancelMessage(appID: app, id: message.id, now: 360)
+        #expect(try await store.delivery(appID: app, id: claimed[1].id)?.state == .cancelled)
+        try await store.recordDeliveries(
+            claimed.map { DeliveryUpdate(seq: $0.seq, state: .sent, providerID: "p", event: "sent") }, messageSeqs: [message.seq], now: 400)
+        #expect(try await store.delivery(appID: app, id: claimed[0].id)?.state == .rendered)
+        #expect(try await store.delivery(appID: app, id: claimed[1].id)?.state == .sent)
+    }
+
     @Test func listsPageWithCursors() async throws {
         let app = try await app()
         try await devices(app, 5)

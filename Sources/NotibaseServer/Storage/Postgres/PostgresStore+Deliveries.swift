@@ -81,7 +81,7 @@ extension PostgresStore {
                 [.int(seq), .text(receipt.event.rawValue), .int(Int(receipt.occurredAt.timeIntervalSince1970 * 1000)), .text(detail.stored)])
             let current = DeliveryState(rawValue: stateText) ?? .queued
             let reported = DeliveryState(rawValue: receipt.event.rawValue) ?? .rendered
-            if reported.rank > current.rank {
+            if Lifecycle.receipt(reported, advances: current) {
                 try connection.run("UPDATE deliveries SET state = $1, due_at = NULL, updated_at = $2 WHERE seq = $3", [.text(reported.rawValue), .int(now), .int(seq)])
                 try Self.completeIfFinished(connection, messageSeqs: [messageSeq], now: now)
             }

@@ -51,7 +51,7 @@ extension SQLiteStore {
                 [.int(seq), .text(receipt.event.rawValue), .int(Int(receipt.occurredAt.timeIntervalSince1970 * 1000)), .text(detail.stored)])
             let current = DeliveryState(rawValue: stateText) ?? .queued
             let reported = DeliveryState(rawValue: receipt.event.rawValue) ?? .rendered
-            if reported.rank > current.rank {
+            if Lifecycle.receipt(reported, advances: current) {
                 // The device has it: whatever the queue thought, it is delivered.
                 try connection.run("UPDATE deliveries SET state = ?, due_at = NULL, updated_at = ? WHERE seq = ?", [.text(reported.rawValue), .int(now), .int(seq)])
                 try completeIfFinished(messageSeqs: [messageSeq], now: now)
