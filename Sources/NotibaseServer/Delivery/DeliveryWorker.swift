@@ -94,7 +94,7 @@ final class DeliveryWorker: Sendable {
         for delivery in claimed {
             if messages[delivery.messageSeq] == nil {
                 messages[delivery.messageSeq] = try await store.message(seq: delivery.messageSeq).flatMap { record in
-                    (try? JSONDecoder().decode(MessageContent.self, from: Data(record.content.utf8))).map { (record, $0) }
+                    record.content.map { (record, $0) }
                 }
             }
             guard let (record, content) = messages[delivery.messageSeq] ?? nil else {
@@ -218,40 +218,22 @@ final class DeliveryWorker: Sendable {
             detail.reason = reason
             detail.retryAt = Timestamp.format(at)
             let due = Int(at.timeIntervalSince1970 * 1000)
-            return DeliveryUpdate(seq: item.delivery.seq, state: .retrying, dueAt: due, event: "retrying", detail: detail.json)
+            return DeliveryUpdate(seq: item.delivery.seq, state: .retrying, dueAt: due, event: "retrying", detail: detail)
         case .fail(let reason):
             detail.reason = reason
-            return DeliveryUpdate(seq: item.delivery.seq, state: .failed, event: "failed", detail: detail.json)
+            return DeliveryUpdate(seq: item.delivery.seq, state: .failed, event: "failed", detail: detail)
         case .deactivateDevice(let reason, let since):
             detail.reason = "the provider reports the device token is no longer valid (\(reason)); the device was deactivated"
             detail.deviceDeactivated = true
             let at = Int((since ?? now).timeIntervalSince1970 * 1000)
             logger.info("device deactivated", ["deviceToken": .string(Logger.redactToken(item.delivery.token ?? "")), "reason": .string(reason)])
-            return DeliveryUpdate(seq: item.delivery.seq, state: .failed, event: "failed", detail: detail.json, deactivateDevice: item.delivery.deviceSeq.map { ($0, reason, at) })
+            return DeliveryUpdate(seq: item.delivery.seq, state: .failed, event: "failed", detail: detail, deactivateDevice: item.delivery.deviceSeq.map { ($0, reason, at) })
         }
     }
 
     private func final(_ delivery: ClaimedDelivery, _ state: DeliveryState, _ reason: String) -> DeliveryUpdate {
         var detail = DeliveryEventDetail(attempt: delivery.attempts)
         detail.reason = reason
-        return DeliveryUpdate(seq: delivery.seq, state: state, event: state.rawValue, detail: detail.json)
+        return DeliveryUpdate(seq: delivery.seq, state: state, event: state.rawValue, detail: detail)
     }
-}
-
-/// The detail of a history entry written by the worker.
-struct DeliveryEventDetail: Codable, Sendable {
-    var attempt: Int?
-    var status: Int?
-    var providerID: String?
-    var providerReason: String?
-    var explanation: String?
-    var reason: String?
-    var retryAt: String?
-    var deviceDeactivated: Bool?
-
-    enum CodingKeys: String, CodingKey {
-        case attempt, status, providerID = "providerId", providerReason, explanation, reason, retryAt, deviceDeactivated
-    }
-
-    var json: String { JSON.text(self) }
 }

@@ -48,9 +48,7 @@ actor FanOut {
         var round = Round()
         let due = try await store.messagesToFanOut(now: clock.milliseconds(), limit: Self.messagesPerRound)
         for message in Self.takingTurns(due) where !Task.isCancelled {
-            guard let content = try? JSONDecoder().decode(MessageContent.self, from: Data(message.content.utf8)),
-                  let audience = try? JSONDecoder().decode(Audience.self, from: Data(message.audience.utf8))
-            else {
+            guard let content = message.content, let audience = message.audience else {
                 let reason = "the stored message could not be read, so it was not sent; send it again"
                 try await store.failMessage(seq: message.seq, reason: reason, now: clock.milliseconds())
                 logger.error("message failed: its stored content is not readable", ["messageId": .string(message.id)])

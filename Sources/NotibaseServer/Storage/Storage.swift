@@ -47,7 +47,7 @@ protocol Storage: KeyDirectory {
 
     // Messages
     func audienceSize(appID: String, _ audience: Audience) async throws -> Int
-    func createMessage(_ message: MessageRecord, idempotencyKey: String?, window: Int) async throws -> (MessageRecord, replayed: Bool)
+    func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) async throws -> (MessageRecord, replayed: Bool)
     func message(appID: String, id: String) async throws -> MessageRecord?
     func message(seq: Int) async throws -> MessageRecord?
     func messages(appID: String, beforeSeq: Int, limit: Int) async throws -> [MessageRecord]
@@ -73,5 +73,5 @@ protocol Storage: KeyDirectory {
     func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]
     func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]?
     func delivery(appID: String, id: String) async throws -> DeliveryRecord?
-    func applyReceipt(appID: String, _ receipt: Receipt, detail: String, limit: Int, now: Int) async throws -> ReceiptResult
+    func applyReceipt(appID: String, _ receipt: Receipt, detail: DeliveryEventDetail, limit: Int, now: Int) async throws -> ReceiptResult
 }
