@@ -9,13 +9,43 @@ enum AppsAPI {
     struct SettingsBody: Decodable {
         var name: String?
         var requireIdentityVerification: Bool?
-        enum CodingKeys: String, CodingKey, CaseIterable { case name, requireIdentityVerification }
+        /// Given (a value, or `null` to remove it) or left as it is (nil).
+        var quietHours: QuietHours??
+        var defaultRatePerMinute: Int??
+        enum CodingKeys: String, CodingKey, CaseIterable { case name, requireIdentityVerification, quietHours, defaultRatePerMinute }
         init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownFields(CodingKeys.self)
             let c = try decoder.container(keyedBy: CodingKeys.self)
             name = try c.decodeIfPresent(String.self, forKey: .name)
             requireIdentityVerification = try c.decodeIfPresent(Bool.self, forKey: .requireIdentityVerification)
             try check(name.map { (1...100).contains($0.unicodeScalars.count) } ?? true, .name, c, "must be 1 to 100 characters")
+            if c.contains(.quietHours) { quietHours = .some(try c.decodeIfPresent(QuietHoursBody.self, forKey: .quietHours)?.window) }
+            if c.contains(.defaultRatePerMinute) {
+                let rate = try c.decodeIfPresent(Int.self, forKey: .defaultRatePerMinute)
+                try check(rate.map { (1...1_000_000).contains($0) } ?? true, .defaultRatePerMinute, c, "must be from 1 to 1000000 deliveries a minute, or null for none")
+                defaultRatePerMinute = .some(rate)
+            }
+        }
+
+        /// The app's pacing with these changes, or nil when they change none of it.
+        func pacing(changing current: AppPacing) -> AppPacing? {
+            guard quietHours != nil || defaultRatePerMinute != nil else { return nil }
+            var pacing = current
+            if let quietHours { pacing.quietHours = quietHours }
+            if let defaultRatePerMinute { pacing.defaultRatePerMinute = defaultRatePerMinute }
+            return pacing
+        }
+    }
+
+    /// `{"start": "22:00", "end": "08:00"}`: a window of each device's wall clock.
+    struct QuietHoursBody: Decodable {
+        var window: QuietHours
+        enum CodingKeys: String, CodingKey, CaseIterable { case start, end }
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownFields(CodingKeys.self)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            window = QuietHours(start: try c.decode(WallTime.self, forKey: .start), end: try c.decode(WallTime.self, forKey: .end))
+            try check(window.start != window.end, .end, c, "must differ from start (22:00 to 08:00 spans midnight; 13:00 to 14:00 does not)")
         }
     }
 
@@ -23,6 +53,8 @@ enum AppsAPI {
         var id: String
         var name: String
         var requireIdentityVerification: Bool
+        var quietHours: QuietHours?
+        var defaultRatePerMinute: Int?
         var createdAt: String
         var credentials: [String: [String: String]]
         /// Only in the answer that creates the app: shown once, never again.
@@ -45,13 +77,16 @@ enum AppsAPI {
             let serverKey = APIKey.generate(.server)
             let clientKey = APIKey.generate(.client)
             let now = context.clock.milliseconds()
-            let app = try await context.store.createApp(
+            var app = try await context.store.createApp(
                 id: Identifier.make(milliseconds: now), name: name, serverKeyHash: APIKey.hash(serverKey), clientKeyHash: APIKey.hash(clientKey),
                 requireIdentityVerification: body.requireIdentityVerification ?? true, now: now)
+            if let pacing = body.pacing(changing: app.pacing) {
+                app = try await context.store.updateApp(app.id, name: nil, requireIdentityVerification: nil, pacing: pacing) ?? app
+            }
             context.logger.info("app created", ["appId": .string(app.id)])
-            return JSON.response(status: 201, AppBody(
-                id: app.id, name: app.name, requireIdentityVerification: app.requireIdentityVerification, createdAt: app.createdAt.timestamp,
-                credentials: [:], serverKey: serverKey, clientKey: clientKey))
+            var answer = try await self.body(app, context)
+            (answer.serverKey, answer.clientKey) = (serverKey, clientKey)
+            return JSON.response(status: 201, answer)
         }
 
         router.add("GET", "/v1/apps") { request, _ in
@@ -69,7 +104,8 @@ enum AppsAPI {
         router.add("PATCH", "/v1/apps/{appId}") { request, parameters in
             let app = try await access(request, parameters["appId"], context)
             let body = try JSON.decode(SettingsBody.self, from: request)
-            guard let updated = try await context.store.updateApp(app.id, name: body.name, requireIdentityVerification: body.requireIdentityVerification) else {
+            guard let updated = try await context.store.updateApp(
+                app.id, name: body.name, requireIdentityVerification: body.requireIdentityVerification, pacing: body.pacing(changing: app.pacing)) else {
                 throw APIError.notFound("app")
             }
             // Keys resolved before carry the old setting: from now on every request reads the new one.
@@ -149,7 +185,7 @@ enum AppsAPI {
             credentials[record.provider] = summary
         }
         return AppBody(
-            id: app.id, name: app.name, requireIdentityVerification: app.requireIdentityVerification, createdAt: app.createdAt.timestamp,
-            credentials: credentials)
+            id: app.id, name: app.name, requireIdentityVerification: app.requireIdentityVerification, quietHours: app.pacing.quietHours,
+            defaultRatePerMinute: app.pacing.defaultRatePerMinute, createdAt: app.createdAt.timestamp, credentials: credentials)
     }
 }

@@ -30,8 +30,9 @@ enum DeliveriesAPI {
             nextAttemptAt = delivery.state.isFinal ? nil : delivery.nextAttemptAt?.timestamp
             createdAt = delivery.createdAt.timestamp
             updatedAt = delivery.updatedAt.timestamp
-            // In causal order: queued, what the queue did (retries, failure), sent, then what the
-            // device reported. Device clocks are not trusted to order the history.
+            // In causal order: queued, scheduled (when pacing decided when), what the queue did
+            // (retries, failure), sent, then what the device reported. Device clocks are not
+            // trusted to order the history.
             let reported = Set(Receipt.Event.allCases.map(\.rawValue))
             var queue: [HistoryEntry] = []
             var device: [HistoryEntry] = []
@@ -42,7 +43,9 @@ enum DeliveriesAPI {
             if let sentAt = delivery.sentAt {
                 queue.append(HistoryEntry(event: "sent", at: sentAt, detail: DeliveryEventDetail(attempt: delivery.attempts, providerID: delivery.providerID)))
             }
-            history = [HistoryEntry(event: "queued", at: delivery.createdAt, detail: DeliveryEventDetail())] + queue + device
+            // What pacing decided is kept in the delivery row, written with it (no event row).
+            let scheduled = delivery.schedule.map { [HistoryEntry(event: "scheduled", at: delivery.createdAt, detail: $0)] } ?? []
+            history = [HistoryEntry(event: "queued", at: delivery.createdAt, detail: DeliveryEventDetail())] + scheduled + queue + device
         }
     }
 

@@ -9,11 +9,18 @@ enum MessagesAPI {
         var audience: Audience
         var sendAt: Date?
         var idempotencyKey: String?
+        /// Pacing (``MessagesAPI/pacing(_:app:now:)``).
+        var localTime: WallTime?
+        var localDate: CivilDate?
+        var fallbackTimeZone: String?
+        var ratePerMinute: Int?
+        var quietHours: Bool?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case message, variants, audience, sendAt, ttl, priority
             case collapseID = "collapseId"
             case idempotencyKey
+            case localTime, localDate, fallbackTimeZone, ratePerMinute, quietHours
         }
 
         init(from decoder: any Decoder) throws {
@@ -48,6 +55,7 @@ enum MessagesAPI {
             apply(&message)
             for key in (variants ?? [:]).keys { apply(&variants![key]!) }
             content = MessageContent(message: message, variants: variants)
+            try decodePacing(c)
         }
     }
 
@@ -63,6 +71,13 @@ enum MessagesAPI {
         var finishedAt: String?
         /// Why the message was given up (state `failed`).
         var failureReason: String?
+        /// Its pacing, when it has one.
+        var localTime: WallTime?
+        var localDate: CivilDate?
+        var fallbackTimeZone: String?
+        var ratePerMinute: Int?
+        var quietHours: QuietHours?
+        var timeZoneFallbacks: Int?
         var counts: Counts?
         var replayed: Bool?
     }
@@ -71,6 +86,10 @@ enum MessagesAPI {
         var total = 0
         var byState: [String: Int] = [:]
         var byPlatform: [String: [String: Int]] = [:]
+        /// With pacing: deliveries waiting for their moment (local time, quiet hours, their turn at
+        /// the rate), and when the last of those written so far is due.
+        var waiting: Int?
+        var lastDueAt: String?
     }
 
     static func add(to router: inout Router, _ context: APIContext) {
@@ -83,13 +102,31 @@ enum MessagesAPI {
             }
             try validate(body.content)
             let now = context.clock.milliseconds()
-            let sendAt = max(now, body.sendAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? now)
+            var sendAt = max(now, body.sendAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? now)
             guard sendAt <= now + 30 * 86_400_000 else { throw APIError.invalid("sendAt", "must be within 30 days") }
-            let message: NewMessage
+            var pacing = try pacing(body, app: try await context.store.app(appID)?.pacing ?? AppPacing(), now: now)
+            if let start = pacing?.fanOutStart(now: now), pacing?.localDate != nil {
+                guard start <= now + 30 * 86_400_000 else { throw APIError.invalid("localDate", "must be within 30 days") }
+                sendAt = start
+            }
+            let audienceSize: Int
+            if var paced = pacing, paced.usesTimeZones {
+                // Counted by time zone: how many fall back, and the rate's lanes.
+                let byZone = try await context.store.audienceByTimeZone(appID: appID, body.audience)
+                audienceSize = byZone.values.reduce(0, +)
+                paced.timeZoneFallbacks = byZone.filter { $0.key.map(ZoneClock.isKnown) != true }.values.reduce(0, +)
+                paced.plan = DeliverySchedule.plan(for: paced, sendAt: sendAt, expected: byZone, now: now)
+                pacing = paced
+            } else {
+                audienceSize = try await context.store.audienceSize(appID: appID, body.audience)
+                if let paced = pacing { pacing?.plan = DeliverySchedule.plan(for: paced, sendAt: sendAt, expected: [:], now: now) }
+            }
+            var message: NewMessage
             do {
                 message = try NewMessage(
                     id: Identifier.make(milliseconds: now), appID: appID, content: body.content, audience: body.audience, sendAt: sendAt,
-                    audienceSize: try await context.store.audienceSize(appID: appID, body.audience), createdAt: now)
+                    audienceSize: audienceSize, createdAt: now)
+                message.pacing = pacing
             } catch let error as EncodingError {
                 // A value the encoder cannot write is refused before anything is stored, never kept as `null`.
                 throw APIError.invalid("message", "cannot be stored as JSON (\(error))")
@@ -164,11 +201,19 @@ enum MessagesAPI {
                 tally.byState[row.state, default: 0] += row.count
                 tally.byPlatform[row.platform, default: [:]][row.state, default: 0] += row.count
             }
+            if record.pacing != nil {
+                let waiting = try await context.store.waitingDeliveries(messageSeq: record.seq, now: context.clock.milliseconds())
+                tally.waiting = waiting.count
+                tally.lastDueAt = waiting.lastDueAt?.timestamp
+            }
             counts = tally
         }
         return MessageBody(
             id: record.id, state: record.state.rawValue, audience: audience, audienceSize: record.audienceSize, message: content.message,
             variants: content.variants, sendAt: record.sendAt.timestamp, createdAt: record.createdAt.timestamp,
-            finishedAt: record.finishedAt?.timestamp, failureReason: record.failureReason, counts: counts)
+            finishedAt: record.finishedAt?.timestamp, failureReason: record.failureReason,
+            localTime: record.pacing?.localTime, localDate: record.pacing?.localDate, fallbackTimeZone: record.pacing?.fallbackTimeZone,
+            ratePerMinute: record.pacing?.ratePerMinute, quietHours: record.pacing?.quietHours, timeZoneFallbacks: record.pacing?.timeZoneFallbacks,
+            counts: counts)
     }
 }

@@ -121,8 +121,10 @@ final class DeliveryWorker: Sendable {
             case .notRequired:
                 credentials = Self.placeholder(appID: record.appID, platform: delivery.platform)
             }
-            let sendAt = Date(milliseconds: record.sendAt)
-            let key = "\(delivery.messageSeq)|\(delivery.variant ?? "")|\(delivery.platform.rawValue)"
+            // Its TTL counts from its own moment when pacing gave it one (its local time), else from
+            // the message's send time: deliveries of one moment share a renderer.
+            let sendAt = Date(milliseconds: delivery.momentAt ?? record.sendAt)
+            let key = "\(delivery.messageSeq)|\(delivery.variant ?? "")|\(delivery.platform.rawValue)|\(delivery.momentAt ?? 0)"
             if renderers[key] == nil {
                 renderers[key] = Self.renderer(content.message(variant: delivery.variant), platform: delivery.platform, credentials: credentials, sendAt: sendAt, now: now)
             }
@@ -136,7 +138,7 @@ final class DeliveryWorker: Sendable {
                 }
                 plan.pushes.append(PendingPush(
                     delivery: delivery, push: Push(deliveryID: delivery.id, request: request, credentials: credentials),
-                    queuedAt: Date(milliseconds: delivery.createdAt), expiresAt: content.expiresAt(sendAt: sendAt)))
+                    queuedAt: Date(milliseconds: delivery.scheduledAt ?? delivery.createdAt), expiresAt: content.expiresAt(sendAt: sendAt)))
             } catch {
                 plan.updates.append(final(delivery, .failed, "\(error.code): \(error)"))
             }

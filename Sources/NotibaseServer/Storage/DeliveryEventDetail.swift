@@ -18,10 +18,19 @@ struct DeliveryEventDetail: Codable, Sendable, Equatable {
     var render: RenderReport?
     var actionID: String?
     var text: String?
+    /// What pacing decided (the `scheduled` entry): when it is due, the zone and the wall-clock
+    /// time there that decided it, whether that zone was the message's fallback, and which of
+    /// `localTime`, `quietHours` and `rate` moved it.
+    var dueAt: String?
+    var timeZone: String?
+    var localTime: String?
+    var timeZoneFallback: Bool?
+    var decidedBy: [String]?
 
     enum CodingKeys: String, CodingKey {
         case attempt, status, providerID = "providerId", providerReason, explanation, reason, retryAt, deviceDeactivated
         case receiptID = "receiptId", render, actionID = "actionId", text
+        case dueAt, timeZone, localTime, timeZoneFallback, decidedBy
     }
 
     /// A detail that says only why.

@@ -8,6 +8,8 @@ struct AppRecord: Sendable {
     var createdAt: Int
     /// Whether a device's external user ID counts only with the backend's identity token.
     var requireIdentityVerification: Bool
+    /// Its quiet hours and default rate, for the messages it sends.
+    var pacing = AppPacing()
 }
 
 /// An app's credentials for one provider: sealed, with a summary that holds nothing secret.
@@ -82,6 +84,8 @@ struct NewMessage: Sendable {
     var sendAt: Int
     var audienceSize: Int
     var createdAt: Int
+    /// When its deliveries go out besides ``sendAt`` (local time, rate, quiet hours), if it says.
+    var pacing: Pacing? = nil
     /// The content and audience as the store writes them (JSON).
     let storedContent: String
     let storedAudience: String
@@ -114,7 +118,7 @@ struct NewMessage: Sendable {
     func record(seq: Int) -> MessageRecord {
         MessageRecord(
             seq: seq, id: id, appID: appID, content: content, audience: audience, state: .scheduled, sendAt: sendAt,
-            audienceSize: audienceSize, fanOutCursor: 0, createdAt: createdAt)
+            audienceSize: audienceSize, fanOutCursor: 0, createdAt: createdAt, pacing: pacing)
     }
 }
 
@@ -136,6 +140,8 @@ struct MessageRecord: Sendable {
     var finishedAt: Int?
     /// Why it was given up, when its state is ``MessageState/failed``.
     var failureReason: String? = nil
+    /// When its deliveries go out besides ``sendAt``, and the rate's progress.
+    var pacing: Pacing? = nil
 }
 
 /// Where a message is in its life.
@@ -171,6 +177,8 @@ struct DeliveryRecord: Sendable {
     var updatedAt: Int
     /// When the provider accepted it (the `sent` entry of its history).
     var sentAt: Int?
+    /// What its message's pacing decided (the `scheduled` entry of its history), if it has one.
+    var schedule: DeliveryEventDetail? = nil
     var events: [DeliveryEventRecord] = []
 }
 
@@ -198,6 +206,11 @@ struct ClaimedDelivery: Sendable {
     var deviceActive: Bool
     /// Why the device was deactivated (a provider's verdict, or replaced by a new token).
     var deactivatedReason: String? = nil
+    /// The moment it was meant for, when pacing gave it one of its own (its TTL counts from it;
+    /// otherwise from the message's send time).
+    var momentAt: Int? = nil
+    /// When pacing first made it due, if it did (the retry budget's age counts from it).
+    var scheduledAt: Int? = nil
 }
 
 /// What a worker decided for one claimed delivery.

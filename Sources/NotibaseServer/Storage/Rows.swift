@@ -18,18 +18,19 @@ extension StoredRow {
 /// a record. One definition for both backends, so they cannot read a column differently. (Flags
 /// are integers, 1 or 0, in both.)
 enum Rows {
-    static let appColumns = "id, name, credentials_revision, created_at, require_identity_verification"
+    static let appColumns = "id, name, credentials_revision, created_at, require_identity_verification, pacing"
 
     static let deviceColumns = """
         seq, id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version,
         active, deactivated_reason, deactivated_at, created_at, updated_at
         """
 
-    static let messageColumns = "seq, id, app_id, content, audience, state, send_at, audience_size, fanout_cursor, created_at, finished_at, failure_reason"
+    static let messageColumns = "seq, id, app_id, content, audience, state, send_at, audience_size, fanout_cursor, created_at, finished_at, failure_reason, pacing"
 
     /// Deliveries with their message's and device's IDs (standard SQL: both backends run it).
     static let deliveryQuery = """
-        SELECT d.seq, d.id, m.id, dev.id, d.platform, d.variant, d.state, d.attempts, d.provider_id, d.due_at, d.created_at, d.updated_at, d.sent_at
+        SELECT d.seq, d.id, m.id, dev.id, d.platform, d.variant, d.state, d.attempts, d.provider_id, d.due_at, d.created_at, d.updated_at, d.sent_at,
+            d.schedule
         FROM deliveries d JOIN messages m ON m.seq = d.message_seq LEFT JOIN devices dev ON dev.seq = d.device_seq
         """
 
@@ -52,7 +53,9 @@ enum Rows {
     }
 
     static func app(_ row: some StoredRow) -> AppRecord {
-        AppRecord(id: row.text(0), name: row.text(1), credentialsRevision: row.int(2), createdAt: row.int(3), requireIdentityVerification: row.int(4) == 1)
+        AppRecord(
+            id: row.text(0), name: row.text(1), credentialsRevision: row.int(2), createdAt: row.int(3), requireIdentityVerification: row.int(4) == 1,
+            pacing: row.optionalText(5).flatMap { StoredJSON.decode(AppPacing.self, $0) } ?? AppPacing())
     }
 
     static func device(_ row: some StoredRow) throws -> DeviceRecord {
@@ -77,7 +80,7 @@ enum Rows {
             seq: row.int(0), id: row.text(1), appID: row.text(2), content: StoredJSON.decode(MessageContent.self, row.text(3)),
             audience: StoredJSON.decode(Audience.self, row.text(4)), state: state,
             sendAt: row.int(6), audienceSize: row.int(7), fanOutCursor: row.int(8), createdAt: row.int(9), finishedAt: row.optionalInt(10),
-            failureReason: row.optionalText(11))
+            failureReason: row.optionalText(11), pacing: row.optionalText(12).flatMap { StoredJSON.decode(Pacing.self, $0) })
     }
 
     static func delivery(_ row: some StoredRow) throws -> DeliveryRecord {
@@ -87,6 +90,22 @@ enum Rows {
         return DeliveryRecord(
             seq: row.int(0), id: row.text(1), messageID: row.text(2), deviceID: row.optionalText(3), platform: platform,
             variant: row.optionalText(5), state: state, attempts: row.int(7), providerID: row.optionalText(8),
-            nextAttemptAt: row.optionalInt(9), createdAt: row.int(10), updatedAt: row.int(11), sentAt: row.optionalInt(12))
+            nextAttemptAt: row.optionalInt(9), createdAt: row.int(10), updatedAt: row.int(11), sentAt: row.optionalInt(12),
+            schedule: row.optionalText(13).flatMap { StoredJSON.decode(DeliveryEventDetail.self, $0) })
+    }
+
+    /// What a claim selects of each delivery, its device and message, in both backends (`d` the
+    /// delivery, `v` the device).
+    static let claimedColumns = """
+        d.seq, d.id, d.message_seq, d.device_seq, d.platform, d.variant, d.attempts, d.created_at,
+        v.token, v.active, v.deactivated_reason, d.moment_at, d.scheduled_at
+        """
+
+    static func claimed(_ row: some StoredRow) -> ClaimedDelivery {
+        ClaimedDelivery(
+            seq: row.int(0), id: row.text(1), messageSeq: row.int(2), deviceSeq: row.optionalInt(3),
+            platform: Platform(rawValue: row.text(4)) ?? .ios, variant: row.optionalText(5), attempts: row.int(6),
+            createdAt: row.int(7), token: row.optionalText(8), deviceActive: row.optionalInt(9) == 1,
+            deactivatedReason: row.optionalText(10), momentAt: row.optionalInt(11), scheduledAt: row.optionalInt(12))
     }
 }

@@ -21,7 +21,8 @@ protocol Storage: KeyDirectory {
     func createApp(id: String, name: String, serverKeyHash: [UInt8], clientKeyHash: [UInt8], requireIdentityVerification: Bool, now: Int) async throws -> AppRecord
     func apps() async throws -> [AppRecord]
     func app(_ id: String) async throws -> AppRecord?
-    func updateApp(_ id: String, name: String?, requireIdentityVerification: Bool?) async throws -> AppRecord?
+    /// Changes what is given; `pacing` replaces the app's quiet hours and default rate whole.
+    func updateApp(_ id: String, name: String?, requireIdentityVerification: Bool?, pacing: AppPacing?) async throws -> AppRecord?
     /// Deletes the app and everything of it, in one transaction.
     func deleteApp(_ id: String) async throws -> Bool
     func replaceKey(appID: String, kind: KeyKind, hash: [UInt8]) async throws -> Bool
@@ -47,11 +48,16 @@ protocol Storage: KeyDirectory {
 
     // Messages
     func audienceSize(appID: String, _ audience: Audience) async throws -> Int
+    /// The same devices counted by time zone (nil: registered without one).
+    func audienceByTimeZone(appID: String, _ audience: Audience) async throws -> [String?: Int]
     func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) async throws -> (MessageRecord, replayed: Bool)
     func message(appID: String, id: String) async throws -> MessageRecord?
     func message(seq: Int) async throws -> MessageRecord?
     func messages(appID: String, beforeSeq: Int, limit: Int) async throws -> [MessageRecord]
     func deliveryCounts(messageSeq: Int) async throws -> [(state: String, platform: String, count: Int)]
+    /// How many of a message's deliveries wait for a later moment (queued, never tried, due after
+    /// `now`: their local time, quiet hours or their turn at the rate), and when the last is due.
+    func waitingDeliveries(messageSeq: Int, now: Int) async throws -> (count: Int, lastDueAt: Int?)
     /// A message's funnel: deliveries by state, what devices reported, failures by reason.
     func funnel(messageSeq: Int) async throws -> Funnel
     func cancelMessage(appID: String, id: String, now: Int) async throws -> MessageRecord?

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decides each delivery of one message as fan-out writes it: its moment in the device's time
 /// zone, pushed out of quiet hours, spaced at the rate; or that it cannot be sent before its TTL
 /// ends. Pure: a fan-out batch runs it inside its transaction and stores ``plan`` back with the
@@ -37,24 +39,37 @@ struct DeliverySchedule: Sendable {
         var quietUntil: Int?
     }
 
-    /// `plan` is the one stored with the message, or nil when fan-out starts: then it is made from
-    /// `expected` (devices of the audience by time zone; used only with a rate and time zones),
-    /// starting no sooner than `now`.
-    init(pacing: Pacing, sendAt: Int, ttl: Int?, expiresAt: Int?, expected: [String?: Int] = [:], now: Int) {
+    /// The schedule of a message with `pacing`, due at `sendAt`; its rate goes on from the
+    /// pacing's stored ``Pacing/plan`` (made when the message was sent, ``plan(for:sendAt:expected:now:)``).
+    init(pacing: Pacing, sendAt: Int, ttl: Int?, expiresAt: Int?) {
         self.pacing = pacing
         self.sendAt = sendAt
         self.ttl = ttl
         self.expiresAt = expiresAt
-        guard let rate = pacing.ratePerMinute else { return }
-        if let stored = pacing.plan {
-            plan = stored
-        } else if pacing.usesTimeZones {
-            var byMoment: [Int: Int] = [:]
-            for (zone, count) in expected { byMoment[moment(timeZone: zone).due, default: 0] += count }
-            plan = RatePlan(perMinute: rate, expected: byMoment, notBefore: now)
-        } else {
-            plan = RatePlan(perMinute: rate, moment: sendAt, notBefore: now)
+        if let rate = pacing.ratePerMinute {
+            plan = pacing.plan ?? RatePlan(perMinute: rate, moment: sendAt, notBefore: sendAt)
         }
+    }
+
+    /// The schedule of a stored message, or nil when it has no pacing (or its content cannot be
+    /// read: it is failed instead).
+    init?(message: MessageRecord) {
+        guard let pacing = message.pacing, let content = message.content else { return nil }
+        self.init(
+            pacing: pacing, sendAt: message.sendAt, ttl: content.message.ttl,
+            expiresAt: content.message.expiresAt.map { Int(($0.timeIntervalSince1970 * 1000).rounded(.down)) })
+    }
+
+    /// The rate plan of a message sent at `now` with `pacing`, due at `sendAt`: one lane from the
+    /// send time, or with time zones, a lane for each moment the zones of `expected` (the
+    /// audience's devices by time zone) give, sized by their devices. Nil without a rate.
+    static func plan(for pacing: Pacing, sendAt: Int, expected: [String?: Int], now: Int) -> RatePlan? {
+        guard let rate = pacing.ratePerMinute else { return nil }
+        guard pacing.usesTimeZones else { return RatePlan(perMinute: rate, moment: sendAt, notBefore: now) }
+        var schedule = DeliverySchedule(pacing: Pacing(localTime: pacing.localTime, localDate: pacing.localDate, fallbackTimeZone: pacing.fallbackTimeZone, quietHours: pacing.quietHours), sendAt: sendAt, ttl: nil, expiresAt: nil)
+        var byMoment: [Int: Int] = [:]
+        for (zone, count) in expected { byMoment[schedule.moment(timeZone: zone).due, default: 0] += count }
+        return RatePlan(perMinute: rate, expected: byMoment, notBefore: now)
     }
 
     /// The moment of a device in `timeZone` (nil, or a name the server does not know: the

@@ -114,6 +114,14 @@ enum PostgresSchema {
         );
         CREATE INDEX receipts_delivery ON receipts(delivery_seq);
         """,
+        // 2: pacing, as SQLite's schema 3.
+        """
+        ALTER TABLE apps ADD COLUMN pacing TEXT;
+        ALTER TABLE messages ADD COLUMN pacing TEXT;
+        ALTER TABLE deliveries ADD COLUMN moment_at BIGINT;
+        ALTER TABLE deliveries ADD COLUMN scheduled_at BIGINT;
+        ALTER TABLE deliveries ADD COLUMN schedule TEXT;
+        """,
     ]
 
     /// A key for `pg_advisory_xact_lock`: the migrations of one database run on one node at a

@@ -9,6 +9,35 @@ extension PostgresStore {
         }
     }
 
+    func audienceByTimeZone(appID: String, _ audience: Audience) async throws -> [String?: Int] {
+        let condition = audience.postgresCondition(parameter: 2)
+        let rows = try await pool.withConnection {
+            try $0.query(
+                "SELECT time_zone, count(*) FROM devices WHERE app_id = $1 AND active = 1 AND \(condition.sql) GROUP BY time_zone",
+                [.text(appID)] + condition.values).map { ZoneCount(zone: $0.optionalText(0), count: $0.int(1)) }
+        }
+        return Dictionary(uniqueKeysWithValues: rows.map { ($0.zone, $0.count) })
+    }
+
+    private struct ZoneCount: Sendable {
+        var zone: String?
+        var count: Int
+    }
+
+    func waitingDeliveries(messageSeq: Int, now: Int) async throws -> (count: Int, lastDueAt: Int?) {
+        let waiting = try await pool.withConnection {
+            try $0.query(
+                "SELECT count(*), max(due_at) FROM deliveries WHERE message_seq = $1 AND state = 'queued' AND attempts = 0 AND due_at > $2",
+                [.int(messageSeq), .int(now)]).first { Waiting(count: $0.int(0), last: $0.optionalInt(1)) }
+        }
+        return (waiting?.count ?? 0, waiting?.last)
+    }
+
+    private struct Waiting: Sendable {
+        var count: Int
+        var last: Int?
+    }
+
     /// Stores a new message, or returns the one stored under the same idempotency key within
     /// `window` (the key's row is locked, so two nodes given the same key create one message).
     func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) async throws -> (MessageRecord, replayed: Bool) {
@@ -26,11 +55,12 @@ extension PostgresStore {
             }
             guard let seq = try connection.query(
                 """
-                INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq
+                INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at, pacing)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING seq
                 """,
                 [.text(message.id), .text(message.appID), .text(message.storedContent), .text(message.storedAudience), .text(MessageState.scheduled.rawValue),
-                 .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt)]).first({ $0.int(0) }) else {
+                 .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt),
+                 .optionalText(try message.pacing.map(StoredJSON.encode))]).first({ $0.int(0) }) else {
                 throw StorageError.corrupt("message insert returned nothing")
             }
             if let key = idempotencyKey {

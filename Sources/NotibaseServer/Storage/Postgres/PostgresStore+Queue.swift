@@ -26,12 +26,14 @@ extension PostgresStore {
             guard message.state == .scheduled || message.state == .fanningOut else { return Batch(written: 0, done: true) }
             let targets = try connection.query(
                 """
-                SELECT seq, platform, locale FROM devices
+                SELECT seq, platform, locale, time_zone FROM devices
                 WHERE app_id = $1 AND active = 1 AND seq > $2 AND \(condition.sql) ORDER BY seq LIMIT $\(condition.values.count + 3)
                 """, [.text(message.appID), .int(message.fanOutCursor)] + condition.values + [.int(limit)]).map {
-                Target(device: $0.int(0), platform: $0.text(1), locale: $0.optionalText(2))
+                Target(device: $0.int(0), platform: $0.text(1), locale: $0.optionalText(2), timeZone: $0.optionalText(3))
             }
             var variants: [String: String?] = [:]
+            var schedule = DeliverySchedule(message: message)
+            var failures: [Failure] = []
             let rows = zip(targets, Identifier.make(count: targets.count, milliseconds: now)).map { target, id in
                 let variant: String? = target.locale.flatMap { locale in
                     if let known = variants[locale] { return known }
@@ -39,16 +41,37 @@ extension PostgresStore {
                     variants[locale] = .some(chosen)
                     return chosen
                 }
-                return NewDelivery(id: id, device: target.device, platform: target.platform, variant: variant)
+                var row = NewDelivery(id: id, device: target.device, platform: target.platform, variant: variant)
+                if let decision = schedule?.decide(timeZone: target.timeZone) {
+                    (row.due, row.moment, row.scheduled, row.schedule) = (decision.dueAt, decision.origin, decision.dueAt, decision.detail)
+                    if let failure = decision.failure {
+                        row.state = DeliveryState.failed.rawValue
+                        failures.append(Failure(id: id, detail: DeliveryEventDetail.because(failure).stored))
+                    }
+                }
+                return row
             }
             if !rows.isEmpty {
                 // The whole batch in one statement.
                 try connection.run(
                     """
-                    INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, created_at, updated_at)
-                    SELECT r.id, $1, r.device, r.platform, r.variant, 'queued', $2, $2, $2
-                    FROM jsonb_to_recordset($3::jsonb) AS r(id text, device bigint, platform text, variant text)
+                    INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, created_at, updated_at, moment_at, scheduled_at, schedule)
+                    SELECT r.id, $1, r.device, r.platform, r.variant, coalesce(r.state, 'queued'), CASE WHEN r.state IS NULL THEN coalesce(r.due, $2) END,
+                        $2, $2, r.moment, r.scheduled, r.schedule
+                    FROM jsonb_to_recordset($3::jsonb)
+                        AS r(id text, device bigint, platform text, variant text, state text, due bigint, moment bigint, scheduled bigint, schedule text)
                     """, [.int(messageSeq), .int(now), .text(try Self.json(rows))])
+            }
+            if !failures.isEmpty {
+                try connection.run(
+                    """
+                    INSERT INTO delivery_events (delivery_seq, event, at, detail)
+                    SELECT d.seq, 'failed', $1, r.detail FROM jsonb_to_recordset($2::jsonb) AS r(id text, detail text) JOIN deliveries d ON d.id = r.id
+                    """, [.int(now), .text(try Self.json(failures))])
+            }
+            if let plan = schedule?.plan, var pacing = message.pacing {
+                pacing.plan = plan  // the rate's progress commits with the cursor
+                try connection.run("UPDATE messages SET pacing = $1 WHERE seq = $2", [.text(try StoredJSON.encode(pacing)), .int(messageSeq)])
             }
             let done = targets.count < limit
             try connection.run(
@@ -69,13 +92,25 @@ extension PostgresStore {
         var device: Int
         var platform: String
         var locale: String?
+        var timeZone: String?
     }
 
+    /// A delivery to write; what pacing decided, when the message has pacing.
     private struct NewDelivery: Encodable {
         var id: String
         var device: Int
         var platform: String
         var variant: String?
+        var state: String?
+        var due: Int?
+        var moment: Int?
+        var scheduled: Int?
+        var schedule: String?
+    }
+
+    private struct Failure: Encodable {
+        var id: String
+        var detail: String
     }
 
     /// Claims up to `limit` due deliveries for `lease` milliseconds, skipping those another node
@@ -87,18 +122,11 @@ extension PostgresStore {
                 WITH claimed AS (
                     UPDATE deliveries SET due_at = $1, attempts = attempts + 1
                     WHERE seq IN (SELECT seq FROM deliveries WHERE due_at <= $2 ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-                    RETURNING seq, id, message_seq, device_seq, platform, variant, attempts, created_at)
-                SELECT c.seq, c.id, c.message_seq, c.device_seq, c.platform, c.variant, c.attempts, c.created_at,
-                    v.token, v.active, v.deactivated_reason
-                FROM claimed c JOIN messages m ON m.seq = c.message_seq
-                LEFT JOIN devices v ON v.seq = c.device_seq AND v.app_id = m.app_id ORDER BY c.seq
-                """, [.int(now + lease), .int(now), .int(limit)]).map { row in
-                ClaimedDelivery(
-                    seq: row.int(0), id: row.text(1), messageSeq: row.int(2), deviceSeq: row.optionalInt(3),
-                    platform: Platform(rawValue: row.text(4)) ?? .ios, variant: row.optionalText(5), attempts: row.int(6),
-                    createdAt: row.int(7), token: row.optionalText(8), deviceActive: row.optionalInt(9) == 1,
-                    deactivatedReason: row.optionalText(10))
-            }
+                    RETURNING seq, id, message_seq, device_seq, platform, variant, attempts, created_at, moment_at, scheduled_at)
+                SELECT \(Rows.claimedColumns)
+                FROM claimed d JOIN messages m ON m.seq = d.message_seq
+                LEFT JOIN devices v ON v.seq = d.device_seq AND v.app_id = m.app_id ORDER BY d.seq
+                """, [.int(now + lease), .int(now), .int(limit)]).map(Rows.claimed)
         }
     }
 

@@ -71,13 +71,15 @@ final class PostgresStore: Storage {
         try await pool.withConnection { try $0.query("SELECT \(Rows.appColumns) FROM apps WHERE id = $1", [.text(id)]).first(Rows.app) }
     }
 
-    func updateApp(_ id: String, name: String?, requireIdentityVerification: Bool?) async throws -> AppRecord? {
-        try await pool.withConnection {
+    func updateApp(_ id: String, name: String?, requireIdentityVerification: Bool?, pacing: AppPacing?) async throws -> AppRecord? {
+        let storedPacing = try pacing.map(StoredJSON.encode)
+        return try await pool.withConnection {
             try $0.query(
                 """
-                UPDATE apps SET name = coalesce($1, name), require_identity_verification = coalesce($2::integer, require_identity_verification)
+                UPDATE apps SET name = coalesce($1, name), require_identity_verification = coalesce($2::integer, require_identity_verification),
+                    pacing = coalesce($4, pacing)
                 WHERE id = $3 RETURNING \(Rows.appColumns)
-                """, [.optionalText(name), requireIdentityVerification.map { .int($0 ? 1 : 0) } ?? .null, .text(id)]).first(Rows.app)
+                """, [.optionalText(name), requireIdentityVerification.map { .int($0 ? 1 : 0) } ?? .null, .text(id), .optionalText(storedPacing)]).first(Rows.app)
         }
     }
 

@@ -16,11 +16,14 @@ extension SQLiteStore {
     }
 
     /// Changes an app's settings; nil leaves one as it is. Returns the app afterwards.
-    func updateApp(_ id: String, name: String?, requireIdentityVerification: Bool?) throws -> AppRecord? {
+    func updateApp(_ id: String, name: String?, requireIdentityVerification: Bool?, pacing: AppPacing?) throws -> AppRecord? {
         try connection.transaction {
             try connection.run(
-                "UPDATE apps SET name = coalesce(?, name), require_identity_verification = coalesce(?, require_identity_verification) WHERE id = ?",
-                [.optionalText(name), requireIdentityVerification.map { .int($0 ? 1 : 0) } ?? .null, .text(id)])
+                """
+                UPDATE apps SET name = coalesce(?, name), require_identity_verification = coalesce(?, require_identity_verification),
+                    pacing = coalesce(?, pacing) WHERE id = ?
+                """,
+                [.optionalText(name), requireIdentityVerification.map { .int($0 ? 1 : 0) } ?? .null, .optionalText(try pacing.map(StoredJSON.encode)), .text(id)])
             return try app(id)
         }
     }

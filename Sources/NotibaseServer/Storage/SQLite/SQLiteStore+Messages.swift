@@ -8,6 +8,24 @@ extension SQLiteStore {
             [.text(appID)] + condition.values) { $0.int(0) } ?? 0
     }
 
+    /// The active devices of the app an audience matches now, counted by time zone (nil: none).
+    func audienceByTimeZone(appID: String, _ audience: Audience) throws -> [String?: Int] {
+        let condition = audience.sqlCondition
+        var counts: [String?: Int] = [:]
+        for (zone, count) in try connection.query(
+            "SELECT time_zone, count(*) FROM devices WHERE app_id = ? AND active = 1 AND \(condition.sql) GROUP BY time_zone",
+            [.text(appID)] + condition.values, { ($0.optionalText(0), $0.int(1)) }) { counts[zone] = count }
+        return counts
+    }
+
+    /// How many of a message's deliveries wait for a later moment (never tried, due after `now`),
+    /// and when the last of them is due.
+    func waitingDeliveries(messageSeq: Int, now: Int) throws -> (count: Int, lastDueAt: Int?) {
+        try connection.first(
+            "SELECT count(*), max(due_at) FROM deliveries WHERE message_seq = ? AND state = 'queued' AND attempts = 0 AND due_at > ?",
+            [.int(messageSeq), .int(now)]) { ($0.int(0), $0.optionalInt(1)) } ?? (0, nil)
+    }
+
     /// Stores a new message, or, when `idempotencyKey` was used by the app within `window`
     /// milliseconds, returns the message stored then (`replayed`).
     func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) throws -> (MessageRecord, replayed: Bool) {
@@ -23,11 +41,11 @@ extension SQLiteStore {
             }
             let seq = try connection.first(
                 """
-                INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq
+                INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at, pacing)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq
                 """,
                 [.text(message.id), .text(message.appID), .text(message.storedContent), .text(message.storedAudience), .text(MessageState.scheduled.rawValue),
-                 .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt)]) { $0.int(0) } ?? 0
+                 .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt), .optionalText(try message.pacing.map(StoredJSON.encode))]) { $0.int(0) } ?? 0
             if let key = idempotencyKey {
                 // After the message: the key points at it.
                 try connection.run(

@@ -21,26 +21,38 @@ extension SQLiteStore {
             let condition = audience.sqlCondition
             let targets = try connection.query(
                 """
-                SELECT seq, platform, locale FROM devices
+                SELECT seq, platform, locale, time_zone FROM devices
                 WHERE app_id = ? AND active = 1 AND seq > ? AND \(condition.sql) ORDER BY seq LIMIT ?
                 """,
-                [.text(message.appID), .int(message.fanOutCursor)] + condition.values + [.int(limit)]) { ($0.int(0), $0.text(1), $0.optionalText(2)) }
+                [.text(message.appID), .int(message.fanOutCursor)] + condition.values + [.int(limit)]) { ($0.int(0), $0.text(1), $0.optionalText(2), $0.optionalText(3)) }
             let ids = Identifier.make(count: targets.count, milliseconds: now)
             var variants: [String: String?] = [:]  // locales repeat: choose once per locale
-            for ((deviceSeq, platform, locale), id) in zip(targets, ids) {
+            var schedule = DeliverySchedule(message: message)
+            for ((deviceSeq, platform, locale, timeZone), id) in zip(targets, ids) {
                 let variant: String? = locale.flatMap { locale in
                     if let known = variants[locale] { return known }
                     let chosen = chooser.variant(for: locale)
                     variants[locale] = .some(chosen)
                     return chosen
                 }
-                try connection.run(
+                let decision = schedule?.decide(timeZone: timeZone)
+                let seq = try connection.first(
                     """
-                    INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?)
+                    INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, created_at, updated_at, moment_at, scheduled_at, schedule)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq
                     """,
-                    [.text(id), .int(messageSeq), .int(deviceSeq), .text(platform),
-                     .optionalText(variant), .int(now), .int(now), .int(now)])
+                    [.text(id), .int(messageSeq), .int(deviceSeq), .text(platform), .optionalText(variant),
+                     .text(decision?.failure == nil ? "queued" : "failed"), decision?.failure == nil ? .int(decision?.dueAt ?? now) : .null,
+                     .int(now), .int(now), .optionalInt(decision?.origin), .optionalInt(decision?.dueAt), .optionalText(decision?.detail)]) { $0.int(0) }
+                if let failure = decision?.failure, let seq {
+                    try connection.run(
+                        "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)",
+                        [.int(seq), .int(now), .text(DeliveryEventDetail.because(failure).stored)])
+                }
+            }
+            if let plan = schedule?.plan, var pacing = message.pacing {
+                pacing.plan = plan  // the rate's progress commits with the cursor
+                try connection.run("UPDATE messages SET pacing = ? WHERE seq = ?", [.text(try StoredJSON.encode(pacing)), .int(messageSeq)])
             }
             let done = targets.count < limit
             let state: MessageState = done ? .sending : .fanningOut
@@ -67,18 +79,11 @@ extension SQLiteStore {
             // both the message and the device: a device of another app reads as none.
             return try connection.query(
                 """
-                SELECT d.seq, d.id, d.message_seq, d.device_seq, d.platform, d.variant, d.attempts, d.created_at,
-                    v.token, v.active, v.deactivated_reason
+                SELECT \(Rows.claimedColumns)
                 FROM deliveries d JOIN messages m ON m.seq = d.message_seq
                 LEFT JOIN devices v ON v.seq = d.device_seq AND v.app_id = m.app_id
                 WHERE d.seq IN (SELECT value FROM json_each(?)) ORDER BY d.seq
-                """, [.text(JSON.text(seqs))]) { row in
-                ClaimedDelivery(
-                    seq: row.int(0), id: row.text(1), messageSeq: row.int(2), deviceSeq: row.optionalInt(3),
-                    platform: Platform(rawValue: row.text(4)) ?? .ios, variant: row.optionalText(5), attempts: row.int(6),
-                    createdAt: row.int(7), token: row.optionalText(8), deviceActive: row.optionalInt(9) == 1,
-                    deactivatedReason: row.optionalText(10))
-            }
+                """, [.text(JSON.text(seqs))], Rows.claimed)
         }
     }
 

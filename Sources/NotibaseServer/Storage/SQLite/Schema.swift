@@ -248,6 +248,18 @@ enum Schema {
         ALTER TABLE new_receipts RENAME TO receipts;
         CREATE INDEX receipts_delivery ON receipts(delivery_seq);
         """,
+        // 3: pacing. An app's quiet hours and default rate, a message's local time, rate and
+        // quiet hours (with the rate's progress), and what they decided for each delivery: the
+        // moment it was meant for (its TTL counts from it), when it was first due, and the detail
+        // of its `scheduled` history entry. Deliveries due later wait in the due index like
+        // retries do, so claiming the due ones reads past none of them.
+        """
+        ALTER TABLE apps ADD COLUMN pacing TEXT;
+        ALTER TABLE messages ADD COLUMN pacing TEXT;
+        ALTER TABLE deliveries ADD COLUMN moment_at INTEGER;
+        ALTER TABLE deliveries ADD COLUMN scheduled_at INTEGER;
+        ALTER TABLE deliveries ADD COLUMN schedule TEXT;
+        """,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.

@@ -9,7 +9,9 @@ struct DeliveryScheduleTests {
     let sent = ms("2026-12-01T10:00:00Z")
 
     func schedule(_ pacing: Pacing, ttl: Int? = nil, expected: [String?: Int] = [:]) -> DeliverySchedule {
-        DeliverySchedule(pacing: pacing, sendAt: sent, ttl: ttl, expiresAt: nil, expected: expected, now: sent)
+        var pacing = pacing
+        pacing.plan = DeliverySchedule.plan(for: pacing, sendAt: sent, expected: expected, now: sent)
+        return DeliverySchedule(pacing: pacing, sendAt: sent, ttl: ttl, expiresAt: nil)
     }
 
     func detail(_ decision: DeliverySchedule.Decision) throws -> [String: JSONValue] {
@@ -60,18 +62,18 @@ struct DeliveryScheduleTests {
     @Test func quietHoursHoldADeliveryUntilTheyEndUnlessItsTTLEndsFirst() throws {
         let night = QuietHours(start: time("22:00"), end: time("08:00"))
         let late = ms("2026-12-01T22:30:00Z")  // 23:30 in Paris, 17:30 in New York
-        var s = DeliverySchedule(pacing: Pacing(quietHours: night), sendAt: late, ttl: 12 * 3600, expiresAt: nil, now: late)
+        var s = DeliverySchedule(pacing: Pacing(quietHours: night), sendAt: late, ttl: 12 * 3600, expiresAt: nil)
         let paris = s.decide(timeZone: "Europe/Paris")
         #expect(paris.dueAt == ms("2026-12-02T07:00:00Z") && paris.origin == late && paris.failure == nil)
         #expect(try detail(paris)["decidedBy"] == ["quietHours"])
         #expect(try detail(paris)["localTime"] == "2026-12-02T08:00:00")
         #expect(s.decide(timeZone: "America/New_York").dueAt == late)
-        var short = DeliverySchedule(pacing: Pacing(quietHours: night), sendAt: late, ttl: 2 * 3600, expiresAt: nil, now: late)
+        var short = DeliverySchedule(pacing: Pacing(quietHours: night), sendAt: late, ttl: 2 * 3600, expiresAt: nil)
         #expect(short.decide(timeZone: "Europe/Paris").failure
             == "its time to live ended during the app's quiet hours (22:00–08:00 in Europe/Paris), so it was not sent")
         #expect(short.decide(timeZone: "America/New_York").failure == nil)
         // An absolute expiry counts the same way.
-        var expiring = DeliverySchedule(pacing: Pacing(quietHours: night), sendAt: late, ttl: nil, expiresAt: ms("2026-12-02T06:00:00Z"), now: late)
+        var expiring = DeliverySchedule(pacing: Pacing(quietHours: night), sendAt: late, ttl: nil, expiresAt: ms("2026-12-02T06:00:00Z"))
         #expect(expiring.decide(timeZone: "Europe/Paris").failure != nil)
     }
 
