@@ -327,6 +327,23 @@ def run(console, keys):
     console.until("cancelling it from its page works", lambda: console.text("#message-state") == "cancelled")
     check(not d.find_element(By.XPATH, "//button[text()='Cancel the message']").is_displayed(), "a cancelled message offers no cancel")
 
+    # Each device at its own local time, at most so many a minute: the message's page says what
+    # paces it and how many deliveries wait for their moment; cancel stops them.
+    d.get(console.url + "#/compose")
+    console.field("message.title").send_keys("Good morning")
+    in_two_hours = time.strftime("%H:%M", time.gmtime(time.time() + 7200))  # devices without a zone follow UTC
+    d.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))",
+                     console.field("localTime"), in_two_hours)
+    console.field("ratePerMinute").send_keys("600")
+    d.find_element(By.XPATH, "//button[text()='Send']").click()
+    console.until("a local-time message shows what paces it", lambda: f"{in_two_hours} on each device's clock" in console.text("#message-local-time")
+                  and "at most 600 a minute" in console.text(".summary"))
+    console.until("its page counts the deliveries waiting for their moment", lambda: console.text("#message-waiting").startswith(("1 ", "2 ", "3 ", "4 ", "5 "))
+                  and "the last at" in console.text("#message-waiting"))
+    console.until("the log says when and why each is due", lambda: "scheduled for" in console.text(".log") and "(the device has no time zone)" in console.text(".log"))
+    d.find_element(By.XPATH, "//button[text()='Cancel the message']").click()
+    console.until("cancelling it stops the deliveries waiting", lambda: console.text("#message-state") == "cancelled" and console.text("#message-waiting").startswith("0 "))
+
     # Apps, with the admin key: create one (keys shown once), require identity verification.
     console.sign_out()
     console.sign_in(keys["admin"])

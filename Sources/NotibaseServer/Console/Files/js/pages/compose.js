@@ -137,9 +137,17 @@ export function composePage(root) {
     add('collapseId', 'Collapse ID', text('collapseId')),
     add('idempotencyKey', 'Idempotency key', text('idempotencyKey')),
   );
+  // Pacing: each device at its own local time, at most so many a minute, outside quiet hours.
+  const pacing = h('fieldset', {}, h('legend', {}, 'Pacing'),
+    add('localTime', 'Local time (each device at this time on its own clock; instead of Send at)', c.localTime = h('input', { type: 'time', name: 'localTime' })),
+    add('localDate', 'On date (empty: the next time each clock shows it)', c.localDate = h('input', { type: 'date', name: 'localDate' })),
+    add('fallbackTimeZone', 'Time zone of devices without one', text('fallbackTimeZone', { placeholder: 'UTC' })),
+    add('ratePerMinute', 'At most … deliveries a minute (empty: the app\'s default)', text('ratePerMinute', { inputmode: 'numeric' })),
+    add('quietHours', 'Quiet hours', h('label', { class: 'check' }, c.quietHours = h('input', { type: 'checkbox', name: 'quietHours' }), ' Wait outside the app\'s quiet hours')),
+  );
   const formError = h('p', { class: 'error', role: 'alert', hidden: true });
   const send = h('button', { type: 'submit', class: 'primary' }, 'Send');
-  const form = h('form', { class: 'compose', novalidate: true, 'aria-label': 'Message' }, content, buttonsSet, variantsSet, audienceSet, delivery, formError, send);
+  const form = h('form', { class: 'compose', novalidate: true, 'aria-label': 'Message' }, content, buttonsSet, variantsSet, audienceSet, delivery, pacing, formError, send);
   const preview = h('section', { class: 'preview', 'aria-label': 'Live preview', 'aria-live': 'off' });
   const previewSide = h('div', { class: 'preview-side' },
     h('div', { class: 'field inline' }, h('label', { for: 'preview-locale' }, 'Preview'), previewLocale), preview);
@@ -179,6 +187,14 @@ export function composePage(root) {
     if (c.ttl.value) body.ttl = /^\d+$/.test(c.ttl.value) ? Number(c.ttl.value) : c.ttl.value;
     if (c.priority.value) body.priority = c.priority.value;
     if (c.collapseId.value) body.collapseId = c.collapseId.value;
+    return body;
+  }
+  function readPacing(body) {
+    if (c.localTime.value) body.localTime = c.localTime.value.slice(0, 5);
+    if (c.localDate.value) body.localDate = c.localDate.value;
+    if (c.fallbackTimeZone.value) body.fallbackTimeZone = c.fallbackTimeZone.value.trim();
+    if (c.ratePerMinute.value) body.ratePerMinute = /^\d+$/.test(c.ratePerMinute.value) ? Number(c.ratePerMinute.value) : c.ratePerMinute.value;
+    if (c.quietHours.checked) body.quietHours = true;
     return body;
   }
   function readAudience() {
@@ -271,6 +287,7 @@ export function composePage(root) {
       if (chosen) body.variants = chosen;
       if (c.sendAt.value) body.sendAt = new Date(c.sendAt.value).toISOString().replace(/\.\d{3}Z$/, 'Z');
       if (c.idempotencyKey.value) body.idempotencyKey = c.idempotencyKey.value;
+      readPacing(body);
     } catch (problem) {
       showErrors([problem]); return;
     }

@@ -87,7 +87,8 @@ export function messagePage(root, id) {
     replace(summary, h('dl', { class: 'facts' },
       h('dt', {}, 'ID'), h('dd', {}, message.id), h('dt', {}, 'State'), h('dd', { id: 'message-state' }, message.state),
       h('dt', {}, 'Send at'), h('dd', {}, when(message.sendAt)), h('dt', {}, 'Audience'), h('dd', {}, JSON.stringify(message.audience)),
-      message.failureReason ? [h('dt', {}, 'Why it failed'), h('dd', {}, message.failureReason)] : null));
+      message.failureReason ? [h('dt', {}, 'Why it failed'), h('dd', {}, message.failureReason)] : null,
+      pacingFacts(message)));
     cancel.hidden = finalStates.has(message.state);
     replace(funnel, funnelView(counts));
     sizeBars(funnel);
@@ -126,10 +127,34 @@ export function messagePage(root, id) {
   }, 1500);
 }
 
+/** What paces a message, and what waits for its moment. */
+export function pacingFacts(message) {
+  const facts = [];
+  if (message.localTime) {
+    facts.push(h('dt', {}, 'Local time'), h('dd', { id: 'message-local-time' },
+      `${message.localTime}${message.localDate ? ' on ' + message.localDate : ''} on each device's clock` +
+      ` (${message.timeZoneFallbacks || 0} without a time zone: ${message.fallbackTimeZone || 'UTC'})`));
+  }
+  if (message.ratePerMinute) facts.push(h('dt', {}, 'Rate'), h('dd', {}, `at most ${message.ratePerMinute} a minute`));
+  if (message.quietHours) facts.push(h('dt', {}, 'Quiet hours'), h('dd', {}, `${message.quietHours.start}–${message.quietHours.end} on each device's clock`));
+  const counts = message.counts || {};
+  if (counts.waiting !== undefined) {
+    facts.push(h('dt', {}, 'Waiting'), h('dd', { id: 'message-waiting' },
+      `${counts.waiting} for their moment` + (counts.lastDueAt ? `; the last at ${when(counts.lastDueAt)}` : '')));
+  }
+  return facts;
+}
+
 /** One line per history entry, in words. */
 export function describeEvent(event) {
   switch (event.event) {
     case 'sent': return 'sent' + (event.providerId ? ` (provider ID ${event.providerId})` : '');
+    case 'scheduled': {
+      const why = { localTime: 'local time', quietHours: 'quiet hours', rate: 'rate' };
+      return `scheduled for ${when(event.dueAt)}: ${event.localTime || ''} in ${event.timeZone || '?'}` +
+        (event.timeZoneFallback ? ' (the device has no time zone)' : '') +
+        ((event.decidedBy || []).length ? ` (${event.decidedBy.map((d) => why[d] || d).join(', ')})` : '');
+    }
     case 'failed': return 'failed: ' + (event.reason || event.providerReason || '');
     case 'retrying': return `retrying at ${when(event.retryAt)}: ${event.reason || ''}`;
     case 'rendered': {
