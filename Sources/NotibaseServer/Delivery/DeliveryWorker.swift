@@ -23,11 +23,13 @@ final class DeliveryWorker: Sendable {
     private let metrics: Metrics
     private let signer: Signer
     private let options: Options
+    private let signal: WorkSignal
 
     init(
         store: any Storage, senders: SenderSet, vault: CredentialVault, clock: WallClock, logger: Logger, metrics: Metrics, signer: Signer,
-        options: Options
+        options: Options, signal: WorkSignal = WorkSignal()
     ) {
+        self.signal = signal
         self.signer = signer
         self.store = store
         self.senders = senders
@@ -54,11 +56,12 @@ final class DeliveryWorker: Sendable {
         return claimed.count
     }
 
-    /// Runs until cancelled; waits `idle` when nothing is due.
+    /// Runs until cancelled; when nothing is due, waits `idle` or until deliveries are signalled.
     func run(idle: Duration) async {
         while !Task.isCancelled {
+            let generation = signal.generation
             do {
-                if try await runOnce() == 0 { try? await Task.sleep(for: idle) }
+                if try await runOnce() == 0 { await signal.wait(since: generation, timeout: idle) }
             } catch {
                 logger.error("delivery batch failed; its deliveries return when their lease ends", ["error": .string("\(error)")])
                 try? await Task.sleep(for: .seconds(1))

@@ -49,6 +49,7 @@ extension PostgresStore {
                     SELECT r.id, $1, r.device, r.platform, r.variant, 'queued', $2, $2, $2
                     FROM jsonb_to_recordset($3::jsonb) AS r(id text, device bigint, platform text, variant text)
                     """, [.int(messageSeq), .int(now), .text(try Self.json(rows))])
+                try self.announce(.delivery, on: connection)
             }
             let done = targets.count < limit
             try connection.run(
