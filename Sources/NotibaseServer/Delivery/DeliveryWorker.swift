@@ -93,6 +93,7 @@ final class DeliveryWorker: Sendable {
         var plan = Plan()
         var messages: [Int: (record: MessageRecord, content: MessageContent)?] = [:]
         var renderers: [String: Result<Renderer, RenderError>] = [:]
+        var credentialsByApp: [String: [Platform: ProviderCredentials]] = [:]  // read once per app per batch
         let now = clock.now()
         for delivery in claimed {
             if messages[delivery.messageSeq] == nil {
@@ -115,7 +116,8 @@ final class DeliveryWorker: Sendable {
             let credentials: ProviderCredentials
             switch senders.credentials {
             case .stored:
-                guard let stored = try await vault.credentials(appID: record.appID, platform: delivery.platform) else {
+                if credentialsByApp[record.appID] == nil { credentialsByApp[record.appID] = try await vault.credentials(appID: record.appID) }
+                guard let stored = credentialsByApp[record.appID]?[delivery.platform] else {
                     let provider = delivery.platform == .ios ? "apns" : "fcm"
                     plan.updates.append(final(delivery, .failed, "the app has no \(provider.uppercased()) credentials; upload them with PUT /v1/apps/\(record.appID)/credentials/\(provider)"))
                     continue
