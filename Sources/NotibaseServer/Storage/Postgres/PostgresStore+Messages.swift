@@ -63,6 +63,7 @@ extension PostgresStore {
                  .optionalText(try message.pacing.map(StoredJSON.encode))]).first({ $0.int(0) }) else {
                 throw StorageError.corrupt("message insert returned nothing")
             }
+            try self.announce(.fanOut, on: connection)
             if let key = idempotencyKey {
                 try connection.run(
                     """

@@ -61,6 +61,7 @@ extension PostgresStore {
                     FROM jsonb_to_recordset($3::jsonb)
                         AS r(id text, device bigint, platform text, variant text, state text, due bigint, moment bigint, scheduled bigint, schedule text)
                     """, [.int(messageSeq), .int(now), .text(try Self.json(rows))])
+                try self.announce(.delivery, on: connection)
             }
             if !failures.isEmpty {
                 try connection.run(
