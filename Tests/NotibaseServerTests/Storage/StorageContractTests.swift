@@ -188,6 +188,24 @@ final class StorageContractTests: Sendable {
         try await store.close()
     }
 
+    /// A message to one device written after a large one's backlog is claimed with the next
+    /// batch, not after the backlog: messages being sent take turns.
+    @Test func claimsTakeTurnsBetweenMessagesBeingSent() async throws {
+        let app = try await app()
+        try await devices(app, 30)
+        let (campaign, _) = try await message(app, id: "campaign")
+        _ = try await store.fanOutBatch(messageSeq: campaign.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 100, now: 200)
+        let (reset, _) = try await message(app, id: "reset", audience: .devices(["app-dev-7"]))
+        _ = try await store.fanOutBatch(messageSeq: reset.seq, audience: .devices(["app-dev-7"]), chooser: VariantChooser(locales: []), limit: 100, now: 300)
+        let claimed = try await store.claimDeliveries(now: 400, lease: 1_000, limit: 10)
+        #expect(claimed.count == 10)
+        #expect(claimed.contains { $0.messageSeq == reset.seq }, "the one-device message waits for no backlog")
+        // The rest of the batch is the campaign's oldest, and everything is claimed once.
+        var all = claimed
+        while case let next = try await store.claimDeliveries(now: 400, lease: 1_000, limit: 10), !next.isEmpty { all += next }
+        #expect(all.count == 31 && Set(all.map(\.seq)).count == 31)
+    }
+
     @Test func listsPageWithCursors() async throws {
         let app = try await app()
         try await devices(app, 5)

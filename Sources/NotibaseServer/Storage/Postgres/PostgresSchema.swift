@@ -114,7 +114,11 @@ enum PostgresSchema {
         );
         CREATE INDEX receipts_delivery ON receipts(delivery_seq);
         """,
-        // 2: pacing, as SQLite's schema 3.
+        // 2: claims take turns between messages (each message's due deliveries, oldest first).
+        """
+        CREATE INDEX deliveries_message_due ON deliveries(message_seq, due_at) WHERE due_at IS NOT NULL;
+        """,
+        // 3: pacing, as SQLite's schema 4.
         """
         ALTER TABLE apps ADD COLUMN pacing TEXT;
         ALTER TABLE messages ADD COLUMN pacing TEXT;

@@ -115,19 +115,40 @@ extension PostgresStore {
     }
 
     /// Claims up to `limit` due deliveries for `lease` milliseconds, skipping those another node
-    /// is claiming at the same moment, and reads their devices in the same statement.
+    /// is claiming at the same moment, and reads their devices. Messages being sent take turns
+    /// (``ClaimShares``): each one's share first, then the oldest due of any.
     func claimDeliveries(now: Int, lease: Int, limit: Int) async throws -> [ClaimedDelivery] {
-        try await pool.withConnection { connection in
-            try connection.query(
-                """
-                WITH claimed AS (
+        try await pool.transaction { connection in
+            var seqs: [Int] = []
+            func claim(_ condition: String, _ values: [PostgresValue], _ count: Int) throws {
+                seqs += try connection.query(
+                    """
                     UPDATE deliveries SET due_at = $1, attempts = attempts + 1
-                    WHERE seq IN (SELECT seq FROM deliveries WHERE due_at <= $2 ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-                    RETURNING seq, id, message_seq, device_seq, platform, variant, attempts, created_at, moment_at, scheduled_at)
+                    WHERE seq IN (SELECT seq FROM deliveries WHERE \(condition) ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                    RETURNING seq
+                    """, [.int(now + lease), .int(now), .int(count)] + values).map { $0.int(0) }
+            }
+            let sending = try connection.query(
+                "SELECT seq FROM messages WHERE state IN (\(Lifecycle.beingSentSQL)) ORDER BY seq LIMIT $1",
+                [.int(ClaimShares.messagesPerClaim)]).map { $0.int(0) }
+            if let share = ClaimShares.share(limit: limit, sendingMessages: sending.count) {
+                for message in sending where seqs.count < limit {
+                    try claim("message_seq = $4 AND due_at <= $2", [.int(message)], min(share, limit - seqs.count))
+                }
+            }
+            // What the shares left, oldest first (the deliveries just claimed are no longer due).
+            if seqs.count < limit { try claim("due_at <= $2", [], limit - seqs.count) }
+            guard !seqs.isEmpty else { return [] }
+            // One read for the whole batch. A token is only ever read through the app that owns
+            // both the message and the device: a device of another app reads as none.
+            return try connection.query(
+                """
                 SELECT \(Rows.claimedColumns)
-                FROM claimed d JOIN messages m ON m.seq = d.message_seq
-                LEFT JOIN devices v ON v.seq = d.device_seq AND v.app_id = m.app_id ORDER BY d.seq
-                """, [.int(now + lease), .int(now), .int(limit)]).map(Rows.claimed)
+                FROM deliveries d JOIN messages m ON m.seq = d.message_seq
+                LEFT JOIN LATERAL (
+                    SELECT token, active, deactivated_reason FROM devices WHERE seq = d.device_seq AND app_id = m.app_id) v ON true
+                WHERE d.seq = ANY($1::bigint[]) ORDER BY d.seq
+                """, [.text("{" + seqs.map(String.init).joined(separator: ",") + "}")]).map(Rows.claimed)
         }
     }
 

@@ -248,7 +248,11 @@ enum Schema {
         ALTER TABLE new_receipts RENAME TO receipts;
         CREATE INDEX receipts_delivery ON receipts(delivery_seq);
         """,
-        // 3: pacing. An app's quiet hours and default rate, a message's local time, rate and
+        // 3: claims take turns between messages (each message's due deliveries, oldest first).
+        """
+        CREATE INDEX deliveries_message_due ON deliveries(message_seq, due_at) WHERE due_at IS NOT NULL;
+        """,
+        // 4: pacing. An app's quiet hours and default rate, a message's local time, rate and
         // quiet hours (with the rate's progress), and what they decided for each delivery: the
         // moment it was meant for (its TTL counts from it), when it was first due, and the detail
         // of its `scheduled` history entry. Deliveries due later wait in the due index like
