@@ -83,3 +83,25 @@ extension StorageContractTests {
         #expect(try await store.updateApp(app, name: nil, requireIdentityVerification: nil, pacing: AppPacing())?.pacing == AppPacing())
     }
 }
+
+extension StorageContractTests {
+    /// Messages whose deliveries all wait for a later moment take no share of a claim: with more
+    /// of them than a claim shares between, a message to one device posted during a large send
+    /// still goes with the next claim.
+    @Test func messagesWaitingForTheirMomentTakeNoShareOfAClaim() async throws {
+        let app = try await app()
+        try await devices(app, 30)
+        let sent = 1_796_126_400_000  // 2026-12-01T12:00Z; 09:00 UTC comes tomorrow
+        for index in 0..<ClaimShares.messagesPerClaim {
+            let waiting = try await pacedMessage(app, id: "waiting-\(index)", Pacing(localTime: WallTime(hour: 9, minute: 0)), sendAt: sent)
+            try await fanOutAll(waiting, limit: 100, now: sent)
+        }
+        let (large, _) = try await message(app, id: "large", now: sent)
+        try await fanOutAll(large, limit: 100, now: sent)
+        let (urgent, _) = try await message(app, id: "urgent", audience: .devices(["\(app)-dev-1"]), now: sent)
+        try await fanOutAll(urgent, limit: 100, now: sent)
+        let claimed = try await store.claimDeliveries(now: sent, lease: 30_000, limit: 10)
+        #expect(claimed.count == 10)
+        #expect(claimed.contains { $0.messageSeq == urgent.seq })
+    }
+}

@@ -128,9 +128,12 @@ extension PostgresStore {
                     RETURNING seq
                     """, [.int(now + lease), .int(now), .int(count)] + values).map { $0.int(0) }
             }
+            // Messages with something due now: those waiting for their moment (pacing) take no share.
             let sending = try connection.query(
-                "SELECT seq FROM messages WHERE state IN (\(Lifecycle.beingSentSQL)) ORDER BY seq LIMIT $1",
-                [.int(ClaimShares.messagesPerClaim)]).map { $0.int(0) }
+                """
+                SELECT seq FROM messages WHERE state IN (\(Lifecycle.beingSentSQL))
+                AND EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND due_at <= $2) ORDER BY seq LIMIT $1
+                """, [.int(ClaimShares.messagesPerClaim), .int(now)]).map { $0.int(0) }
             if let share = ClaimShares.share(limit: limit, sendingMessages: sending.count) {
                 for message in sending where seqs.count < limit {
                     try claim("message_seq = $4 AND due_at <= $2", [.int(message)], min(share, limit - seqs.count))

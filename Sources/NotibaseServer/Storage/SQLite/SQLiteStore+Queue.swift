@@ -70,9 +70,12 @@ extension SQLiteStore {
     func claimDeliveries(now: Int, lease: Int, limit: Int) throws -> [ClaimedDelivery] {
         try connection.transaction {
             var seqs: [Int] = []
+            // Messages with something due now: those waiting for their moment (pacing) take no share.
             let sending = try connection.query(
-                "SELECT seq FROM messages WHERE state IN (\(Lifecycle.beingSentSQL)) ORDER BY seq LIMIT ?",
-                [.int(ClaimShares.messagesPerClaim)]) { $0.int(0) }
+                """
+                SELECT seq FROM messages WHERE state IN (\(Lifecycle.beingSentSQL))
+                AND EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND due_at <= ?) ORDER BY seq LIMIT ?
+                """, [.int(now), .int(ClaimShares.messagesPerClaim)]) { $0.int(0) }
             if let share = ClaimShares.share(limit: limit, sendingMessages: sending.count) {
                 for message in sending where seqs.count < limit {
                     seqs += try connection.query(
