@@ -1,7 +1,8 @@
 /// The PostgreSQL schema, as numbered migrations recorded in `notibase_schema`. The same tables
 /// and rules as SQLite's schema 2: identity columns (never reused), a foreign key with its delete
 /// rule for every reference. Flags are integers (1 or 0), as in SQLite, so one row mapping reads
-/// both (``Rows``).
+/// both (``Rows``). Migration 2 splits the delivery history into weekly partitions
+/// (``historyByWeek``, PostgresSchema+History.swift).
 enum PostgresSchema {
     static let migrations: [String] = [
         """
@@ -114,6 +115,7 @@ enum PostgresSchema {
         );
         CREATE INDEX receipts_delivery ON receipts(delivery_seq);
         """,
+        historyByWeek,
     ]
 
     /// A key for `pg_advisory_xact_lock`: the migrations of one database run on one node at a

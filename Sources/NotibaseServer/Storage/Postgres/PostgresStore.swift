@@ -1,4 +1,5 @@
 import NotibaseCore
+import NotibaseSenders
 
 /// The server's storage on PostgreSQL, for several identical nodes on one database: the same
 /// ``Storage`` guarantees as ``SQLiteStore``, with the database enforcing them between nodes
@@ -7,10 +8,14 @@ import NotibaseCore
 final class PostgresStore: Storage {
     let pool: PostgresPool
 
-    /// Connects (`size` connections), and migrates the schema under an advisory lock.
-    init(url: String, poolSize: Int = 8) async throws {
+    /// Connects (`size` connections), migrates the schema under an advisory lock, and makes the
+    /// history partitions for the weeks ahead of `now` (retention makes them again as time goes on).
+    init(url: String, poolSize: Int = 8, now: Int = WallClock.system.milliseconds()) async throws {
         pool = try PostgresPool(url: url, size: poolSize)
-        try await pool.withConnection { try PostgresSchema.migrate($0) }
+        try await pool.withConnection {
+            try PostgresSchema.migrate($0)
+            try Self.makePartitions($0, now: now)
+        }
     }
 
     func close() async throws {}
