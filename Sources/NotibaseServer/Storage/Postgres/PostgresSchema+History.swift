@@ -54,22 +54,14 @@ extension PostgresSchema {
         ALTER SEQUENCE deliveries_seq_seq RENAME TO deliveries_unpartitioned_seq_seq;
         DROP INDEX deliveries_due, deliveries_message, deliveries_device, delivery_events_delivery, receipts_delivery;
 
+        -- The new tables take the old ones' columns as they are (LIKE), whatever migrations
+        -- before this one added, and add the keys and references partitions need.
         CREATE TABLE deliveries (
-            seq BIGINT GENERATED ALWAYS AS IDENTITY,
-            id TEXT NOT NULL,
-            message_seq BIGINT NOT NULL REFERENCES messages(seq) ON DELETE CASCADE,
-            device_seq BIGINT REFERENCES devices(seq) ON DELETE SET NULL,
-            platform TEXT NOT NULL,
-            variant TEXT,
-            state TEXT NOT NULL,
-            attempts INTEGER NOT NULL DEFAULT 0,
-            due_at BIGINT,
-            provider_id TEXT,
-            sent_at BIGINT,
-            created_at BIGINT NOT NULL,
-            updated_at BIGINT NOT NULL,
+            LIKE deliveries_unpartitioned INCLUDING DEFAULTS INCLUDING IDENTITY,
             PRIMARY KEY (seq, created_at),
-            UNIQUE (id, created_at)
+            UNIQUE (id, created_at),
+            CONSTRAINT deliveries_message_seq_fkey FOREIGN KEY (message_seq) REFERENCES messages(seq) ON DELETE CASCADE,
+            CONSTRAINT deliveries_device_seq_fkey FOREIGN KEY (device_seq) REFERENCES devices(seq) ON DELETE SET NULL
         ) PARTITION BY RANGE (created_at);
         CREATE INDEX deliveries_due ON deliveries(due_at) WHERE due_at IS NOT NULL;
         CREATE INDEX deliveries_message ON deliveries(message_seq, state, platform);
@@ -77,12 +69,8 @@ extension PostgresSchema {
         CREATE TABLE deliveries_default PARTITION OF deliveries DEFAULT;
 
         CREATE TABLE delivery_events (
-            seq BIGINT GENERATED ALWAYS AS IDENTITY,
-            delivery_seq BIGINT NOT NULL,
+            LIKE delivery_events_unpartitioned INCLUDING DEFAULTS INCLUDING IDENTITY,
             delivery_created_at BIGINT NOT NULL,
-            event TEXT NOT NULL,
-            at BIGINT NOT NULL,
-            detail TEXT,
             PRIMARY KEY (seq, delivery_created_at),
             FOREIGN KEY (delivery_seq, delivery_created_at) REFERENCES deliveries(seq, created_at) ON DELETE CASCADE
         ) PARTITION BY RANGE (delivery_created_at);
@@ -90,13 +78,10 @@ extension PostgresSchema {
         CREATE TABLE delivery_events_default PARTITION OF delivery_events DEFAULT;
 
         CREATE TABLE receipts (
-            app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
-            id TEXT NOT NULL,
-            delivery_seq BIGINT NOT NULL,
+            LIKE receipts_unpartitioned INCLUDING DEFAULTS,
             delivery_created_at BIGINT NOT NULL,
-            event TEXT NOT NULL,
-            received_at BIGINT NOT NULL,
             PRIMARY KEY (app_id, id, delivery_created_at),
+            CONSTRAINT receipts_app_id_fkey FOREIGN KEY (app_id) REFERENCES apps(id) ON DELETE CASCADE,
             FOREIGN KEY (delivery_seq, delivery_created_at) REFERENCES deliveries(seq, created_at) ON DELETE CASCADE
         ) PARTITION BY RANGE (delivery_created_at);
         CREATE INDEX receipts_delivery ON receipts(delivery_seq);
@@ -105,14 +90,10 @@ extension PostgresSchema {
         SELECT notibase_make_history_partitions(week, week)
         FROM (SELECT DISTINCT notibase_history_week(created_at) AS week FROM deliveries_unpartitioned) AS weeks;
 
-        INSERT INTO deliveries (seq, id, message_seq, device_seq, platform, variant, state, attempts, due_at, provider_id, sent_at, created_at, updated_at)
-        OVERRIDING SYSTEM VALUE
-        SELECT seq, id, message_seq, device_seq, platform, variant, state, attempts, due_at, provider_id, sent_at, created_at, updated_at
-        FROM deliveries_unpartitioned;
-        INSERT INTO delivery_events (seq, delivery_seq, delivery_created_at, event, at, detail) OVERRIDING SYSTEM VALUE
-        SELECT e.seq, e.delivery_seq, d.created_at, e.event, e.at, e.detail FROM delivery_events_unpartitioned e JOIN deliveries_unpartitioned d ON d.seq = e.delivery_seq;
-        INSERT INTO receipts (app_id, id, delivery_seq, delivery_created_at, event, received_at)
-        SELECT r.app_id, r.id, r.delivery_seq, d.created_at, r.event, r.received_at FROM receipts_unpartitioned r JOIN deliveries_unpartitioned d ON d.seq = r.delivery_seq;
+        INSERT INTO deliveries OVERRIDING SYSTEM VALUE SELECT * FROM deliveries_unpartitioned;
+        INSERT INTO delivery_events OVERRIDING SYSTEM VALUE
+        SELECT e.*, d.created_at FROM delivery_events_unpartitioned e JOIN deliveries_unpartitioned d ON d.seq = e.delivery_seq;
+        INSERT INTO receipts SELECT r.*, d.created_at FROM receipts_unpartitioned r JOIN deliveries_unpartitioned d ON d.seq = r.delivery_seq;
         -- The numbers go on from where the old tables' left off: never reused.
         SELECT setval(pg_get_serial_sequence('deliveries', 'seq'), last_value, is_called) FROM deliveries_unpartitioned_seq_seq;
         SELECT setval(pg_get_serial_sequence('delivery_events', 'seq'), last_value, is_called) FROM delivery_events_unpartitioned_seq_seq;
