@@ -27,8 +27,9 @@ extension PostgresSchema {
                 suffix := to_char(to_timestamp(start / 1000) AT TIME ZONE 'UTC', 'YYYYMMDD');
                 -- A week whose rows already went to the DEFAULT partition stays there (PostgreSQL
                 -- refuses a partition for rows the default holds); retention removes them in batches.
-                IF to_regclass('deliveries_' || suffix) IS NULL AND NOT EXISTS (
-                    SELECT 1 FROM deliveries_default WHERE created_at >= start AND created_at < start + 604800000) THEN
+                -- The default is read only for a week that is missing.
+                IF to_regclass('deliveries_' || suffix) IS NULL THEN
+                  IF NOT EXISTS (SELECT 1 FROM deliveries_default WHERE created_at >= start AND created_at < start + 604800000) THEN
                     EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF deliveries FOR VALUES FROM (%s) TO (%s)',
                         'deliveries_' || suffix, start, start + 604800000);
                     EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF delivery_events FOR VALUES FROM (%s) TO (%s)',
@@ -36,6 +37,7 @@ extension PostgresSchema {
                     EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF receipts FOR VALUES FROM (%s) TO (%s)',
                         'receipts_' || suffix, start, start + 604800000);
                     made := made + 1;
+                  END IF;
                 END IF;
                 start := start + 604800000;
             END LOOP;

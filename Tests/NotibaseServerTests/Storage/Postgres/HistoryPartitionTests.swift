@@ -126,6 +126,7 @@ struct HistoryPartitionTests {
         let kept = await harness.request("GET", "/v1/messages/\(sending)/deliveries", key: app.serverKey)["items"].array
         #expect(kept.count == 3)
         #expect(try await retention.runOnce() == 0)
+        #expect(try await store.integrityProblems().isEmpty)
     }
 
     /// A receipt's key includes its delivery's week, and the same receipt posted twice names the
