@@ -51,8 +51,13 @@ public struct ServerConfiguration: Sendable {
         public var lease: Duration = .seconds(30)
         /// Devices per fan-out transaction.
         public var fanOutBatchSize = 5_000
-        /// How often idle workers and fan-out look for work.
+        /// How often idle workers and fan-out look for work. Work this node makes (a message
+        /// posted here, a batch it fanned out) wakes them at once whatever this is.
         public var pollInterval: Duration = .milliseconds(25)
+        /// How often they look at least, on a database that announces other nodes' work
+        /// (PostgreSQL's LISTEN/NOTIFY): what is due later (a scheduled message, a retry) is seen
+        /// within this; what another node makes wakes them at once.
+        public static let listeningPollInterval: Duration = .milliseconds(250)
         /// How long a finished message's history (deliveries, events, receipts) is kept; nil
         /// keeps it forever.
         public var retention: Duration? = .seconds(30 * 86_400)

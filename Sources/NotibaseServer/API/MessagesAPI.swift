@@ -96,6 +96,7 @@ enum MessagesAPI {
             }
             let (stored, replayed) = try await context.store.createMessage(message, idempotencyKey: body.idempotencyKey, window: 86_400_000)
             if !replayed {
+                if stored.sendAt <= now { context.signals.fanOut.notify() }
                 context.logger.info("message accepted", ["requestId": .string(request.id), "messageId": .string(stored.id), "audienceSize": .int(stored.audienceSize)])
             }
             var answer = try await messageBody(stored, context)

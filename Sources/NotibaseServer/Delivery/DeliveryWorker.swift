@@ -23,11 +23,13 @@ final class DeliveryWorker: Sendable {
     private let metrics: Metrics
     private let signer: Signer
     private let options: Options
+    private let signal: WorkSignal
 
     init(
         store: any Storage, senders: SenderSet, vault: CredentialVault, clock: WallClock, logger: Logger, metrics: Metrics, signer: Signer,
-        options: Options
+        options: Options, signal: WorkSignal = WorkSignal()
     ) {
+        self.signal = signal
         self.signer = signer
         self.store = store
         self.senders = senders
@@ -54,11 +56,12 @@ final class DeliveryWorker: Sendable {
         return claimed.count
     }
 
-    /// Runs until cancelled; waits `idle` when nothing is due.
+    /// Runs until cancelled; when nothing is due, waits `idle` or until deliveries are signalled.
     func run(idle: Duration) async {
         while !Task.isCancelled {
+            let generation = signal.generation
             do {
-                if try await runOnce() == 0 { try? await Task.sleep(for: idle) }
+                if try await runOnce() == 0 { await signal.wait(since: generation, timeout: idle) }
             } catch {
                 logger.error("delivery batch failed; its deliveries return when their lease ends", ["error": .string("\(error)")])
                 try? await Task.sleep(for: .seconds(1))
@@ -90,6 +93,7 @@ final class DeliveryWorker: Sendable {
         var plan = Plan()
         var messages: [Int: (record: MessageRecord, content: MessageContent)?] = [:]
         var renderers: [String: Result<Renderer, RenderError>] = [:]
+        var credentialsByApp: [String: [Platform: ProviderCredentials]] = [:]  // read once per app per batch
         let now = clock.now()
         for delivery in claimed {
             if messages[delivery.messageSeq] == nil {
@@ -112,7 +116,8 @@ final class DeliveryWorker: Sendable {
             let credentials: ProviderCredentials
             switch senders.credentials {
             case .stored:
-                guard let stored = try await vault.credentials(appID: record.appID, platform: delivery.platform) else {
+                if credentialsByApp[record.appID] == nil { credentialsByApp[record.appID] = try await vault.credentials(appID: record.appID) }
+                guard let stored = credentialsByApp[record.appID]?[delivery.platform] else {
                     let provider = delivery.platform == .ios ? "apns" : "fcm"
                     plan.updates.append(final(delivery, .failed, "the app has no \(provider.uppercased()) credentials; upload them with PUT /v1/apps/\(record.appID)/credentials/\(provider)"))
                     continue

@@ -9,9 +9,11 @@ actor FanOut {
     private let logger: Logger
     private let metrics: Metrics
     private let batchSize: Int
+    private let signals: WorkSignals
 
-    init(store: any Storage, clock: WallClock, logger: Logger, metrics: Metrics, batchSize: Int) {
+    init(store: any Storage, clock: WallClock, logger: Logger, metrics: Metrics, batchSize: Int, signals: WorkSignals = WorkSignals()) {
         self.store = store
+        self.signals = signals
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
@@ -59,6 +61,7 @@ actor FanOut {
                 let batch = try await store.fanOutBatch(messageSeq: message.seq, audience: audience, chooser: chooser, limit: batchSize, now: clock.milliseconds())
                 round.written += batch.written
                 metrics.recordFanOut(deliveries: batch.written)
+                if batch.written > 0 { signals.delivery.notify() }
                 if batch.done {
                     logger.info("fan-out finished", ["messageId": .string(message.id)])
                 } else if batch.written > 0 {
@@ -93,11 +96,12 @@ actor FanOut {
         return ordered
     }
 
-    /// Runs until cancelled: rounds back to back while messages are being fanned out, a look every
-    /// `interval` when none is.
+    /// Runs until cancelled: rounds back to back while messages are being fanned out; when none
+    /// is, a look every `interval`, or at once when a message is signalled.
     func run(interval: Duration) async {
         var lastSweep = ContinuousClock.now
         while !Task.isCancelled {
+            let generation = signals.fanOut.generation
             var unfinished = 0
             do {
                 unfinished = try await runRound().unfinished
@@ -108,7 +112,7 @@ actor FanOut {
             } catch {
                 logger.error("fan-out failed; retrying", ["error": .string("\(error)")])
             }
-            if unfinished == 0 { try? await Task.sleep(for: interval) }
+            if unfinished == 0 { await signals.fanOut.wait(since: generation, timeout: interval) }
         }
     }
 

@@ -12,6 +12,11 @@ protocol Storage: KeyDirectory {
     func replaceSetting(_ name: String, _ value: [UInt8]) async throws
     /// Ends what the backend runs in the background and leaves the database tidy (on shutdown).
     func close() async throws
+    /// Calls `wake` whenever a node sharing the database announces work, until ``close()``;
+    /// returns whether the backend carries such announcements (PostgreSQL's LISTEN/NOTIFY). Only
+    /// a wake-up: the nodes still look for work on their own. A backend one node uses alone
+    /// (SQLite) has nothing to hear and returns false.
+    func listen(_ wake: @escaping @Sendable (AnnouncedWork) -> Void) -> Bool
     func queueDepth() async throws -> Int
     /// What is wrong with the stored data (orphans, dangling references, rules no constraint
     /// states); empty when all is well. Reads only.
@@ -83,4 +88,12 @@ protocol Storage: KeyDirectory {
     func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]?
     func delivery(appID: String, id: String) async throws -> DeliveryRecord?
     func applyReceipt(appID: String, _ receipt: Receipt, detail: DeliveryEventDetail, limit: Int, now: Int) async throws -> ReceiptResult
+}
+
+/// Work a node announces to the others through the database.
+enum AnnouncedWork: String, Sendable, CaseIterable {
+    /// A message is due for fan-out.
+    case fanOut = "fan-out"
+    /// Deliveries were written and are due.
+    case delivery
 }

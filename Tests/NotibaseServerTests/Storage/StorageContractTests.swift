@@ -1,5 +1,6 @@
 import Foundation
 import NotibaseCore
+import Synchronization
 import Testing
 @testable import NotibaseServer
 
@@ -161,6 +162,48 @@ final class StorageContractTests: Sendable {
             claimed.map { DeliveryUpdate(seq: $0.seq, state: .sent, providerID: "p", event: "sent") }, messageSeqs: [message.seq], now: 400)
         #expect(try await store.delivery(appID: app, id: claimed[0].id)?.state == .rendered)
         #expect(try await store.delivery(appID: app, id: claimed[1].id)?.state == .sent)
+    }
+
+    /// On PostgreSQL a new message and a fan-out batch are announced to every listening node when
+    /// they commit (a wake-up; nodes also look on their own). SQLite has one node: nothing to hear.
+    @Test(.timeLimit(.minutes(1))) func workIsAnnouncedToListeningNodes() async throws {
+        let heard = Mutex<[AnnouncedWork]>([])
+        guard store.listen({ work in heard.withLock { $0.append(work) } }) else {
+            #expect(!TestDatabase.isPostgres)
+            return
+        }
+        func waitFor(_ work: AnnouncedWork) async throws {
+            while !heard.withLock({ $0.contains(work) }) { try await Task.sleep(for: .milliseconds(10)) }
+            heard.withLock { $0 = [] }
+        }
+        // Once listening, it passes on both kinds (what was announced before went unheard).
+        while heard.withLock({ Set($0) }) != Set(AnnouncedWork.allCases) { try await Task.sleep(for: .milliseconds(10)) }
+        heard.withLock { $0 = [] }
+        let app = try await app()
+        try await devices(app, 2)
+        let (message, _) = try await message(app)
+        try await waitFor(.fanOut)
+        _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200)
+        try await waitFor(.delivery)
+        try await store.close()
+    }
+
+    /// A message to one device written after a large one's backlog is claimed with the next
+    /// batch, not after the backlog: messages being sent take turns.
+    @Test func claimsTakeTurnsBetweenMessagesBeingSent() async throws {
+        let app = try await app()
+        try await devices(app, 30)
+        let (campaign, _) = try await message(app, id: "campaign")
+        _ = try await store.fanOutBatch(messageSeq: campaign.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 100, now: 200)
+        let (reset, _) = try await message(app, id: "reset", audience: .devices(["app-dev-7"]))
+        _ = try await store.fanOutBatch(messageSeq: reset.seq, audience: .devices(["app-dev-7"]), chooser: VariantChooser(locales: []), limit: 100, now: 300)
+        let claimed = try await store.claimDeliveries(now: 400, lease: 1_000, limit: 10)
+        #expect(claimed.count == 10)
+        #expect(claimed.contains { $0.messageSeq == reset.seq }, "the one-device message waits for no backlog")
+        // The rest of the batch is the campaign's oldest, and everything is claimed once.
+        var all = claimed
+        while case let next = try await store.claimDeliveries(now: 400, lease: 1_000, limit: 10), !next.isEmpty { all += next }
+        #expect(all.count == 31 && Set(all.map(\.seq)).count == 31)
     }
 
     @Test func listsPageWithCursors() async throws {

@@ -35,7 +35,12 @@ final class PostgresConnection {
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
         // A session left waiting inside a transaction (its client lost in an outage) is ended by
         // the server, so its locks go and the client's next read fails instead of waiting.
-        let result = PQexec(handle, "SET idle_in_transaction_session_timeout = '15s'")
+        //
+        // Statements are prepared once, but planned at every execution: the tables grow from empty
+        // to millions of rows within minutes (a fan-out), and a plan cached while the deliveries
+        // table was small (a sequential scan per claim, a device looked up through its app's
+        // index) made claims of a 20,000-device message take seconds each.
+        let result = PQexec(handle, "SET idle_in_transaction_session_timeout = '15s'; SET plan_cache_mode = force_custom_plan")
         PQclear(result)
     }
 
@@ -53,6 +58,23 @@ final class PostgresConnection {
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         try check(result, sql)
+    }
+
+    /// The connection's socket, to wait on for notifications; nil when not connected.
+    var socket: Int32? { handle.map(PQsocket).flatMap { $0 >= 0 ? $0 : nil } }
+
+    /// The payloads of the notifications (`LISTEN`) that arrived on `channel`, after reading
+    /// whatever the server sent; throws when the connection is lost.
+    func notifications(on channel: String) throws -> [String] {
+        guard let handle, PQconsumeInput(handle) == 1 else {
+            throw StorageError(.unavailable, "PostgreSQL: the listening connection was lost")
+        }
+        var payloads: [String] = []
+        while let notification = PQnotifies(handle) {
+            if String(cString: notification.pointee.relname) == channel { payloads.append(String(cString: notification.pointee.extra)) }
+            PQfreemem(notification)
+        }
+        return payloads
     }
 
     /// Runs `sql` (with `$1`… placeholders) as a prepared statement and returns its rows.

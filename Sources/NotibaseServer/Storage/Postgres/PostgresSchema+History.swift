@@ -1,5 +1,5 @@
 extension PostgresSchema {
-    /// Migration 2: the delivery history (deliveries, their events and receipts) in weekly range
+    /// Migration 3: the delivery history (deliveries, their events and receipts) in weekly range
     /// partitions of the delivery's `created_at` (the fan-out write time, in milliseconds), so
     /// retention drops a week at a time instead of deleting row by row
     /// (docs/decisions/0006-history-partitions.md).
@@ -54,7 +54,7 @@ extension PostgresSchema {
         ALTER INDEX deliveries_pkey RENAME TO deliveries_unpartitioned_pkey;
         ALTER INDEX deliveries_id_key RENAME TO deliveries_unpartitioned_id_key;
         ALTER SEQUENCE deliveries_seq_seq RENAME TO deliveries_unpartitioned_seq_seq;
-        DROP INDEX deliveries_due, deliveries_message, deliveries_device, delivery_events_delivery, receipts_delivery;
+        DROP INDEX deliveries_due, deliveries_message, deliveries_message_due, deliveries_device, delivery_events_delivery, receipts_delivery;
 
         -- The new tables take the old ones' columns as they are (LIKE), whatever migrations
         -- before this one added, and add the keys and references partitions need.
@@ -67,6 +67,7 @@ extension PostgresSchema {
         ) PARTITION BY RANGE (created_at);
         CREATE INDEX deliveries_due ON deliveries(due_at) WHERE due_at IS NOT NULL;
         CREATE INDEX deliveries_message ON deliveries(message_seq, state, platform);
+        CREATE INDEX deliveries_message_due ON deliveries(message_seq, due_at) WHERE due_at IS NOT NULL;
         CREATE INDEX deliveries_device ON deliveries(device_seq);
         CREATE TABLE deliveries_default PARTITION OF deliveries DEFAULT;
 

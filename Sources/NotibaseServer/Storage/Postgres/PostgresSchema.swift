@@ -1,7 +1,7 @@
 /// The PostgreSQL schema, as numbered migrations recorded in `notibase_schema`. The same tables
 /// and rules as SQLite's schema 2: identity columns (never reused), a foreign key with its delete
 /// rule for every reference. Flags are integers (1 or 0), as in SQLite, so one row mapping reads
-/// both (``Rows``). Migration 2 splits the delivery history into weekly partitions
+/// both (``Rows``). Migration 3 splits the delivery history into weekly partitions
 /// (``historyByWeek``, PostgresSchema+History.swift).
 enum PostgresSchema {
     static let migrations: [String] = [
@@ -115,6 +115,11 @@ enum PostgresSchema {
         );
         CREATE INDEX receipts_delivery ON receipts(delivery_seq);
         """,
+        // 2: claims take turns between messages (each message's due deliveries, oldest first).
+        """
+        CREATE INDEX deliveries_message_due ON deliveries(message_seq, due_at) WHERE due_at IS NOT NULL;
+        """,
+        // 3: the delivery history in weekly partitions (PostgresSchema+History.swift).
         historyByWeek,
     ]
 

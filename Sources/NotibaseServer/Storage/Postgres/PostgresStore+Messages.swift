@@ -33,6 +33,7 @@ extension PostgresStore {
                  .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt)]).first({ $0.int(0) }) else {
                 throw StorageError.corrupt("message insert returned nothing")
             }
+            try self.announce(.fanOut, on: connection)
             if let key = idempotencyKey {
                 try connection.run(
                     """
