@@ -66,7 +66,8 @@ public final class Server: Sendable {
         let http = try HTTPServer(options: options, responder: APIResponder(context: context, accessLog: configuration.accessLog))
 
         let delivery = configuration.delivery
-        let fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize, signals: signals)
+        let fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize,
+            minimumBatchSize: BatchPacing.defaultMinimum, signals: signals)
         let worker = DeliveryWorker(
             store: store, senders: senders, vault: CredentialVault(store: store, box: box), clock: clock, logger: logger, metrics: metrics,
             signer: signer, options: DeliveryWorker.Options(batchSize: delivery.batchSize, lease: delivery.lease), signal: signals.delivery)
