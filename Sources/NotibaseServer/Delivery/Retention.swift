@@ -1,8 +1,10 @@
 import NotibaseSenders
 
 /// Keeps the delivery history bounded: messages that finished more than the retention period ago
-/// are removed with their deliveries, events and receipts, a batch per transaction, in the
-/// background. Messages still scheduled or sending are kept whatever their age.
+/// are removed with their deliveries, events and receipts, in the background. On PostgreSQL whole
+/// weeks of history are dropped at once (and the weeks ahead made), on SQLite a batch per
+/// transaction; what no partition drop takes goes in batches on both. Messages still scheduled or
+/// sending are kept whatever their age.
 actor Retention {
     private let store: any Storage
     private let clock: WallClock
@@ -18,10 +20,15 @@ actor Retention {
         self.batchSize = batchSize
     }
 
-    /// Removes everything past the period; returns how many rows.
+    /// Removes everything past the period; returns how many rows it removed in batches (a dropped
+    /// partition is counted apart, in the log).
     @discardableResult
     func runOnce() async throws -> Int {
-        let before = clock.milliseconds() - Int(period.components.seconds) * 1000
+        let now = clock.milliseconds()
+        let before = now - Int(period.components.seconds) * 1000
+        try await store.prepareHistory(now: now)
+        let partitions = try await store.dropExpiredHistory(finishedBefore: before)
+        if partitions > 0 { logger.info("retention dropped old history partitions", ["partitions": .int(partitions)]) }
         var removed = 0
         while !Task.isCancelled {
             let batch = try await store.purgeMessages(finishedBefore: before, limit: batchSize)
