@@ -76,8 +76,8 @@ public final class Server: Sendable {
         for _ in 0..<max(1, delivery.workers) {
             background.append(Task { await worker.run(idle: poll) })
         }
-        if let period = delivery.retention {
-            let retention = Retention(store: store, clock: clock, logger: logger, period: period)
+        do {
+            let retention = Retention(store: store, clock: clock, logger: logger, period: delivery.retention)
             background.append(Task { await retention.run(interval: .seconds(60)) })
         }
         logger.info("serving", [

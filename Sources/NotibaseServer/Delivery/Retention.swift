@@ -4,15 +4,16 @@ import NotibaseSenders
 /// are removed with their deliveries, events and receipts, in the background. On PostgreSQL whole
 /// weeks of history are dropped at once (and the weeks ahead made), on SQLite a batch per
 /// transaction; what no partition drop takes goes in batches on both. Messages still scheduled or
-/// sending are kept whatever their age.
+/// sending are kept whatever their age. With no period (retention off) it removes nothing, and
+/// still makes the weeks ahead, so new history never piles up in PostgreSQL's DEFAULT partition.
 actor Retention {
     private let store: any Storage
     private let clock: WallClock
     private let logger: Logger
-    private let period: Duration
+    private let period: Duration?
     private let batchSize: Int
 
-    init(store: any Storage, clock: WallClock, logger: Logger, period: Duration, batchSize: Int = 5_000) {
+    init(store: any Storage, clock: WallClock, logger: Logger, period: Duration?, batchSize: Int = 5_000) {
         self.store = store
         self.clock = clock
         self.logger = logger
@@ -25,8 +26,9 @@ actor Retention {
     @discardableResult
     func runOnce() async throws -> Int {
         let now = clock.milliseconds()
-        let before = now - Int(period.components.seconds) * 1000
         try await store.prepareHistory(now: now)
+        guard let period else { return 0 }
+        let before = now - Int(period.components.seconds) * 1000
         let partitions = try await store.dropExpiredHistory(finishedBefore: before)
         if partitions > 0 { logger.info("retention dropped old history partitions", ["partitions": .int(partitions)]) }
         var removed = 0

@@ -34,6 +34,17 @@ struct HistoryPartitionTests {
         #"{"id": "\#(id)", "deliveryId": "\#(delivery)", "event": "opened", "occurredAt": "2027-01-15T08:00:00Z", "signature": "\#(harness.signer.receiptSignature(deliveryID: delivery))"}"#
     }
 
+    /// With retention off the task still runs, makes the weeks ahead, and removes nothing.
+    @Test func withRetentionOffTheWeeksAheadAreStillMade() async throws {
+        let harness = try await Harness()
+        let store = try Self.postgres(harness)
+        harness.advance(70 * 86_400)  // Friday 2027-03-26
+        let retention = Retention(store: harness.store, clock: WallClock { harness.time.now }, logger: .silent, period: nil)
+        #expect(try await retention.runOnce() == 0)
+        let names = try await Self.partitions(store, of: "deliveries")
+        for week in ["20270322", "20270426"] { #expect(names.contains("deliveries_\(week)"), "deliveries_\(week) in \(names)") }
+    }
+
     @Test func theWeeksAheadExistAndTakeTheHistory() async throws {
         let harness = try await Harness()
         let store = try Self.postgres(harness)
