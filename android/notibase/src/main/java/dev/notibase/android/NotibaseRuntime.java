@@ -14,6 +14,7 @@ import dev.notibase.core.outbox.Outbox;
 import dev.notibase.core.outbox.Sender;
 import dev.notibase.core.receipts.Receipts;
 import dev.notibase.core.registration.Registrar;
+import dev.notibase.core.registration.ZoneNames;
 import dev.notibase.core.render.NotificationHandler;
 import dev.notibase.core.store.Store;
 import dev.notibase.net.URLConnectionImageSource;
@@ -66,7 +67,7 @@ public final class NotibaseRuntime {
         handler = new NotificationHandler<>(new AndroidNotifier(context, settings),
                 new AndroidImageLoader(new ImageFetcher(new URLConnectionImageSource(IMAGE_TIMEOUT_MILLIS), clock)), receipts, clock,
                 logger);
-        registrar.setDevice(Locale.getDefault().toLanguageTag(), TimeZone.getDefault().getID(), appVersion(context), SDK_VERSION);
+        registrar.setDevice(Locale.getDefault().toLanguageTag(), ZoneNames.registrable(TimeZone.getDefault().getID()), appVersion(context), SDK_VERSION);
         flusher.kick();
     }
 
