@@ -2,7 +2,7 @@ import Foundation
 
 /// The kinds of key the API accepts. A key is a prefix naming its kind and 32 random bytes in
 /// base64url; only its SHA-256 is stored.
-public enum KeyKind: String, Sendable, Hashable, CaseIterable {
+package enum KeyKind: String, Sendable, Hashable, CaseIterable {
     /// Creates and manages apps.
     case admin
     /// An app's backend key: sends messages, reads logs, manages devices and credentials.

@@ -1,23 +1,23 @@
 /// Path parameters matched by a route pattern such as `/v1/devices/{deviceId}`.
-public struct RouteParameters: Sendable {
+struct RouteParameters: Sendable {
     var values: [String: String] = [:]
 
     /// The value of a parameter the pattern declares.
-    public subscript(_ name: String) -> String { values[name] ?? "" }
+    subscript(_ name: String) -> String { values[name] ?? "" }
 }
 
 /// Matches a method and path to a handler. Patterns are literal segments and `{name}` parameters.
-public struct Router: Sendable {
+struct Router: Sendable {
     /// A request handler; what it throws becomes an error response.
-    public typealias Handler = @Sendable (HTTPRequest, RouteParameters) async throws -> HTTPResponse
+    typealias Handler = @Sendable (HTTPRequest, RouteParameters) async throws -> HTTPResponse
 
     /// A handler that runs on the HTTP server's polling thread, before any task, for a hot route:
     /// it must not block. It returns nil when the request needs the route's ``Handler`` (a key to
     /// look up, an unusual body); what it throws becomes an error response.
-    public typealias QuickHandler = @Sendable (HTTPRequest, RouteParameters) throws -> QuickAnswer?
+    typealias QuickHandler = @Sendable (HTTPRequest, RouteParameters) throws -> QuickAnswer?
 
     /// What a ``QuickHandler`` found.
-    public enum QuickAnswer: Sendable {
+    enum QuickAnswer: Sendable {
         /// The response, made at once.
         case response(HTTPResponse)
         /// Work to wait for without a task: `start` runs it and calls `done` once, from any thread.
@@ -34,7 +34,7 @@ public struct Router: Sendable {
     }
 
     /// What a lookup found.
-    public enum Match: Sendable {
+    enum Match: Sendable {
         /// A handler (and its quick handler, if it has one), its pattern (for metrics and logs) and
         /// the parameters.
         case found(pattern: String, handler: Handler, quick: QuickHandler?, parameters: RouteParameters)
@@ -49,10 +49,10 @@ public struct Router: Sendable {
     /// were added: a request for exactly that path needs no segment matching.
     private var literalRoutes: [String: [Int]] = [:]
 
-    public init() {}
+    init() {}
 
     /// Adds a route.
-    public mutating func add(_ method: String, _ pattern: String, quick: QuickHandler? = nil, _ handler: @escaping Handler) {
+    mutating func add(_ method: String, _ pattern: String, quick: QuickHandler? = nil, _ handler: @escaping Handler) {
         let segments = Self.split(pattern)
         let literals = segments.filter { !Self.isParameter($0) }.count
         if literals == segments.count {
@@ -64,7 +64,7 @@ public struct Router: Sendable {
     /// The route for `method` and `path`. When several patterns match, the one with the most
     /// literal segments wins (`/v1/devices/batch` over `/v1/devices/{deviceId}`), and only its
     /// methods are allowed.
-    public func match(method: String, path: String) -> Match {
+    func match(method: String, path: String) -> Match {
         if let candidates = literalRoutes[path] {
             // Only patterns with as many segments, all literal, can match as well as these.
             guard let found = candidates.first(where: { routes[$0].method == method }) else {
@@ -97,7 +97,7 @@ public struct Router: Sendable {
     }
 
     /// Every route's method and pattern, in the order they were added.
-    public var table: [(method: String, pattern: String)] {
+    var table: [(method: String, pattern: String)] {
         routes.map { ($0.method, $0.pattern) }
     }
 

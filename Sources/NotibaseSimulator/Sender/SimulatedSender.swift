@@ -8,16 +8,16 @@ import NotibaseSenders
 /// app), and hands each accepted push to the phone with that token, where the real Notibase
 /// extension renders it and posts real receipts. A token with no simulated phone is accepted and
 /// goes nowhere, as for a phone that is switched off.
-public struct SimulatedSender: Sender {
+package struct SimulatedSender: Sender {
     /// The phones.
-    public let fleet: SimulatedFleet
+    package let fleet: SimulatedFleet
 
     /// A sender for `fleet`.
-    public init(fleet: SimulatedFleet) {
+    package init(fleet: SimulatedFleet) {
         self.fleet = fleet
     }
 
-    public func send(_ pushes: [Push]) async -> [SendOutcome] {
+    package func send(_ pushes: [Push]) async -> [SendOutcome] {
         pushes.map(send)
     }
 
@@ -60,7 +60,7 @@ public struct SimulatedSender: Sender {
         }
     }
 
-    public func shutdown() async {
+    package func shutdown() async {
         await fleet.waitUntilIdle()
     }
 }
