@@ -145,9 +145,13 @@ let package = Package(
     ]
 )
 
-// Every target: Swift 6 language mode (strict concurrency).
+// Every target: Swift 6 language mode (strict concurrency), `any` spelled out, and import hygiene:
+// an import is internal unless marked `public`/`package` (so no C module leaks to a module's
+// users), and a member is visible only in a file that imports its module.
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     target.swiftSettings = settings
 }

@@ -1,5 +1,5 @@
 import Foundation
-import NotibaseSenders
+package import NotibaseSenders
 import Synchronization
 
 /// A running Notibase server: the HTTP API, the fan-out loop, the delivery workers and retention

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A directory for one test, removed when the value goes away.
 public final class TemporaryDirectory: Sendable {

@@ -1,4 +1,4 @@
-import NotibaseCore
+package import NotibaseCore
 
 /// One delivery handed to a sender: the rendered provider request and the credentials of the app
 /// it belongs to.

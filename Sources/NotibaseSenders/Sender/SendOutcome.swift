@@ -1,4 +1,4 @@
-import struct Foundation.Date
+package import struct Foundation.Date
 
 /// What happened to one push, in the provider's words and in ours, and what to do next.
 ///

@@ -1,4 +1,4 @@
-import struct FoundationEssentials.Date
+package import struct FoundationEssentials.Date
 
 /// The wall-clock time that provider tokens carry (`iat`, `exp`), injected so tests can move it.
 package struct WallClock: Sendable {

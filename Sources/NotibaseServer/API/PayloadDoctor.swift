@@ -1,4 +1,4 @@
-import NotibaseCore
+package import NotibaseCore
 
 /// What iOS would draw for an APNs payload, and why anything is missing: `notibase preview`'s
 /// logic (the real Notibase extension on a simulated iPhone). The server cannot run it itself (the

@@ -1,5 +1,5 @@
-import NotibaseCore
-import NotibaseSenders
+package import NotibaseCore
+package import NotibaseSenders
 
 /// The senders the delivery workers hand pushes to: one per platform, and where their credentials
 /// come from. The server knows nothing else about them, so a new kind of sender (the simulated

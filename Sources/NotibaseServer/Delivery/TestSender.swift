@@ -1,5 +1,5 @@
 import Foundation
-import NotibaseSenders
+package import NotibaseSenders
 import Synchronization
 
 /// A test facility: an in-process sender that accepts every push at once, and appends each

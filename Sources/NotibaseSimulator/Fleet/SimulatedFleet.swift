@@ -1,6 +1,6 @@
-import Foundation
+package import Foundation
 import NotibaseCore
-import NotibaseExtension
+package import NotibaseExtension
 
 /// The simulated phones a `SimulatedSender` delivers to, by device token.
 package final class SimulatedFleet: Sendable {

@@ -1,6 +1,6 @@
-import Foundation
+package import Foundation
 import NotibaseCore
-import NotibaseExtension
+package import NotibaseExtension
 @preconcurrency import UserNotificationsShim
 
 /// A simulated iPhone with the app installed: its own notification center, the Notibase
@@ -53,24 +53,6 @@ package final class SimulatedIPhone: Sendable {
     /// Everything drawn so far, in order.
     package var drawn: [DrawnNotification] {
         drawnLog.withLock { $0 }
-    }
-}
-
-/// The Notibase extension as the simulated app ships it.
-final class FleetNotificationService: NotibaseNotificationService {
-    let fleetConfiguration: ExtensionConfiguration
-    let images: ImageRoutes
-
-    init(configuration: ExtensionConfiguration, images: ImageRoutes) {
-        fleetConfiguration = configuration
-        self.images = images
-        super.init()
-    }
-
-    override var configuration: ExtensionConfiguration { fleetConfiguration }
-
-    override func makeImageFetcher(configuration: ExtensionConfiguration) -> any ImageFetching {
-        images.fetcher(ImageDownloader(policy: configuration.imagePolicy))
     }
 }
 

@@ -1,4 +1,4 @@
-import NotibaseCore
+package import NotibaseCore
 @preconcurrency import UserNotificationsShim
 import NotibaseExtension
 

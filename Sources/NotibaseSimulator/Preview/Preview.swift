@@ -1,5 +1,5 @@
 import Foundation
-import NotibaseCore
+package import NotibaseCore
 @preconcurrency import UserNotificationsShim
 import NotibaseExtension
 
@@ -70,18 +70,6 @@ package struct Preview: Sendable {
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return (try? encoder.encode(payload).count) ?? 0
     }
-}
-
-/// The Notibase extension with the preview's configuration.
-final class PreviewService: NotibaseNotificationService {
-    let previewConfiguration: ExtensionConfiguration
-
-    init(configuration: ExtensionConfiguration) {
-        previewConfiguration = configuration
-        super.init()
-    }
-
-    override var configuration: ExtensionConfiguration { previewConfiguration }
 }
 
 /// The render reports the extension produced.

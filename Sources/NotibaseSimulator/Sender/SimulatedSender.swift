@@ -1,7 +1,7 @@
 import Foundation
 import NotibaseCore
 import NotibaseExtension
-import NotibaseSenders
+package import NotibaseSenders
 
 /// A sender that plays APNs and FCM for simulated phones: it checks what the providers check
 /// (payload size), answers as they do (accepted with an id; 410 Unregistered for an uninstalled

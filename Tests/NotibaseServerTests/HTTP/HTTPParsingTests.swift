@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NotibaseCore
 @testable import NotibaseServer
 
 /// The HTTP layer's parsing rules over real sockets: ambiguous framing, NUL bytes and repeated

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NotibaseCore
 
 /// Kill -9 during a 100k-device fan-out and delivery, restart on the same data, and check that
 /// every delivery reaches a final state, none is lost, and duplicates stay within what was in

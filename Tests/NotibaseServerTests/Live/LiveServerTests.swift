@@ -1,6 +1,7 @@
 import Foundation
 import NotibaseCore
 import Testing
+import NotibaseSenders
 @testable import NotibaseServer
 
 /// The server over real sockets: keep-alive, the body limit, the whole loop, TLS, shutdown.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import NotibaseCore
 @testable import NotibaseServer
 
 /// `notibase serve` processes on one PostgreSQL database: an outage of the database under load,

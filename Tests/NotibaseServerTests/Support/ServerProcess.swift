@@ -5,6 +5,7 @@ import FoundationNetworking
 #endif
 import NotibaseServer
 import Synchronization
+import NotibaseCore
 
 /// The built `notibase serve` running as a child process on a temporary data directory, for
 /// tests that kill it or drive it from outside (crash test, Schemathesis).
