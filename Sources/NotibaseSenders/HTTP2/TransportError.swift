@@ -19,17 +19,30 @@ struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The classification.
     var kind: Kind
-    /// A number for the kind of failure, following libcurl's `CURLcode` values (6 unresolved,
-    /// 7 connect, 16 HTTP/2, 28 timeout, 35 TLS, 55 send, 56 receive, 58 local certificate,
-    /// 60 untrusted peer, 92 stream reset), or 0.
-    var code: Int32
+    /// The step that failed, when one is known.
+    var cause: Cause?
     /// What happened. Never contains the request's headers or body.
     var message: String
 
+    /// The step of a request that failed, finer than ``Kind``.
+    enum Cause: String, Sendable, Hashable {
+        case unresolvedHost = "unresolved host"
+        case connect
+        case http2Protocol = "HTTP/2 protocol"
+        case timeout
+        case tlsHandshake = "TLS handshake"
+        case send
+        case receive
+        /// Our own client certificate or its key could not be used.
+        case clientCertificate = "client certificate"
+        case untrustedPeer = "untrusted peer"
+        case streamReset = "stream reset"
+    }
+
     /// An error from its parts.
-    init(kind: Kind, code: Int32 = 0, message: String) {
+    init(kind: Kind, cause: Cause? = nil, message: String) {
         self.kind = kind
-        self.code = code
+        self.cause = cause
         self.message = message
     }
 
@@ -42,6 +55,6 @@ struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     var description: String {
-        code == 0 ? "\(kind.rawValue): \(message)" : "\(kind.rawValue) (\(code)): \(message)"
+        cause.map { "\(kind.rawValue) (\($0.rawValue)): \(message)" } ?? "\(kind.rawValue): \(message)"
     }
 }
