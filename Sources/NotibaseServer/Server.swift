@@ -48,9 +48,13 @@ package final class Server: Sendable {
         let signer = Signer(secretKey: secret)
         let (adminHash, newAdminKey) = try await adminKey(configuration, store: store)
         let metrics = Metrics()
+        let signals = WorkSignals()
+        // On PostgreSQL other nodes' work wakes this one too, so it can look less often on its own.
+        let listening = store.listen { signals.notify($0) }
         let context = APIContext(
             store: store, auth: Authenticator(store: store, adminKeyHash: adminHash), limiter: RateLimiter(rates: configuration.limits.rates),
-            box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits, doctor: doctor)
+            box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits, doctor: doctor,
+            signals: signals)
         var options = HTTPServer.Options(host: configuration.host, port: configuration.port, maxBodyBytes: configuration.limits.maxBodyBytes)
         options.logger = logger
         if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
@@ -62,13 +66,14 @@ package final class Server: Sendable {
         let http = try HTTPServer(options: options, responder: APIResponder(context: context, accessLog: configuration.accessLog))
 
         let delivery = configuration.delivery
-        let fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize)
+        let fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize, signals: signals)
         let worker = DeliveryWorker(
             store: store, senders: senders, vault: CredentialVault(store: store, box: box), clock: clock, logger: logger, metrics: metrics,
-            signer: signer, options: DeliveryWorker.Options(batchSize: delivery.batchSize, lease: delivery.lease))
-        var background = [Task { await fanOut.run(interval: delivery.pollInterval) }]
+            signer: signer, options: DeliveryWorker.Options(batchSize: delivery.batchSize, lease: delivery.lease), signal: signals.delivery)
+        let poll = listening ? max(delivery.pollInterval, ServerConfiguration.Delivery.listeningPollInterval) : delivery.pollInterval
+        var background = [Task { await fanOut.run(interval: poll) }]
         for _ in 0..<max(1, delivery.workers) {
-            background.append(Task { await worker.run(idle: delivery.pollInterval) })
+            background.append(Task { await worker.run(idle: poll) })
         }
         if let period = delivery.retention {
             let retention = Retention(store: store, clock: clock, logger: logger, period: period)

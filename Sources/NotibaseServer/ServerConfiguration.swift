@@ -51,8 +51,13 @@ package struct ServerConfiguration: Sendable {
         package var lease: Duration = .seconds(30)
         /// Devices per fan-out transaction.
         package var fanOutBatchSize = 5_000
-        /// How often idle workers and fan-out look for work.
+        /// How often idle workers and fan-out look for work. Work this node makes (a message
+        /// posted here, a batch it fanned out) wakes them at once whatever this is.
         package var pollInterval: Duration = .milliseconds(25)
+        /// How often they look at least, on a database that announces other nodes' work
+        /// (PostgreSQL's LISTEN/NOTIFY): what is due later (a scheduled message, a retry) is seen
+        /// within this; what another node makes wakes them at once.
+        package static let listeningPollInterval: Duration = .milliseconds(250)
         /// How long a finished message's history (deliveries, events, receipts) is kept; nil
         /// keeps it forever.
         package var retention: Duration? = .seconds(30 * 86_400)

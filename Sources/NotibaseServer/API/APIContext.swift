@@ -15,11 +15,14 @@ final class APIContext: Sendable {
     let limits: ServerConfiguration.Limits
     /// What `POST /v1/preview` asks about iOS, when the server was given one.
     let doctor: (any PayloadDoctor)?
+    /// Wakes this node's fan-out when a message is due now.
+    let signals: WorkSignals
 
     init(
         store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
-        limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil
+        limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil, signals: WorkSignals = WorkSignals()
     ) {
+        self.signals = signals
         self.store = store
         self.auth = auth
         self.limiter = limiter

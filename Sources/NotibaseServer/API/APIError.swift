@@ -69,19 +69,9 @@ enum JSON {
         return encoder
     }
 
-    /// JSON text with sorted keys (for storing, and for answers).
+    /// JSON text with sorted keys.
     static func text(_ value: some Encodable) -> String {
         (try? String(decoding: encoder().encode(value), as: UTF8.self)) ?? "null"
-    }
-
-    /// JSON text to store, or a 400 naming `field`: a value the encoder cannot write is refused
-    /// before anything is stored, never kept as `null`.
-    static func storable(_ value: some Encodable, field: String) throws -> String {
-        do {
-            return String(decoding: try encoder().encode(value), as: UTF8.self)
-        } catch {
-            throw APIError.invalid(field, "cannot be stored as JSON (\(error))")
-        }
     }
 
     static func response(status: Int, _ value: some Encodable) -> HTTPResponse {

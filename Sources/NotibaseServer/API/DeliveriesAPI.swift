@@ -16,7 +16,7 @@ enum DeliveriesAPI {
         var nextAttemptAt: String?
         var createdAt: String
         var updatedAt: String
-        var history: [[String: JSONValue]]
+        var history: [HistoryEntry]
 
         init(_ delivery: DeliveryRecord) {
             id = delivery.id
@@ -33,20 +33,32 @@ enum DeliveriesAPI {
             // In causal order: queued, what the queue did (retries, failure), sent, then what the
             // device reported. Device clocks are not trusted to order the history.
             let reported = Set(Receipt.Event.allCases.map(\.rawValue))
-            var queue: [[String: JSONValue]] = []
-            var device: [[String: JSONValue]] = []
+            var queue: [HistoryEntry] = []
+            var device: [HistoryEntry] = []
             for event in delivery.events {
-                var entry = event.detail.flatMap { try? JSONDecoder().decode([String: JSONValue].self, from: Data($0.utf8)) } ?? [:]
-                entry["event"] = .string(event.event)
-                entry["at"] = .string(event.at.timestamp)
+                let entry = HistoryEntry(event: event.event, at: event.at, detail: event.detail ?? DeliveryEventDetail())
                 if reported.contains(event.event) { device.append(entry) } else { queue.append(entry) }
             }
             if let sentAt = delivery.sentAt {
-                var entry: [String: JSONValue] = ["event": "sent", "at": .string(sentAt.timestamp), "attempt": .integer(delivery.attempts)]
-                if let providerID = delivery.providerID { entry["providerId"] = .string(providerID) }
-                queue.append(entry)
+                queue.append(HistoryEntry(event: "sent", at: sentAt, detail: DeliveryEventDetail(attempt: delivery.attempts, providerID: delivery.providerID)))
             }
-            history = [["event": "queued", "at": .string(delivery.createdAt.timestamp)]] + queue + device
+            history = [HistoryEntry(event: "queued", at: delivery.createdAt, detail: DeliveryEventDetail())] + queue + device
+        }
+    }
+
+    /// One entry of a delivery's history: its event and time, and the detail's fields beside them.
+    struct HistoryEntry: Encodable {
+        var event: String
+        var at: Int
+        var detail: DeliveryEventDetail
+
+        enum CodingKeys: String, CodingKey { case event, at }
+
+        func encode(to encoder: any Encoder) throws {
+            try detail.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(event, forKey: .event)
+            try container.encode(at.timestamp, forKey: .at)
         }
     }
 

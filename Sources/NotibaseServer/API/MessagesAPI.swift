@@ -85,12 +85,18 @@ enum MessagesAPI {
             let now = context.clock.milliseconds()
             let sendAt = max(now, body.sendAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? now)
             guard sendAt <= now + 30 * 86_400_000 else { throw APIError.invalid("sendAt", "must be within 30 days") }
-            let record = MessageRecord(
-                seq: 0, id: Identifier.make(milliseconds: now), appID: appID, content: try JSON.storable(body.content, field: "message"),
-                audience: try JSON.storable(body.audience, field: "audience"), state: .scheduled, sendAt: sendAt,
-                audienceSize: try await context.store.audienceSize(appID: appID, body.audience), fanOutCursor: 0, createdAt: now, finishedAt: nil)
-            let (stored, replayed) = try await context.store.createMessage(record, idempotencyKey: body.idempotencyKey, window: 86_400_000)
+            let message: NewMessage
+            do {
+                message = try NewMessage(
+                    id: Identifier.make(milliseconds: now), appID: appID, content: body.content, audience: body.audience, sendAt: sendAt,
+                    audienceSize: try await context.store.audienceSize(appID: appID, body.audience), createdAt: now)
+            } catch let error as EncodingError {
+                // A value the encoder cannot write is refused before anything is stored, never kept as `null`.
+                throw APIError.invalid("message", "cannot be stored as JSON (\(error))")
+            }
+            let (stored, replayed) = try await context.store.createMessage(message, idempotencyKey: body.idempotencyKey, window: 86_400_000)
             if !replayed {
+                if stored.sendAt <= now { context.signals.fanOut.notify() }
                 context.logger.info("message accepted", ["requestId": .string(request.id), "messageId": .string(stored.id), "audienceSize": .int(stored.audienceSize)])
             }
             var answer = try await messageBody(stored, context)
@@ -148,9 +154,9 @@ enum MessagesAPI {
     private static func messageBody(_ record: MessageRecord, _ context: APIContext, counts includeCounts: Bool = true) async throws -> MessageBody {
         // A message whose stored content cannot be read (a damaged database) is still listed, with
         // what is known of it and its failure, so that one bad row never breaks the app's list.
-        let content = (try? JSONDecoder().decode(MessageContent.self, from: Data(record.content.utf8)))
+        let content = record.content
             ?? MessageContent(message: Message(body: "(this message's stored content could not be read)"), variants: nil)
-        let audience = (try? JSONDecoder().decode(Audience.self, from: Data(record.audience.utf8))) ?? .devices([])
+        let audience = record.audience ?? .devices([])
         var counts: Counts?
         if includeCounts {
             var tally = Counts()

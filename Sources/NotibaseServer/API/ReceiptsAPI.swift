@@ -13,13 +13,6 @@ enum ReceiptsAPI {
     }
 
     /// What the delivery log keeps of a receipt.
-    struct Detail: Encodable {
-        var receiptId: String
-        var render: RenderReport?
-        var actionId: String?
-        var text: String?
-    }
-
     /// The most receipts one delivery keeps: a notification is rendered once and tapped a few
     /// times; past this, receipts are refused rather than let one delivery's log grow without end.
     static let maximumReceiptsPerDelivery = 32
@@ -69,7 +62,7 @@ enum ReceiptsAPI {
             if receipt.event == .action && (receipt.actionID ?? "").isEmpty {
                 throw APIError(status: 400, code: "missing_field", message: "actionId is required for an action receipt: the identifier of the tapped button", field: "actionId")
             }
-            let detail = try JSON.storable(Detail(receiptId: receipt.id, render: receipt.render, actionId: receipt.actionID, text: receipt.text), field: "render")
+            let detail = DeliveryEventDetail(receiptID: receipt.id, render: receipt.render, actionID: receipt.actionID, text: receipt.text)
             let result = Identifier.isWellFormed(receipt.deliveryID)
                 ? try await context.store.applyReceipt(
                     appID: appID, receipt, detail: detail, limit: Self.maximumReceiptsPerDelivery, now: context.clock.milliseconds())

@@ -8,6 +8,8 @@ actor CredentialVault {
     private let store: any Storage
     private let box: SecretBox
     private var cache: [String: (revision: Int, credentials: [Platform: ProviderCredentials])] = [:]
+    /// How many times it has read an app from the store (the workers ask once per app per batch).
+    private(set) var lookups = 0
 
     init(store: any Storage, box: SecretBox) {
         self.store = store
@@ -17,9 +19,15 @@ actor CredentialVault {
     /// The credentials of an app for a platform, or nil when it has none (or they do not open
     /// with this server's secret key).
     func credentials(appID: String, platform: Platform) async throws -> ProviderCredentials? {
-        guard let app = try await store.app(appID) else { return nil }
+        try await credentials(appID: appID)[platform]
+    }
+
+    /// The credentials of an app for each platform it has them for.
+    func credentials(appID: String) async throws -> [Platform: ProviderCredentials] {
+        lookups += 1
+        guard let app = try await store.app(appID) else { return [:] }
         if let cached = cache[appID], cached.revision == app.credentialsRevision {
-            return cached.credentials[platform]
+            return cached.credentials
         }
         var opened: [Platform: ProviderCredentials] = [:]
         for record in try await store.credentials(appID: appID) {
@@ -35,6 +43,6 @@ actor CredentialVault {
             }
         }
         cache[appID] = (app.credentialsRevision, opened)
-        return opened[platform]
+        return opened
     }
 }

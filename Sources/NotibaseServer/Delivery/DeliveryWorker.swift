@@ -23,11 +23,13 @@ final class DeliveryWorker: Sendable {
     private let metrics: Metrics
     private let signer: Signer
     private let options: Options
+    private let signal: WorkSignal
 
     init(
         store: any Storage, senders: SenderSet, vault: CredentialVault, clock: WallClock, logger: Logger, metrics: Metrics, signer: Signer,
-        options: Options
+        options: Options, signal: WorkSignal = WorkSignal()
     ) {
+        self.signal = signal
         self.signer = signer
         self.store = store
         self.senders = senders
@@ -54,11 +56,12 @@ final class DeliveryWorker: Sendable {
         return claimed.count
     }
 
-    /// Runs until cancelled; waits `idle` when nothing is due.
+    /// Runs until cancelled; when nothing is due, waits `idle` or until deliveries are signalled.
     func run(idle: Duration) async {
         while !Task.isCancelled {
+            let generation = signal.generation
             do {
-                if try await runOnce() == 0 { try? await Task.sleep(for: idle) }
+                if try await runOnce() == 0 { await signal.wait(since: generation, timeout: idle) }
             } catch {
                 logger.error("delivery batch failed; its deliveries return when their lease ends", ["error": .string("\(error)")])
                 try? await Task.sleep(for: .seconds(1))
@@ -90,11 +93,12 @@ final class DeliveryWorker: Sendable {
         var plan = Plan()
         var messages: [Int: (record: MessageRecord, content: MessageContent)?] = [:]
         var renderers: [String: Result<Renderer, RenderError>] = [:]
+        var credentialsByApp: [String: [Platform: ProviderCredentials]] = [:]  // read once per app per batch
         let now = clock.now()
         for delivery in claimed {
             if messages[delivery.messageSeq] == nil {
                 messages[delivery.messageSeq] = try await store.message(seq: delivery.messageSeq).flatMap { record in
-                    (try? JSONDecoder().decode(MessageContent.self, from: Data(record.content.utf8))).map { (record, $0) }
+                    record.content.map { (record, $0) }
                 }
             }
             guard let (record, content) = messages[delivery.messageSeq] ?? nil else {
@@ -112,7 +116,8 @@ final class DeliveryWorker: Sendable {
             let credentials: ProviderCredentials
             switch senders.credentials {
             case .stored:
-                guard let stored = try await vault.credentials(appID: record.appID, platform: delivery.platform) else {
+                if credentialsByApp[record.appID] == nil { credentialsByApp[record.appID] = try await vault.credentials(appID: record.appID) }
+                guard let stored = credentialsByApp[record.appID]?[delivery.platform] else {
                     let provider = delivery.platform == .ios ? "apns" : "fcm"
                     plan.updates.append(final(delivery, .failed, "the app has no \(provider.uppercased()) credentials; upload them with PUT /v1/apps/\(record.appID)/credentials/\(provider)"))
                     continue
@@ -218,40 +223,22 @@ final class DeliveryWorker: Sendable {
             detail.reason = reason
             detail.retryAt = Timestamp.format(at)
             let due = Int(at.timeIntervalSince1970 * 1000)
-            return DeliveryUpdate(seq: item.delivery.seq, state: .retrying, dueAt: due, event: "retrying", detail: detail.json)
+            return DeliveryUpdate(seq: item.delivery.seq, state: .retrying, dueAt: due, event: "retrying", detail: detail)
         case .fail(let reason):
             detail.reason = reason
-            return DeliveryUpdate(seq: item.delivery.seq, state: .failed, event: "failed", detail: detail.json)
+            return DeliveryUpdate(seq: item.delivery.seq, state: .failed, event: "failed", detail: detail)
         case .deactivateDevice(let reason, let since):
             detail.reason = "the provider reports the device token is no longer valid (\(reason)); the device was deactivated"
             detail.deviceDeactivated = true
             let at = Int((since ?? now).timeIntervalSince1970 * 1000)
             logger.info("device deactivated", ["deviceToken": .string(Logger.redactToken(item.delivery.token ?? "")), "reason": .string(reason)])
-            return DeliveryUpdate(seq: item.delivery.seq, state: .failed, event: "failed", detail: detail.json, deactivateDevice: item.delivery.deviceSeq.map { ($0, reason, at) })
+            return DeliveryUpdate(seq: item.delivery.seq, state: .failed, event: "failed", detail: detail, deactivateDevice: item.delivery.deviceSeq.map { ($0, reason, at) })
         }
     }
 
     private func final(_ delivery: ClaimedDelivery, _ state: DeliveryState, _ reason: String) -> DeliveryUpdate {
         var detail = DeliveryEventDetail(attempt: delivery.attempts)
         detail.reason = reason
-        return DeliveryUpdate(seq: delivery.seq, state: state, event: state.rawValue, detail: detail.json)
+        return DeliveryUpdate(seq: delivery.seq, state: state, event: state.rawValue, detail: detail)
     }
-}
-
-/// The detail of a history entry written by the worker.
-struct DeliveryEventDetail: Codable, Sendable {
-    var attempt: Int?
-    var status: Int?
-    var providerID: String?
-    var providerReason: String?
-    var explanation: String?
-    var reason: String?
-    var retryAt: String?
-    var deviceDeactivated: Bool?
-
-    enum CodingKeys: String, CodingKey {
-        case attempt, status, providerID = "providerId", providerReason, explanation, reason, retryAt, deviceDeactivated
-    }
-
-    var json: String { JSON.text(self) }
 }

@@ -9,9 +9,11 @@ actor FanOut {
     private let logger: Logger
     private let metrics: Metrics
     private let batchSize: Int
+    private let signals: WorkSignals
 
-    init(store: any Storage, clock: WallClock, logger: Logger, metrics: Metrics, batchSize: Int) {
+    init(store: any Storage, clock: WallClock, logger: Logger, metrics: Metrics, batchSize: Int, signals: WorkSignals = WorkSignals()) {
         self.store = store
+        self.signals = signals
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
@@ -48,9 +50,7 @@ actor FanOut {
         var round = Round()
         let due = try await store.messagesToFanOut(now: clock.milliseconds(), limit: Self.messagesPerRound)
         for message in Self.takingTurns(due) where !Task.isCancelled {
-            guard let content = try? JSONDecoder().decode(MessageContent.self, from: Data(message.content.utf8)),
-                  let audience = try? JSONDecoder().decode(Audience.self, from: Data(message.audience.utf8))
-            else {
+            guard let content = message.content, let audience = message.audience else {
                 let reason = "the stored message could not be read, so it was not sent; send it again"
                 try await store.failMessage(seq: message.seq, reason: reason, now: clock.milliseconds())
                 logger.error("message failed: its stored content is not readable", ["messageId": .string(message.id)])
@@ -61,6 +61,7 @@ actor FanOut {
                 let batch = try await store.fanOutBatch(messageSeq: message.seq, audience: audience, chooser: chooser, limit: batchSize, now: clock.milliseconds())
                 round.written += batch.written
                 metrics.recordFanOut(deliveries: batch.written)
+                if batch.written > 0 { signals.delivery.notify() }
                 if batch.done {
                     logger.info("fan-out finished", ["messageId": .string(message.id)])
                 } else if batch.written > 0 {
@@ -95,11 +96,12 @@ actor FanOut {
         return ordered
     }
 
-    /// Runs until cancelled: rounds back to back while messages are being fanned out, a look every
-    /// `interval` when none is.
+    /// Runs until cancelled: rounds back to back while messages are being fanned out; when none
+    /// is, a look every `interval`, or at once when a message is signalled.
     func run(interval: Duration) async {
         var lastSweep = ContinuousClock.now
         while !Task.isCancelled {
+            let generation = signals.fanOut.generation
             var unfinished = 0
             do {
                 unfinished = try await runRound().unfinished
@@ -110,7 +112,7 @@ actor FanOut {
             } catch {
                 logger.error("fan-out failed; retrying", ["error": .string("\(error)")])
             }
-            if unfinished == 0 { try? await Task.sleep(for: interval) }
+            if unfinished == 0 { await signals.fanOut.wait(since: generation, timeout: interval) }
         }
     }
 

@@ -27,9 +27,9 @@ enum IntegrityRules {
          SELECT k.key FROM idempotency_keys k JOIN messages m ON m.id = k.message_id WHERE m.app_id <> k.app_id LIMIT 20
          """),
         ("a delivery in a final state is still due",
-         "SELECT id FROM deliveries WHERE due_at IS NOT NULL AND state NOT IN ('queued', 'retrying') LIMIT 20"),
+         "SELECT id FROM deliveries WHERE due_at IS NOT NULL AND state NOT IN (\(Lifecycle.pendingSQL)) LIMIT 20"),
         ("a delivery waiting to be sent has no device",
-         "SELECT id FROM deliveries WHERE device_seq IS NULL AND state IN ('queued', 'retrying') AND due_at IS NOT NULL LIMIT 20"),
+         "SELECT id FROM deliveries WHERE device_seq IS NULL AND state IN (\(Lifecycle.pendingSQL)) AND due_at IS NOT NULL LIMIT 20"),
         ("a finished message still has deliveries to send",
          """
          SELECT m.id FROM messages m WHERE m.state IN ('completed', 'failed')

@@ -71,13 +71,63 @@ struct DeviceFilter: Sendable {
     var tokenPrefix: String?
 }
 
-/// A message as stored: its content and audience as JSON, its progress.
+/// A message as the API hands it to the store: what it sends and to whom, and when; nothing the
+/// store assigns (its number, state, progress). Its stored form is made once, here, so a message
+/// that cannot be stored is refused before anything is written.
+struct NewMessage: Sendable {
+    var id: String
+    var appID: String
+    let content: MessageContent
+    let audience: Audience
+    var sendAt: Int
+    var audienceSize: Int
+    var createdAt: Int
+    /// The content and audience as the store writes them (JSON).
+    let storedContent: String
+    let storedAudience: String
+
+    /// Throws ``EncodingError`` when the content or audience has no JSON form.
+    init(id: String, appID: String, content: MessageContent, audience: Audience, sendAt: Int, audienceSize: Int, createdAt: Int) throws {
+        self.init(
+            id: id, appID: appID, content: content, audience: audience, sendAt: sendAt, audienceSize: audienceSize, createdAt: createdAt,
+            storedContent: try StoredJSON.encode(content), storedAudience: try StoredJSON.encode(audience))
+    }
+
+    /// A message with stored forms given as they are, for tests that store what a damaged
+    /// database holds.
+    init(
+        id: String, appID: String, content: MessageContent, audience: Audience, sendAt: Int, audienceSize: Int, createdAt: Int,
+        storedContent: String, storedAudience: String
+    ) {
+        self.id = id
+        self.appID = appID
+        self.content = content
+        self.audience = audience
+        self.sendAt = sendAt
+        self.audienceSize = audienceSize
+        self.createdAt = createdAt
+        self.storedContent = storedContent
+        self.storedAudience = storedAudience
+    }
+
+    /// The record of it once stored under `seq`, before any fan-out.
+    func record(seq: Int) -> MessageRecord {
+        MessageRecord(
+            seq: seq, id: id, appID: appID, content: content, audience: audience, state: .scheduled, sendAt: sendAt,
+            audienceSize: audienceSize, fanOutCursor: 0, createdAt: createdAt)
+    }
+}
+
+/// A message as stored: what it sends, to whom, its progress.
 struct MessageRecord: Sendable {
     var seq: Int
     var id: String
     var appID: String
-    var content: String
-    var audience: String
+    /// What it sends; nil when the stored form cannot be read (a damaged database): such a
+    /// message is failed alone, and still listed.
+    var content: MessageContent?
+    /// Who it goes to; nil when the stored form cannot be read.
+    var audience: Audience?
     var state: MessageState
     var sendAt: Int
     var audienceSize: Int
@@ -124,11 +174,12 @@ struct DeliveryRecord: Sendable {
     var events: [DeliveryEventRecord] = []
 }
 
-/// One entry of a delivery's history; `detail` is a JSON object.
+/// One entry of a delivery's history.
 struct DeliveryEventRecord: Sendable {
     var event: String
     var at: Int
-    var detail: String?
+    /// Nil when there is none, or when the stored form cannot be read.
+    var detail: DeliveryEventDetail?
 }
 
 /// A delivery claimed by a worker, with what it needs to render and send it.
@@ -157,7 +208,7 @@ struct DeliveryUpdate: Sendable {
     var dueAt: Int?
     var providerID: String?
     var event: String
-    var detail: String?
+    var detail: DeliveryEventDetail?
     /// Set when the provider called the token dead: the reason to record on the device.
     var deactivateDevice: (seq: Int, reason: String, at: Int)?
 }

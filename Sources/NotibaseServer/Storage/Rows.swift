@@ -42,7 +42,14 @@ enum Rows {
     }
 
     /// The detail of the `failed` entry a deleted device's waiting deliveries get.
-    static let deviceDeletedDetail = #"{"reason":"the device was deleted before this was sent"}"#
+    static let deviceDeletedDetail = DeliveryEventDetail.because("the device was deleted before this was sent").stored
+
+    /// A history entry from its event, time and detail columns, starting at `column`.
+    static func event(_ row: some StoredRow, from column: Int32) -> DeliveryEventRecord {
+        DeliveryEventRecord(
+            event: row.text(column), at: row.int(column + 1),
+            detail: row.optionalText(column + 2).flatMap { StoredJSON.decode(DeliveryEventDetail.self, $0) })
+    }
 
     static func app(_ row: some StoredRow) -> AppRecord {
         AppRecord(id: row.text(0), name: row.text(1), credentialsRevision: row.int(2), createdAt: row.int(3), requireIdentityVerification: row.int(4) == 1)
@@ -67,7 +74,8 @@ enum Rows {
     static func message(_ row: some StoredRow) throws -> MessageRecord {
         guard let state = MessageState(rawValue: row.text(5)) else { throw StorageError.corrupt("message state \(row.text(5))") }
         return MessageRecord(
-            seq: row.int(0), id: row.text(1), appID: row.text(2), content: row.text(3), audience: row.text(4), state: state,
+            seq: row.int(0), id: row.text(1), appID: row.text(2), content: StoredJSON.decode(MessageContent.self, row.text(3)),
+            audience: StoredJSON.decode(Audience.self, row.text(4)), state: state,
             sendAt: row.int(6), audienceSize: row.int(7), fanOutCursor: row.int(8), createdAt: row.int(9), finishedAt: row.optionalInt(10),
             failureReason: row.optionalText(11))
     }

@@ -12,6 +12,11 @@ protocol Storage: KeyDirectory {
     func replaceSetting(_ name: String, _ value: [UInt8]) async throws
     /// Ends what the backend runs in the background and leaves the database tidy (on shutdown).
     func close() async throws
+    /// Calls `wake` whenever a node sharing the database announces work, until ``close()``;
+    /// returns whether the backend carries such announcements (PostgreSQL's LISTEN/NOTIFY). Only
+    /// a wake-up: the nodes still look for work on their own. A backend one node uses alone
+    /// (SQLite) has nothing to hear and returns false.
+    func listen(_ wake: @escaping @Sendable (AnnouncedWork) -> Void) -> Bool
     func queueDepth() async throws -> Int
     /// What is wrong with the stored data (orphans, dangling references, rules no constraint
     /// states); empty when all is well. Reads only.
@@ -47,7 +52,7 @@ protocol Storage: KeyDirectory {
 
     // Messages
     func audienceSize(appID: String, _ audience: Audience) async throws -> Int
-    func createMessage(_ message: MessageRecord, idempotencyKey: String?, window: Int) async throws -> (MessageRecord, replayed: Bool)
+    func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) async throws -> (MessageRecord, replayed: Bool)
     func message(appID: String, id: String) async throws -> MessageRecord?
     func message(seq: Int) async throws -> MessageRecord?
     func messages(appID: String, beforeSeq: Int, limit: Int) async throws -> [MessageRecord]
@@ -73,5 +78,13 @@ protocol Storage: KeyDirectory {
     func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]
     func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]?
     func delivery(appID: String, id: String) async throws -> DeliveryRecord?
-    func applyReceipt(appID: String, _ receipt: Receipt, detail: String, limit: Int, now: Int) async throws -> ReceiptResult
+    func applyReceipt(appID: String, _ receipt: Receipt, detail: DeliveryEventDetail, limit: Int, now: Int) async throws -> ReceiptResult
+}
+
+/// Work a node announces to the others through the database.
+enum AnnouncedWork: String, Sendable, CaseIterable {
+    /// A message is due for fan-out.
+    case fanOut = "fan-out"
+    /// Deliveries were written and are due.
+    case delivery
 }

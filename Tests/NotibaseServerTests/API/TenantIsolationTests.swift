@@ -39,8 +39,8 @@ struct TenantIsolationTests {
         try await harness.registerDevice(good, number: 2)
         let now = Int(harness.time.now.timeIntervalSince1970 * 1000)
         let (poison, _) = try await harness.store.createMessage(
-            MessageRecord(seq: 0, id: Identifier.make(milliseconds: now), appID: bad.id, content: "null", audience: #"{"all":true}"#, state: .scheduled,
-                          sendAt: now, audienceSize: 1, fanOutCursor: 0, createdAt: now, finishedAt: nil),
+            NewMessage(id: Identifier.make(milliseconds: now), appID: bad.id, content: MessageContent(message: Message(), variants: nil), audience: .everyone,
+                       sendAt: now, audienceSize: 1, createdAt: now, storedContent: "null", storedAudience: #"{"all":true}"#),
             idempotencyKey: nil, window: 0)
         let message = try await harness.send(good, #"{"message": {"title": "Still delivered"}, "audience": {"all": true}}"#)
 
@@ -87,7 +87,7 @@ struct TenantIsolationTests {
 
     @Test func takingTurnsInterleavesAppsOldestFirst() {
         func record(_ id: String, _ app: String) -> MessageRecord {
-            MessageRecord(seq: 0, id: id, appID: app, content: "", audience: "", state: .scheduled, sendAt: 0, audienceSize: 0, fanOutCursor: 0, createdAt: 0)
+            MessageRecord(seq: 0, id: id, appID: app, content: nil, audience: nil, state: .scheduled, sendAt: 0, audienceSize: 0, fanOutCursor: 0, createdAt: 0)
         }
         let due = [record("a1", "A"), record("a2", "A"), record("a3", "A"), record("b1", "B"), record("c1", "C"), record("b2", "B")]
         #expect(FanOut.takingTurns(due).map(\.id) == ["a1", "b1", "c1", "a2", "b2", "a3"])

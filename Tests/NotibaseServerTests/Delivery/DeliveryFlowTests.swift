@@ -139,12 +139,16 @@ struct DeliveryFlowTests {
         #expect(!String(decoding: stored[0].sealed, as: UTF8.self).contains("PRIVATE KEY"))
         #expect(box.open(stored[0].sealed, context: "apns:other-app") == nil)  // bound to its app
 
+        let vault = CredentialVault(store: harness.store, box: box)
         let worker = DeliveryWorker(
             store: harness.store, senders: SenderSet(ios: sender, android: sender, credentials: .stored),
-            vault: CredentialVault(store: harness.store, box: box), clock: WallClock { harness.time.now }, logger: .silent, metrics: Metrics(), signer: harness.signer, options: .init())
+            vault: vault, clock: WallClock { harness.time.now }, logger: .silent, metrics: Metrics(), signer: harness.signer, options: .init())
+        for number in 2...40 { try await harness.registerDevice(app, number: number) }
         _ = try await harness.send(app, #"{"message": {"title": "Hi"}, "audience": {"all": true}}"#)
         try await harness.fanOut.runOnce()
-        try await worker.runOnce()
+        #expect(try await worker.runOnce() == 40)
+        #expect(await vault.lookups == 1, "the app's credentials are read once for the whole batch, not once per delivery")
+        #expect(sender.pushes.count == 40)
         let push = try #require(sender.pushes.first)
         guard case .apns(let credentials) = push.credentials, case .apns(let request) = push.request else { Issue.record("expected APNs"); return }
         #expect(credentials.bundleID == "com.example.shop" && credentials.environment == .sandbox)

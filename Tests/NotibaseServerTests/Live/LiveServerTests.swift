@@ -74,6 +74,31 @@ struct LiveServerTests {
         _ = directory
     }
 
+    /// A message posted to a node wakes its fan-out, and the batch its workers: it goes out at
+    /// once even when the loops would otherwise look only once an hour.
+    @Test func aPostedMessageGoesOutWithoutWaitingForTheNextLook() async throws {
+        let (server, directory) = try await start { $0.delivery.pollInterval = .seconds(3_600) }
+        try await Task.sleep(for: .milliseconds(100))  // the loops have looked once and wait
+        let client = try await RawHTTPClient.connect(port: server.port)
+        func call(_ method: String, _ path: String, _ key: String, _ body: String? = nil) async throws -> Reply {
+            let bodyPart = body.map { "Content-Type: application/json\r\nContent-Length: \($0.utf8.count)\r\n\r\n\($0)" } ?? "\r\n"
+            let response = try #require(await client.exchange("\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(key)\r\n" + bodyPart))
+            return Reply(status: response.status, headers: response.headers, body: Data(response.body.utf8))
+        }
+        let app = try await call("POST", "/v1/apps", Harness.adminKey, #"{"name": "Awake"}"#)
+        let serverKey = try #require(app["serverKey"].string)
+        #expect(try await call("POST", "/v1/devices", try #require(app["clientKey"].string), #"{"platform": "ios", "token": "\#(Harness.token(1))"}"#).status == 201)
+        let id = try #require(try await call("POST", "/v1/messages", serverKey, #"{"message": {"title": "Now"}, "audience": {"all": true}}"#)["id"].string)
+        var state = ""
+        for _ in 0..<250 where state != "completed" {
+            state = try await call("GET", "/v1/messages/\(id)", serverKey)["state"].string ?? ""
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(state == "completed")
+        await server.shutdown()
+        _ = directory
+    }
+
     @Test func theAdminKeyIsCreatedOnceAndStoredOnlyAsAHash() async throws {
         let directory = try TemporaryDirectory()
         var configuration = ServerConfiguration()

@@ -1,5 +1,6 @@
 import Foundation
 import NotibaseCore
+import Synchronization
 import Testing
 @testable import NotibaseServer
 
@@ -32,10 +33,10 @@ final class StorageContractTests: Sendable {
         #expect(try await store.registerDevices(appID: app, registrations, now: 10) == count)
     }
 
-    func message(_ app: String, id: String = "m1", audience: String = #"{"all":true}"#, now: Int = 100, key: String? = nil) async throws -> (MessageRecord, replayed: Bool) {
+    func message(_ app: String, id: String = "m1", audience: Audience = .everyone, now: Int = 100, key: String? = nil) async throws -> (MessageRecord, replayed: Bool) {
         try await store.createMessage(
-            MessageRecord(seq: 0, id: id, appID: app, content: #"{"message":{"title":"T"}}"#, audience: audience, state: .scheduled, sendAt: now,
-                          audienceSize: 0, fanOutCursor: 0, createdAt: now, finishedAt: nil),
+            NewMessage(id: id, appID: app, content: MessageContent(message: Message(title: "T"), variants: nil), audience: audience, sendAt: now,
+                       audienceSize: 0, createdAt: now),
             idempotencyKey: key, window: 1_000)
     }
 
@@ -133,14 +134,58 @@ final class StorageContractTests: Sendable {
         func receipt(_ id: String, _ event: Receipt.Event) -> Receipt {
             Receipt(id: id, deliveryID: claimed[0].id, event: event, occurredAt: Date(timeIntervalSince1970: 1))
         }
-        #expect(try await store.applyReceipt(appID: app, receipt("r1", .opened), detail: "{}", limit: 5, now: 500) == .accepted(deliveryID: claimed[0].id))
-        #expect(try await store.applyReceipt(appID: app, receipt("r1", .opened), detail: "{}", limit: 5, now: 501) == .duplicate(deliveryID: claimed[0].id))
-        #expect(try await store.applyReceipt(appID: app, receipt("r2", .rendered), detail: "{}", limit: 5, now: 502) == .accepted(deliveryID: claimed[0].id))
+        #expect(try await store.applyReceipt(appID: app, receipt("r1", .opened), detail: DeliveryEventDetail(), limit: 5, now: 500) == .accepted(deliveryID: claimed[0].id))
+        #expect(try await store.applyReceipt(appID: app, receipt("r1", .opened), detail: DeliveryEventDetail(), limit: 5, now: 501) == .duplicate(deliveryID: claimed[0].id))
+        #expect(try await store.applyReceipt(appID: app, receipt("r2", .rendered), detail: DeliveryEventDetail(), limit: 5, now: 502) == .accepted(deliveryID: claimed[0].id))
         #expect(try await store.delivery(appID: app, id: claimed[0].id)?.state == .opened)
-        #expect(try await store.applyReceipt(appID: "another", receipt("r3", .opened), detail: "{}", limit: 5, now: 503) == .unknownDelivery)
-        for number in 3...5 { _ = try await store.applyReceipt(appID: app, receipt("r\(number)", .dismissed), detail: "{}", limit: 5, now: 504) }
-        #expect(try await store.applyReceipt(appID: app, receipt("r6", .dismissed), detail: "{}", limit: 5, now: 505) == .limitReached)
+        #expect(try await store.applyReceipt(appID: "another", receipt("r3", .opened), detail: DeliveryEventDetail(), limit: 5, now: 503) == .unknownDelivery)
+        for number in 3...5 { _ = try await store.applyReceipt(appID: app, receipt("r\(number)", .dismissed), detail: DeliveryEventDetail(), limit: 5, now: 504) }
+        #expect(try await store.applyReceipt(appID: app, receipt("r6", .dismissed), detail: DeliveryEventDetail(), limit: 5, now: 505) == .limitReached)
         #expect(try await store.delivery(appID: app, id: claimed[0].id)?.events.map(\.event) == ["opened", "rendered", "dismissed", "dismissed", "dismissed"])
+    }
+
+    /// The device can answer before the worker records the send: the late outcome does not undo
+    /// the receipt. A send outcome does replace a cancellation (the push was already on its way).
+    @Test func aLateOutcomeNeverUndoesAReceiptButReplacesACancellation() async throws {
+        let app = try await app()
+        try await devices(app, 2)
+        let (message, _) = try await message(app)
+        _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200)
+        let claimed = try await store.claimDeliveries(now: 300, lease: 1_000, limit: 10)
+        #expect(claimed.count == 2)
+        _ = try await store.applyReceipt(
+            appID: app, Receipt(id: "r", deliveryID: claimed[0].id, event: .rendered, occurredAt: Date(timeIntervalSince1970: 1)),
+            detail: DeliveryEventDetail(), limit: 5, now: 350)
+        _ = try await store.cancelMessage(appID: app, id: message.id, now: 360)
+        #expect(try await store.delivery(appID: app, id: claimed[1].id)?.state == .cancelled)
+        try await store.recordDeliveries(
+            claimed.map { DeliveryUpdate(seq: $0.seq, state: .sent, providerID: "p", event: "sent") }, messageSeqs: [message.seq], now: 400)
+        #expect(try await store.delivery(appID: app, id: claimed[0].id)?.state == .rendered)
+        #expect(try await store.delivery(appID: app, id: claimed[1].id)?.state == .sent)
+    }
+
+    /// On PostgreSQL a new message and a fan-out batch are announced to every listening node when
+    /// they commit (a wake-up; nodes also look on their own). SQLite has one node: nothing to hear.
+    @Test(.timeLimit(.minutes(1))) func workIsAnnouncedToListeningNodes() async throws {
+        let heard = Mutex<[AnnouncedWork]>([])
+        guard store.listen({ work in heard.withLock { $0.append(work) } }) else {
+            #expect(!TestDatabase.isPostgres)
+            return
+        }
+        func waitFor(_ work: AnnouncedWork) async throws {
+            while !heard.withLock({ $0.contains(work) }) { try await Task.sleep(for: .milliseconds(10)) }
+            heard.withLock { $0 = [] }
+        }
+        // Once listening, it passes on both kinds (what was announced before went unheard).
+        while heard.withLock({ Set($0) }) != Set(AnnouncedWork.allCases) { try await Task.sleep(for: .milliseconds(10)) }
+        heard.withLock { $0 = [] }
+        let app = try await app()
+        try await devices(app, 2)
+        let (message, _) = try await message(app)
+        try await waitFor(.fanOut)
+        _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200)
+        try await waitFor(.delivery)
+        try await store.close()
     }
 
     @Test func listsPageWithCursors() async throws {
@@ -165,9 +210,9 @@ final class StorageContractTests: Sendable {
         let (message, _) = try await message(app, key: "k")
         _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200)
         let claimed = try await store.claimDeliveries(now: 300, lease: 1_000, limit: 10)
-        try await store.recordDeliveries(claimed.map { DeliveryUpdate(seq: $0.seq, state: .failed, event: "failed", detail: "{}") }, messageSeqs: [message.seq], now: 400)
+        try await store.recordDeliveries(claimed.map { DeliveryUpdate(seq: $0.seq, state: .failed, event: "failed", detail: DeliveryEventDetail()) }, messageSeqs: [message.seq], now: 400)
         _ = try await store.applyReceipt(
-            appID: app, Receipt(id: "r", deliveryID: claimed[0].id, event: .opened, occurredAt: Date(timeIntervalSince1970: 1)), detail: "{}", limit: 5, now: 500)
+            appID: app, Receipt(id: "r", deliveryID: claimed[0].id, event: .opened, occurredAt: Date(timeIntervalSince1970: 1)), detail: DeliveryEventDetail(), limit: 5, now: 500)
         try await store.putCredentials(appID: app, provider: "apns", sealed: [1], summary: "{}", now: 1)
         #expect(try await store.deleteApp(app))
         for table in ["devices", "messages", "deliveries", "delivery_events", "receipts", "idempotency_keys", "credentials"] {

@@ -55,6 +55,23 @@ final class PostgresConnection {
         try check(result, sql)
     }
 
+    /// The connection's socket, to wait on for notifications; nil when not connected.
+    var socket: Int32? { handle.map(PQsocket).flatMap { $0 >= 0 ? $0 : nil } }
+
+    /// The payloads of the notifications (`LISTEN`) that arrived on `channel`, after reading
+    /// whatever the server sent; throws when the connection is lost.
+    func notifications(on channel: String) throws -> [String] {
+        guard let handle, PQconsumeInput(handle) == 1 else {
+            throw StorageError(.unavailable, "PostgreSQL: the listening connection was lost")
+        }
+        var payloads: [String] = []
+        while let notification = PQnotifies(handle) {
+            if String(cString: notification.pointee.relname) == channel { payloads.append(String(cString: notification.pointee.extra)) }
+            PQfreemem(notification)
+        }
+        return payloads
+    }
+
     /// Runs `sql` (with `$1`… placeholders) as a prepared statement and returns its rows.
     @discardableResult
     func query(_ sql: String, _ values: [PostgresValue] = []) throws -> PostgresResult {

@@ -44,7 +44,7 @@ extension PostgresStore {
             """
             SELECT delivery_seq, event, at, detail FROM delivery_events
             WHERE delivery_seq IN (SELECT value::bigint FROM jsonb_array_elements_text($1::jsonb)) ORDER BY delivery_seq, seq
-            """, [.text(JSON.text(deliveries.map(\.seq)))]).map { ($0.int(0), DeliveryEventRecord(event: $0.text(1), at: $0.int(2), detail: $0.optionalText(3))) }
+            """, [.text(JSON.text(deliveries.map(\.seq)))]).map { ($0.int(0), Rows.event($0, from: 1)) }
         for (seq, event) in rows { events[seq, default: []].append(event) }
         return deliveries.map { delivery in
             var delivery = delivery
@@ -55,7 +55,7 @@ extension PostgresStore {
 
     /// Applies a receipt once per receipt ID, only for a delivery of the same app (and message),
     /// at most `limit` per delivery. The delivery's row is locked, so two nodes count alike.
-    func applyReceipt(appID: String, _ receipt: Receipt, detail: String, limit: Int, now: Int) async throws -> ReceiptResult {
+    func applyReceipt(appID: String, _ receipt: Receipt, detail: DeliveryEventDetail, limit: Int, now: Int) async throws -> ReceiptResult {
         try await pool.transaction { connection in
             guard let found = try connection.query(
                 """
@@ -78,10 +78,10 @@ extension PostgresStore {
             }
             try connection.run(
                 "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES ($1, $2, $3, $4)",
-                [.int(seq), .text(receipt.event.rawValue), .int(Int(receipt.occurredAt.timeIntervalSince1970 * 1000)), .text(detail)])
+                [.int(seq), .text(receipt.event.rawValue), .int(Int(receipt.occurredAt.timeIntervalSince1970 * 1000)), .text(detail.stored)])
             let current = DeliveryState(rawValue: stateText) ?? .queued
             let reported = DeliveryState(rawValue: receipt.event.rawValue) ?? .rendered
-            if reported.rank > current.rank {
+            if Lifecycle.receipt(reported, advances: current) {
                 try connection.run("UPDATE deliveries SET state = $1, due_at = NULL, updated_at = $2 WHERE seq = $3", [.text(reported.rawValue), .int(now), .int(seq)])
                 try Self.completeIfFinished(connection, messageSeqs: [messageSeq], now: now)
             }

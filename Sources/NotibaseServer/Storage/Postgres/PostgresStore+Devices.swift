@@ -114,7 +114,7 @@ extension PostgresStore {
             let failed = try connection.query(
                 """
                 UPDATE deliveries SET state = 'failed', due_at = NULL, updated_at = $1
-                WHERE device_seq = $2 AND state IN ('queued', 'retrying') RETURNING seq, message_seq
+                WHERE device_seq = $2 AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq, message_seq
                 """, [.int(now), .int(seq)]).map { ($0.int(0), $0.int(1)) }
             if !failed.isEmpty {
                 try connection.run(

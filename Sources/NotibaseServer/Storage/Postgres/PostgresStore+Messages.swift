@@ -11,7 +11,7 @@ extension PostgresStore {
 
     /// Stores a new message, or returns the one stored under the same idempotency key within
     /// `window` (the key's row is locked, so two nodes given the same key create one message).
-    func createMessage(_ message: MessageRecord, idempotencyKey: String?, window: Int) async throws -> (MessageRecord, replayed: Bool) {
+    func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) async throws -> (MessageRecord, replayed: Bool) {
         try await pool.transaction { connection in
             if let key = idempotencyKey {
                 try connection.run("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [.text(message.appID), .text(key)])
@@ -29,10 +29,11 @@ extension PostgresStore {
                 INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at)
                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING seq
                 """,
-                [.text(message.id), .text(message.appID), .text(message.content), .text(message.audience), .text(message.state.rawValue),
+                [.text(message.id), .text(message.appID), .text(message.storedContent), .text(message.storedAudience), .text(MessageState.scheduled.rawValue),
                  .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt)]).first({ $0.int(0) }) else {
                 throw StorageError.corrupt("message insert returned nothing")
             }
+            try self.announce(.fanOut, on: connection)
             if let key = idempotencyKey {
                 try connection.run(
                     """
@@ -40,9 +41,7 @@ extension PostgresStore {
                     ON CONFLICT (app_id, key) DO UPDATE SET message_id = excluded.message_id, created_at = excluded.created_at
                     """, [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt)])
             }
-            var stored = message
-            stored.seq = seq
-            return (stored, false)
+            return (message.record(seq: seq), false)
         }
     }
 
@@ -90,7 +89,7 @@ extension PostgresStore {
                 """
                 WITH cancelled AS (
                     UPDATE deliveries SET state = 'cancelled', due_at = NULL, updated_at = $1
-                    WHERE message_seq = $2 AND state IN ('queued', 'retrying') RETURNING seq)
+                    WHERE message_seq = $2 AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq)
                 INSERT INTO delivery_events (delivery_seq, event, at) SELECT seq, 'cancelled', $1 FROM cancelled
                 """, [.int(now), .int(message.seq)])
             return try connection.query("SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1", [.int(message.seq)]).first(Rows.message)
@@ -100,15 +99,15 @@ extension PostgresStore {
     func failMessage(seq: Int, reason: String, now: Int) async throws {
         try await pool.transaction { connection in
             guard try connection.run(
-                "UPDATE messages SET state = 'failed', failure_reason = $1, finished_at = $2 WHERE seq = $3 AND state IN ('scheduled', 'fanningOut', 'sending')",
+                "UPDATE messages SET state = 'failed', failure_reason = $1, finished_at = $2 WHERE seq = $3 AND state IN (\(Lifecycle.unfinishedSQL))",
                 [.text(reason), .int(now), .int(seq)]) == 1 else { return }
             try connection.run(
                 """
                 WITH failed AS (
                     UPDATE deliveries SET state = 'failed', due_at = NULL, updated_at = $1
-                    WHERE message_seq = $2 AND state IN ('queued', 'retrying') RETURNING seq)
+                    WHERE message_seq = $2 AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq)
                 INSERT INTO delivery_events (delivery_seq, event, at, detail) SELECT seq, 'failed', $1, $3 FROM failed
-                """, [.int(now), .int(seq), .text(JSON.text(["reason": reason]))])
+                """, [.int(now), .int(seq), .text(DeliveryEventDetail.because(reason).stored)])
         }
     }
 
@@ -118,12 +117,12 @@ extension PostgresStore {
                 """
                 DELETE FROM deliveries WHERE seq IN (
                     SELECT d.seq FROM messages m JOIN deliveries d ON d.message_seq = m.seq
-                    WHERE m.state IN ('completed', 'cancelled', 'failed') AND m.finished_at < $1 LIMIT $2)
+                    WHERE m.state IN (\(Lifecycle.finishedSQL)) AND m.finished_at < $1 LIMIT $2)
                 """, [.int(finishedBefore), .int(limit)])
             let messages = try connection.run(
                 """
                 DELETE FROM messages WHERE seq IN (
-                    SELECT m.seq FROM messages m WHERE m.state IN ('completed', 'cancelled', 'failed') AND m.finished_at < $1
+                    SELECT m.seq FROM messages m WHERE m.state IN (\(Lifecycle.finishedSQL)) AND m.finished_at < $1
                     AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_seq = m.seq) LIMIT $2)
                 """, [.int(finishedBefore), .int(limit)])
             return deliveries + messages
@@ -135,7 +134,7 @@ extension PostgresStore {
             try $0.run(
                 """
                 UPDATE messages SET state = 'completed', finished_at = $1 WHERE state = 'sending'
-                AND NOT EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND state IN ('queued', 'retrying'))
+                AND NOT EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND state IN (\(Lifecycle.pendingSQL)))
                 """, [.int(now)])
         }
     }
@@ -147,7 +146,7 @@ extension PostgresStore {
             """
             UPDATE messages SET state = 'completed', finished_at = $1
             WHERE seq IN (SELECT value::bigint FROM jsonb_array_elements_text($2::jsonb)) AND state = 'sending'
-            AND NOT EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND state IN ('queued', 'retrying'))
+            AND NOT EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND state IN (\(Lifecycle.pendingSQL)))
             """, [.int(now), .text(JSON.text(messageSeqs.sorted()))])
     }
 }

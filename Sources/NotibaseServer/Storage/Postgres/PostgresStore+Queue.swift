@@ -7,7 +7,7 @@ extension PostgresStore {
             try $0.query(
                 """
                 SELECT \(Rows.messageColumns) FROM messages
-                WHERE state IN ('scheduled', 'fanningOut') AND send_at <= $1 ORDER BY send_at, seq LIMIT $2
+                WHERE state IN (\(Lifecycle.toFanOutSQL)) AND send_at <= $1 ORDER BY send_at, seq LIMIT $2
                 """, [.int(now), .int(limit)]).map(Rows.message)
         }
     }
@@ -49,6 +49,7 @@ extension PostgresStore {
                     SELECT r.id, $1, r.device, r.platform, r.variant, 'queued', $2, $2, $2
                     FROM jsonb_to_recordset($3::jsonb) AS r(id text, device bigint, platform text, variant text)
                     """, [.int(messageSeq), .int(now), .text(try Self.json(rows))])
+                try self.announce(.delivery, on: connection)
             }
             let done = targets.count < limit
             try connection.run(
@@ -105,7 +106,7 @@ extension PostgresStore {
     /// Records what happened to claimed deliveries, in one transaction of three statements.
     func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
         let rows = try Self.json(updates.map { Outcome(seq: $0.seq, state: $0.state.rawValue, dueAt: $0.dueAt, providerID: $0.providerID) })
-        let events = try Self.json(updates.filter { $0.state != .sent }.map { Event(seq: $0.seq, event: $0.event, detail: $0.detail) })
+        let events = try Self.json(updates.filter { $0.state != .sent }.map { Event(seq: $0.seq, event: $0.event, detail: $0.detail?.stored) })
         let deactivations = try Self.json(updates.compactMap { update in
             update.deactivateDevice.map { Deactivation(seq: $0.seq, reason: $0.reason, at: $0.at) }
         })
@@ -113,8 +114,8 @@ extension PostgresStore {
             try connection.run(
                 """
                 UPDATE deliveries d SET
-                    state = CASE WHEN d.state IN ('queued', 'retrying', 'cancelled') THEN u.state ELSE d.state END,
-                    due_at = CASE WHEN d.state IN ('queued', 'retrying', 'cancelled') THEN u."dueAt" ELSE d.due_at END,
+                    state = CASE WHEN d.state IN (\(Lifecycle.replacedByOutcomeSQL)) THEN u.state ELSE d.state END,
+                    due_at = CASE WHEN d.state IN (\(Lifecycle.replacedByOutcomeSQL)) THEN u."dueAt" ELSE d.due_at END,
                     provider_id = coalesce(u."providerID", d.provider_id),
                     sent_at = CASE WHEN u.state = 'sent' THEN $2 ELSE d.sent_at END, updated_at = $2
                 FROM jsonb_to_recordset($1::jsonb) AS u(seq bigint, state text, "dueAt" bigint, "providerID" text)

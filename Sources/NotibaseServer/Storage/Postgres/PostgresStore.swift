@@ -1,4 +1,5 @@
 import NotibaseCore
+import Synchronization
 
 /// The server's storage on PostgreSQL, for several identical nodes on one database: the same
 /// ``Storage`` guarantees as ``SQLiteStore``, with the database enforcing them between nodes
@@ -6,14 +7,41 @@ import NotibaseCore
 /// extensions, one per resource.
 final class PostgresStore: Storage {
     let pool: PostgresPool
+    private let url: String
+    /// The channel nodes announce work on: one per schema, so deployments sharing a database in
+    /// schemas of their own do not wake each other.
+    let channel: String
+    private let listener = Mutex<PostgresListener?>(nil)
 
     /// Connects (`size` connections), and migrates the schema under an advisory lock.
     init(url: String, poolSize: Int = 8) async throws {
+        self.url = url
         pool = try PostgresPool(url: url, size: poolSize)
-        try await pool.withConnection { try PostgresSchema.migrate($0) }
+        channel = try await pool.withConnection { connection in
+            try PostgresSchema.migrate(connection)
+            return "notibase." + (try connection.query("SELECT current_schema()").first { $0.text(0) } ?? "public")
+        }
     }
 
-    func close() async throws {}
+    func close() async throws {
+        listener.withLock { $0?.stop() }
+    }
+
+    func listen(_ wake: @escaping @Sendable (AnnouncedWork) -> Void) -> Bool {
+        let started = PostgresListener(url: url, channel: channel, wake: wake)
+        listener.withLock { listener in
+            listener?.stop()
+            listener = started
+        }
+        started.start()
+        return true
+    }
+
+    /// Announces `work` to every listening node when the current transaction commits (and not at
+    /// all if it rolls back); PostgreSQL folds repeats within a transaction into one.
+    func announce(_ work: AnnouncedWork, on connection: PostgresConnection) throws {
+        try connection.run("SELECT pg_notify($1, $2)", [.text(channel), .text(work.rawValue)])
+    }
 
     // MARK: Settings
 

@@ -29,7 +29,7 @@ extension SQLiteStore {
 
     /// Applies a receipt: once per receipt ID; only for a delivery of the same app (and message,
     /// when the receipt names one); at most `limit` receipts per delivery.
-    func applyReceipt(appID: String, _ receipt: Receipt, detail: String, limit: Int, now: Int) throws -> ReceiptResult {
+    func applyReceipt(appID: String, _ receipt: Receipt, detail: DeliveryEventDetail, limit: Int, now: Int) throws -> ReceiptResult {
         try connection.transaction {
             let found = try connection.first(
                 "SELECT d.seq, d.state, m.id, m.seq FROM deliveries d JOIN messages m ON m.seq = d.message_seq WHERE d.id = ? AND m.app_id = ?",
@@ -48,10 +48,10 @@ extension SQLiteStore {
             guard inserted == 1 else { return .duplicate(deliveryID: receipt.deliveryID) }
             try connection.run(
                 "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, ?, ?, ?)",
-                [.int(seq), .text(receipt.event.rawValue), .int(Int(receipt.occurredAt.timeIntervalSince1970 * 1000)), .text(detail)])
+                [.int(seq), .text(receipt.event.rawValue), .int(Int(receipt.occurredAt.timeIntervalSince1970 * 1000)), .text(detail.stored)])
             let current = DeliveryState(rawValue: stateText) ?? .queued
             let reported = DeliveryState(rawValue: receipt.event.rawValue) ?? .rendered
-            if reported.rank > current.rank {
+            if Lifecycle.receipt(reported, advances: current) {
                 // The device has it: whatever the queue thought, it is delivered.
                 try connection.run("UPDATE deliveries SET state = ?, due_at = NULL, updated_at = ? WHERE seq = ?", [.text(reported.rawValue), .int(now), .int(seq)])
                 try completeIfFinished(messageSeqs: [messageSeq], now: now)
@@ -66,7 +66,7 @@ extension SQLiteStore {
         var events: [Int: [DeliveryEventRecord]] = [:]
         let rows = try connection.query(
             "SELECT delivery_seq, event, at, detail FROM delivery_events WHERE delivery_seq IN (SELECT value FROM json_each(?)) ORDER BY delivery_seq, seq",
-            [.text(JSON.text(deliveries.map(\.seq)))]) { ($0.int(0), DeliveryEventRecord(event: $0.text(1), at: $0.int(2), detail: $0.optionalText(3))) }
+            [.text(JSON.text(deliveries.map(\.seq)))]) { ($0.int(0), Rows.event($0, from: 1)) }
         for (seq, event) in rows { events[seq, default: []].append(event) }
         return deliveries.map { delivery in
             var delivery = delivery

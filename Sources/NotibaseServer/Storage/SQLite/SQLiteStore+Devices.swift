@@ -141,7 +141,7 @@ extension SQLiteStore {
             let failed = try connection.query(
                 """
                 UPDATE deliveries SET state = 'failed', due_at = NULL, updated_at = ?
-                WHERE device_seq = ? AND state IN ('queued', 'retrying') RETURNING seq, message_seq
+                WHERE device_seq = ? AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq, message_seq
                 """, [.int(now), .int(seq)]) { ($0.int(0), $0.int(1)) }
             for (deliverySeq, _) in failed {
                 try connection.run(

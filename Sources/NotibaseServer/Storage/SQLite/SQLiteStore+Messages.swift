@@ -10,7 +10,7 @@ extension SQLiteStore {
 
     /// Stores a new message, or, when `idempotencyKey` was used by the app within `window`
     /// milliseconds, returns the message stored then (`replayed`).
-    func createMessage(_ message: MessageRecord, idempotencyKey: String?, window: Int) throws -> (MessageRecord, replayed: Bool) {
+    func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) throws -> (MessageRecord, replayed: Bool) {
         try connection.transaction {
             if let key = idempotencyKey {
                 let earlier = try connection.first(
@@ -26,7 +26,7 @@ extension SQLiteStore {
                 INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq
                 """,
-                [.text(message.id), .text(message.appID), .text(message.content), .text(message.audience), .text(message.state.rawValue),
+                [.text(message.id), .text(message.appID), .text(message.storedContent), .text(message.storedAudience), .text(MessageState.scheduled.rawValue),
                  .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt)]) { $0.int(0) } ?? 0
             if let key = idempotencyKey {
                 // After the message: the key points at it.
@@ -34,9 +34,7 @@ extension SQLiteStore {
                     "INSERT OR REPLACE INTO idempotency_keys (app_id, key, message_id, created_at) VALUES (?, ?, ?, ?)",
                     [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt)])
             }
-            var stored = message
-            stored.seq = seq
-            return (stored, false)
+            return (message.record(seq: seq), false)
         }
     }
 
@@ -67,12 +65,12 @@ extension SQLiteStore {
     func cancelMessage(appID: String, id: String, now: Int) throws -> MessageRecord? {
         try connection.transaction {
             guard let message = try message(appID: appID, id: id) else { return nil }
-            guard message.state != .completed && message.state != .cancelled && message.state != .failed else { return message }
+            guard Lifecycle.unfinished.contains(message.state) else { return message }
             try connection.run("UPDATE messages SET state = 'cancelled', finished_at = ? WHERE seq = ?", [.int(now), .int(message.seq)])
             let cancelled = try connection.query(
                 """
                 UPDATE deliveries SET state = 'cancelled', due_at = NULL, updated_at = ?
-                WHERE message_seq = ? AND state IN ('queued', 'retrying') RETURNING seq
+                WHERE message_seq = ? AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq
                 """, [.int(now), .int(message.seq)]) { $0.int(0) }
             for seq in cancelled {
                 try connection.run("INSERT INTO delivery_events (delivery_seq, event, at) VALUES (?, 'cancelled', ?)", [.int(seq), .int(now)])
@@ -86,14 +84,14 @@ extension SQLiteStore {
     func failMessage(seq: Int, reason: String, now: Int) throws {
         try connection.transaction {
             guard try connection.run(
-                "UPDATE messages SET state = 'failed', failure_reason = ?, finished_at = ? WHERE seq = ? AND state IN ('scheduled', 'fanningOut', 'sending')",
+                "UPDATE messages SET state = 'failed', failure_reason = ?, finished_at = ? WHERE seq = ? AND state IN (\(Lifecycle.unfinishedSQL))",
                 [.text(reason), .int(now), .int(seq)]) == 1 else { return }
             let failed = try connection.query(
                 """
                 UPDATE deliveries SET state = 'failed', due_at = NULL, updated_at = ?
-                WHERE message_seq = ? AND state IN ('queued', 'retrying') RETURNING seq
+                WHERE message_seq = ? AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq
                 """, [.int(now), .int(seq)]) { $0.int(0) }
-            let detail = JSON.text(["reason": reason])
+            let detail = DeliveryEventDetail.because(reason).stored
             for delivery in failed {
                 try connection.run("INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)", [.int(delivery), .int(now), .text(detail)])
             }
@@ -112,12 +110,12 @@ extension SQLiteStore {
                 """
                 DELETE FROM deliveries WHERE seq IN (
                     SELECT d.seq FROM messages m JOIN deliveries d ON d.message_seq = m.seq
-                    WHERE m.state IN ('completed', 'cancelled', 'failed') AND m.finished_at < ? LIMIT ?)
+                    WHERE m.state IN (\(Lifecycle.finishedSQL)) AND m.finished_at < ? LIMIT ?)
                 """, [.int(finishedBefore), .int(limit)])
             let messages = try connection.run(
                 """
                 DELETE FROM messages WHERE seq IN (
-                    SELECT m.seq FROM messages m WHERE m.state IN ('completed', 'cancelled', 'failed') AND m.finished_at < ?
+                    SELECT m.seq FROM messages m WHERE m.state IN (\(Lifecycle.finishedSQL)) AND m.finished_at < ?
                     AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_seq = m.seq) LIMIT ?)
                 """, [.int(finishedBefore), .int(limit)])
             return deliveries + messages

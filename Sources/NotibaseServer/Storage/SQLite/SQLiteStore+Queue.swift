@@ -6,7 +6,7 @@ extension SQLiteStore {
         try connection.query(
             """
             SELECT \(Rows.messageColumns)
-            FROM messages WHERE state IN ('scheduled', 'fanningOut') AND send_at <= ? ORDER BY send_at, seq LIMIT ?
+            FROM messages WHERE state IN (\(Lifecycle.toFanOutSQL)) AND send_at <= ? ORDER BY send_at, seq LIMIT ?
             """, [.int(now), .int(limit)], Rows.message)
     }
 
@@ -91,8 +91,8 @@ extension SQLiteStore {
                 let sent = update.state == .sent
                 try connection.run(
                     """
-                    UPDATE deliveries SET state = CASE WHEN state IN ('queued', 'retrying', 'cancelled') THEN ? ELSE state END,
-                        due_at = CASE WHEN state IN ('queued', 'retrying', 'cancelled') THEN ? ELSE due_at END,
+                    UPDATE deliveries SET state = CASE WHEN state IN (\(Lifecycle.replacedByOutcomeSQL)) THEN ? ELSE state END,
+                        due_at = CASE WHEN state IN (\(Lifecycle.replacedByOutcomeSQL)) THEN ? ELSE due_at END,
                         provider_id = coalesce(?, provider_id), sent_at = coalesce(?, sent_at), updated_at = ?
                     WHERE seq = ?
                     """,
@@ -100,7 +100,7 @@ extension SQLiteStore {
                 if !sent {
                     try connection.run(
                         "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, ?, ?, ?)",
-                        [.int(update.seq), .text(update.event), .int(now), .optionalText(update.detail)])
+                        [.int(update.seq), .text(update.event), .int(now), .optionalText(update.detail?.stored)])
                 }
                 if let device = update.deactivateDevice {
                     try connection.run(
@@ -118,7 +118,7 @@ extension SQLiteStore {
             try connection.run(
                 """
                 UPDATE messages SET state = 'completed', finished_at = ? WHERE seq = ? AND state = 'sending'
-                AND NOT EXISTS (SELECT 1 FROM deliveries WHERE message_seq = ? AND state IN ('queued', 'retrying'))
+                AND NOT EXISTS (SELECT 1 FROM deliveries WHERE message_seq = ? AND state IN (\(Lifecycle.pendingSQL)))
                 """, [.int(now), .int(seq), .int(seq)])
         }
     }
@@ -127,7 +127,7 @@ extension SQLiteStore {
         try connection.run(
             """
             UPDATE messages SET state = 'completed', finished_at = ? WHERE state = 'sending'
-            AND NOT EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND state IN ('queued', 'retrying'))
+            AND NOT EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND state IN (\(Lifecycle.pendingSQL)))
             """, [.int(now)])
     }
 

@@ -46,6 +46,9 @@ actor SQLiteStore: Storage {
 
     /// Stops the background checkpoints, writes what the WAL holds into the main file and
     /// truncates the WAL (on clean shutdown).
+    /// One node uses an SQLite file alone: nothing is announced.
+    nonisolated func listen(_ wake: @escaping @Sendable (AnnouncedWork) -> Void) -> Bool { false }
+
     func close() async throws {
         await checkpointer?.stop()
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")

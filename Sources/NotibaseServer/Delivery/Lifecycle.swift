@@ -1,0 +1,44 @@
+/// The rules of a delivery's and a message's life, stated once: which stored state a worker's
+/// outcome or a device's receipt may replace, which deliveries are still owed a send, which
+/// messages are still under way and when one is complete. Both stores apply them atomically; the
+/// SQL they run is written from the sets below (``sql(_:)``), so a rule changed here changes on
+/// every backend.
+enum Lifecycle {
+    /// Deliveries the queue still owes a send. A message is complete when none is left; a
+    /// cancelled or failed message, a deleted or replaced device, ends them.
+    static let pending: Set<DeliveryState> = [.queued, .retrying]
+
+    /// The stored states a worker's outcome replaces: the pending ones, and `cancelled` (the push
+    /// was already on its way when the message was cancelled, and what the provider said is what
+    /// happened). Never a state a device reported: a late outcome does not undo a receipt.
+    static let replacedByOutcome: Set<DeliveryState> = pending.union([.cancelled])
+
+    static func outcome(replaces stored: DeliveryState) -> Bool { replacedByOutcome.contains(stored) }
+
+    /// Whether a receipt moves a delivery on: only forward, never back (a late `rendered` after
+    /// `opened` is kept in the history but does not lower the state).
+    static func receipt(_ reported: DeliveryState, advances current: DeliveryState) -> Bool { reported.rank > current.rank }
+
+    /// Messages due for fan-out once their send time has come.
+    static let toFanOut: Set<MessageState> = [.scheduled, .fanningOut]
+    /// Messages not yet finished: they can be cancelled or failed.
+    static let unfinished: Set<MessageState> = [.scheduled, .fanningOut, .sending]
+    /// Messages that ended, whichever way: retention counts their age from then.
+    static let finished: Set<MessageState> = [.completed, .cancelled, .failed]
+
+    /// Whether a message is complete: every delivery is written and none is pending.
+    static func isComplete(_ state: MessageState, pendingDeliveries: Int) -> Bool { state == .sending && pendingDeliveries == 0 }
+
+    /// A set of states as an SQL list (`'queued', 'retrying'`), in declaration order. The values are
+    /// the enums' own raw values, never input.
+    static func sql<State: CaseIterable & RawRepresentable<String>>(_ states: Set<State>) -> String where State.AllCases.Element: Hashable {
+        State.allCases.filter { states.contains($0) }.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+    }
+
+    /// The lists the stores' SQL uses, written once.
+    static let pendingSQL = sql(pending)
+    static let replacedByOutcomeSQL = sql(replacedByOutcome)
+    static let toFanOutSQL = sql(toFanOut)
+    static let unfinishedSQL = sql(unfinished)
+    static let finishedSQL = sql(finished)
+}

@@ -1,0 +1,32 @@
+import NotibaseCore
+
+/// What one entry of a delivery's history says beyond its event and time: the worker's attempt and
+/// the provider's answer, a receipt's report, or why the server gave up. Stored as a JSON object
+/// with these keys (the funnel reads `render`, `actionId`, `providerReason`, `reason` and
+/// `explanation` from it) and shown as the entry's fields in the delivery log.
+struct DeliveryEventDetail: Codable, Sendable, Equatable {
+    var attempt: Int?
+    var status: Int?
+    var providerID: String?
+    var providerReason: String?
+    var explanation: String?
+    var reason: String?
+    var retryAt: String?
+    var deviceDeactivated: Bool?
+    /// A receipt's ID, and what the device reported with it.
+    var receiptID: String?
+    var render: RenderReport?
+    var actionID: String?
+    var text: String?
+
+    enum CodingKeys: String, CodingKey {
+        case attempt, status, providerID = "providerId", providerReason, explanation, reason, retryAt, deviceDeactivated
+        case receiptID = "receiptId", render, actionID = "actionId", text
+    }
+
+    /// A detail that says only why.
+    static func because(_ reason: String) -> DeliveryEventDetail { DeliveryEventDetail(reason: reason) }
+
+    /// The stored form.
+    var stored: String { (try? StoredJSON.encode(self)) ?? "{}" }
+}

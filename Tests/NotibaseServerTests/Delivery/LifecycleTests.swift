@@ -1,0 +1,50 @@
+import Testing
+@testable import NotibaseServer
+
+/// The delivery lifecycle's rules, without a database: the stores' SQL is written from them, and
+/// the storage contract suite checks that both stores apply them.
+@Suite struct LifecycleTests {
+    @Test func anOutcomeReplacesOnlyWhatTheQueueStillHoldsOrACancellation() {
+        #expect(Lifecycle.outcome(replaces: .queued))
+        #expect(Lifecycle.outcome(replaces: .retrying))
+        #expect(Lifecycle.outcome(replaces: .cancelled))
+        for reported in [DeliveryState.rendered, .opened, .action, .dismissed] {
+            #expect(!Lifecycle.outcome(replaces: reported), "a late send outcome must not undo the device's \(reported) receipt")
+        }
+        #expect(!Lifecycle.outcome(replaces: .sent))
+        #expect(!Lifecycle.outcome(replaces: .failed))
+    }
+
+    @Test func aReceiptOnlyMovesADeliveryForward() {
+        #expect(Lifecycle.receipt(.rendered, advances: .sent))
+        #expect(Lifecycle.receipt(.opened, advances: .rendered))
+        #expect(Lifecycle.receipt(.rendered, advances: .queued), "the device has it, whatever the queue thought")
+        #expect(!Lifecycle.receipt(.rendered, advances: .opened))
+        #expect(!Lifecycle.receipt(.dismissed, advances: .action))
+        for state in DeliveryState.allCases { #expect(!Lifecycle.receipt(state, advances: state)) }
+    }
+
+    @Test func pendingIsExactlyTheStatesNotFinal() {
+        for state in DeliveryState.allCases { #expect(Lifecycle.pending.contains(state) == !state.isFinal) }
+    }
+
+    @Test func aMessageIsCompleteWhenWrittenAndNothingIsPending() {
+        #expect(Lifecycle.isComplete(.sending, pendingDeliveries: 0))
+        #expect(!Lifecycle.isComplete(.sending, pendingDeliveries: 1))
+        #expect(!Lifecycle.isComplete(.fanningOut, pendingDeliveries: 0), "its audience is not all written yet")
+        #expect(!Lifecycle.isComplete(.cancelled, pendingDeliveries: 0))
+    }
+
+    @Test func everyMessageStateIsEitherUnfinishedOrFinished() {
+        for state in MessageState.allCases {
+            #expect(Lifecycle.unfinished.contains(state) != Lifecycle.finished.contains(state))
+        }
+        #expect(Lifecycle.toFanOut.isSubset(of: Lifecycle.unfinished))
+    }
+
+    @Test func theSQLListsAreTheStatesInDeclarationOrder() {
+        #expect(Lifecycle.pendingSQL == "'queued', 'retrying'")
+        #expect(Lifecycle.replacedByOutcomeSQL == "'queued', 'retrying', 'cancelled'")
+        #expect(Lifecycle.finishedSQL == "'completed', 'cancelled', 'failed'")
+    }
+}
