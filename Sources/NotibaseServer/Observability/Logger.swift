@@ -3,8 +3,8 @@ import NotibaseCore
 
 /// Structured JSON log lines, one per event, written whole to standard error.
 ///
-/// Device tokens go through ``redactToken(_:)`` and keys are never passed in; a field is a string,
-/// a number or a boolean.
+/// Device tokens go through `TokenRedaction.shorten` and keys are never passed in; a field is a
+/// string, a number or a boolean.
 package struct Logger: Sendable {
     /// How much to log.
     package enum Level: Int, Sendable, Comparable, CaseIterable {
@@ -56,13 +56,6 @@ package struct Logger: Sendable {
             }
         }
         sink(line + "}\n")
-    }
-
-    /// The first 6 and last 4 characters of a device token: enough to tell tokens apart in logs,
-    /// not enough to send to them.
-    static func redactToken(_ token: String) -> String {
-        guard token.count > 12 else { return "…" }
-        return String(token.prefix(6)) + "…" + String(token.suffix(4))
     }
 
     private static func timestamp() -> String {
