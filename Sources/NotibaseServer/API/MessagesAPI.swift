@@ -21,13 +21,9 @@ enum MessagesAPI {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             var message = try c.decode(Message.self, forKey: .message)
             var variants = try c.decodeIfPresent([String: Message].self, forKey: .variants)
-            try RFC3339.check(try c.decode(JSONValue.self, forKey: .message), field: "expiresAt", path: .message, c)
-            if case .object(let raw)? = try c.decodeIfPresent(JSONValue.self, forKey: .variants) {
-                for variant in raw.values { try RFC3339.check(variant, field: "expiresAt", path: .variants, c) }
-            }
             audience = try c.decode(Audience.self, forKey: .audience)
             if let text = try c.decodeIfPresent(String.self, forKey: .sendAt) {
-                guard let date = RFC3339.parse(text) else {
+                guard let date = Timestamp.parse(text) else {
                     throw DecodingError.dataCorruptedError(forKey: .sendAt, in: c, debugDescription: "expected an RFC 3339 time such as 2026-12-01T09:30:00Z")
                 }
                 sendAt = date
