@@ -21,9 +21,13 @@ extension Decoder {
         let container = try container(keyedBy: AnyKey.self)
         let known = Key.allCases.map(\.stringValue)
         if let unknown = container.allKeys.first(where: { !known.contains($0.stringValue) }) {
-            throw DecodingError.dataCorruptedError(
-                forKey: unknown, in: container,
-                debugDescription: "unknown field \"\(unknown.stringValue)\"; the known fields are \(known.joined(separator: ", "))")
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: container.codingPath + [unknown],
+                debugDescription: "unknown field \"\(unknown.stringValue)\"; the known fields are \(known.joined(separator: ", "))",
+                underlyingError: UnknownField()))
         }
     }
 }
+
+/// Marks the decoding error `rejectUnknownFields` throws, so `DecodingProblem` knows its kind.
+struct UnknownField: Error {}
