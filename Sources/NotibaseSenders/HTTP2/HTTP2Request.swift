@@ -13,7 +13,6 @@ struct HTTP2Request: Sendable {
     /// The limit for the whole exchange, from queueing to the last byte of the answer.
     var timeout: Duration
 
-    /// A request from its parts.
     init(url: String, method: String = "POST", headers: [HTTPHeader] = [], body: [UInt8] = [], timeout: Duration = .seconds(30)) {
         self.url = url
         self.method = method
@@ -33,7 +32,6 @@ struct HTTP2Response: Sendable, Equatable {
     /// senders read one or two headers of many answers.
     private var headerBlock: [UInt8]
 
-    /// A response from its parts.
     init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = []) {
         self.status = status
         self.body = body

@@ -39,7 +39,6 @@ struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
         case streamReset = "stream reset"
     }
 
-    /// An error from its parts.
     init(kind: Kind, cause: Cause? = nil, message: String) {
         self.kind = kind
         self.cause = cause

@@ -39,7 +39,6 @@ package struct APNsCredentials: Sendable, Hashable, CustomStringConvertible {
         case certificate(certificatePEM: String, privateKeyPEM: String)
     }
 
-    /// Credentials from their parts.
     package init(appID: String, bundleID: String, environment: APNsEnvironment, authentication: Authentication, revision: Int = 0) {
         self.appID = appID
         self.bundleID = bundleID
@@ -82,7 +81,6 @@ package struct FCMCredentials: Sendable, Hashable, CustomStringConvertible {
     /// Changes whenever the app's credentials change.
     package var revision: Int
 
-    /// Credentials from their parts.
     package init(appID: String, projectID: String, clientEmail: String, privateKeyPEM: String, tokenURI: String = "https://oauth2.googleapis.com/token", revision: Int = 0) {
         self.appID = appID
         self.projectID = projectID

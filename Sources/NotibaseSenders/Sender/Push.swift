@@ -10,7 +10,6 @@ package struct Push: Sendable {
     /// The app's credentials for the provider.
     package var credentials: ProviderCredentials
 
-    /// A push from its parts.
     package init(deliveryID: String, request: ProviderRequest, credentials: ProviderCredentials) {
         self.deliveryID = deliveryID
         self.request = request

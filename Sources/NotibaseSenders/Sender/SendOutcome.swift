@@ -35,7 +35,6 @@ package struct SendOutcome: Sendable, Equatable {
         case credentialsRejected
     }
 
-    /// An outcome from its parts.
     package init(
         disposition: Disposition,
         providerID: String? = nil,

@@ -24,7 +24,6 @@ package struct SenderSet: Sendable {
     /// The provider label in metrics for each platform (`apns`, `fcm`, `test`, `simulated`).
     package var providerNames: [Platform: String]
 
-    /// A set from its parts.
     package init(ios: any Sender, android: any Sender, credentials: Credentials, providerNames: [Platform: String] = [.ios: "apns", .android: "fcm"]) {
         self.ios = ios
         self.android = android

@@ -18,7 +18,6 @@ struct HTTPRequest: Sendable {
     /// The request ID: the client's `X-Request-Id` when it is short and plain, otherwise generated.
     var id: String
 
-    /// A request from its parts.
     init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = [], id: String? = nil) {
         let lowercased = headers.keys.allSatisfy({ $0.utf8.allSatisfy { !(0x41...0x5a).contains($0) } })
             ? headers

@@ -7,7 +7,6 @@ struct HTTPResponse: Sendable {
     /// The body bytes.
     var body: [UInt8]
 
-    /// A response from its parts.
     init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers

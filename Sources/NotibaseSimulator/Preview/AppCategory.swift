@@ -12,7 +12,6 @@ package struct AppCategory: Sendable, Hashable, Codable {
     /// Whether the app asks to hear about dismissals.
     package var customDismissAction: Bool?
 
-    /// A category from its parts.
     package init(identifier: String, buttons: [Button], customDismissAction: Bool? = nil) {
         self.identifier = identifier
         self.buttons = buttons
