@@ -70,7 +70,7 @@ enum MessagesAPI {
     }
 
     static func add(to router: inout Router, _ context: APIContext) {
-        router.add("POST", "/v1/messages") { request, _ in
+        router.add(.post, "/v1/messages") { request, _ in
             let appID = try await context.appID(request)
             var body = try JSON.decode(SendBody.self, from: request)
             if let header = request.header("idempotency-key") {
@@ -100,7 +100,7 @@ enum MessagesAPI {
             return JSON.response(status: 202, answer)
         }
 
-        router.add("GET", "/v1/messages") { request, _ in
+        router.add(.get, "/v1/messages") { request, _ in
             let appID = try await context.appID(request)
             let page = try Page(request, defaultAfter: Int.max)
             let messages = try await context.store.messages(appID: appID, beforeSeq: page.after, limit: page.limit)
@@ -109,13 +109,13 @@ enum MessagesAPI {
             return JSON.response(status: 200, ListBody(items: items, nextCursor: page.next(count: messages.count, lastSeq: messages.last?.seq)))
         }
 
-        router.add("GET", "/v1/messages/{messageId}") { request, parameters in
+        router.add(.get, "/v1/messages/{messageId}") { request, parameters in
             let appID = try await context.appID(request)
             guard let message = try await context.store.message(appID: appID, id: parameters["messageId"]) else { throw APIError.notFound("message") }
             return JSON.response(status: 200, try await messageBody(message, context))
         }
 
-        router.add("POST", "/v1/messages/{messageId}/cancel") { request, parameters in
+        router.add(.post, "/v1/messages/{messageId}/cancel") { request, parameters in
             let appID = try await context.appID(request)
             guard let message = try await context.store.cancelMessage(appID: appID, id: parameters["messageId"], now: context.clock.milliseconds()) else {
                 throw APIError.notFound("message")

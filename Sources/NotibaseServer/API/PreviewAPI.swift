@@ -63,7 +63,7 @@ enum PreviewAPI {
     }
 
     static func add(to router: inout Router, _ context: APIContext) {
-        router.add("POST", "/v1/preview") { request, _ in
+        router.add(.post, "/v1/preview") { request, _ in
             _ = try await context.appID(request)
             let body = try JSON.decode(Body.self, from: request)
             let answer = await preview(body.message, context)

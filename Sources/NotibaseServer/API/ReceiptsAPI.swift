@@ -39,7 +39,7 @@ enum ReceiptsAPI {
     }
 
     static func add(to router: inout Router, _ context: APIContext) {
-        router.add("POST", "/v1/receipts") { request, _ in
+        router.add(.post, "/v1/receipts") { request, _ in
             let caller = try await context.caller(request, [.client, .server])
             let appID = try APIContext.appID(of: caller)
             let receipt = try JSON.decode(Receipt.self, from: request)

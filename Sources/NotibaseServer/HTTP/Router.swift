@@ -1,9 +1,25 @@
+/// The methods the API routes.
+enum HTTPMethod: String, Sendable, Hashable {
+    case get = "GET", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE"
+}
+
 /// Path parameters matched by a route pattern such as `/v1/devices/{deviceId}`.
 struct RouteParameters: Sendable {
     var values: [String: String] = [:]
 
-    /// The value of a parameter the pattern declares.
-    subscript(_ name: String) -> String { values[name] ?? "" }
+    /// A name the route's pattern does not declare: a mistake in the handler, answered as a 500.
+    struct Undeclared: Error, CustomStringConvertible {
+        var name: String
+        var description: String { "the route has no parameter {\(name)}" }
+    }
+
+    /// The value of a parameter the pattern declares; throws for any other name.
+    subscript(_ name: String) -> String {
+        get throws(Undeclared) {
+            guard let value = values[name] else { throw Undeclared(name: name) }
+            return value
+        }
+    }
 }
 
 /// Matches a method and path to a handler. Patterns are literal segments and `{name}` parameters.
@@ -25,7 +41,7 @@ struct Router: Sendable {
     }
 
     private struct Route: Sendable {
-        var method: String
+        var method: HTTPMethod
         var pattern: String
         var segments: [Substring]
         var literals: Int
@@ -52,7 +68,7 @@ struct Router: Sendable {
     init() {}
 
     /// Adds a route.
-    mutating func add(_ method: String, _ pattern: String, quick: QuickHandler? = nil, _ handler: @escaping Handler) {
+    mutating func add(_ method: HTTPMethod, _ pattern: String, quick: QuickHandler? = nil, _ handler: @escaping Handler) {
         let segments = Self.split(pattern)
         let literals = segments.filter { !Self.isParameter($0) }.count
         if literals == segments.count {
@@ -67,8 +83,8 @@ struct Router: Sendable {
     func match(method: String, path: String) -> Match {
         if let candidates = literalRoutes[path] {
             // Only patterns with as many segments, all literal, can match as well as these.
-            guard let found = candidates.first(where: { routes[$0].method == method }) else {
-                return .methodNotAllowed(allowed: candidates.map { routes[$0].method })
+            guard let found = candidates.first(where: { routes[$0].method.rawValue == method }) else {
+                return .methodNotAllowed(allowed: candidates.map { routes[$0].method.rawValue })
             }
             let route = routes[found]
             return .found(pattern: route.pattern, handler: route.handler, quick: route.quick, parameters: RouteParameters())
@@ -85,20 +101,20 @@ struct Router: Sendable {
                 bestLiterals = literals
                 found = nil
             }
-            if found == nil && routes[index].method == method { found = index }
+            if found == nil && routes[index].method.rawValue == method { found = index }
         }
         if let found {
             let route = routes[found]
             return .found(pattern: route.pattern, handler: route.handler, quick: route.quick, parameters: Self.bind(route.segments, to: segments))
         }
         guard bestLiterals >= 0 else { return .notFound }
-        let allowed = routes.filter { $0.literals == bestLiterals && Self.matches($0.segments, segments) }.map(\.method)
+        let allowed = routes.filter { $0.literals == bestLiterals && Self.matches($0.segments, segments) }.map(\.method.rawValue)
         return .methodNotAllowed(allowed: allowed)
     }
 
     /// Every route's method and pattern, in the order they were added.
     var table: [(method: String, pattern: String)] {
-        routes.map { ($0.method, $0.pattern) }
+        routes.map { ($0.method.rawValue, $0.pattern) }
     }
 
     private static func split(_ path: String) -> [Substring] {
