@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(
             name: "NotibaseServerTests",
             dependencies: [
-                "NotibaseServer", "NotibaseCore", "NotibaseSenders",
+                "NotibaseServer", "NotibaseCore", "NotibaseSenders", "NotibaseTestSupport",
                 .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux])),
             ],
             exclude: ["Live/schemathesis.toml", "Console/console_browser.py", "Console/python_client.py"]
@@ -124,7 +124,7 @@ let package = Package(
                 .enableUpcomingFeature("DynamicActorIsolation"),
             ]
         ),
-        .testTarget(name: "UserNotificationsShimTests", dependencies: ["UserNotificationsShim"]),
+        .testTarget(name: "UserNotificationsShimTests", dependencies: ["UserNotificationsShim", "NotibaseTestSupport"]),
 
         // MARK: iOS SDK: the Notification Service Extension
         .target(

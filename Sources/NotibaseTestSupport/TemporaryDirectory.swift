@@ -4,6 +4,8 @@ public import Foundation
 public final class TemporaryDirectory: Sendable {
     /// Its location.
     public let url: URL
+    /// Its location as a file-system path.
+    public var path: String { url.path }
 
     /// Creates a new, empty directory.
     public init(_ label: String = "notibase-test") {

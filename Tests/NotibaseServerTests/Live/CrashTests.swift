@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NotibaseCore
+import NotibaseTestSupport
 
 /// Kill -9 during a 100k-device fan-out and delivery, restart on the same data, and check that
 /// every delivery reaches a final state, none is lost, and duplicates stay within what was in
@@ -13,7 +14,7 @@ struct CrashTests {
 
     @Test(.timeLimit(.minutes(5)))
     func killDuringFanOutLosesNoDelivery() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let record = directory.path + "/sent.log"
         let arguments = ["--sender", "test", "--sender-record", record, "--lease-seconds", "2", "--workers", "\(Self.workers)",
                          "--batch-size", "\(Self.batchSize)", "--rate-limit-server", "0", "--max-body-bytes", "4194304"]

@@ -135,13 +135,3 @@ final class OutputBuffer: Sendable {
     func append(_ chunk: Data) { data.withLock { $0.append(chunk) } }
     var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
 }
-
-/// A temporary directory, removed with the value.
-final class TemporaryDirectory: Sendable {
-    let path: String
-    init() throws {
-        path = NSTemporaryDirectory() + "notibase-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
