@@ -21,6 +21,8 @@ enum Lifecycle {
 
     /// Messages due for fan-out once their send time has come.
     static let toFanOut: Set<MessageState> = [.scheduled, .fanningOut]
+    /// Messages whose deliveries are being written or sent: the ones a claim shares between.
+    static let beingSent: Set<MessageState> = [.fanningOut, .sending]
     /// Messages not yet finished: they can be cancelled or failed.
     static let unfinished: Set<MessageState> = [.scheduled, .fanningOut, .sending]
     /// Messages that ended, whichever way: retention counts their age from then.
@@ -39,6 +41,7 @@ enum Lifecycle {
     static let pendingSQL = sql(pending)
     static let replacedByOutcomeSQL = sql(replacedByOutcome)
     static let toFanOutSQL = sql(toFanOut)
+    static let beingSentSQL = sql(beingSent)
     static let unfinishedSQL = sql(unfinished)
     static let finishedSQL = sql(finished)
 }

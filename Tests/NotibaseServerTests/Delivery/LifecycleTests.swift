@@ -47,4 +47,12 @@ import Testing
         #expect(Lifecycle.replacedByOutcomeSQL == "'queued', 'retrying', 'cancelled'")
         #expect(Lifecycle.finishedSQL == "'completed', 'cancelled', 'failed'")
     }
+
+    @Test func aClaimSharesItsBatchBetweenTheMessagesBeingSent() {
+        #expect(ClaimShares.share(limit: 1_000, sendingMessages: 1) == nil, "one message: oldest first is the same")
+        #expect(ClaimShares.share(limit: 1_000, sendingMessages: 0) == nil)
+        #expect(ClaimShares.share(limit: 1_000, sendingMessages: 4) == 250)
+        #expect(ClaimShares.share(limit: 10, sendingMessages: 40) == 1, "every message gets at least one")
+        #expect(ClaimShares.share(limit: 1_000, sendingMessages: 5_000) == 10, "past 100 messages the shares stop shrinking")
+    }
 }

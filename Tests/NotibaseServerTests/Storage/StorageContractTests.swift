@@ -189,6 +189,53 @@ final class StorageContractTests: Sendable {
         try await store.close()
     }
 
+    /// A message to one device written after a large one's backlog is claimed with the next
+    /// batch, not after the backlog: messages being sent take turns.
+    @Test func claimsTakeTurnsBetweenMessagesBeingSent() async throws {
+        let app = try await app()
+        try await devices(app, 30)
+        let (campaign, _) = try await message(app, id: "campaign")
+        _ = try await store.fanOutBatch(messageSeq: campaign.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 100, now: 200)
+        let (reset, _) = try await message(app, id: "reset", audience: .devices(["app-dev-7"]))
+        _ = try await store.fanOutBatch(messageSeq: reset.seq, audience: .devices(["app-dev-7"]), chooser: VariantChooser(locales: []), limit: 100, now: 300)
+        let claimed = try await store.claimDeliveries(now: 400, lease: 1_000, limit: 10)
+        #expect(claimed.count == 10)
+        #expect(claimed.contains { $0.messageSeq == reset.seq }, "the one-device message waits for no backlog")
+        // The rest of the batch is the campaign's oldest, and everything is claimed once.
+        var all = claimed
+        while case let next = try await store.claimDeliveries(now: 400, lease: 1_000, limit: 10), !next.isEmpty { all += next }
+        #expect(all.count == 31 && Set(all.map(\.seq)).count == 31)
+    }
+
+    /// A batch registers new devices and updates known ones as single registrations would:
+    /// fields it leaves out keep their values, and a deactivated device is active again.
+    @Test func aBatchInsertsNewDevicesAndUpdatesKnownOnes() async throws {
+        let app = try await app()
+        let first = [
+            (DeviceRegistration(platform: .ios, token: "a", tags: ["vip"], locale: "fr-FR"), newID: "d-a"),
+            (DeviceRegistration(platform: .android, token: "b", locale: "de-DE", timeZone: "Europe/Berlin"), newID: "d-b"),
+        ]
+        #expect(try await store.registerDevices(appID: app, first, now: 10) == 2)
+        #expect(try await store.deleteDevice(appID: app, id: "d-b", now: 11) == true)
+        let second = [
+            (DeviceRegistration(platform: .ios, token: "a", locale: "en-GB"), newID: "ignored"),
+            (DeviceRegistration(platform: .android, token: "b"), newID: "d-b2"),
+            (DeviceRegistration(platform: .android, token: "c"), newID: "d-c"),
+        ]
+        #expect(try await store.registerDevices(appID: app, second, now: 20) == 2)
+        let a = try #require(try await store.device(appID: app, id: "d-a"))
+        #expect(a.locale == "en-GB" && a.tags == ["vip"] && a.updatedAt == 20)
+        #expect(try await store.device(appID: app, id: "ignored") == nil)
+        #expect(try await store.device(appID: app, id: "d-c")?.platform == .android)
+        // The same device twice in one batch: in order, the later fields win.
+        let twice = [
+            (DeviceRegistration(platform: .ios, token: "e", locale: "it-IT"), newID: "d-e"),
+            (DeviceRegistration(platform: .ios, token: "e", locale: "es-ES"), newID: "d-e2"),
+        ]
+        #expect(try await store.registerDevices(appID: app, twice, now: 30) == 1)
+        #expect(try await store.device(appID: app, id: "d-e")?.locale == "es-ES")
+    }
+
     @Test func listsPageWithCursors() async throws {
         let app = try await app()
         try await devices(app, 5)

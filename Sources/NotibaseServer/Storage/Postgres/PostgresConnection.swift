@@ -35,7 +35,12 @@ final class PostgresConnection {
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
         // A session left waiting inside a transaction (its client lost in an outage) is ended by
         // the server, so its locks go and the client's next read fails instead of waiting.
-        let result = PQexec(handle, "SET idle_in_transaction_session_timeout = '15s'")
+        //
+        // Statements are prepared once, but planned at every execution: the tables grow from empty
+        // to millions of rows within minutes (a fan-out), and a plan cached while the deliveries
+        // table was small (a sequential scan per claim, a device looked up through its app's
+        // index) made claims of a 20,000-device message take seconds each.
+        let result = PQexec(handle, "SET idle_in_transaction_session_timeout = '15s'; SET plan_cache_mode = force_custom_plan")
         PQclear(result)
     }
 

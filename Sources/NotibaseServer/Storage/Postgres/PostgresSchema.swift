@@ -114,6 +114,10 @@ enum PostgresSchema {
         );
         CREATE INDEX receipts_delivery ON receipts(delivery_seq);
         """,
+        // 2: claims take turns between messages (each message's due deliveries, oldest first).
+        """
+        CREATE INDEX deliveries_message_due ON deliveries(message_seq, due_at) WHERE due_at IS NOT NULL;
+        """,
     ]
 
     /// A key for `pg_advisory_xact_lock`: the migrations of one database run on one node at a

@@ -46,8 +46,21 @@ extension PostgresStore {
         }
     }
 
+    /// Registers a batch in one transaction. A plain batch (no token replaced, no device twice)
+    /// takes one statement: new devices are inserted, known ones updated as one registration
+    /// would; any other batch goes device by device, in order.
     func registerDevices(appID: String, _ registrations: [(DeviceRegistration, newID: String)], now: Int) async throws -> Int {
         let list = registrations.map { Pending(registration: $0.0, newID: $0.newID) }
+        var seen = Set<String>()
+        let plain = list.allSatisfy { pending in
+            pending.registration.previousToken == nil && seen.insert(pending.registration.platform.rawValue + " " + pending.registration.token).inserted
+        }
+        if plain {
+            let rows = try Self.json(list.map(BulkRow.init))
+            return try await pool.transaction { connection in
+                try connection.query(Self.bulkRegister, [.text(appID), .int(now), .text(rows)]).first { $0.int(0) } ?? 0
+            }
+        }
         return try await pool.transaction { connection in
             try list.reduce(0) { created, pending in
                 created + (try Self.upsert(connection, appID: appID, pending.registration, newID: pending.newID, now: now).created ? 1 : 0)
@@ -55,9 +68,55 @@ extension PostgresStore {
         }
     }
 
+    /// New devices inserted, known ones updated (fields left out keep their values), in one
+    /// statement; answers how many were new.
+    private static let bulkRegister = """
+        WITH r AS (
+            SELECT * FROM jsonb_to_recordset($3::jsonb) AS r(
+                id text, platform text, token text, "externalUserID" text, tags jsonb, locale text, "timeZone" text, "appVersion" text, "sdkVersion" text)),
+        inserted AS (
+            INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at)
+            SELECT r.id, $1, r.platform, r.token, r."externalUserID", coalesce(r.tags, '[]'), r.locale, r."timeZone", r."appVersion", r."sdkVersion", $2, $2
+            FROM r ON CONFLICT (app_id, platform, token) DO NOTHING RETURNING 1),
+        updated AS (
+            UPDATE devices d SET
+                external_user_id = coalesce(r."externalUserID", d.external_user_id), tags = coalesce(r.tags, d.tags),
+                locale = coalesce(r.locale, d.locale), time_zone = coalesce(r."timeZone", d.time_zone),
+                app_version = coalesce(r."appVersion", d.app_version), sdk_version = coalesce(r."sdkVersion", d.sdk_version),
+                active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = $2
+            FROM r WHERE d.app_id = $1 AND d.platform = r.platform AND d.token = r.token
+            RETURNING 1)
+        SELECT (SELECT count(*) FROM inserted), (SELECT count(*) FROM updated)
+        """
+
     private struct Pending: Sendable {
         var registration: DeviceRegistration
         var newID: String
+    }
+
+    private struct BulkRow: Encodable {
+        var id: String
+        var platform: String
+        var token: String
+        var externalUserID: String?
+        var tags: [String]?
+        var locale: String?
+        var timeZone: String?
+        var appVersion: String?
+        var sdkVersion: String?
+
+        init(_ pending: Pending) {
+            let registration = pending.registration
+            id = pending.newID
+            platform = registration.platform.rawValue
+            token = registration.token
+            externalUserID = registration.externalUserID
+            tags = registration.tags
+            locale = registration.locale
+            timeZone = registration.timeZone
+            appVersion = registration.appVersion
+            sdkVersion = registration.sdkVersion
+        }
     }
 
     private static func upsert(_ connection: PostgresConnection, appID: String, _ registration: DeviceRegistration, newID: String, now: Int) throws -> (DeviceRecord, created: Bool) {

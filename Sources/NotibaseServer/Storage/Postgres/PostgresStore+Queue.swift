@@ -80,20 +80,41 @@ extension PostgresStore {
     }
 
     /// Claims up to `limit` due deliveries for `lease` milliseconds, skipping those another node
-    /// is claiming at the same moment, and reads their devices in the same statement.
+    /// is claiming at the same moment, and reads their devices. Messages being sent take turns
+    /// (``ClaimShares``): each one's share first, then the oldest due of any.
     func claimDeliveries(now: Int, lease: Int, limit: Int) async throws -> [ClaimedDelivery] {
-        try await pool.withConnection { connection in
-            try connection.query(
-                """
-                WITH claimed AS (
+        try await pool.transaction { connection in
+            var seqs: [Int] = []
+            func claim(_ condition: String, _ values: [PostgresValue], _ count: Int) throws {
+                seqs += try connection.query(
+                    """
                     UPDATE deliveries SET due_at = $1, attempts = attempts + 1
-                    WHERE seq IN (SELECT seq FROM deliveries WHERE due_at <= $2 ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-                    RETURNING seq, id, message_seq, device_seq, platform, variant, attempts, created_at)
-                SELECT c.seq, c.id, c.message_seq, c.device_seq, c.platform, c.variant, c.attempts, c.created_at,
+                    WHERE seq IN (SELECT seq FROM deliveries WHERE \(condition) ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                    RETURNING seq
+                    """, [.int(now + lease), .int(now), .int(count)] + values).map { $0.int(0) }
+            }
+            let sending = try connection.query(
+                "SELECT seq FROM messages WHERE state IN (\(Lifecycle.beingSentSQL)) ORDER BY seq LIMIT $1",
+                [.int(ClaimShares.messagesPerClaim)]).map { $0.int(0) }
+            if let share = ClaimShares.share(limit: limit, sendingMessages: sending.count) {
+                for message in sending where seqs.count < limit {
+                    try claim("message_seq = $4 AND due_at <= $2", [.int(message)], min(share, limit - seqs.count))
+                }
+            }
+            // What the shares left, oldest first (the deliveries just claimed are no longer due).
+            if seqs.count < limit { try claim("due_at <= $2", [], limit - seqs.count) }
+            guard !seqs.isEmpty else { return [] }
+            // One read for the whole batch. A token is only ever read through the app that owns
+            // both the message and the device: a device of another app reads as none.
+            return try connection.query(
+                """
+                SELECT d.seq, d.id, d.message_seq, d.device_seq, d.platform, d.variant, d.attempts, d.created_at,
                     v.token, v.active, v.deactivated_reason
-                FROM claimed c JOIN messages m ON m.seq = c.message_seq
-                LEFT JOIN devices v ON v.seq = c.device_seq AND v.app_id = m.app_id ORDER BY c.seq
-                """, [.int(now + lease), .int(now), .int(limit)]).map { row in
+                FROM deliveries d JOIN messages m ON m.seq = d.message_seq
+                LEFT JOIN LATERAL (
+                    SELECT token, active, deactivated_reason FROM devices WHERE seq = d.device_seq AND app_id = m.app_id) v ON true
+                WHERE d.seq = ANY($1::bigint[]) ORDER BY d.seq
+                """, [.text("{" + seqs.map(String.init).joined(separator: ",") + "}")]).map { row in
                 ClaimedDelivery(
                     seq: row.int(0), id: row.text(1), messageSeq: row.int(2), deviceSeq: row.optionalInt(3),
                     platform: Platform(rawValue: row.text(4)) ?? .ios, variant: row.optionalText(5), attempts: row.int(6),

@@ -53,15 +53,33 @@ extension SQLiteStore {
     }
 
     /// Claims up to `limit` due deliveries for `lease` milliseconds: their due time moves to the
-    /// lease's end, so if the worker dies they become due again then.
+    /// lease's end, so if the worker dies they become due again then. Messages being sent take
+    /// turns (``ClaimShares``).
     func claimDeliveries(now: Int, lease: Int, limit: Int) throws -> [ClaimedDelivery] {
         try connection.transaction {
-            let seqs = try connection.query(
-                """
-                UPDATE deliveries SET due_at = ?, attempts = attempts + 1
-                WHERE seq IN (SELECT seq FROM deliveries WHERE due_at <= ? ORDER BY due_at LIMIT ?)
-                RETURNING seq
-                """, [.int(now + lease), .int(now), .int(limit)]) { $0.int(0) }
+            var seqs: [Int] = []
+            let sending = try connection.query(
+                "SELECT seq FROM messages WHERE state IN (\(Lifecycle.beingSentSQL)) ORDER BY seq LIMIT ?",
+                [.int(ClaimShares.messagesPerClaim)]) { $0.int(0) }
+            if let share = ClaimShares.share(limit: limit, sendingMessages: sending.count) {
+                for message in sending where seqs.count < limit {
+                    seqs += try connection.query(
+                        """
+                        UPDATE deliveries SET due_at = ?, attempts = attempts + 1
+                        WHERE seq IN (SELECT seq FROM deliveries WHERE message_seq = ? AND due_at <= ? ORDER BY due_at LIMIT ?)
+                        RETURNING seq
+                        """, [.int(now + lease), .int(message), .int(now), .int(min(share, limit - seqs.count))]) { $0.int(0) }
+                }
+            }
+            // What the shares left, oldest first (the deliveries just claimed are no longer due).
+            if seqs.count < limit {
+                seqs += try connection.query(
+                    """
+                    UPDATE deliveries SET due_at = ?, attempts = attempts + 1
+                    WHERE seq IN (SELECT seq FROM deliveries WHERE due_at <= ? ORDER BY due_at LIMIT ?)
+                    RETURNING seq
+                    """, [.int(now + lease), .int(now), .int(limit - seqs.count)]) { $0.int(0) }
+            }
             guard !seqs.isEmpty else { return [] }
             // One read for the whole batch. A token is only ever read through the app that owns
             // both the message and the device: a device of another app reads as none.

@@ -248,6 +248,10 @@ enum Schema {
         ALTER TABLE new_receipts RENAME TO receipts;
         CREATE INDEX receipts_delivery ON receipts(delivery_seq);
         """,
+        // 3: claims take turns between messages (each message's due deliveries, oldest first).
+        """
+        CREATE INDEX deliveries_message_due ON deliveries(message_seq, due_at) WHERE due_at IS NOT NULL;
+        """,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.

@@ -1,0 +1,225 @@
+"""Fan-out and delivery of one message to N devices, end to end, on each storage setup in one run.
+
+For every setup (SQLite, PostgreSQL with one node, PostgreSQL with two nodes) and every run: a
+fresh database holding N registered devices (3/4 iOS, 1/4 Android, a third fr-FR), then
+POST /v1/messages to all of them and the time until the message is `completed`, that is every
+delivery recorded as sent. Two seconds into that fan-out a second app posts a message to its one
+device, and the time until that one is sent is the fairness figure.
+
+--sender simulated uses the server's simulated sender; --sender providers uses the real APNs and
+FCM senders against a local h2o (HTTP/2, TLS) that accepts every push, echoes apns-id and answers
+FCM's token and send endpoints.
+
+Run through script/bench-delivery, which builds the release binary and starts what is needed.
+"""
+
+import argparse
+import http.client
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ADMIN = "nb_admin_benchmark-admin-key-0123456789abcdef"
+SECRET = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="  # base64 of 32 bytes, the same on every node
+
+
+def load():
+    return " ".join(open("/proc/loadavg").read().split()[:3])
+
+
+class Node:
+    def __init__(self, binary, work, name, port, database, sender, peer):
+        self.port = port
+        data = os.path.join(work, "data-" + name)
+        os.makedirs(data, exist_ok=True)
+        key = os.path.join(work, "secret.key")
+        with open(key, "w") as f:
+            f.write(SECRET)
+        command = [binary, "serve", "--listen", f"127.0.0.1:{port}", "--data-dir", data, "--secret-key-file", key,
+                   "--no-access-log", "--log-level", "warning", "--rate-limit-server", "0", "--rate-limit-client", "0",
+                   "--rate-limit-admin", "0", "--max-body-bytes", "8388608"]
+        if database:
+            command += ["--database", database]
+        if sender == "simulated":
+            command += ["--sender", "simulated"]
+        else:
+            command += ["--apns-url", peer["url"], "--apns-ca", peer["ca"], "--fcm-url", peer["url"],
+                        "--fcm-token-url", peer["url"] + "/token", "--fcm-ca", peer["ca"]]
+        self.log = open(os.path.join(work, f"server-{name}.log"), "w")
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT,
+                                        env={**os.environ, "NOTIBASE_ADMIN_KEY": ADMIN})
+        for _ in range(300):
+            try:
+                c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+                c.request("GET", "/healthz")
+                if c.getresponse().status == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        sys.exit(f"bench: node {name} did not start; see {self.log.name}")
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+class Client:
+    def __init__(self, port, key):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        self.headers = {"Authorization": "Bearer " + key, "Content-Type": "application/json"}
+
+    def call(self, method, path, body=None, expect=(200, 201, 202)):
+        self.connection.request(method, path, None if body is None else json.dumps(body), self.headers)
+        response = self.connection.getresponse()
+        data = response.read()
+        if response.status not in expect:
+            sys.exit(f"bench: {method} {path} answered {response.status}: {data[:300]!r}")
+        return json.loads(data) if data else None
+
+
+def make_app(port, name, credentials):
+    app = Client(port, ADMIN).call("POST", "/v1/apps", {"name": name})
+    client = Client(port, app["serverKey"])
+    if credentials:
+        client.call("PUT", f"/v1/apps/{app['id']}/credentials/apns", credentials["apns"])
+        client.call("PUT", f"/v1/apps/{app['id']}/credentials/fcm", credentials["fcm"])
+    return app
+
+
+def register(port, key, total):
+    client = Client(port, key)
+    for start in range(0, total, 10000):
+        devices = [{"platform": "android" if n % 4 == 0 else "ios",
+                    "token": ("fcm-%024x" % n) if n % 4 == 0 else ("%064x" % n),
+                    "locale": "fr-FR" if n % 3 == 0 else "en-US"} for n in range(start, min(total, start + 10000))]
+        client.call("POST", "/v1/devices/batch", {"devices": devices})
+
+
+def wait_completed(client, message_id, interval):
+    """Polls the app's newest message (the list answers without counting deliveries, so polling
+    costs the server little), then reads the message with its counts once."""
+    while True:
+        newest = client.call("GET", "/v1/messages?limit=1")["items"][0]
+        if newest["id"] != message_id:
+            sys.exit("bench: the app's newest message is not the one sent")
+        if newest["state"] in ("completed", "failed", "cancelled"):
+            return client.call("GET", f"/v1/messages/{message_id}")
+        time.sleep(interval)
+
+
+def one_run(setup, run, args, binary, work, peer, credentials, postgres):
+    nodes_count = 2 if setup == "postgres-2" else 1
+    database = None
+    if setup.startswith("postgres"):
+        name = f"bench_{setup.replace('-', '_')}_{run}"
+        subprocess.run(["psql", postgres, "-q", "-c", f"DROP DATABASE IF EXISTS {name}", "-c", f"CREATE DATABASE {name}"], check=True,
+                       stdout=subprocess.DEVNULL)
+        database = postgres.rsplit("/", 1)[0] + "/" + name
+    directory = os.path.join(work, f"{setup}-{run}")
+    os.makedirs(directory)
+    nodes = [Node(binary, directory, f"{n}", args.port + n, database, args.sender, peer) for n in range(nodes_count)]
+    try:
+        big = make_app(nodes[0].port, "campaigns", credentials)
+        small = make_app(nodes[0].port, "resets", credentials)
+        started = time.monotonic()
+        register(nodes[0].port, big["serverKey"], args.devices)
+        register(nodes[0].port, small["serverKey"], 1)
+        registered = time.monotonic() - started
+        # Let every node settle (checkpoint, autovacuum of the registrations) before the clock runs.
+        time.sleep(3)
+        before = load()
+        client = Client(nodes[0].port, big["serverKey"])
+        message = {"message": {"title": "Flash sale", "body": "Everything must go", "buttons": [{"id": "buy", "text": "Buy"}]},
+                   "variants": {"fr": {"title": "Soldes", "body": "Tout doit partir", "buttons": [{"id": "buy", "text": "Acheter"}]}},
+                   "audience": {"all": True}}
+        fairness = {}
+
+        def probe():
+            time.sleep(2)
+            reset = Client(nodes[-1].port, small["serverKey"])
+            posted = time.monotonic()
+            answer = reset.call("POST", "/v1/messages", {"message": {"title": "Your code is 123456"}, "audience": {"all": True}})
+            wait_completed(reset, answer["id"], 0.005)
+            fairness["seconds"] = time.monotonic() - posted
+
+        prober = threading.Thread(target=probe)
+        t0 = time.monotonic()
+        accepted = client.call("POST", "/v1/messages", message)
+        answered = time.monotonic() - t0
+        prober.start()
+        final = wait_completed(client, accepted["id"], 0.05)
+        elapsed = time.monotonic() - t0
+        prober.join()
+        sent = final["counts"]["byState"].get("sent", 0)
+        if final["state"] != "completed" or sent != args.devices:
+            sys.exit(f"bench: {setup} run {run}: state {final['state']}, counts {final['counts']['byState']}")
+        result = {"setup": setup, "run": run, "answered_ms": answered * 1000, "seconds": elapsed, "rate": args.devices / elapsed,
+                  "fairness": fairness.get("seconds"), "registered_seconds": registered, "load_before": before, "load_after": load()}
+        print(f"{setup:11} run {run}: POST answered {result['answered_ms']:.0f} ms; all {args.devices} sent after {elapsed:.1f} s "
+              f"({result['rate']:,.0f}/s); one-device message during it sent after {result['fairness']:.3f} s; "
+              f"(registration {registered:.0f} s; load {before} -> {result['load_after']})", flush=True)
+        return result
+    finally:
+        for node in nodes:
+            node.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+        if database:
+            subprocess.run(["psql", postgres, "-q", "-c", f"DROP DATABASE IF EXISTS {database.rsplit('/', 1)[1]}"],
+                           stdout=subprocess.DEVNULL)
+
+
+def summary(label, values, unit, digits):
+    median = statistics.median(values)
+    return f"{label} median {median:.{digits}f} {unit} (runs: {', '.join(f'{v:.{digits}f}' for v in values)}; spread {min(values):.{digits}f}-{max(values):.{digits}f})"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--devices", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--setups", default="sqlite,postgres-1,postgres-2")
+    parser.add_argument("--sender", choices=["simulated", "providers"], default="simulated")
+    parser.add_argument("--postgres", help="URL of a PostgreSQL server to make databases in")
+    parser.add_argument("--peer-url")
+    parser.add_argument("--peer-ca")
+    parser.add_argument("--credentials", help="JSON file: the APNs and FCM credentials to upload")
+    parser.add_argument("--port", type=int, default=18600)
+    args = parser.parse_args()
+    setups = args.setups.split(",")
+    peer = {"url": args.peer_url, "ca": args.peer_ca}
+    credentials = json.load(open(args.credentials)) if args.credentials else None
+    work = tempfile.mkdtemp(prefix="notibase-bench-")
+    print(f"machine: {os.cpu_count()} cores, {os.uname().sysname} {os.uname().release}; {args.devices} devices, "
+          f"sender {args.sender}, {args.runs} runs of {', '.join(setups)} (interleaved)", flush=True)
+    results = []
+    try:
+        # Interleaved (sqlite, postgres-1, postgres-2, sqlite, ...), so a change in the machine's
+        # load over the run touches every setup alike.
+        for run in range(1, args.runs + 1):
+            for setup in setups:
+                results.append(one_run(setup, run, args, args.binary, work, peer, credentials, args.postgres))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print("== summary")
+    for setup in setups:
+        mine = [r for r in results if r["setup"] == setup]
+        print(f"{setup:11} " + summary("all sent:", [r["seconds"] for r in mine], "s", 1))
+        print(f"{setup:11} " + summary("deliveries/s:", [r["rate"] for r in mine], "", 0))
+        print(f"{setup:11} " + summary("one-device message sent after:", [r["fairness"] for r in mine], "s", 3))
+
+
+if __name__ == "__main__":
+    main()
