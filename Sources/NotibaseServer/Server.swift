@@ -66,7 +66,8 @@ package final class Server: Sendable {
         let http = try HTTPServer(options: options, responder: APIResponder(context: context, accessLog: configuration.accessLog))
 
         let delivery = configuration.delivery
-        let fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize, signals: signals)
+        let fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize,
+            minimumBatchSize: BatchPacing.defaultMinimum, signals: signals)
         let worker = DeliveryWorker(
             store: store, senders: senders, vault: CredentialVault(store: store, box: box), clock: clock, logger: logger, metrics: metrics,
             signer: signer, options: DeliveryWorker.Options(batchSize: delivery.batchSize, lease: delivery.lease), signal: signals.delivery)
@@ -75,8 +76,8 @@ package final class Server: Sendable {
         for _ in 0..<max(1, delivery.workers) {
             background.append(Task { await worker.run(idle: poll) })
         }
-        if let period = delivery.retention {
-            let retention = Retention(store: store, clock: clock, logger: logger, period: period)
+        do {
+            let retention = Retention(store: store, clock: clock, logger: logger, period: delivery.retention)
             background.append(Task { await retention.run(interval: .seconds(60)) })
         }
         logger.info("serving", [

@@ -9,15 +9,24 @@ actor FanOut {
     private let logger: Logger
     private let metrics: Metrics
     private let batchSize: Int
+    /// Devices per transaction now: the configured batch, smaller while batches take longer than
+    /// ``BatchPacing`` allows, so a message posted meanwhile waits for no long transaction.
+    private var pacing: BatchPacing
     private let signals: WorkSignals
 
-    init(store: any Storage, clock: WallClock, logger: Logger, metrics: Metrics, batchSize: Int, signals: WorkSignals = WorkSignals()) {
+    /// Batches of `batchSize` devices, or down to `minimumBatchSize` while they are slow
+    /// (``BatchPacing``; by default the size is fixed).
+    init(
+        store: any Storage, clock: WallClock, logger: Logger, metrics: Metrics, batchSize: Int, minimumBatchSize: Int? = nil,
+        signals: WorkSignals = WorkSignals()
+    ) {
         self.store = store
         self.signals = signals
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
         self.batchSize = batchSize
+        self.pacing = BatchPacing(maximum: batchSize, minimum: minimumBatchSize ?? batchSize)
     }
 
     /// How many due messages one round considers.
@@ -58,7 +67,10 @@ actor FanOut {
             }
             let chooser = VariantChooser(locales: content.variants?.keys.sorted() ?? [])
             do {
-                let batch = try await store.fanOutBatch(messageSeq: message.seq, audience: audience, chooser: chooser, limit: batchSize, now: clock.milliseconds())
+                let started = ContinuousClock.now
+                let batch = try await store.fanOutBatch(
+                    messageSeq: message.seq, audience: audience, chooser: chooser, limit: pacing.size, now: clock.milliseconds())
+                pacing.record(ContinuousClock.now - started)
                 round.written += batch.written
                 metrics.recordFanOut(deliveries: batch.written)
                 if batch.written > 0 { signals.delivery.notify() }

@@ -1,16 +1,19 @@
 import NotibaseSenders
 
 /// Keeps the delivery history bounded: messages that finished more than the retention period ago
-/// are removed with their deliveries, events and receipts, a batch per transaction, in the
-/// background. Messages still scheduled or sending are kept whatever their age.
+/// are removed with their deliveries, events and receipts, in the background. On PostgreSQL whole
+/// weeks of history are dropped at once (and the weeks ahead made), on SQLite a batch per
+/// transaction; what no partition drop takes goes in batches on both. Messages still scheduled or
+/// sending are kept whatever their age. With no period (retention off) it removes nothing, and
+/// still makes the weeks ahead, so new history never piles up in PostgreSQL's DEFAULT partition.
 actor Retention {
     private let store: any Storage
     private let clock: WallClock
     private let logger: Logger
-    private let period: Duration
+    private let period: Duration?
     private let batchSize: Int
 
-    init(store: any Storage, clock: WallClock, logger: Logger, period: Duration, batchSize: Int = 5_000) {
+    init(store: any Storage, clock: WallClock, logger: Logger, period: Duration?, batchSize: Int = 5_000) {
         self.store = store
         self.clock = clock
         self.logger = logger
@@ -18,10 +21,16 @@ actor Retention {
         self.batchSize = batchSize
     }
 
-    /// Removes everything past the period; returns how many rows.
+    /// Removes everything past the period; returns how many rows it removed in batches (a dropped
+    /// partition is counted apart, in the log).
     @discardableResult
     func runOnce() async throws -> Int {
-        let before = clock.milliseconds() - Int(period.components.seconds) * 1000
+        let now = clock.milliseconds()
+        try await store.prepareHistory(now: now)
+        guard let period else { return 0 }
+        let before = now - Int(period.components.seconds) * 1000
+        let partitions = try await store.dropExpiredHistory(finishedBefore: before)
+        if partitions > 0 { logger.info("retention dropped old history partitions", ["partitions": .int(partitions)]) }
         var removed = 0
         while !Task.isCancelled {
             let batch = try await store.purgeMessages(finishedBefore: before, limit: batchSize)

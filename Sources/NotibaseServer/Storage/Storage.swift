@@ -68,7 +68,16 @@ protocol Storage: KeyDirectory {
     /// messages as they go; this catches the ones two concurrent transactions each left to the
     /// other (on PostgreSQL, a last fan-out batch and a worker's record, neither seeing the other).
     func completeFinishedMessages(now: Int) async throws -> Int
-    /// Removes a batch of what retention no longer keeps (``Retention``); 0 when nothing is left.
+    /// Readies the delivery history for the weeks ahead of `now`: PostgreSQL makes the time
+    /// partitions its history is kept in (safe on several nodes at once); SQLite has nothing to do.
+    func prepareHistory(now: Int) async throws
+    /// Drops, a whole time partition at a time, the history retention no longer keeps (deliveries,
+    /// events and receipts of messages that all finished before `finishedBefore`); returns how many
+    /// partitions. 0 on a backend that keeps its history in one table (SQLite).
+    func dropExpiredHistory(finishedBefore: Int) async throws -> Int
+    /// Removes a batch of what retention no longer keeps and no partition drop removes
+    /// (``Retention``): deliveries, with their events and receipts, of messages finished before
+    /// `finishedBefore`, then those messages. Returns how many rows; 0 when nothing is left.
     func purgeMessages(finishedBefore: Int, limit: Int) async throws -> Int
     func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int) async throws -> (written: Int, done: Bool)
     func claimDeliveries(now: Int, lease: Int, limit: Int) async throws -> [ClaimedDelivery]

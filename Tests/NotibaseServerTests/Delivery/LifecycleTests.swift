@@ -56,3 +56,24 @@ import Testing
         #expect(ClaimShares.share(limit: 1_000, sendingMessages: 5_000) == 10, "past 100 messages the shares stop shrinking")
     }
 }
+
+@Suite struct BatchPacingTests {
+    @Test func slowBatchesShrinkToTheMinimumAndQuickOnesGrowBack() {
+        var pacing = BatchPacing(maximum: 5_000)
+        #expect(pacing.size == 5_000)
+        pacing.record(.milliseconds(900))
+        #expect(pacing.size == 2_500)
+        for _ in 0..<10 { pacing.record(.seconds(1)) }
+        #expect(pacing.size == 250)
+        pacing.record(.milliseconds(150))  // neither slow nor quick: kept
+        #expect(pacing.size == 250)
+        for _ in 0..<10 { pacing.record(.milliseconds(20)) }
+        #expect(pacing.size == 5_000)
+    }
+
+    @Test func aSmallConfiguredBatchIsItsOwnMinimum() {
+        var pacing = BatchPacing(maximum: 100)
+        pacing.record(.seconds(1))
+        #expect(pacing.size == 100)
+    }
+}

@@ -38,6 +38,8 @@ final class Harness: Sendable {
         finishStore = opened.finish
         let store = self.store
         let time = self.time
+        // The history's partitions for the harness's time (PostgreSQL), as a server makes them for its own.
+        try await store.prepareHistory(now: WallClock { time.now }.milliseconds())
         let clock = WallClock { time.now }
         let box = try SecretBox(key: Self.secretKey)
         metrics = Metrics()

@@ -13,6 +13,8 @@ enum TestDatabase {
     struct Opened: Sendable {
         var store: any Storage & RowCounting
         var finish: @Sendable () -> Void
+        /// On PostgreSQL, the URL of the test's own schema (for a second connection or store).
+        var url: String? = nil
     }
 
     static func open(directory: String, busyTimeout: Int32) async throws -> Opened {
@@ -23,14 +25,21 @@ enum TestDatabase {
                 report { try SQLiteStore.integrityProblems(of: SQLiteConnection(path: path)) }
             }
         }
+        let (url, drop) = try emptySchema(base)
+        let store = try await PostgresStore(url: url, poolSize: 2)
+        return Opened(store: store, finish: {
+            report { try PostgresStore.integrityProblems(of: PostgresConnection(url: url)) }
+            drop()
+        }, url: url)
+    }
+
+    /// A new empty schema in the PostgreSQL database `base` names: the URL that works in it, and
+    /// what drops it.
+    static func emptySchema(_ base: String) throws -> (url: String, drop: @Sendable () -> Void) {
         let schema = "t" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try PostgresConnection(url: base).execute("CREATE SCHEMA \(schema)")
         let url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
-        let store = try await PostgresStore(url: url, poolSize: 2)
-        return Opened(store: store) {
-            report { try PostgresStore.integrityProblems(of: PostgresConnection(url: url)) }
-            try? PostgresConnection(url: base).execute("DROP SCHEMA \(schema) CASCADE")
-        }
+        return (url, { try? PostgresConnection(url: base).execute("DROP SCHEMA \(schema) CASCADE") })
     }
 
     private static func report(_ check: () throws -> [String]) {

@@ -1,7 +1,8 @@
 /// The PostgreSQL schema, as numbered migrations recorded in `notibase_schema`. The same tables
 /// and rules as SQLite's schema 2: identity columns (never reused), a foreign key with its delete
 /// rule for every reference. Flags are integers (1 or 0), as in SQLite, so one row mapping reads
-/// both (``Rows``).
+/// both (``Rows``). Migration 3 splits the delivery history into weekly partitions
+/// (``historyByWeek``, PostgresSchema+History.swift).
 enum PostgresSchema {
     static let migrations: [String] = [
         """
@@ -118,18 +119,22 @@ enum PostgresSchema {
         """
         CREATE INDEX deliveries_message_due ON deliveries(message_seq, due_at) WHERE due_at IS NOT NULL;
         """,
+        // 3: the delivery history in weekly partitions (PostgresSchema+History.swift).
+        historyByWeek,
     ]
 
     /// A key for `pg_advisory_xact_lock`: the migrations of one database run on one node at a
     /// time, however many start together.
     static let migrationLock = 0x6e62_6d69_6772_6174  // "nbmigrat"
 
-    /// Runs the migrations the database has not seen yet, under the advisory lock, each in its own
-    /// transaction. A database newer than this binary is refused.
+    /// Runs the migrations the database has not seen yet, in one transaction under the advisory
+    /// lock. A database newer than this binary is refused.
     static func migrate(_ connection: PostgresConnection) throws {
-        try connection.execute("CREATE TABLE IF NOT EXISTS notibase_schema (version INTEGER NOT NULL)")
         try connection.transaction {
             try connection.run("SELECT pg_advisory_xact_lock($1)", [.int(migrationLock)])
+            // Under the lock: two nodes creating it at once would collide in the catalogue
+            // (`IF NOT EXISTS` does not make concurrent creation safe).
+            try connection.execute("CREATE TABLE IF NOT EXISTS notibase_schema (version INTEGER NOT NULL)")
             let version = try connection.query("SELECT coalesce(max(version), 0) FROM notibase_schema").first { $0.int(0) } ?? 0
             guard version <= migrations.count else {
                 throw StorageError.corrupt("the database was written by a newer Notibase (schema \(version), this one knows \(migrations.count))")

@@ -172,16 +172,15 @@ extension PostgresStore {
             }
             let failed = try connection.query(
                 """
-                UPDATE deliveries SET state = 'failed', due_at = NULL, updated_at = $1
-                WHERE device_seq = $2 AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq, message_seq
-                """, [.int(now), .int(seq)]).map { ($0.int(0), $0.int(1)) }
-            if !failed.isEmpty {
-                try connection.run(
-                    "INSERT INTO delivery_events (delivery_seq, event, at, detail) SELECT value::bigint, 'failed', $1, $2 FROM jsonb_array_elements_text($3::jsonb)",
-                    [.int(now), .text(Rows.deviceDeletedDetail), .text(JSON.text(failed.map(\.0)))])
-            }
+                WITH failed AS (
+                    UPDATE deliveries SET state = 'failed', due_at = NULL, updated_at = $1
+                    WHERE device_seq = $2 AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq, message_seq, created_at),
+                logged AS (
+                    INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail) SELECT seq, created_at, 'failed', $1, $3 FROM failed)
+                SELECT DISTINCT message_seq FROM failed
+                """, [.int(now), .int(seq), .text(Rows.deviceDeletedDetail)]).map { $0.int(0) }
             try connection.run("DELETE FROM devices WHERE seq = $1", [.int(seq)])
-            try Self.completeIfFinished(connection, messageSeqs: Set(failed.map(\.1)), now: now)
+            try Self.completeIfFinished(connection, messageSeqs: Set(failed), now: now)
             return true
         }
     }

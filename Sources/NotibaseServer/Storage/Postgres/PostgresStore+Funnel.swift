@@ -11,7 +11,7 @@ extension PostgresStore {
                 funnel.byState[state] = count
             }
             funnel.sent = try connection.query("SELECT count(*) FROM deliveries WHERE message_seq = $1 AND sent_at IS NOT NULL", seq).first { $0.int(0) } ?? 0
-            let events = "FROM delivery_events e JOIN deliveries d ON d.seq = e.delivery_seq WHERE d.message_seq = $1"
+            let events = "FROM delivery_events e JOIN deliveries d ON d.seq = e.delivery_seq AND d.created_at = e.delivery_created_at WHERE d.message_seq = $1"
             let buttons = "(e.detail::jsonb #> '{render,buttons}')"
             let counted = try connection.query(
                 """
@@ -35,8 +35,8 @@ extension PostgresStore {
                 """
                 SELECT coalesce(e.detail::jsonb ->> 'providerReason', e.detail::jsonb ->> 'reason', 'unknown'), count(*),
                        max(e.detail::jsonb ->> 'reason'), max(e.detail::jsonb ->> 'explanation')
-                FROM deliveries d LEFT JOIN delivery_events e ON e.seq = (
-                    SELECT max(seq) FROM delivery_events WHERE delivery_seq = d.seq AND event = 'failed')
+                FROM deliveries d LEFT JOIN delivery_events e ON e.delivery_created_at = d.created_at AND e.seq = (
+                    SELECT max(seq) FROM delivery_events WHERE delivery_seq = d.seq AND delivery_created_at = d.created_at AND event = 'failed')
                 WHERE d.message_seq = $1 AND d.state = 'failed'
                 GROUP BY 1 ORDER BY 2 DESC, 1
                 """, seq).map { (reason: $0.text(0), count: $0.int(1), example: $0.optionalText(2), explanation: $0.optionalText(3)) }

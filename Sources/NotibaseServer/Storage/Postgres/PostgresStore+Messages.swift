@@ -89,8 +89,8 @@ extension PostgresStore {
                 """
                 WITH cancelled AS (
                     UPDATE deliveries SET state = 'cancelled', due_at = NULL, updated_at = $1
-                    WHERE message_seq = $2 AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq)
-                INSERT INTO delivery_events (delivery_seq, event, at) SELECT seq, 'cancelled', $1 FROM cancelled
+                    WHERE message_seq = $2 AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq, created_at)
+                INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at) SELECT seq, created_at, 'cancelled', $1 FROM cancelled
                 """, [.int(now), .int(message.seq)])
             return try connection.query("SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1", [.int(message.seq)]).first(Rows.message)
         }
@@ -105,27 +105,9 @@ extension PostgresStore {
                 """
                 WITH failed AS (
                     UPDATE deliveries SET state = 'failed', due_at = NULL, updated_at = $1
-                    WHERE message_seq = $2 AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq)
-                INSERT INTO delivery_events (delivery_seq, event, at, detail) SELECT seq, 'failed', $1, $3 FROM failed
+                    WHERE message_seq = $2 AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq, created_at)
+                INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail) SELECT seq, created_at, 'failed', $1, $3 FROM failed
                 """, [.int(now), .int(seq), .text(DeliveryEventDetail.because(reason).stored)])
-        }
-    }
-
-    func purgeMessages(finishedBefore: Int, limit: Int) async throws -> Int {
-        try await pool.transaction { connection in
-            let deliveries = try connection.run(
-                """
-                DELETE FROM deliveries WHERE seq IN (
-                    SELECT d.seq FROM messages m JOIN deliveries d ON d.message_seq = m.seq
-                    WHERE m.state IN (\(Lifecycle.finishedSQL)) AND m.finished_at < $1 LIMIT $2)
-                """, [.int(finishedBefore), .int(limit)])
-            let messages = try connection.run(
-                """
-                DELETE FROM messages WHERE seq IN (
-                    SELECT m.seq FROM messages m WHERE m.state IN (\(Lifecycle.finishedSQL)) AND m.finished_at < $1
-                    AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_seq = m.seq) LIMIT $2)
-                """, [.int(finishedBefore), .int(limit)])
-            return deliveries + messages
         }
     }
 

@@ -89,7 +89,7 @@ extension PostgresStore {
                 seqs += try connection.query(
                     """
                     UPDATE deliveries SET due_at = $1, attempts = attempts + 1
-                    WHERE seq IN (SELECT seq FROM deliveries WHERE \(condition) ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                    WHERE (seq, created_at) IN (SELECT seq, created_at FROM deliveries WHERE \(condition) ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
                     RETURNING seq
                     """, [.int(now + lease), .int(now), .int(count)] + values).map { $0.int(0) }
             }
@@ -124,7 +124,8 @@ extension PostgresStore {
         }
     }
 
-    /// Records what happened to claimed deliveries, in one transaction of three statements.
+    /// Records what happened to claimed deliveries, in one transaction of three statements (the
+    /// events written with the deliveries' partition key, which their update returns).
     func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
         let rows = try Self.json(updates.map { Outcome(seq: $0.seq, state: $0.state.rawValue, dueAt: $0.dueAt, providerID: $0.providerID) })
         let events = try Self.json(updates.filter { $0.state != .sent }.map { Event(seq: $0.seq, event: $0.event, detail: $0.detail?.stored) })
@@ -134,19 +135,18 @@ extension PostgresStore {
         try await pool.transaction { connection in
             try connection.run(
                 """
+                WITH updated AS (
                 UPDATE deliveries d SET
                     state = CASE WHEN d.state IN (\(Lifecycle.replacedByOutcomeSQL)) THEN u.state ELSE d.state END,
                     due_at = CASE WHEN d.state IN (\(Lifecycle.replacedByOutcomeSQL)) THEN u."dueAt" ELSE d.due_at END,
                     provider_id = coalesce(u."providerID", d.provider_id),
                     sent_at = CASE WHEN u.state = 'sent' THEN $2 ELSE d.sent_at END, updated_at = $2
                 FROM jsonb_to_recordset($1::jsonb) AS u(seq bigint, state text, "dueAt" bigint, "providerID" text)
-                WHERE d.seq = u.seq
-                """, [.text(rows), .int(now)])
-            try connection.run(
-                """
-                INSERT INTO delivery_events (delivery_seq, event, at, detail)
-                SELECT e.seq, e.event, $2, e.detail FROM jsonb_to_recordset($1::jsonb) AS e(seq bigint, event text, detail text)
-                """, [.text(events), .int(now)])
+                WHERE d.seq = u.seq RETURNING d.seq, d.created_at)
+                INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail)
+                SELECT e.seq, updated.created_at, e.event, $2, e.detail
+                FROM jsonb_to_recordset($3::jsonb) AS e(seq bigint, event text, detail text) JOIN updated ON updated.seq = e.seq
+                """, [.text(rows), .int(now), .text(events)])
             try connection.run(
                 """
                 UPDATE devices v SET active = 0, deactivated_reason = x.reason, deactivated_at = x.at, updated_at = $2

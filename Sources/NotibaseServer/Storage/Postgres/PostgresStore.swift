@@ -1,4 +1,5 @@
 import NotibaseCore
+import NotibaseSenders
 import Synchronization
 
 /// The server's storage on PostgreSQL, for several identical nodes on one database: the same
@@ -13,12 +14,14 @@ final class PostgresStore: Storage {
     let channel: String
     private let listener = Mutex<PostgresListener?>(nil)
 
-    /// Connects (`size` connections), and migrates the schema under an advisory lock.
-    init(url: String, poolSize: Int = 8) async throws {
+    /// Connects (`size` connections), migrates the schema under an advisory lock, and makes the
+    /// history partitions for the weeks ahead of `now` (retention makes them again as time goes on).
+    init(url: String, poolSize: Int = 8, now: Int = WallClock.system.milliseconds()) async throws {
         self.url = url
         pool = try PostgresPool(url: url, size: poolSize)
         channel = try await pool.withConnection { connection in
             try PostgresSchema.migrate(connection)
+            try Self.makePartitions(connection, now: now)
             return "notibase." + (try connection.query("SELECT current_schema()").first { $0.text(0) } ?? "public")
         }
     }

@@ -100,6 +100,12 @@ extension SQLiteStore {
 }
 
 extension SQLiteStore {
+    /// Nothing to prepare: the history is one table of each kind.
+    func prepareHistory(now: Int) {}
+
+    /// Nothing is partitioned: retention removes in batches (``purgeMessages(finishedBefore:limit:)``).
+    func dropExpiredHistory(finishedBefore: Int) -> Int { 0 }
+
     /// Removes up to `limit` deliveries (with their events and receipts) of messages that
     /// finished before `finishedBefore`, and then such messages left without deliveries. Returns
     /// how many rows it removed; 0 when nothing is left to remove. Small transactions, so the
