@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(
             name: "NotibaseServerTests",
             dependencies: [
-                "NotibaseServer", "NotibaseCore", "NotibaseSenders",
+                "NotibaseServer", "NotibaseCore", "NotibaseSenders", "NotibaseTestSupport",
                 .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux])),
             ],
             exclude: ["Live/schemathesis.toml", "Console/console_browser.py", "Console/python_client.py"]
@@ -124,7 +124,7 @@ let package = Package(
                 .enableUpcomingFeature("DynamicActorIsolation"),
             ]
         ),
-        .testTarget(name: "UserNotificationsShimTests", dependencies: ["UserNotificationsShim"]),
+        .testTarget(name: "UserNotificationsShimTests", dependencies: ["UserNotificationsShim", "NotibaseTestSupport"]),
 
         // MARK: iOS SDK: the Notification Service Extension
         .target(
@@ -145,9 +145,13 @@ let package = Package(
     ]
 )
 
-// Every target: Swift 6 language mode (strict concurrency).
+// Every target: Swift 6 language mode (strict concurrency), `any` spelled out, and import hygiene:
+// an import is internal unless marked `public`/`package` (so no C module leaks to a module's
+// users), and a member is visible only in a file that imports its module.
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     target.swiftSettings = settings
 }

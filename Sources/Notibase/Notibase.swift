@@ -1,10 +1,10 @@
-import Foundation
+public import Foundation
 import NotibaseCore
 import NotibaseExtension
 #if canImport(UserNotifications)
-@preconcurrency import UserNotifications
+@preconcurrency public import UserNotifications
 #else
-@preconcurrency import UserNotificationsShim
+@preconcurrency public import UserNotificationsShim
 #endif
 
 /// The app side of Notibase: device registration, what the user did with each notification, the

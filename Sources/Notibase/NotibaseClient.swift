@@ -1,10 +1,10 @@
-import Foundation
+public import Foundation
 import NotibaseCore
 import NotibaseExtension
 #if canImport(UserNotifications)
-@preconcurrency import UserNotifications
+@preconcurrency public import UserNotifications
 #else
-@preconcurrency import UserNotificationsShim
+@preconcurrency public import UserNotificationsShim
 #endif
 
 /// One app's connection to its Notibase server: the registration and receipt outboxes and the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import NotibaseExtension
 
 /// Where the app's Notibase server is and how the SDK behaves.

@@ -6,7 +6,7 @@ import Darwin
 
 /// The `notibase` command line: parses arguments and hands each command to the library that does
 /// the work. It holds no logic of its own beyond reading input and printing results.
-public enum NotibaseCLI {
+package enum NotibaseCLI {
     /// Every command, in the order `notibase help` lists them.
     static var commands: [any Command.Type] {
         var commands: [any Command.Type] = [CategoryIDCommand.self, RenderCommand.self, ServeCommand.self]
@@ -20,7 +20,7 @@ public enum NotibaseCLI {
 
     /// Runs the command named in `arguments` (the first element is the program name) and returns
     /// the process exit status: 0 on success, 1 when the command failed, 2 for a usage error.
-    public static func run(_ arguments: [String], io: TerminalIO = .standard) async -> Int32 {
+    static func run(_ arguments: [String], io: TerminalIO = .standard) async -> Int32 {
         let words = Array(arguments.dropFirst())
         guard let name = words.first, name != "help", name != "--help", name != "-h" else {
             io.writeOutput(overview)
@@ -47,7 +47,7 @@ public enum NotibaseCLI {
     }
 
     /// Runs the command line and exits the process with its status.
-    public static func main(_ arguments: [String]) async -> Never {
+    package static func main(_ arguments: [String]) async -> Never {
         let status = await run(arguments)
         fflush(nil)
         exit(status)

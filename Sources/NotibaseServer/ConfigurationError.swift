@@ -1,6 +1,6 @@
 /// A setting that cannot work as given; the message says which and what to use instead.
-public struct ConfigurationError: Error, CustomStringConvertible {
-    public let description: String
+struct ConfigurationError: Error, CustomStringConvertible {
+    let description: String
 
     init(_ description: String) {
         self.description = description

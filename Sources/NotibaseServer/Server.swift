@@ -1,16 +1,16 @@
 import Foundation
-import NotibaseSenders
+package import NotibaseSenders
 import Synchronization
 
 /// A running Notibase server: the HTTP API, the fan-out loop, the delivery workers and retention
 /// over one database (``Storage``; embedded SQLite today). Built by ``start(_:senders:logger:clock:)``; stopped by ``shutdown()``.
-public final class Server: Sendable {
+package final class Server: Sendable {
     /// The port the API listens on.
-    public let port: Int
+    package let port: Int
     /// The admin key this start created, to be shown once; nil when it already existed.
-    public let newAdminKey: String?
+    package let newAdminKey: String?
     /// The metrics the server records (also served at `/metrics`).
-    public let metrics: Metrics
+    let metrics: Metrics
 
     private let http: HTTPServer
     private let store: any Storage
@@ -32,7 +32,7 @@ public final class Server: Sendable {
     /// Opens (or creates) the data directory and database, makes sure an admin key exists, and
     /// starts serving and delivering with `senders`. `doctor` answers what an iPhone would draw in
     /// `POST /v1/preview` (the command line hands in `notibase preview`'s).
-    public static func start(
+    package static func start(
         _ configuration: ServerConfiguration, senders: SenderSet, logger: Logger, clock: WallClock = .system, doctor: (any PayloadDoctor)? = nil
     ) async throws -> Server {
         // The shipped resources (the OpenAPI document, the console's files), read now: a binary
@@ -92,7 +92,7 @@ public final class Server: Sendable {
     /// Stops accepting requests, answers those in flight, lets the workers finish and record the
     /// batch they hold (what is not recorded returns when its lease ends), stops the senders and
     /// checkpoints the database.
-    public func shutdown() async {
+    package func shutdown() async {
         logger.info("shutting down")
         await http.shutdown()
         let tasks = background.withLock { tasks in defer { tasks = [] }; return tasks }
@@ -111,14 +111,14 @@ public final class Server: Sendable {
     /// Checks the stored data of a data directory (its database, migrated first if older) and
     /// returns what is wrong: orphans, dangling references, contradictions. Empty when all is well.
     /// Safe beside a running server: it only reads (after migrating).
-    public static func integrityProblems(dataDirectory: String) async throws -> [String] {
+    package static func integrityProblems(dataDirectory: String) async throws -> [String] {
         var configuration = ServerConfiguration()
         configuration.dataDirectory = dataDirectory
         return try await integrityProblems(configuration)
     }
 
     /// The same for the database `configuration` names (PostgreSQL, or SQLite in its directory).
-    public static func integrityProblems(_ configuration: ServerConfiguration) async throws -> [String] {
+    package static func integrityProblems(_ configuration: ServerConfiguration) async throws -> [String] {
         if configuration.databaseURL == nil {
             let path = configuration.dataDirectory + "/notibase.sqlite"
             guard FileManager.default.fileExists(atPath: path) else { throw ConfigurationError("there is no database at \(path)") }

@@ -1,68 +1,68 @@
 /// Everything `notibase serve` can be told. The defaults start a working server with no settings.
-public struct ServerConfiguration: Sendable {
+package struct ServerConfiguration: Sendable {
     /// The address to listen on (`127.0.0.1`, `0.0.0.0`, `::`).
-    public var host = "127.0.0.1"
+    package var host = "127.0.0.1"
     /// The TCP port; 0 picks a free one.
-    public var port = 8080
+    package var port = 8080
     /// Where the database (`notibase.sqlite`) and, unless a secret key is given, `secret.key` live.
-    public var dataDirectory = "data"
+    package var dataDirectory = "data"
     /// A PostgreSQL database (`postgres://user:password@host:port/database`) instead of SQLite in
     /// the data directory: for several nodes on one database.
-    public var databaseURL: String?
+    package var databaseURL: String?
     /// Connections each node keeps to PostgreSQL.
-    public var databasePoolSize = 8
+    package var databasePoolSize = 8
     /// PEM files for HTTPS; both or neither.
-    public var tlsCertificatePath: String?
-    public var tlsKeyPath: String?
+    package var tlsCertificatePath: String?
+    package var tlsKeyPath: String?
     /// The key that encrypts provider credentials at rest: 32 bytes in base64. When nil, the
     /// server uses `secret.key` in the data directory, creating it on first start.
-    public var secretKey: String?
+    package var secretKey: String?
     /// An admin key (`nb_admin_…`) to use instead of a generated one; replaces the stored admin key
     /// (how to recover a lost one).
-    public var adminKey: String?
+    package var adminKey: String?
     /// Request limits.
-    public var limits = Limits()
+    package var limits = Limits()
     /// Queue settings.
-    public var delivery = Delivery()
+    package var delivery = Delivery()
     /// Log level and whether every request is logged.
-    public var logLevel: Logger.Level = .info
-    public var accessLog = true
+    package var logLevel: Logger.Level = .info
+    package var accessLog = true
 
     /// Request limits.
-    public struct Limits: Sendable {
+    package struct Limits: Sendable {
         /// The largest request body, in bytes (larger: 413).
-        public var maxBodyBytes = 1 << 20
+        package var maxBodyBytes = 1 << 20
         /// Requests per second per key, by kind (bursts of twice that); 0 turns a limit off.
-        public var rates: [KeyKind: Int] = [.admin: 100, .server: 1_000, .client: 10_000]
+        package var rates: [KeyKind: Int] = [.admin: 100, .server: 1_000, .client: 10_000]
         /// Whether an uploaded FCM service account may name any `token_uri`. Only when the
         /// operator set a token URL (`--fcm-token-url`), which the sender then uses instead:
         /// otherwise a tenant could make the server connect wherever it names.
-        public var acceptsAnyFCMTokenURI = false
-        public init() {}
+        package var acceptsAnyFCMTokenURI = false
+        package init() {}
     }
 
     /// Queue settings.
-    public struct Delivery: Sendable {
+    package struct Delivery: Sendable {
         /// Concurrent worker loops.
-        public var workers = 2
+        package var workers = 2
         /// Deliveries claimed per batch.
-        public var batchSize = 1_000
+        package var batchSize = 1_000
         /// How long a claim lasts before another worker may take the delivery.
-        public var lease: Duration = .seconds(30)
+        package var lease: Duration = .seconds(30)
         /// Devices per fan-out transaction.
-        public var fanOutBatchSize = 5_000
+        package var fanOutBatchSize = 5_000
         /// How often idle workers and fan-out look for work. Work this node makes (a message
         /// posted here, a batch it fanned out) wakes them at once whatever this is.
-        public var pollInterval: Duration = .milliseconds(25)
+        package var pollInterval: Duration = .milliseconds(25)
         /// How often they look at least, on a database that announces other nodes' work
         /// (PostgreSQL's LISTEN/NOTIFY): what is due later (a scheduled message, a retry) is seen
         /// within this; what another node makes wakes them at once.
-        public static let listeningPollInterval: Duration = .milliseconds(250)
+        package static let listeningPollInterval: Duration = .milliseconds(250)
         /// How long a finished message's history (deliveries, events, receipts) is kept; nil
         /// keeps it forever.
-        public var retention: Duration? = .seconds(30 * 86_400)
-        public init() {}
+        package var retention: Duration? = .seconds(30 * 86_400)
+        package init() {}
     }
 
-    public init() {}
+    package init() {}
 }

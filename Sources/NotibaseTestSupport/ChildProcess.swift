@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A process started by a test, stopped when the test lets go of it.
 public final class ChildProcess: @unchecked Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Finds what the build produced and what the tests need from the machine.
 public enum TestProducts {

@@ -2,6 +2,7 @@
 import Foundation
 import NotibaseCore
 import Testing
+import NotibaseServer
 @testable import NotibaseCLI
 
 /// The doctor `notibase serve` gives the server's preview endpoint: `notibase preview`'s logic on

@@ -1,4 +1,4 @@
-import NotibaseExtension
+package import NotibaseExtension
 #if canImport(UIKit) && !os(watchOS)
 import UIKit
 #endif

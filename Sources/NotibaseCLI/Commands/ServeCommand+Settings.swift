@@ -3,6 +3,7 @@ import NotibaseServer
 import NotibaseSenders
 #if canImport(NotibaseSimulator)
 import NotibaseSimulator
+import NotibaseCore
 #endif
 
 extension ServeCommand {

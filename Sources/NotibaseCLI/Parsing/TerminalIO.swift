@@ -6,13 +6,13 @@ import Darwin
 
 
 /// Standard input, output and error, or in-memory replacements for tests.
-public struct TerminalIO: Sendable {
+struct TerminalIO: Sendable {
     let readInput: @Sendable () -> [UInt8]
     let output: @Sendable (String) -> Void
     let error: @Sendable (String) -> Void
 
     /// Streams that read and write the given closures.
-    public init(
+    init(
         readInput: @escaping @Sendable () -> [UInt8],
         output: @escaping @Sendable (String) -> Void,
         error: @escaping @Sendable (String) -> Void
@@ -23,7 +23,7 @@ public struct TerminalIO: Sendable {
     }
 
     /// The process's standard streams.
-    public static let standard = TerminalIO(
+    static let standard = TerminalIO(
         readInput: {
             var bytes: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 65_536)

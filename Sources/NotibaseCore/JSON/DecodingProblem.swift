@@ -5,11 +5,26 @@ public struct DecodingProblem: Error, Sendable, Hashable, CustomStringConvertibl
     public var field: String
     /// What is wrong and what is expected.
     public var message: String
+    /// What kind of problem it is, for a program that answers it (the API's error codes).
+    public var kind: Kind
+
+    /// The kinds of problem a JSON document can have.
+    public enum Kind: String, Sendable, Hashable {
+        /// The document is not JSON at all.
+        case malformedJSON
+        /// An object has a field its type does not know.
+        case unknownField
+        /// A required field is absent.
+        case missingField
+        /// A field (or the document) has the wrong type or value.
+        case invalidField
+    }
 
     /// A problem at `field`.
-    public init(field: String, message: String) {
+    public init(field: String, message: String, kind: Kind = .invalidField) {
         self.field = field
         self.message = message
+        self.kind = kind
     }
 
     /// Describes any error thrown while decoding JSON.
@@ -24,12 +39,15 @@ public struct DecodingProblem: Error, Sendable, Hashable, CustomStringConvertibl
         case .valueNotFound(let type, let context):
             self.init(field: Self.path(context.codingPath), message: "expected \(Self.describe(type)), found null")
         case .keyNotFound(let key, let context):
-            self.init(field: Self.path(context.codingPath + [key]), message: "is required")
+            self.init(field: Self.path(context.codingPath + [key]), message: "is required", kind: .missingField)
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty, context.debugDescription.contains("not valid JSON") {
-                self.init(field: "", message: "the document is not valid JSON (look for a missing quote, comma or bracket)")
+                self.init(field: "", message: "the document is not valid JSON (look for a missing quote, comma or bracket)", kind: .malformedJSON)
+            } else if context.underlyingError is UnknownField {
+                self.init(field: Self.path(context.codingPath), message: context.debugDescription, kind: .unknownField)
             } else {
-                self.init(field: Self.path(context.codingPath), message: context.debugDescription)
+                self.init(field: Self.path(context.codingPath), message: context.debugDescription,
+                          kind: context.codingPath.isEmpty && context.debugDescription.contains("JSON") ? .malformedJSON : .invalidField)
             }
         @unknown default:
             self.init(field: "", message: "\(error)")

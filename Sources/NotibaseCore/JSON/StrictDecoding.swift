@@ -1,31 +1,33 @@
-/// A coding key for any string, used to look at the keys a JSON object actually has.
-struct AnyCodingKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
+/// A coding key for any field name, to list the fields a JSON object actually has.
+package struct AnyKey: CodingKey {
+    package var stringValue: String
+    package var intValue: Int?
 
-    init(stringValue: String) {
+    package init(stringValue: String) {
         self.stringValue = stringValue
     }
 
-    init(intValue: Int) {
+    package init(intValue: Int) {
         self.stringValue = String(intValue)
         self.intValue = intValue
     }
 }
 
 extension Decoder {
-    /// Throws for the first key of the current JSON object that is not in `allowed`, so that a
-    /// typo such as `"titel"` is an error that names the field instead of being dropped silently.
-    func rejectUnknownKeys<Key: CodingKey & CaseIterable>(_: Key.Type) throws {
-        let container = try container(keyedBy: AnyCodingKey.self)
-        let allowed = Set(Key.allCases.map(\.stringValue))
-        for key in container.allKeys where !allowed.contains(key.stringValue) {
-            throw DecodingError.dataCorruptedError(
-                forKey: key,
-                in: container,
-                debugDescription: "unknown field \"\(key.stringValue)\"; the known fields are "
-                    + Key.allCases.map(\.stringValue).joined(separator: ", ")
-            )
+    /// Throws for the first field of the current JSON object that `Key` does not list, so that a
+    /// typo such as `"titel"` is an error that names the field instead of a setting dropped
+    /// silently. The core's types and the server's request bodies share this rule.
+    package func rejectUnknownFields<Key: CodingKey & CaseIterable>(_: Key.Type) throws {
+        let container = try container(keyedBy: AnyKey.self)
+        let known = Key.allCases.map(\.stringValue)
+        if let unknown = container.allKeys.first(where: { !known.contains($0.stringValue) }) {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: container.codingPath + [unknown],
+                debugDescription: "unknown field \"\(unknown.stringValue)\"; the known fields are \(known.joined(separator: ", "))",
+                underlyingError: UnknownField()))
         }
     }
 }
+
+/// Marks the decoding error `rejectUnknownFields` throws, so `DecodingProblem` knows its kind.
+struct UnknownField: Error {}

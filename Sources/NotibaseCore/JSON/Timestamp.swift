@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 
 /// RFC 3339 timestamps (`2026-12-01T09:30:00Z`, with optional fractional seconds and offset), the
@@ -85,9 +85,65 @@ public enum Timestamp {
         return fields
     }
 
-    /// Formats a time in UTC, with milliseconds when it has a fraction.
+    /// Formats a time in UTC, with milliseconds (truncated) when it has a fraction.
     public static func format(_ date: Date) -> String {
-        let whole = date.timeIntervalSince1970.rounded(.down) == date.timeIntervalSince1970
-        return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: !whole))
+        let seconds = date.timeIntervalSince1970
+        return format(milliseconds: Int((seconds * 1000).rounded(.down)), alwaysMilliseconds: seconds.rounded(.down) != seconds)
+    }
+
+    /// Formats milliseconds since 1970 in UTC, with `.mmm` when they are not whole seconds or when
+    /// `alwaysMilliseconds` (log lines).
+    package static func format(milliseconds: Int, alwaysMilliseconds: Bool = false) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        append(milliseconds: milliseconds, alwaysMilliseconds: alwaysMilliseconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``format(milliseconds:alwaysMilliseconds:)`` written at the end of `bytes`, for writers
+    /// that build a whole answer in one buffer. By hand: it is on every API answer and log line.
+    package static func append(milliseconds: Int, alwaysMilliseconds: Bool = false, to bytes: inout [UInt8]) {
+        let (days, dayMilliseconds) = milliseconds.floorDividedBy(86_400_000)
+        let (year, month, day) = civilDate(daysSince1970: days)
+        let secondOfDay = dayMilliseconds / 1000
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(48 + (value / divisor) % 10))
+                divisor /= 10
+            }
+        }
+        digits(year, 4); bytes.append(UInt8(ascii: "-"))
+        digits(month, 2); bytes.append(UInt8(ascii: "-"))
+        digits(day, 2); bytes.append(UInt8(ascii: "T"))
+        digits(secondOfDay / 3600, 2); bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay / 60 % 60, 2); bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 60, 2)
+        if alwaysMilliseconds || dayMilliseconds % 1000 != 0 {
+            bytes.append(UInt8(ascii: "."))
+            digits(dayMilliseconds % 1000, 3)
+        }
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
+    /// The proleptic Gregorian date of a day counted from 1970-01-01 (H. Hinnant's
+    /// `civil_from_days`).
+    private static func civilDate(daysSince1970: Int) -> (year: Int, month: Int, day: Int) {
+        let (era, dayOfEra) = (daysSince1970 + 719_468).floorDividedBy(146_097)
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+private extension Int {
+    /// The quotient rounded down and the remainder that goes with it (never negative).
+    func floorDividedBy(_ divisor: Int) -> (quotient: Int, remainder: Int) {
+        let remainder = self % divisor
+        return remainder < 0 ? (self / divisor - 1, remainder + divisor) : (self / divisor, remainder)
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 
 /// What a device reports about one delivery: posted by the iOS extension (``Event/rendered``) and
@@ -76,7 +76,7 @@ public struct Receipt: Sendable, Hashable, Codable {
     }
 
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.self)
+        try decoder.rejectUnknownFields(CodingKeys.self)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let occurredText = try c.decode(String.self, forKey: .occurredAt)
         guard let occurredAt = Timestamp.parse(occurredText) else {

@@ -54,7 +54,7 @@ public struct RenderReport: Sendable, Hashable, Codable {
     }
 
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.self)
+        try decoder.rejectUnknownFields(CodingKeys.self)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             categoryID: try c.decodeIfPresent(String.self, forKey: .categoryID),

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Downloads a notification's image to a file iOS can attach.
 public protocol ImageFetching: Sendable {

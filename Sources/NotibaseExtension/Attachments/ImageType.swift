@@ -1,3 +1,5 @@
+import Foundation
+
 /// An image type iOS attaches to a notification: JPEG, PNG or GIF (Apple's documented list).
 ///
 /// `UNNotificationAttachment` tells a file's type from its path extension or the type hint, and iOS

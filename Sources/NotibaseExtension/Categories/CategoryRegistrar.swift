@@ -1,5 +1,5 @@
-import Foundation
-import NotibaseCore
+public import Foundation
+public import NotibaseCore
 
 /// Registers the category for a notification's buttons without ever losing one: the app's own
 /// categories, or those other notifications registered a moment ago.

@@ -1,4 +1,4 @@
-import NotibaseCore
+public import NotibaseCore
 
 /// The system's category registry, seen through the one operation Notibase needs: read the set,
 /// decide, write the union back — with the app's own categories passed through untouched.

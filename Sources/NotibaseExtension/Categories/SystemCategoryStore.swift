@@ -1,4 +1,4 @@
-import NotibaseCore
+public import NotibaseCore
 
 /// ``CategoryStore`` over `UNUserNotificationCenter`.
 ///

@@ -1,5 +1,5 @@
-import Foundation
-import NotibaseCore
+public import Foundation
+public import NotibaseCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

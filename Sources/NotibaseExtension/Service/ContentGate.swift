@@ -1,5 +1,5 @@
-import Foundation
-import NotibaseCore
+public import Foundation
+public import NotibaseCore
 
 /// The content handler, called exactly once: with the full content when the work is done, or with
 /// the best content so far when the deadline passes or iOS says time is up, or with the original

@@ -1,5 +1,5 @@
-import Foundation
-import NotibaseCore
+public import Foundation
+public import NotibaseCore
 
 /// How the Notibase extension behaves: its budget, the category cap, the download policy and
 /// where render reports go.

@@ -1,5 +1,5 @@
 import Foundation
-import NotibaseCore
+public import NotibaseCore
 
 /// The work behind the extension, free of the extension class so that it can be tested: register
 /// the category for the payload's buttons and download its image, at the same time, recording

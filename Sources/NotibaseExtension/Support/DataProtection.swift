@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The protection class of the files the app and its extension share.
 ///

@@ -1,17 +1,17 @@
 /// Every answer APNs documents, in one table: status and reason → what Notibase does, and why.
 ///
 /// Reasons APNs adds later fall back on their status (`fallback(status:)`), keeping their text.
-public enum APNsAnswerTable {
+enum APNsAnswerTable {
     /// One row: the status APNs sends the reason with, the action, and our explanation.
-    public struct Row: Sendable, Hashable {
-        public var status: Int
-        public var reason: APNsReason
-        public var action: ProviderAction
-        public var explanation: String
+    struct Row: Sendable, Hashable {
+        var status: Int
+        var reason: APNsReason
+        var action: ProviderAction
+        var explanation: String
     }
 
     /// The documented answers.
-    public static let rows: [Row] = [
+    static let rows: [Row] = [
         Row(status: 400, reason: .badCollapseId, action: .failed, explanation: "The collapse ID is longer than 64 bytes; shorten it."),
         Row(status: 400, reason: .badDeviceToken, action: .deactivateDevice, explanation: "The device token is not valid here. Often it is a sandbox token sent to production (or the reverse): check that the app build and the environment match."),
         Row(status: 400, reason: .badExpirationDate, action: .failed, explanation: "The apns-expiration value is not valid."),
@@ -49,7 +49,7 @@ public enum APNsAnswerTable {
     private static let byReason: [APNsReason: Row] = Dictionary(rows.map { ($0.reason, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The row for an answer: the documented one for a known reason, else one built from the status.
-    public static func row(status: Int, reason: APNsReason?) -> Row {
+    static func row(status: Int, reason: APNsReason?) -> Row {
         if status == 200 { return Row(status: 200, reason: APNsReason(""), action: .sent, explanation: "Accepted by APNs.") }
         if let reason, let row = byReason[reason] { return row }
         return fallback(status: status, reason: reason ?? APNsReason(""))

@@ -112,8 +112,7 @@ final class APNsPool: Sendable {
     }
 
     private func transportOutcome(_ error: TransportError, resends: Int) -> SendOutcome {
-        let clientCertificateProblem = tokens == nil && (error.code == 58) // our client certificate or key
-        if clientCertificateProblem {
+        if tokens == nil && error.cause == .clientCertificate {
             return SendOutcome(disposition: .credentialsRejected, explanation: "The app's APNs client certificate or its key could not be used (\(error.message)).")
         }
         return TransportOutcome.retry(after: error, provider: "APNs", timeout: configuration.requestTimeout, resends: resends)

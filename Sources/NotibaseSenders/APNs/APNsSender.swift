@@ -9,7 +9,7 @@ import Synchronization
 /// let sender = APNsSender()                       // Apple's hosts, the system's CAs
 /// let outcomes = await sender.send(pushes)        // one outcome per push, in order
 /// ```
-public final class APNsSender: Sender {
+package final class APNsSender: Sender {
     private struct State {
         var pools: [APNsPool.Key: APNsPool] = [:]
         var isShutDown = false
@@ -19,11 +19,11 @@ public final class APNsSender: Sender {
     private let state = Mutex(State())
 
     /// A sender; nothing connects until the first push.
-    public init(configuration: APNsSenderConfiguration = APNsSenderConfiguration()) {
+    package init(configuration: APNsSenderConfiguration = APNsSenderConfiguration()) {
         self.configuration = configuration
     }
 
-    public func send(_ pushes: [Push]) async -> [SendOutcome] {
+    package func send(_ pushes: [Push]) async -> [SendOutcome] {
         await GroupedSend.run(pushes, provider: "APNs", extract: { push -> (key: APNsPool.Key, request: APNsRequest, credentials: APNsCredentials)? in
             guard case .apns(let request) = push.request, case .apns(let credentials) = push.credentials else { return nil }
             let key = APNsPool.Key(appID: credentials.appID, environment: credentials.environment, revision: credentials.revision)
@@ -34,7 +34,7 @@ public final class APNsSender: Sender {
     }
 
     /// Fails what is in flight as `retry`, closes every connection; later pushes get `retry`.
-    public func shutdown() async {
+    package func shutdown() async {
         let pools = state.withLock { state in
             state.isShutDown = true
             defer { state.pools = [:] }

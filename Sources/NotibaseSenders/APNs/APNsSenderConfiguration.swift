@@ -1,36 +1,36 @@
 /// How the APNs sender reaches APNs.
-public struct APNsSenderConfiguration: Sendable {
+package struct APNsSenderConfiguration: Sendable {
     /// The production service (`https://api.push.apple.com`), or a test peer.
-    public var productionURL: String
+    package var productionURL: String
     /// The sandbox service (`https://api.sandbox.push.apple.com`), or a test peer.
-    public var sandboxURL: String
+    package var sandboxURL: String
     /// A PEM file of certificate authorities to trust instead of the system's (test peers).
-    public var caFile: String?
+    package var caFile: String?
     /// The most connections per app and environment; each carries up to
     /// `maxStreamsPerConnection` pushes at once.
-    public var maxConnectionsPerApp: Int
+    package var maxConnectionsPerApp: Int
     /// The most concurrent pushes per connection (APNs may allow fewer; it says so in SETTINGS).
-    public var maxStreamsPerConnection: Int
+    var maxStreamsPerConnection: Int
     /// The most pushes on streams at once per app; more wait their turn in order.
-    public var maxPushesInFlight: Int
+    package var maxPushesInFlight: Int
     /// The limit for one push, from queueing to APNs's answer; past it the push is `retry`.
-    public var requestTimeout: Duration
+    package var requestTimeout: Duration
     /// The limit for opening a connection, TLS included.
-    public var connectTimeout: Duration
+    var connectTimeout: Duration
     /// How often an idle connection is PINGed (HTTP/2 PING, and TCP keep-alive); nil turns it off.
-    public var pingInterval: Duration?
+    var pingInterval: Duration?
     /// How long an idle connection is kept for reuse.
-    public var maxIdleTime: Duration
+    var maxIdleTime: Duration
     /// When provider tokens are replaced.
-    public var tokenPolicy: ProviderTokenPolicy
+    var tokenPolicy: ProviderTokenPolicy
     /// How many times a push whose connection was lost (GOAWAY, reset) is resent at once before
     /// it is handed back as `retry`.
-    public var resendsAfterConnectionLoss: Int
+    var resendsAfterConnectionLoss: Int
     /// The clock provider tokens are dated with.
-    public var clock: WallClock
+    package var clock: WallClock
 
     /// A configuration; the defaults talk to Apple.
-    public init(
+    package init(
         productionURL: String = "https://api.push.apple.com",
         sandboxURL: String = "https://api.sandbox.push.apple.com",
         caFile: String? = nil,
@@ -61,7 +61,7 @@ public struct APNsSenderConfiguration: Sendable {
     }
 
     /// A configuration that sends both environments to one URL (a test peer or a benchmark).
-    public static func peer(url: String, caFile: String?) -> APNsSenderConfiguration {
+    package static func peer(url: String, caFile: String?) -> APNsSenderConfiguration {
         APNsSenderConfiguration(productionURL: url, sandboxURL: url, caFile: caFile)
     }
 

@@ -5,23 +5,23 @@ import struct FoundationEssentials.Date
 /// APNs refuses tokens older than an hour (`ExpiredProviderToken`) and tokens replaced more often
 /// than every 20 minutes (`TooManyProviderTokenUpdates`), so a token is reused until
 /// `refreshAfter` (between 20 and 60 minutes) and then replaced.
-public struct ProviderTokenPolicy: Sendable, Hashable {
+package struct ProviderTokenPolicy: Sendable, Hashable {
     /// The shortest reuse APNs tolerates.
-    public static let minimumAge: Duration = .seconds(20 * 60)
+    static let minimumAge: Duration = .seconds(20 * 60)
     /// The age at which APNs refuses a token.
-    public static let maximumAge: Duration = .seconds(60 * 60)
+    static let maximumAge: Duration = .seconds(60 * 60)
 
     /// The age at which the token is replaced, clamped to 20 minutes …< 60 minutes.
-    public let refreshAfter: Duration
+    let refreshAfter: Duration
 
     /// A policy refreshing after `refreshAfter` (default 50 minutes), clamped into APNs's window.
-    public init(refreshAfter: Duration = .seconds(50 * 60)) {
+    init(refreshAfter: Duration = .seconds(50 * 60)) {
         self.refreshAfter = min(max(refreshAfter, Self.minimumAge), Self.maximumAge - .seconds(60))
     }
 
     /// Whether a token issued at `issuedAt` may still be used at `now`. A clock that moved back by
     /// more than a minute also retires the token (its `iat` would lie in the future).
-    public func canReuse(issuedAt: Date, at now: Date) -> Bool {
+    func canReuse(issuedAt: Date, at now: Date) -> Bool {
         let age = now.timeIntervalSince(issuedAt)
         return age >= -60 && age < Double(refreshAfter.components.seconds)
     }

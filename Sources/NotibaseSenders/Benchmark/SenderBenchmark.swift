@@ -1,27 +1,27 @@
 import NotibaseCore
 
 /// Drives a sender at load and measures it: `notibase bench apns` uses it against a local peer.
-public enum SenderBenchmark {
+package enum SenderBenchmark {
     /// What a run measured.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Pushes handed to the sender.
-        public var count: Int
+        package var count: Int
         /// Wall time from the first `send` to the last outcome.
-        public var elapsed: Duration
+        package var elapsed: Duration
         /// Latency of each `send` call (one batch), sorted.
-        public var latencies: [Duration]
+        package var latencies: [Duration]
         /// How many outcomes had each disposition.
-        public var dispositions: [SendOutcome.Disposition: Int]
+        package var dispositions: [SendOutcome.Disposition: Int]
         /// The explanations of outcomes other than `sent`, with their counts.
-        public var problems: [String: Int]
+        package var problems: [String: Int]
 
         /// Pushes per second.
-        public var pushesPerSecond: Double {
+        package var pushesPerSecond: Double {
             Double(count) / max(elapsed.seconds, 1e-9)
         }
 
         /// The latency at `fraction` (0.5 for the median).
-        public func latency(at fraction: Double) -> Duration {
+        package func latency(at fraction: Double) -> Duration {
             guard !latencies.isEmpty else { return .zero }
             return latencies[min(latencies.count - 1, Int(Double(latencies.count) * fraction))]
         }
@@ -29,7 +29,7 @@ public enum SenderBenchmark {
 
     /// Sends `count` pushes made by `makePush`, in `send` calls of `batch` pushes with
     /// `concurrency` calls in flight at once.
-    public static func run(sender: any Sender, count: Int, batch: Int, concurrency: Int, makePush: @escaping @Sendable (Int) -> Push) async -> Result {
+    package static func run(sender: any Sender, count: Int, batch: Int, concurrency: Int, makePush: @escaping @Sendable (Int) -> Push) async -> Result {
         let batches = stride(from: 0, to: count, by: batch).map { $0..<min($0 + batch, count) }
         let clock = ContinuousClock()
         let start = clock.now
@@ -65,7 +65,7 @@ public enum SenderBenchmark {
 
     /// APNs credentials with a freshly generated `.p8`-style key, for peers that do not verify
     /// tokens (nghttpd).
-    public static func ephemeralAPNsCredentials(bundleID: String = "com.example.bench") throws -> APNsCredentials {
+    package static func ephemeralAPNsCredentials(bundleID: String = "com.example.bench") throws -> APNsCredentials {
         let pem = try SigningKey.generate(.es256).privateKeyPEM()
         return APNsCredentials(appID: "bench", bundleID: bundleID, environment: .production,
                                authentication: .token(privateKeyPEM: pem, keyID: "BENCHKEY01", teamID: "BENCHTEAM1"))

@@ -1,18 +1,18 @@
 /// Every error FCM HTTP v1 documents, in one table: error code → what Notibase does, and why.
 /// Answers without an FCM error code (an expired access token, a wrong project) fall back on
 /// their HTTP status.
-public enum FCMAnswerTable {
+enum FCMAnswerTable {
     /// One row: the code, the HTTP status FCM sends it with, the action, our explanation.
-    public struct Row: Sendable, Hashable {
-        public var code: FCMErrorCode
-        public var status: Int
-        public var action: ProviderAction
-        public var explanation: String
+    struct Row: Sendable, Hashable {
+        var code: FCMErrorCode
+        var status: Int
+        var action: ProviderAction
+        var explanation: String
     }
 
     /// The documented error codes. `INVALID_ARGUMENT` about the registration token is the row
     /// `invalidRegistrationToken`.
-    public static let rows: [Row] = [
+    static let rows: [Row] = [
         Row(code: .unspecifiedError, status: 500, action: .retry, explanation: "FCM gave no detail about this error; retried later."),
         Row(code: .invalidArgument, status: 400, action: .failed, explanation: "FCM refused a field of the message; it cannot be sent as it is."),
         Row(code: .unregistered, status: 404, action: .deactivateDevice, explanation: "The registration token is no longer valid (the app was uninstalled or the token expired)."),
@@ -24,12 +24,12 @@ public enum FCMAnswerTable {
     ]
 
     /// `INVALID_ARGUMENT` naming the registration token (`message.token`).
-    public static let invalidRegistrationToken = Row(code: .invalidArgument, status: 400, action: .deactivateDevice, explanation: "The registration token is not a valid FCM token: the device is deactivated.")
+    static let invalidRegistrationToken = Row(code: .invalidArgument, status: 400, action: .deactivateDevice, explanation: "The registration token is not a valid FCM token: the device is deactivated.")
 
     private static let byCode: [FCMErrorCode: Row] = Dictionary(rows.map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The row for an answer: by FCM error code when there is one, else by HTTP status.
-    public static func row(status: Int, code: FCMErrorCode?, aboutRegistrationToken: Bool) -> Row {
+    static func row(status: Int, code: FCMErrorCode?, aboutRegistrationToken: Bool) -> Row {
         if (200..<300).contains(status) { return Row(code: FCMErrorCode(""), status: status, action: .sent, explanation: "Accepted by FCM.") }
         if code == .invalidArgument && aboutRegistrationToken { return invalidRegistrationToken }
         if let code, let row = byCode[code] { return row }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import FoundationInternationalization
 
 /// A Google API error: `{"error": {"code", "message", "status", "details": [...]}}`, and the
 /// message name of a success: `{"name": "projects/…/messages/…"}`.

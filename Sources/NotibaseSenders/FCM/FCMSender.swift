@@ -10,7 +10,7 @@ import Synchronization
 /// let sender = FCMSender()                        // Google's hosts, the system's CAs
 /// let outcomes = await sender.send(pushes)        // one outcome per push, in order
 /// ```
-public final class FCMSender: Sender {
+package final class FCMSender: Sender {
     private struct Key: Hashable, Sendable {
         var appID: String
         var revision: Int
@@ -26,7 +26,7 @@ public final class FCMSender: Sender {
     private let state = Mutex(State())
 
     /// A sender; nothing connects until the first push.
-    public init(configuration: FCMSenderConfiguration = FCMSenderConfiguration()) {
+    package init(configuration: FCMSenderConfiguration = FCMSenderConfiguration()) {
         self.configuration = configuration
         client = HTTP2Client(configuration: HTTP2ClientConfiguration(
             maxConnectionsPerHost: configuration.maxConnectionsPerHost,
@@ -36,7 +36,7 @@ public final class FCMSender: Sender {
         ))
     }
 
-    public func send(_ pushes: [Push]) async -> [SendOutcome] {
+    package func send(_ pushes: [Push]) async -> [SendOutcome] {
         await GroupedSend.run(pushes, provider: "FCM", extract: { push -> (key: Key, request: FCMRequest, credentials: FCMCredentials)? in
             guard case .fcm(let request) = push.request, case .fcm(let credentials) = push.credentials else { return nil }
             return (Key(appID: credentials.appID, revision: credentials.revision), request, credentials)
@@ -47,7 +47,7 @@ public final class FCMSender: Sender {
     }
 
     /// Fails what is in flight as `retry` and closes the connections; later pushes get `retry`.
-    public func shutdown() async {
+    package func shutdown() async {
         state.withLock { state in
             state.isShutDown = true
             state.tokens = [:]

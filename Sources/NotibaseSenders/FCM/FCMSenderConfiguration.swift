@@ -1,30 +1,30 @@
 /// How the FCM sender reaches FCM and Google's OAuth endpoint.
-public struct FCMSenderConfiguration: Sendable {
+package struct FCMSenderConfiguration: Sendable {
     /// FCM's origin, `https://fcm.googleapis.com`, or a test peer.
-    public var baseURL: String
+    package var baseURL: String
     /// The OAuth token endpoint, instead of each service account's `token_uri` (test peers).
-    public var tokenURL: String?
+    package var tokenURL: String?
     /// A PEM file of certificate authorities to trust instead of the system's (test peers).
-    public var caFile: String?
+    package var caFile: String?
     /// The most connections to each host (FCM, the token endpoint).
-    public var maxConnectionsPerHost: Int
+    var maxConnectionsPerHost: Int
     /// The limit for one message or token request, from queueing to the answer.
-    public var requestTimeout: Duration
+    package var requestTimeout: Duration
     /// The limit for opening a connection, TLS included.
-    public var connectTimeout: Duration
+    var connectTimeout: Duration
     /// How often an idle connection is PINGed (HTTP/2 PING, and TCP keep-alive); nil turns it off.
-    public var pingInterval: Duration?
+    var pingInterval: Duration?
     /// An access token is replaced this long before Google says it expires.
-    public var accessTokenMargin: Duration
+    var accessTokenMargin: Duration
     /// The shortest wait after `QUOTA_EXCEEDED` (FCM asks for at least a minute).
-    public var quotaBackoffFloor: Duration
+    var quotaBackoffFloor: Duration
     /// How many times a message whose connection was lost is resent at once before `retry`.
-    public var resendsAfterConnectionLoss: Int
+    var resendsAfterConnectionLoss: Int
     /// The clock the OAuth assertion (`iat`, `exp`) and token expiry use.
-    public var clock: WallClock
+    package var clock: WallClock
 
     /// A configuration; the defaults talk to Google.
-    public init(
+    package init(
         baseURL: String = "https://fcm.googleapis.com",
         tokenURL: String? = nil,
         caFile: String? = nil,

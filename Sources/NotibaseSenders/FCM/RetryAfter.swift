@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Foundation
 
 /// `Retry-After` (RFC 9110 §10.2.3): delay seconds, or an HTTP date.
 enum RetryAfter {

@@ -47,11 +47,11 @@ final class H2Connection {
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var found: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(origin.host, String(origin.port), &hints, &found) == 0, let address = found else {
-            throw TransportError(kind: .connectFailed, code: 6, message: "could not resolve \(origin.host)")
+            throw TransportError(kind: .connectFailed, cause: .unresolvedHost, message: "could not resolve \(origin.host)")
         }
         defer { freeaddrinfo(found) }
         fd = socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw TransportError(kind: .connectFailed, code: 7, message: "socket: errno \(errno)") }
+        guard fd >= 0 else { throw TransportError(kind: .connectFailed, cause: .connect, message: "socket: errno \(errno)") }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         if let ping = configuration.pingInterval {
@@ -63,7 +63,7 @@ final class H2Connection {
         if connect(fd, address.pointee.ai_addr, address.pointee.ai_addrlen) != 0 && errno != EINPROGRESS {
             let code = errno
             Glibc.close(fd)
-            throw TransportError(kind: .connectFailed, code: 7, message: "could not connect to \(origin.authority): \(String(cString: strerror(code)))")
+            throw TransportError(kind: .connectFailed, cause: .connect, message: "could not connect to \(origin.authority): \(String(cString: strerror(code)))")
         }
         ssl = SSL_new(tls.context)
     }
@@ -100,7 +100,7 @@ final class H2Connection {
             var length = socklen_t(MemoryLayout<Int32>.size)
             getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
             if error != 0 {
-                close(TransportError(kind: .connectFailed, code: 7, message: "could not connect to \(origin.authority): \(String(cString: strerror(error)))"))
+                close(TransportError(kind: .connectFailed, cause: .connect, message: "could not connect to \(origin.authority): \(String(cString: strerror(error)))"))
                 return
             }
             if events & Int16(POLLOUT) != 0 { startHandshake() }
@@ -168,24 +168,24 @@ final class H2Connection {
         switch state {
         case .connecting, .handshaking:
             if now >= connectDeadline {
-                close(TransportError(kind: .connectFailed, code: 28, message: "no TLS connection to \(origin.authority) within \(configuration.connectTimeout)"))
+                close(TransportError(kind: .connectFailed, cause: .timeout, message: "no TLS connection to \(origin.authority) within \(configuration.connectTimeout)"))
             }
         case .ready:
             for (id, stream) in streams where now >= stream.deadline {
                 streams[id] = nil
                 if let session { nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), id, NGHTTP2_CANCEL.rawValue) }
-                stream.job.complete(.failure(TransportError(kind: .timedOut, code: 28, message: "no answer within the request timeout")))
+                stream.job.complete(.failure(TransportError(kind: .timedOut, cause: .timeout, message: "no answer within the request timeout")))
             }
             if let sent = pingSentAt, now - sent > max(configuration.connectTimeout, .seconds(5)) {
-                close(TransportError(kind: .connectionLost, code: 16, message: "the peer stopped answering PINGs"))
+                close(TransportError(kind: .connectionLost, cause: .http2Protocol, message: "the peer stopped answering PINGs"))
             } else if streams.isEmpty, now - lastUse > configuration.maxIdleTime {
-                close(TransportError(kind: .connectionLost, code: 0, message: "idle too long"))
+                close(TransportError(kind: .connectionLost, message: "idle too long"))
             } else if let interval = configuration.pingInterval, streams.isEmpty, pingSentAt == nil, now - lastActivity >= interval, let session {
                 nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil)
                 pingSentAt = now
                 lastActivity = now
             }
-            if goingAway && streams.isEmpty { close(TransportError(kind: .connectionLost, code: 0, message: "closed after GOAWAY")) }
+            if goingAway && streams.isEmpty { close(TransportError(kind: .connectionLost, message: "closed after GOAWAY")) }
         case .closed:
             break
         }
@@ -231,7 +231,7 @@ final class H2Connection {
             var length: UInt32 = 0
             SSL_get0_alpn_selected(ssl, &protocolName, &length)
             guard length == 2, let protocolName, protocolName[0] == UInt8(ascii: "h"), protocolName[1] == UInt8(ascii: "2") else {
-                return close(TransportError(kind: .tls, code: 35, message: "\(origin.authority) does not offer HTTP/2 (ALPN h2)"))
+                return close(TransportError(kind: .tls, cause: .tlsHandshake, message: "\(origin.authority) does not offer HTTP/2 (ALPN h2)"))
             }
             startSession()
             return
@@ -242,7 +242,7 @@ final class H2Connection {
         default:
             let verify = SSL_get_verify_result(ssl)
             if verify != X509_V_OK {
-                close(TransportError(kind: .tls, code: 60, message: "the certificate of \(origin.authority) is not trusted: " + String(cString: X509_verify_cert_error_string(verify))))
+                close(TransportError(kind: .tls, cause: .untrustedPeer, message: "the certificate of \(origin.authority) is not trusted: " + String(cString: X509_verify_cert_error_string(verify))))
             } else {
                 close(TLSContext.error("TLS handshake with \(origin.authority) failed"))
             }
@@ -275,16 +275,16 @@ final class H2Connection {
                 lastActivity = .now
                 let consumed = input.withUnsafeBufferPointer { nghttp2_session_mem_recv(session, $0.baseAddress, Int(count)) }
                 if consumed < 0 {
-                    return close(TransportError(kind: .connectionLost, code: 16, message: "HTTP/2 protocol error: " + String(cString: nghttp2_strerror(Int32(consumed)))))
+                    return close(TransportError(kind: .connectionLost, cause: .http2Protocol, message: "HTTP/2 protocol error: " + String(cString: nghttp2_strerror(Int32(consumed)))))
                 }
                 continue
             }
             let error = SSL_get_error(ssl, count)
             if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE { break }
-            return close(TransportError(kind: .connectionLost, code: 56, message: "\(origin.authority) closed the connection"))
+            return close(TransportError(kind: .connectionLost, cause: .receive, message: "\(origin.authority) closed the connection"))
         }
         if state == .ready, nghttp2_session_want_read(session) == 0, nghttp2_session_want_write(session) == 0 {
-            close(TransportError(kind: .connectionLost, code: 0, message: "the HTTP/2 session ended"))
+            close(TransportError(kind: .connectionLost, message: "the HTTP/2 session ended"))
         }
     }
 
@@ -298,7 +298,7 @@ final class H2Connection {
                 while output.count < 65_536 {
                     var chunk: UnsafePointer<UInt8>?
                     let length = nghttp2_session_mem_send(session, &chunk)
-                    if length < 0 { return close(TransportError(kind: .connectionLost, code: 16, message: "HTTP/2 error: " + String(cString: nghttp2_strerror(Int32(length))))) }
+                    if length < 0 { return close(TransportError(kind: .connectionLost, cause: .http2Protocol, message: "HTTP/2 error: " + String(cString: nghttp2_strerror(Int32(length))))) }
                     if length == 0 { break }
                     output.append(contentsOf: UnsafeBufferPointer(start: chunk, count: length))
                 }
@@ -312,7 +312,7 @@ final class H2Connection {
             }
             let error = SSL_get_error(ssl, written)
             if error == SSL_ERROR_WANT_WRITE || error == SSL_ERROR_WANT_READ { return }
-            return close(TransportError(kind: .connectionLost, code: 55, message: "could not write to \(origin.authority)"))
+            return close(TransportError(kind: .connectionLost, cause: .send, message: "could not write to \(origin.authority)"))
         }
     }
 
@@ -354,7 +354,7 @@ final class H2Connection {
         } else if errorCode == NGHTTP2_REFUSED_STREAM.rawValue {
             refused.append(stream)
         } else {
-            stream.job.complete(.failure(TransportError(kind: .connectionLost, code: 92, message: "the stream was reset: " + String(cString: nghttp2_http2_strerror(errorCode)))))
+            stream.job.complete(.failure(TransportError(kind: .connectionLost, cause: .streamReset, message: "the stream was reset: " + String(cString: nghttp2_http2_strerror(errorCode)))))
         }
     }
 

@@ -159,7 +159,7 @@ final class H2EventLoop {
         while state.head < state.waiting.count {
             let waiting = state.waiting[state.head]
             if now >= waiting.deadline {
-                waiting.job.complete(.failure(TransportError(kind: .timedOut, code: 28, message: "waited longer than the request timeout for a connection")))
+                waiting.job.complete(.failure(TransportError(kind: .timedOut, cause: .timeout, message: "waited longer than the request timeout for a connection")))
                 state.head += 1
                 continue
             }

@@ -10,12 +10,12 @@ import Glibc
 /// Requests are handed to a loop through a locked queue and a wake-up pipe; answers come
 /// back through continuations. Every request finishes: with an answer, or with a `TransportError`
 /// within its timeout, or with `.shutdown` when the client is shut down.
-public final class HTTP2Client: Sendable {
+final class HTTP2Client: Sendable {
     private let inboxes: [HTTP2Inbox]
     private let nextLoop = Atomic<Int>(0)
 
     /// Starts a client and its event-loop threads.
-    public init(configuration: HTTP2ClientConfiguration = HTTP2ClientConfiguration()) {
+    init(configuration: HTTP2ClientConfiguration = HTTP2ClientConfiguration()) {
         let loops = max(1, min(configuration.eventLoops, configuration.maxConnectionsPerHost))
         var perLoop = configuration
         perLoop.maxConnectionsPerHost = (configuration.maxConnectionsPerHost + loops - 1) / loops
@@ -32,12 +32,12 @@ public final class HTTP2Client: Sendable {
     }
 
     /// Sends one request and returns its answer or why there is none.
-    public func send(_ request: HTTP2Request) async -> Result<HTTP2Response, TransportError> {
+    func send(_ request: HTTP2Request) async -> Result<HTTP2Response, TransportError> {
         await send([request])[0]
     }
 
     /// Sends the requests concurrently and returns their results in the same order.
-    public func send(_ requests: [HTTP2Request]) async -> [Result<HTTP2Response, TransportError>] {
+    func send(_ requests: [HTTP2Request]) async -> [Result<HTTP2Response, TransportError>] {
         guard !requests.isEmpty else { return [] }
         return await withCheckedContinuation { continuation in
             let collector = ResultCollector(count: requests.count, continuation: continuation)
@@ -55,7 +55,7 @@ public final class HTTP2Client: Sendable {
 
     /// Fails what is queued or in flight with `.shutdown`, closes the connections and stops the
     /// loop thread. Requests sent afterwards fail with `.shutdown` at once.
-    public func shutdown() async {
+    func shutdown() async {
         for inbox in inboxes {
             await withCheckedContinuation { continuation in
                 inbox.stop(then: continuation)

@@ -1,44 +1,44 @@
 /// How an `HTTP2Client` connects: connection cap, trust, client certificate and keep-alive.
-public struct HTTP2ClientConfiguration: Sendable, Hashable {
+struct HTTP2ClientConfiguration: Sendable, Hashable {
     /// The most connections open at once to one host; requests beyond what they can carry wait.
-    public var maxConnectionsPerHost: Int
+    var maxConnectionsPerHost: Int
     /// The most concurrent streams Notibase opens on one connection (the peer may allow fewer).
-    public var maxStreamsPerConnection: Int
+    var maxStreamsPerConnection: Int
     /// How many event-loop threads (each with its share of the connections) carry the requests; at
     /// most `maxConnectionsPerHost`. One thread per connection spreads the TLS and HTTP/2 work over
     /// cores.
-    public var eventLoops: Int
+    var eventLoops: Int
     /// The most requests on streams at once (over all connections); more wait in order, their
     /// timeout running.
-    public var maxRequestsInFlight: Int
+    var maxRequestsInFlight: Int
     /// A PEM file of the certificate authorities to trust instead of the system's (test peers).
-    public var caFile: String?
+    var caFile: String?
     /// A TLS client certificate and its private key, both PEM (APNs certificate authentication).
-    public var clientCertificate: ClientCertificate?
+    var clientCertificate: ClientCertificate?
     /// The limit for establishing a connection, TLS included.
-    public var connectTimeout: Duration
+    var connectTimeout: Duration
     /// How long a connection may stay idle and still be reused (APNs asks for hours-long reuse).
-    public var maxIdleTime: Duration
+    var maxIdleTime: Duration
     /// When set, an idle connection is sent an HTTP/2 PING at this interval (and TCP keep-alive
     /// probes); a connection whose PING goes unanswered is closed and replaced on next use.
-    public var pingInterval: Duration?
+    var pingInterval: Duration?
 
     /// A TLS client certificate and key, PEM.
-    public struct ClientCertificate: Sendable, Hashable {
+    struct ClientCertificate: Sendable, Hashable {
         /// The certificate (chain), PEM.
-        public var certificatePEM: String
+        var certificatePEM: String
         /// Its private key, PEM.
-        public var privateKeyPEM: String
+        var privateKeyPEM: String
 
         /// A certificate and key from their PEM texts.
-        public init(certificatePEM: String, privateKeyPEM: String) {
+        init(certificatePEM: String, privateKeyPEM: String) {
             self.certificatePEM = certificatePEM
             self.privateKeyPEM = privateKeyPEM
         }
     }
 
     /// A configuration; the defaults suit APNs and FCM.
-    public init(
+    init(
         maxConnectionsPerHost: Int = 2,
         maxStreamsPerConnection: Int = 1000,
         eventLoops: Int = 1,

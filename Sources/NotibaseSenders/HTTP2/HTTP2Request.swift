@@ -1,20 +1,19 @@
 import NotibaseCore
 
 /// One HTTP/2 request: what to send and how long the whole exchange may take.
-public struct HTTP2Request: Sendable {
+struct HTTP2Request: Sendable {
     /// The absolute `https://` URL.
-    public var url: String
+    var url: String
     /// The method; `POST` unless said otherwise.
-    public var method: String
+    var method: String
     /// The request headers, in order. Without a `content-type`, none is sent.
-    public var headers: [HTTPHeader]
+    var headers: [HTTPHeader]
     /// The body bytes, sent as is.
-    public var body: [UInt8]
+    var body: [UInt8]
     /// The limit for the whole exchange, from queueing to the last byte of the answer.
-    public var timeout: Duration
+    var timeout: Duration
 
-    /// A request from its parts.
-    public init(url: String, method: String = "POST", headers: [HTTPHeader] = [], body: [UInt8] = [], timeout: Duration = .seconds(30)) {
+    init(url: String, method: String = "POST", headers: [HTTPHeader] = [], body: [UInt8] = [], timeout: Duration = .seconds(30)) {
         self.url = url
         self.method = method
         self.headers = headers
@@ -24,17 +23,16 @@ public struct HTTP2Request: Sendable {
 }
 
 /// The answer to an `HTTP2Request`.
-public struct HTTP2Response: Sendable, Equatable {
+struct HTTP2Response: Sendable, Equatable {
     /// The HTTP status.
-    public var status: Int
+    var status: Int
     /// The response body.
-    public var body: [UInt8]
+    var body: [UInt8]
     /// The header block as received: each name and value followed by a zero byte. Kept raw, since
     /// senders read one or two headers of many answers.
     private var headerBlock: [UInt8]
 
-    /// A response from its parts.
-    public init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = []) {
+    init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = []) {
         self.status = status
         self.body = body
         headerBlock = []
@@ -48,7 +46,7 @@ public struct HTTP2Response: Sendable, Equatable {
     }
 
     /// The response headers, names lowercased, in the order received.
-    public var headers: [HTTPHeader] {
+    var headers: [HTTPHeader] {
         let parts = headerBlock.split(separator: 0, omittingEmptySubsequences: false)
         return stride(from: 0, to: parts.count - 1, by: 2).map {
             HTTPHeader(String(decoding: parts[$0], as: UTF8.self), String(decoding: parts[$0 + 1], as: UTF8.self))
@@ -56,7 +54,7 @@ public struct HTTP2Response: Sendable, Equatable {
     }
 
     /// The first value of a header (`name` lowercase).
-    public func header(_ name: String) -> String? {
+    func header(_ name: String) -> String? {
         var index = 0
         let name = Array(name.utf8)
         while index < headerBlock.count {

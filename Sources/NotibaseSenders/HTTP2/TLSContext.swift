@@ -32,20 +32,20 @@ final class TLSContext {
             defer { BIO_free(bio) }
             return PEM_read_bio_X509(bio, nil, nil, nil)
         }
-        guard let x509 else { throw Self.error("the client certificate is not a readable PEM certificate", code: 58) }
+        guard let x509 else { throw Self.error("the client certificate is not a readable PEM certificate", cause: .clientCertificate) }
         defer { X509_free(x509) }
-        guard SSL_CTX_use_certificate(context, x509) == 1 else { throw Self.error("the client certificate was refused", code: 58) }
+        guard SSL_CTX_use_certificate(context, x509) == 1 else { throw Self.error("the client certificate was refused", cause: .clientCertificate) }
         guard let key = try? SigningKey.anyKey(pem: certificate.privateKeyPEM) else {
-            throw Self.error("the client certificate's key is not a readable PEM key", code: 58)
+            throw Self.error("the client certificate's key is not a readable PEM key", cause: .clientCertificate)
         }
         guard key.use({ SSL_CTX_use_PrivateKey(context, $0) }) == 1, SSL_CTX_check_private_key(context) == 1 else {
-            throw Self.error("the client certificate's key does not match it", code: 58)
+            throw Self.error("the client certificate's key does not match it", cause: .clientCertificate)
         }
     }
 
-    /// A TLS error; code 58 marks a problem with our own client certificate.
-    static func error(_ message: String, code: Int32 = 35) -> TransportError {
+    /// A TLS error: by default of the handshake; `.clientCertificate` for our own certificate.
+    static func error(_ message: String, cause: TransportError.Cause = .tlsHandshake) -> TransportError {
         let reason = OpenSSLError.lastReason().map { " (OpenSSL: \($0))" } ?? ""
-        return TransportError(kind: .tls, code: code, message: message + reason)
+        return TransportError(kind: .tls, cause: cause, message: message + reason)
     }
 }

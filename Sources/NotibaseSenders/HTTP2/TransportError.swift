@@ -1,7 +1,7 @@
 /// A request that got no HTTP answer: why, and whether the peer may have received it.
-public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, as far as a sender's retry policy cares.
-    public enum Kind: String, Sendable, Hashable {
+    enum Kind: String, Sendable, Hashable {
         /// No connection could be made (refused, unresolvable, unreachable). Nothing was sent.
         case connectFailed
         /// The connection broke or was closed (GOAWAY, reset, peer gone) while the request was in
@@ -18,30 +18,42 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// The classification.
-    public var kind: Kind
-    /// A number for the kind of failure, following libcurl's `CURLcode` values (6 unresolved,
-    /// 7 connect, 16 HTTP/2, 28 timeout, 35 TLS, 55 send, 56 receive, 58 local certificate,
-    /// 60 untrusted peer, 92 stream reset), or 0.
-    public var code: Int32
+    var kind: Kind
+    /// The step that failed, when one is known.
+    var cause: Cause?
     /// What happened. Never contains the request's headers or body.
-    public var message: String
+    var message: String
 
-    /// An error from its parts.
-    public init(kind: Kind, code: Int32 = 0, message: String) {
+    /// The step of a request that failed, finer than ``Kind``.
+    enum Cause: String, Sendable, Hashable {
+        case unresolvedHost = "unresolved host"
+        case connect
+        case http2Protocol = "HTTP/2 protocol"
+        case timeout
+        case tlsHandshake = "TLS handshake"
+        case send
+        case receive
+        /// Our own client certificate or its key could not be used.
+        case clientCertificate = "client certificate"
+        case untrustedPeer = "untrusted peer"
+        case streamReset = "stream reset"
+    }
+
+    init(kind: Kind, cause: Cause? = nil, message: String) {
         self.kind = kind
-        self.code = code
+        self.cause = cause
         self.message = message
     }
 
     /// Whether the request may have reached the peer (so a retry could deliver it twice).
-    public var mayHaveBeenReceived: Bool {
+    var mayHaveBeenReceived: Bool {
         switch kind {
         case .connectFailed, .tls: false
         case .connectionLost, .timedOut, .shutdown, .other: true
         }
     }
 
-    public var description: String {
-        code == 0 ? "\(kind.rawValue): \(message)" : "\(kind.rawValue) (\(code)): \(message)"
+    var description: String {
+        cause.map { "\(kind.rawValue) (\($0.rawValue)): \(message)" } ?? "\(kind.rawValue): \(message)"
     }
 }

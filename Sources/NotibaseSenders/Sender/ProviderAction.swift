@@ -1,6 +1,6 @@
 /// What a sender does with a provider's answer. Both answer tables (`APNsAnswerTable`,
 /// `FCMAnswerTable`) map every answer to one of these.
-public enum ProviderAction: String, Sendable, Hashable {
+enum ProviderAction: String, Sendable, Hashable {
     /// Accepted: record the provider's identifier.
     case sent
     /// Transient: retried later with backoff, not before `Retry-After` when the provider sent one.
@@ -21,7 +21,7 @@ public enum ProviderAction: String, Sendable, Hashable {
     case credentialsRejected
 
     /// The delivery's disposition when the action has run its course.
-    public var disposition: SendOutcome.Disposition {
+    var disposition: SendOutcome.Disposition {
         switch self {
         case .sent: .sent
         case .retry, .retryAfterQuota: .retry

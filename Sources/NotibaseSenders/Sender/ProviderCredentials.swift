@@ -3,13 +3,13 @@ import NotibaseCore
 /// An app's credentials for one provider, as the server decrypted them for sending.
 ///
 /// Never logged, never part of an error description (`description` redacts them).
-public enum ProviderCredentials: Sendable, Hashable, CustomStringConvertible {
+package enum ProviderCredentials: Sendable, Hashable, CustomStringConvertible {
     /// APNs: a token-based (.p8) key or a certificate.
     case apns(APNsCredentials)
     /// FCM HTTP v1: a service account.
     case fcm(FCMCredentials)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .apns(let credentials): credentials.description
         case .fcm(let credentials): credentials.description
@@ -18,29 +18,28 @@ public enum ProviderCredentials: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The APNs credentials of one app in one environment.
-public struct APNsCredentials: Sendable, Hashable, CustomStringConvertible {
+package struct APNsCredentials: Sendable, Hashable, CustomStringConvertible {
     /// The Notibase app that owns them; connections are pooled per app and environment.
-    public var appID: String
+    package var appID: String
     /// The app's bundle identifier, sent as `apns-topic`.
-    public var bundleID: String
+    package var bundleID: String
     /// Production or sandbox (development builds).
-    public var environment: APNsEnvironment
+    package var environment: APNsEnvironment
     /// How the provider authenticates.
-    public var authentication: Authentication
+    package var authentication: Authentication
     /// Changes whenever the app's credentials change, so cached tokens and connections are
     /// dropped.
-    public var revision: Int
+    package var revision: Int
 
     /// Token (JWT) or certificate authentication.
-    public enum Authentication: Sendable, Hashable {
+    package enum Authentication: Sendable, Hashable {
         /// A `.p8` signing key: the PEM text, its 10-character key ID and the team ID.
         case token(privateKeyPEM: String, keyID: String, teamID: String)
         /// A TLS client certificate and its private key, both PEM.
         case certificate(certificatePEM: String, privateKeyPEM: String)
     }
 
-    /// Credentials from their parts.
-    public init(appID: String, bundleID: String, environment: APNsEnvironment, authentication: Authentication, revision: Int = 0) {
+    package init(appID: String, bundleID: String, environment: APNsEnvironment, authentication: Authentication, revision: Int = 0) {
         self.appID = appID
         self.bundleID = bundleID
         self.environment = environment
@@ -48,7 +47,7 @@ public struct APNsCredentials: Sendable, Hashable, CustomStringConvertible {
         self.revision = revision
     }
 
-    public var description: String {
+    package var description: String {
         switch authentication {
         case .token(_, let keyID, let teamID):
             "APNs token key \(keyID) (team \(teamID)) for \(bundleID), \(environment.rawValue)"
@@ -59,7 +58,7 @@ public struct APNsCredentials: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Which APNs service to use. Development builds of an app get sandbox tokens.
-public enum APNsEnvironment: String, Sendable, Hashable, Codable, CaseIterable {
+package enum APNsEnvironment: String, Sendable, Hashable, Codable, CaseIterable {
     /// `api.push.apple.com`.
     case production
     /// `api.sandbox.push.apple.com`.
@@ -68,22 +67,21 @@ public enum APNsEnvironment: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// The FCM HTTP v1 credentials of one app: the fields of a Google service account JSON that
 /// sending needs.
-public struct FCMCredentials: Sendable, Hashable, CustomStringConvertible {
+package struct FCMCredentials: Sendable, Hashable, CustomStringConvertible {
     /// The Notibase app that owns them.
-    public var appID: String
+    package var appID: String
     /// The Firebase project ID (`project_id`).
-    public var projectID: String
+    package var projectID: String
     /// The service account's email (`client_email`), the JWT issuer.
-    public var clientEmail: String
+    package var clientEmail: String
     /// The RSA private key, PEM (`private_key`).
-    public var privateKeyPEM: String
+    package var privateKeyPEM: String
     /// The OAuth 2.0 token endpoint (`token_uri`).
-    public var tokenURI: String
+    package var tokenURI: String
     /// Changes whenever the app's credentials change.
-    public var revision: Int
+    package var revision: Int
 
-    /// Credentials from their parts.
-    public init(appID: String, projectID: String, clientEmail: String, privateKeyPEM: String, tokenURI: String = "https://oauth2.googleapis.com/token", revision: Int = 0) {
+    package init(appID: String, projectID: String, clientEmail: String, privateKeyPEM: String, tokenURI: String = "https://oauth2.googleapis.com/token", revision: Int = 0) {
         self.appID = appID
         self.projectID = projectID
         self.clientEmail = clientEmail
@@ -92,7 +90,7 @@ public struct FCMCredentials: Sendable, Hashable, CustomStringConvertible {
         self.revision = revision
     }
 
-    public var description: String {
+    package var description: String {
         "FCM service account \(clientEmail) for project \(projectID)"
     }
 }

@@ -1,28 +1,28 @@
-import struct Foundation.Date
+package import struct Foundation.Date
 
 /// What happened to one push, in the provider's words and in ours, and what to do next.
 ///
 /// Each provider maps its documented answers to these in one table (see `APNsReason` and
 /// `FCMErrorCode`); the server's retry policy turns the disposition into the delivery's next state.
-public struct SendOutcome: Sendable, Equatable {
+package struct SendOutcome: Sendable, Equatable {
     /// What the server should do with the delivery.
-    public var disposition: Disposition
+    package var disposition: Disposition
     /// The provider's identifier for an accepted push (`apns-id`, or FCM's message `name`).
-    public var providerID: String?
+    package var providerID: String?
     /// The HTTP status, when the provider answered.
-    public var status: Int?
+    package var status: Int?
     /// The provider's own reason (`BadDeviceToken`, `UNREGISTERED`, …), unchanged.
-    public var providerReason: String?
+    package var providerReason: String?
     /// Our explanation: what it means and what to do about it.
-    public var explanation: String?
+    package var explanation: String?
     /// How long to wait before trying again, when the provider said (`Retry-After`) or policy sets
     /// a floor.
-    public var retryAfter: Duration?
+    package var retryAfter: Duration?
     /// When the provider says the token stopped being valid (APNs 410 `timestamp`).
-    public var tokenInvalidSince: Date?
+    package var tokenInvalidSince: Date?
 
     /// The next step for the delivery.
-    public enum Disposition: String, Sendable, Hashable, Codable {
+    package enum Disposition: String, Sendable, Hashable, Codable {
         /// The provider accepted the push.
         case sent
         /// A transient failure (rate limit, server error, connection lost): try again later.
@@ -35,8 +35,7 @@ public struct SendOutcome: Sendable, Equatable {
         case credentialsRejected
     }
 
-    /// An outcome from its parts.
-    public init(
+    package init(
         disposition: Disposition,
         providerID: String? = nil,
         status: Int? = nil,
@@ -55,7 +54,7 @@ public struct SendOutcome: Sendable, Equatable {
     }
 
     /// An accepted push.
-    public static func sent(providerID: String?) -> SendOutcome {
+    package static func sent(providerID: String?) -> SendOutcome {
         SendOutcome(disposition: .sent, providerID: providerID, status: 200)
     }
 }

@@ -5,7 +5,7 @@ import NotibaseCore
 /// The server's workers claim deliveries, render each one with `NotibaseCore`, and hand a batch to
 /// the sender for the device's platform. A sender never throws: every failure, including a refused
 /// connection or a timeout, is an outcome that the retry policy turns into the next step.
-public protocol Sender: Sendable {
+package protocol Sender: Sendable {
     /// Sends the pushes, concurrently where the provider allows, and returns one outcome per push,
     /// in the same order.
     func send(_ pushes: [Push]) async -> [SendOutcome]

@@ -1,15 +1,15 @@
-import struct FoundationEssentials.Date
+package import struct FoundationEssentials.Date
 
 /// The wall-clock time that provider tokens carry (`iat`, `exp`), injected so tests can move it.
-public struct WallClock: Sendable {
+package struct WallClock: Sendable {
     private let read: @Sendable () -> Date
 
     /// A clock that reads `now`.
-    public init(_ now: @escaping @Sendable () -> Date) { read = now }
+    package init(_ now: @escaping @Sendable () -> Date) { read = now }
 
     /// The current time.
-    public func now() -> Date { read() }
+    package func now() -> Date { read() }
 
     /// The system clock.
-    public static let system = WallClock { Date() }
+    package static let system = WallClock { Date() }
 }

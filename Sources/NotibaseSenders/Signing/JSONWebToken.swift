@@ -1,4 +1,5 @@
 import FoundationEssentials
+import NotibaseCore
 
 /// Signed JSON Web Tokens (RFC 7519) in compact form: `header.claims.signature`, each base64url.
 enum JSONWebToken {

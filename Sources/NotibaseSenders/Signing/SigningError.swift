@@ -1,5 +1,5 @@
 /// A key that could not be read or used for signing. The description never contains key material.
-public struct SigningError: Error, Sendable, Equatable, CustomStringConvertible {
+struct SigningError: Error, Sendable, Equatable, CustomStringConvertible {
     private enum Kind: Equatable {
         case unreadableKey
         case wrongKeyType(expected: String)
@@ -8,7 +8,7 @@ public struct SigningError: Error, Sendable, Equatable, CustomStringConvertible 
 
     private let kind: Kind
     /// OpenSSL's own reason, when it gave one (a library message such as "bad base64 decode").
-    public let libraryReason: String?
+    let libraryReason: String?
 
     static func unreadableKey(libraryReason: String?) -> SigningError {
         SigningError(kind: .unreadableKey, libraryReason: libraryReason)
@@ -22,7 +22,7 @@ public struct SigningError: Error, Sendable, Equatable, CustomStringConvertible 
         SigningError(kind: .signingFailed(step: step), libraryReason: libraryReason)
     }
 
-    public var description: String {
+    var description: String {
         let reason = libraryReason.map { " (OpenSSL: \($0))" } ?? ""
         switch kind {
         case .unreadableKey:

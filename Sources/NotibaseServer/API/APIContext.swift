@@ -104,39 +104,7 @@ struct ListBody<Item: Encodable>: Encodable {
 }
 
 extension Int {
-    /// Milliseconds since 1970 as an RFC 3339 time in UTC, the way `Timestamp.format` writes it
-    /// (milliseconds only when there is a fraction). Hand-formatted: it is on every answer.
-    var timestamp: String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
-        appendTimestamp(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// ``timestamp`` written at the end of `bytes`.
-    func appendTimestamp(to bytes: inout [UInt8]) {
-        var seconds = time_t(self >= 0 ? self / 1000 : (self - 999) / 1000)
-        let milliseconds = self - Int(seconds) * 1000
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func digits(_ value: Int32, _ count: Int) {
-            var divisor: Int32 = 1
-            for _ in 1..<count { divisor *= 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(48 + (value / divisor) % 10))
-                divisor /= 10
-            }
-        }
-        digits(parts.tm_year + 1900, 4); bytes.append(45)
-        digits(parts.tm_mon + 1, 2); bytes.append(45)
-        digits(parts.tm_mday, 2); bytes.append(84)
-        digits(parts.tm_hour, 2); bytes.append(58)
-        digits(parts.tm_min, 2); bytes.append(58)
-        digits(parts.tm_sec, 2)
-        if milliseconds != 0 {
-            bytes.append(46)
-            digits(Int32(milliseconds), 3)
-        }
-        bytes.append(90)
-    }
+    /// Milliseconds since 1970 as an RFC 3339 time in UTC (milliseconds only when there is a
+    /// fraction).
+    var timestamp: String { Timestamp.format(milliseconds: self) }
 }

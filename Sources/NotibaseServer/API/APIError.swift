@@ -24,12 +24,13 @@ struct APIError: Error, Sendable {
     /// 400 for JSON that did not decode: the field path and what was wrong.
     static func invalidJSON(_ error: any Error) -> APIError {
         let problem = DecodingProblem(error)
-        let code: String
-        if problem.message.hasPrefix("unknown field") { code = "unknown_field" }
-        else if problem.message.hasPrefix("is not valid JSON") || problem.field.isEmpty && problem.message.contains("JSON") { code = "malformed_json" }
-        else if problem.message == "is required" { code = "missing_field" }
-        else { code = "invalid_field" }
-        let message = problem.field.isEmpty || code == "unknown_field" ? problem.message : "\(problem.field) \(problem.message)"
+        let code = switch problem.kind {
+        case .malformedJSON: "malformed_json"
+        case .unknownField: "unknown_field"
+        case .missingField: "missing_field"
+        case .invalidField: "invalid_field"
+        }
+        let message = problem.field.isEmpty || problem.kind == .unknownField ? problem.message : "\(problem.field) \(problem.message)"
         return APIError(status: 400, code: code, message: message, field: problem.field.isEmpty ? nil : problem.field)
     }
 

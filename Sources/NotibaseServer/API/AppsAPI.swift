@@ -68,7 +68,7 @@ enum AppsAPI {
     }
 
     static func add(to router: inout Router, _ context: APIContext) {
-        router.add("POST", "/v1/apps") { request, _ in
+        router.add(.post, "/v1/apps") { request, _ in
             _ = try await context.caller(request, [.admin])
             let body = try JSON.decode(SettingsBody.self, from: request)
             guard let name = body.name else {
@@ -89,19 +89,19 @@ enum AppsAPI {
             return JSON.response(status: 201, answer)
         }
 
-        router.add("GET", "/v1/apps") { request, _ in
+        router.add(.get, "/v1/apps") { request, _ in
             _ = try await context.caller(request, [.admin])
             var items: [AppBody] = []
             for app in try await context.store.apps() { items.append(try await body(app, context)) }
             return JSON.response(status: 200, ListBody(items: items, nextCursor: nil))
         }
 
-        router.add("GET", "/v1/apps/{appId}") { request, parameters in
+        router.add(.get, "/v1/apps/{appId}") { request, parameters in
             let app = try await access(request, parameters["appId"], context)
             return JSON.response(status: 200, try await body(app, context))
         }
 
-        router.add("PATCH", "/v1/apps/{appId}") { request, parameters in
+        router.add(.patch, "/v1/apps/{appId}") { request, parameters in
             let app = try await access(request, parameters["appId"], context)
             let body = try JSON.decode(SettingsBody.self, from: request)
             guard let updated = try await context.store.updateApp(
@@ -114,17 +114,17 @@ enum AppsAPI {
             return JSON.response(status: 200, try await self.body(updated, context))
         }
 
-        router.add("DELETE", "/v1/apps/{appId}") { request, parameters in
+        router.add(.delete, "/v1/apps/{appId}") { request, parameters in
             _ = try await context.caller(request, [.admin])
             guard try await context.store.deleteApp(parameters["appId"]) else { throw APIError.notFound("app") }
             context.auth.invalidate()
-            context.logger.info("app deleted", ["appId": .string(parameters["appId"])])
+            context.logger.info("app deleted", ["appId": .string(try parameters["appId"])])
             return HTTPResponse(status: 204)
         }
 
-        router.add("POST", "/v1/apps/{appId}/keys/{kind}/rotate") { request, parameters in
+        router.add(.post, "/v1/apps/{appId}/keys/{kind}/rotate") { request, parameters in
             let app = try await access(request, parameters["appId"], context)
-            guard let kind = KeyKind(rawValue: parameters["kind"]), kind != .admin else {
+            guard let kind = KeyKind(rawValue: try parameters["kind"]), kind != .admin else {
                 throw APIError(status: 404, code: "not_found", message: "rotate the server or the client key: /keys/server/rotate or /keys/client/rotate", field: nil)
             }
             let key = APIKey.generate(kind)
@@ -134,13 +134,13 @@ enum AppsAPI {
             return JSON.response(status: 200, KeyBody(kind: kind.rawValue, key: key))
         }
 
-        router.add("PUT", "/v1/apps/{appId}/credentials/apns") { request, parameters in
+        router.add(.put, "/v1/apps/{appId}/credentials/apns") { request, parameters in
             let app = try await access(request, parameters["appId"], context)
             let credentials = try JSON.decode(StoredAPNsCredentials.self, from: request)
             return try await store(credentials, provider: "apns", summary: credentials.summary, app: app, context)
         }
 
-        router.add("PUT", "/v1/apps/{appId}/credentials/fcm") { request, parameters in
+        router.add(.put, "/v1/apps/{appId}/credentials/fcm") { request, parameters in
             let app = try await access(request, parameters["appId"], context)
             let credentials = try JSON.decode(StoredFCMCredentials.self, from: request)
             guard credentials.tokenURI == StoredFCMCredentials.googleTokenURI || context.limits.acceptsAnyFCMTokenURI else {
@@ -150,7 +150,7 @@ enum AppsAPI {
         }
 
         for provider in ["apns", "fcm"] {
-            router.add("DELETE", "/v1/apps/{appId}/credentials/\(provider)") { request, parameters in
+            router.add(.delete, "/v1/apps/{appId}/credentials/\(provider)") { request, parameters in
                 let app = try await access(request, parameters["appId"], context)
                 _ = try await context.store.deleteCredentials(appID: app.id, provider: provider)
                 return HTTPResponse(status: 204)  // idempotent: none stored is the state asked for

@@ -66,7 +66,7 @@ enum DeliveriesAPI {
     }
 
     static func add(to router: inout Router, _ context: APIContext) {
-        router.add("GET", "/v1/messages/{messageId}/deliveries") { request, parameters in
+        router.add(.get, "/v1/messages/{messageId}/deliveries") { request, parameters in
             let appID = try await context.appID(request)
             let (page, state) = try query(request)
             guard let message = try await context.store.message(appID: appID, id: parameters["messageId"]) else { throw APIError.notFound("message") }
@@ -74,7 +74,7 @@ enum DeliveriesAPI {
             return list(deliveries, page)
         }
 
-        router.add("GET", "/v1/devices/{deviceId}/deliveries") { request, parameters in
+        router.add(.get, "/v1/devices/{deviceId}/deliveries") { request, parameters in
             let appID = try await context.appID(request)
             let (page, state) = try query(request)
             guard let deliveries = try await context.store.deliveries(appID: appID, deviceID: parameters["deviceId"], state: state, afterSeq: page.after, limit: page.limit) else {
@@ -83,7 +83,7 @@ enum DeliveriesAPI {
             return list(deliveries, page)
         }
 
-        router.add("GET", "/v1/deliveries/{deliveryId}") { request, parameters in
+        router.add(.get, "/v1/deliveries/{deliveryId}") { request, parameters in
             let appID = try await context.appID(request)
             guard let delivery = try await context.store.delivery(appID: appID, id: parameters["deliveryId"]) else { throw APIError.notFound("delivery") }
             return JSON.response(status: 200, DeliveryBody(delivery))

@@ -147,7 +147,7 @@ enum DevicesAPI {
     }
 
     static func add(to router: inout Router, _ context: APIContext) {
-        router.add("POST", "/v1/devices", quick: { request, _ in try quickRegistration(request, context) }) { request, _ in
+        router.add(.post, "/v1/devices", quick: { request, _ in try quickRegistration(request, context) }) { request, _ in
             let caller = try await context.caller(request, registrationKeys)
             let appID = try APIContext.appID(of: caller)
             var registration = try RegistrationBody.decode(request)
@@ -157,14 +157,14 @@ enum DevicesAPI {
             return registered(device, created: created, warning: warning)
         }
 
-        router.add("POST", "/v1/identity-tokens") { request, _ in
+        router.add(.post, "/v1/identity-tokens") { request, _ in
             let appID = try await context.appID(request)
             let body = try JSON.decode(IdentityTokenBody.self, from: request)
             let token = context.signer.identityToken(appID: appID, externalUserID: body.externalUserId)
             return JSON.response(status: 200, IdentityTokenAnswer(externalUserId: body.externalUserId, token: token))
         }
 
-        router.add("POST", "/v1/devices/batch") { request, _ in
+        router.add(.post, "/v1/devices/batch") { request, _ in
             let appID = try await context.appID(request)
             let body = try JSON.decode(BatchBody.self, from: request)
             let now = context.clock.milliseconds()
@@ -173,7 +173,7 @@ enum DevicesAPI {
             return JSON.response(status: 200, BatchResult(registered: registrations.count, created: created))
         }
 
-        router.add("GET", "/v1/devices") { request, _ in
+        router.add(.get, "/v1/devices") { request, _ in
             let appID = try await context.appID(request)
             let page = try Page(request)
             var filter = DeviceFilter()
@@ -195,13 +195,13 @@ enum DevicesAPI {
             return JSON.response(status: 200, ListBody(items: devices.map(DeviceBody.init), nextCursor: page.next(count: devices.count, lastSeq: devices.last?.seq)))
         }
 
-        router.add("GET", "/v1/devices/{deviceId}") { request, parameters in
+        router.add(.get, "/v1/devices/{deviceId}") { request, parameters in
             let appID = try await context.appID(request)
             guard let device = try await context.store.device(appID: appID, id: parameters["deviceId"]) else { throw APIError.notFound("device") }
             return JSON.response(status: 200, DeviceBody(device))
         }
 
-        router.add("DELETE", "/v1/devices/{deviceId}") { request, parameters in
+        router.add(.delete, "/v1/devices/{deviceId}") { request, parameters in
             let appID = try await context.appID(request)
             guard try await context.store.deleteDevice(appID: appID, id: parameters["deviceId"], now: context.clock.milliseconds()) else { throw APIError.notFound("device") }
             return HTTPResponse(status: 204)

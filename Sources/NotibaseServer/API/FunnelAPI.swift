@@ -48,7 +48,7 @@ enum FunnelAPI {
     }
 
     static func add(to router: inout Router, _ context: APIContext) {
-        router.add("GET", "/v1/messages/{messageId}/funnel") { request, parameters in
+        router.add(.get, "/v1/messages/{messageId}/funnel") { request, parameters in
             let appID = try await context.appID(request)
             guard let message = try await context.store.message(appID: appID, id: parameters["messageId"]) else { throw APIError.notFound("message") }
             let funnel = try await context.store.funnel(messageSeq: message.seq)
@@ -61,7 +61,7 @@ enum FunnelAPI {
                 failures: funnel.failures.map { FunnelBody.Failure(reason: $0.reason, count: $0.count, example: $0.example, explanation: $0.explanation) }))
         }
 
-        router.add("POST", "/v1/audience/count") { request, _ in
+        router.add(.post, "/v1/audience/count") { request, _ in
             let appID = try await context.appID(request)
             let body = try JSON.decode(AudienceBody.self, from: request)
             return JSON.response(status: 200, AudienceCount(count: try await context.store.audienceSize(appID: appID, body.audience)))

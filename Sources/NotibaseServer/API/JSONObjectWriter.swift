@@ -36,7 +36,7 @@ struct JSONObjectWriter {
         guard let time else { return }
         key(name)
         bytes.append(UInt8(ascii: "\""))
-        time.appendTimestamp(to: &bytes)
+        Timestamp.append(milliseconds: time, to: &bytes)
         bytes.append(UInt8(ascii: "\""))
     }
 

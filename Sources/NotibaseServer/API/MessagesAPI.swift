@@ -28,13 +28,9 @@ enum MessagesAPI {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             var message = try c.decode(Message.self, forKey: .message)
             var variants = try c.decodeIfPresent([String: Message].self, forKey: .variants)
-            try RFC3339.check(try c.decode(JSONValue.self, forKey: .message), field: "expiresAt", path: .message, c)
-            if case .object(let raw)? = try c.decodeIfPresent(JSONValue.self, forKey: .variants) {
-                for variant in raw.values { try RFC3339.check(variant, field: "expiresAt", path: .variants, c) }
-            }
             audience = try c.decode(Audience.self, forKey: .audience)
             if let text = try c.decodeIfPresent(String.self, forKey: .sendAt) {
-                guard let date = RFC3339.parse(text) else {
+                guard let date = Timestamp.parse(text) else {
                     throw DecodingError.dataCorruptedError(forKey: .sendAt, in: c, debugDescription: "expected an RFC 3339 time such as 2026-12-01T09:30:00Z")
                 }
                 sendAt = date
@@ -93,7 +89,7 @@ enum MessagesAPI {
     }
 
     static func add(to router: inout Router, _ context: APIContext) {
-        router.add("POST", "/v1/messages") { request, _ in
+        router.add(.post, "/v1/messages") { request, _ in
             let appID = try await context.appID(request)
             var body = try JSON.decode(SendBody.self, from: request)
             if let header = request.header("idempotency-key") {
@@ -141,7 +137,7 @@ enum MessagesAPI {
             return JSON.response(status: 202, answer)
         }
 
-        router.add("GET", "/v1/messages") { request, _ in
+        router.add(.get, "/v1/messages") { request, _ in
             let appID = try await context.appID(request)
             let page = try Page(request, defaultAfter: Int.max)
             let messages = try await context.store.messages(appID: appID, beforeSeq: page.after, limit: page.limit)
@@ -150,13 +146,13 @@ enum MessagesAPI {
             return JSON.response(status: 200, ListBody(items: items, nextCursor: page.next(count: messages.count, lastSeq: messages.last?.seq)))
         }
 
-        router.add("GET", "/v1/messages/{messageId}") { request, parameters in
+        router.add(.get, "/v1/messages/{messageId}") { request, parameters in
             let appID = try await context.appID(request)
             guard let message = try await context.store.message(appID: appID, id: parameters["messageId"]) else { throw APIError.notFound("message") }
             return JSON.response(status: 200, try await messageBody(message, context))
         }
 
-        router.add("POST", "/v1/messages/{messageId}/cancel") { request, parameters in
+        router.add(.post, "/v1/messages/{messageId}/cancel") { request, parameters in
             let appID = try await context.appID(request)
             guard let message = try await context.store.cancelMessage(appID: appID, id: parameters["messageId"], now: context.clock.milliseconds()) else {
                 throw APIError.notFound("message")

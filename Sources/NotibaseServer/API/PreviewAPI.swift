@@ -18,7 +18,6 @@ enum PreviewAPI {
             try decoder.rejectUnknownFields(CodingKeys.self)
             let c = try decoder.container(keyedBy: CodingKeys.self)
             message = try c.decode(Message.self, forKey: .message)
-            try RFC3339.check(try c.decode(JSONValue.self, forKey: .message), field: "expiresAt", path: .message, c)
             if let ttl = try c.decodeIfPresent(Int.self, forKey: .ttl) { message.ttl = ttl }
             if let priority = try c.decodeIfPresent(Priority.self, forKey: .priority) { message.priority = priority }
             if let collapseID = try c.decodeIfPresent(String.self, forKey: .collapseID) { message.collapseID = collapseID }
@@ -64,7 +63,7 @@ enum PreviewAPI {
     }
 
     static func add(to router: inout Router, _ context: APIContext) {
-        router.add("POST", "/v1/preview") { request, _ in
+        router.add(.post, "/v1/preview") { request, _ in
             _ = try await context.appID(request)
             let body = try JSON.decode(Body.self, from: request)
             let answer = await preview(body.message, context)

@@ -1,8 +1,9 @@
 import Foundation
+import NotibaseCore
 
 /// The kinds of key the API accepts. A key is a prefix naming its kind and 32 random bytes in
 /// base64url; only its SHA-256 is stored.
-public enum KeyKind: String, Sendable, Hashable, CaseIterable {
+package enum KeyKind: String, Sendable, Hashable, CaseIterable {
     /// Creates and manages apps.
     case admin
     /// An app's backend key: sends messages, reads logs, manages devices and credentials.
@@ -34,21 +35,5 @@ enum APIKey {
     /// The kind a presented key claims to be, from its prefix.
     static func kind(of key: String) -> KeyKind? {
         KeyKind.allCases.first { key.hasPrefix($0.prefix) }
-    }
-}
-
-/// base64url without padding (RFC 4648 §5), for keys and cursors.
-enum Base64URL {
-    static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decode(_ text: String) -> [UInt8]? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).map(Array.init)
     }
 }

@@ -1,3 +1,5 @@
+import NotibaseCore
+
 /// The server's two signatures, each an HMAC-SHA256 under a key derived from the server's secret
 /// key (never stored in the database, so a copy of the database forges neither):
 ///

@@ -1,4 +1,5 @@
 import NotibaseSenders
+import NotibaseCore
 
 /// APNs token credentials as uploaded (`PUT /v1/apps/{appId}/credentials/apns`) and sealed.
 struct StoredAPNsCredentials: Sendable, Codable {

@@ -1,3 +1,5 @@
+import NotibaseCore
+
 /// Who a message goes to. Only active devices of the sending app are ever targeted.
 ///
 /// JSON: exactly one of `{"deviceIds": [...]}`, `{"externalUserIds": [...]}`,

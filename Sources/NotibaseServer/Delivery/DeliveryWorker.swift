@@ -233,7 +233,7 @@ final class DeliveryWorker: Sendable {
             detail.reason = "the provider reports the device token is no longer valid (\(reason)); the device was deactivated"
             detail.deviceDeactivated = true
             let at = Int((since ?? now).timeIntervalSince1970 * 1000)
-            logger.info("device deactivated", ["deviceToken": .string(Logger.redactToken(item.delivery.token ?? "")), "reason": .string(reason)])
+            logger.info("device deactivated", ["deviceToken": .string(TokenRedaction.shorten(item.delivery.token ?? "")), "reason": .string(reason)])
             return DeliveryUpdate(seq: item.delivery.seq, state: .failed, event: "failed", detail: detail, deactivateDevice: item.delivery.deviceSeq.map { ($0, reason, at) })
         }
     }

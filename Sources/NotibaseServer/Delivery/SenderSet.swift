@@ -1,12 +1,12 @@
-import NotibaseCore
-import NotibaseSenders
+package import NotibaseCore
+package import NotibaseSenders
 
 /// The senders the delivery workers hand pushes to: one per platform, and where their credentials
 /// come from. The server knows nothing else about them, so a new kind of sender (the simulated
 /// devices of `notibase demo`) plugs in by building a `SenderSet`, with no server change.
-public struct SenderSet: Sendable {
+package struct SenderSet: Sendable {
     /// Where the credentials in each `Push` come from.
-    public enum Credentials: Sendable {
+    package enum Credentials: Sendable {
         /// The app's stored APNs / FCM credentials; a delivery for an app without them fails with
         /// a message saying how to upload them.
         case stored
@@ -16,16 +16,15 @@ public struct SenderSet: Sendable {
     }
 
     /// Sends to iOS devices (APNs).
-    public var ios: any Sender
+    package var ios: any Sender
     /// Sends to Android devices (FCM).
-    public var android: any Sender
+    package var android: any Sender
     /// Where credentials come from.
-    public var credentials: Credentials
+    package var credentials: Credentials
     /// The provider label in metrics for each platform (`apns`, `fcm`, `test`, `simulated`).
-    public var providerNames: [Platform: String]
+    package var providerNames: [Platform: String]
 
-    /// A set from its parts.
-    public init(ios: any Sender, android: any Sender, credentials: Credentials, providerNames: [Platform: String] = [.ios: "apns", .android: "fcm"]) {
+    package init(ios: any Sender, android: any Sender, credentials: Credentials, providerNames: [Platform: String] = [.ios: "apns", .android: "fcm"]) {
         self.ios = ios
         self.android = android
         self.credentials = credentials
@@ -33,35 +32,35 @@ public struct SenderSet: Sendable {
     }
 
     /// The sender for a platform.
-    public func sender(for platform: Platform) -> any Sender {
+    package func sender(for platform: Platform) -> any Sender {
         platform == .ios ? ios : android
     }
 
     /// One in-process sender that accepts every push, for tests and benchmarks (`--sender test`):
     /// see ``TestSender``.
-    public static func test(_ sender: TestSender) -> SenderSet {
+    package static func test(_ sender: TestSender) -> SenderSet {
         SenderSet(ios: sender, android: sender, credentials: .notRequired, providerNames: [.ios: "test", .android: "test"])
     }
 
     /// Placeholders for a build without the APNs and FCM senders: every push is retried later
     /// with an explanation, so nothing is lost and nothing is claimed to be sent.
-    public static let unavailable = SenderSet(
+    package static let unavailable = SenderSet(
         ios: UnavailableSender(provider: "APNs"), android: UnavailableSender(provider: "FCM"), credentials: .stored)
 }
 
 /// A sender that cannot send: every push is an outcome of `retry` that says why.
-public struct UnavailableSender: Sender {
+struct UnavailableSender: Sender {
     let provider: String
 
-    public init(provider: String) {
+    init(provider: String) {
         self.provider = provider
     }
 
-    public func send(_ pushes: [Push]) async -> [SendOutcome] {
+    func send(_ pushes: [Push]) async -> [SendOutcome] {
         pushes.map { _ in
             SendOutcome(disposition: .retry, explanation: "this server has no \(provider) sender; run a build that includes it", retryAfter: .seconds(60))
         }
     }
 
-    public func shutdown() async {}
+    func shutdown() async {}
 }

@@ -1,16 +1,16 @@
 import Foundation
-import NotibaseSenders
+package import NotibaseSenders
 import Synchronization
 
 /// A test facility: an in-process sender that accepts every push at once, and appends each
 /// delivery ID it was handed to a file (one per line) when given one, so a crash test can count
 /// duplicates. Selected with `notibase serve --sender test`; never for production.
-public final class TestSender: Sender {
+package final class TestSender: Sender {
     private let log: Mutex<FileHandle?>
     private let count = Atomic<Int>(0)
 
     /// A sender that records to `recordPath` (appending) when it is given.
-    public init(recordPath: String? = nil) throws {
+    package init(recordPath: String? = nil) throws {
         if let recordPath {
             if !FileManager.default.fileExists(atPath: recordPath) {
                 _ = FileManager.default.createFile(atPath: recordPath, contents: nil)
@@ -26,9 +26,9 @@ public final class TestSender: Sender {
     }
 
     /// How many pushes it accepted.
-    public var sent: Int { count.load(ordering: .relaxed) }
+    package var sent: Int { count.load(ordering: .relaxed) }
 
-    public func send(_ pushes: [Push]) async -> [SendOutcome] {
+    package func send(_ pushes: [Push]) async -> [SendOutcome] {
         count.add(pushes.count, ordering: .relaxed)
         log.withLock { handle in
             guard let handle else { return }
@@ -42,7 +42,7 @@ public final class TestSender: Sender {
         return pushes.map { .sent(providerID: "test-" + $0.deliveryID) }
     }
 
-    public func shutdown() async {
+    package func shutdown() async {
         log.withLock { try? $0?.synchronize() }
     }
 }

@@ -3,7 +3,7 @@ import NotibaseSenders
 
 extension WallClock {
     /// Now, in milliseconds since 1970 (the unit the database stores).
-    public func milliseconds() -> Int { Int((now().timeIntervalSince1970 * 1000).rounded(.down)) }
+    package func milliseconds() -> Int { Int((now().timeIntervalSince1970 * 1000).rounded(.down)) }
 }
 
 extension Date {

@@ -4,22 +4,21 @@ private let requestCounter = Atomic<Int>(0)
 private let requestPrefix = Crypto.randomBytes(4).map { String($0, radix: 16) }.joined() + "-"
 
 /// A complete HTTP request: head and body.
-public struct HTTPRequest: Sendable {
+struct HTTPRequest: Sendable {
     /// `GET`, `POST`, …
-    public var method: String
+    var method: String
     /// The decoded path, without the query.
-    public var path: String
+    var path: String
     /// Query parameters, decoded; the last value wins when a name repeats.
-    public var query: [String: String]
+    var query: [String: String]
     /// Header values by lowercase name.
-    public var headers: [String: String]
+    var headers: [String: String]
     /// The body bytes.
-    public var body: [UInt8]
+    var body: [UInt8]
     /// The request ID: the client's `X-Request-Id` when it is short and plain, otherwise generated.
-    public var id: String
+    var id: String
 
-    /// A request from its parts.
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = [], id: String? = nil) {
+    init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = [], id: String? = nil) {
         let lowercased = headers.keys.allSatisfy({ $0.utf8.allSatisfy { !(0x41...0x5a).contains($0) } })
             ? headers
             : Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
@@ -37,7 +36,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// A header value by case-insensitive name.
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    func header(_ name: String) -> String? { headers[name.lowercased()] }
 
     static func requestID(from header: String?) -> String {
         if let header, (1...64).contains(header.utf8.count),

@@ -2,15 +2,15 @@
 /// (`Content-Length` with `Transfer-Encoding`, a repeated `Content-Length`, a malformed length), a
 /// NUL byte in the target or a header, or a repeated security-relevant header. The answer is a
 /// 400 and the connection is closed, so nothing else sent on it is read as a request.
-public struct HTTPRequestProblem: Sendable, Equatable {
+struct HTTPRequestProblem: Sendable, Equatable {
     /// A stable code for the error answer (`invalid_framing`, `duplicate_header`, …).
-    public var code: String
+    var code: String
     /// What is wrong and what to do.
-    public var message: String
+    var message: String
     /// The header it is about, if any.
-    public var field: String?
+    var field: String?
 
-    public init(code: String, message: String, field: String? = nil) {
+    init(code: String, message: String, field: String? = nil) {
         self.code = code
         self.message = message
         self.field = field

@@ -1,5 +1,5 @@
 /// What the HTTP server hands complete requests to.
-public protocol HTTPResponder: Sendable {
+protocol HTTPResponder: Sendable {
     /// How to answer `request`. Called on the server's polling thread, which serves every
     /// connection: it must not block (no I/O, no waiting for a lock held long); anything slower is
     /// answered ``HTTPAnswer/later(_:)``.
@@ -12,7 +12,7 @@ public protocol HTTPResponder: Sendable {
 }
 
 /// A responder's answer to a request.
-public enum HTTPAnswer: Sendable {
+enum HTTPAnswer: Sendable {
     /// The response, made on the polling thread (trivial routes, errors found without waiting).
     case now(HTTPResponse)
     /// The connection waits, suspended; `start` is called once it does and answers through the
@@ -21,14 +21,14 @@ public enum HTTPAnswer: Sendable {
 }
 
 /// Sends the response to a request whose connection waits. Call ``send(_:)`` exactly once.
-public struct HTTPReply: Sendable {
+struct HTTPReply: Sendable {
     private let deliver: @Sendable (HTTPResponse) -> Void
 
-    public init(_ deliver: @escaping @Sendable (HTTPResponse) -> Void) {
+    init(_ deliver: @escaping @Sendable (HTTPResponse) -> Void) {
         self.deliver = deliver
     }
 
-    public func send(_ response: HTTPResponse) {
+    func send(_ response: HTTPResponse) {
         deliver(response)
     }
 }
@@ -36,7 +36,7 @@ public struct HTTPReply: Sendable {
 extension HTTPResponder {
     /// The response the server would send for `request`, awaited: the server's own dispatch without
     /// sockets, for in-process tests and tools.
-    public func response(to request: HTTPRequest) async -> HTTPResponse {
+    func response(to request: HTTPRequest) async -> HTTPResponse {
         switch answer(request) {
         case .now(let response):
             return response

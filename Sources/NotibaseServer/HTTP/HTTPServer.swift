@@ -8,26 +8,26 @@ import Synchronization
 /// responder either answers at once or answers later: then the connection is suspended until the
 /// reply comes (from a Swift task, or a storage callback), resumed, and the response queued.
 /// Nothing async runs on the polling thread.
-public final class HTTPServer: Sendable {
+final class HTTPServer: Sendable {
     /// Where and how to listen.
-    public struct Options: Sendable {
+    struct Options: Sendable {
         /// An IPv4 or IPv6 address to bind (`127.0.0.1`, `0.0.0.0`, `::1`).
-        public var host: String
+        var host: String
         /// The TCP port; 0 picks a free one (see ``HTTPServer/port``).
-        public var port: Int
+        var port: Int
         /// The largest request body accepted; larger ones are answered 413.
-        public var maxBodyBytes: Int
+        var maxBodyBytes: Int
         /// The most connections at once.
-        public var connectionLimit: Int = 10_000
+        var connectionLimit: Int = 10_000
         /// Seconds an idle keep-alive connection is kept.
-        public var idleTimeout: Int = 60
+        var idleTimeout: Int = 60
         /// PEM text of the TLS certificate chain and key; both or neither.
-        public var tlsCertificatePEM: String?
-        public var tlsKeyPEM: String?
+        var tlsCertificatePEM: String?
+        var tlsKeyPEM: String?
         /// Where libmicrohttpd's own messages go (as warnings, with `"source": "libmicrohttpd"`).
-        public var logger = Logger()
+        var logger = Logger()
 
-        public init(host: String, port: Int, maxBodyBytes: Int, tlsCertificatePEM: String? = nil, tlsKeyPEM: String? = nil) {
+        init(host: String, port: Int, maxBodyBytes: Int, tlsCertificatePEM: String? = nil, tlsKeyPEM: String? = nil) {
             self.host = host
             self.port = port
             self.maxBodyBytes = maxBodyBytes
@@ -40,10 +40,10 @@ public final class HTTPServer: Sendable {
     private let daemon: Mutex<DaemonHandle?>
     private let context: HTTPServerContext
     /// The port it listens on.
-    public let port: Int
+    let port: Int
 
     /// Binds and starts serving.
-    public init(options: Options, responder: any HTTPResponder) throws {
+    init(options: Options, responder: any HTTPResponder) throws {
         let context = HTTPServerContext(responder: responder, maxBodyBytes: options.maxBodyBytes, logger: options.logger)
         self.context = context
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
@@ -74,11 +74,11 @@ public final class HTTPServer: Sendable {
     }
 
     /// Requests being answered right now.
-    public var requestsInFlight: Int { context.inFlight.withLock { $0 } }
+    var requestsInFlight: Int { context.inFlight.withLock { $0 } }
 
     /// Stops accepting connections, waits up to `grace` for requests being answered to finish,
     /// then closes every connection.
-    public func shutdown(grace: Duration = .seconds(10)) async {
+    func shutdown(grace: Duration = .seconds(10)) async {
         guard let handle = daemon.withLock({ $0 }) else { return }
         let listener = MHD_quiesce_daemon(handle.pointer)
         if listener >= 0 { close(listener) }

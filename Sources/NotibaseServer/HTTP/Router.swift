@@ -1,23 +1,39 @@
+/// The methods the API routes.
+enum HTTPMethod: String, Sendable, Hashable {
+    case get = "GET", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE"
+}
+
 /// Path parameters matched by a route pattern such as `/v1/devices/{deviceId}`.
-public struct RouteParameters: Sendable {
+struct RouteParameters: Sendable {
     var values: [String: String] = [:]
 
-    /// The value of a parameter the pattern declares.
-    public subscript(_ name: String) -> String { values[name] ?? "" }
+    /// A name the route's pattern does not declare: a mistake in the handler, answered as a 500.
+    struct Undeclared: Error, CustomStringConvertible {
+        var name: String
+        var description: String { "the route has no parameter {\(name)}" }
+    }
+
+    /// The value of a parameter the pattern declares; throws for any other name.
+    subscript(_ name: String) -> String {
+        get throws(Undeclared) {
+            guard let value = values[name] else { throw Undeclared(name: name) }
+            return value
+        }
+    }
 }
 
 /// Matches a method and path to a handler. Patterns are literal segments and `{name}` parameters.
-public struct Router: Sendable {
+struct Router: Sendable {
     /// A request handler; what it throws becomes an error response.
-    public typealias Handler = @Sendable (HTTPRequest, RouteParameters) async throws -> HTTPResponse
+    typealias Handler = @Sendable (HTTPRequest, RouteParameters) async throws -> HTTPResponse
 
     /// A handler that runs on the HTTP server's polling thread, before any task, for a hot route:
     /// it must not block. It returns nil when the request needs the route's ``Handler`` (a key to
     /// look up, an unusual body); what it throws becomes an error response.
-    public typealias QuickHandler = @Sendable (HTTPRequest, RouteParameters) throws -> QuickAnswer?
+    typealias QuickHandler = @Sendable (HTTPRequest, RouteParameters) throws -> QuickAnswer?
 
     /// What a ``QuickHandler`` found.
-    public enum QuickAnswer: Sendable {
+    enum QuickAnswer: Sendable {
         /// The response, made at once.
         case response(HTTPResponse)
         /// Work to wait for without a task: `start` runs it and calls `done` once, from any thread.
@@ -25,7 +41,7 @@ public struct Router: Sendable {
     }
 
     private struct Route: Sendable {
-        var method: String
+        var method: HTTPMethod
         var pattern: String
         var segments: [Substring]
         var literals: Int
@@ -34,7 +50,7 @@ public struct Router: Sendable {
     }
 
     /// What a lookup found.
-    public enum Match: Sendable {
+    enum Match: Sendable {
         /// A handler (and its quick handler, if it has one), its pattern (for metrics and logs) and
         /// the parameters.
         case found(pattern: String, handler: Handler, quick: QuickHandler?, parameters: RouteParameters)
@@ -49,10 +65,10 @@ public struct Router: Sendable {
     /// were added: a request for exactly that path needs no segment matching.
     private var literalRoutes: [String: [Int]] = [:]
 
-    public init() {}
+    init() {}
 
     /// Adds a route.
-    public mutating func add(_ method: String, _ pattern: String, quick: QuickHandler? = nil, _ handler: @escaping Handler) {
+    mutating func add(_ method: HTTPMethod, _ pattern: String, quick: QuickHandler? = nil, _ handler: @escaping Handler) {
         let segments = Self.split(pattern)
         let literals = segments.filter { !Self.isParameter($0) }.count
         if literals == segments.count {
@@ -64,11 +80,11 @@ public struct Router: Sendable {
     /// The route for `method` and `path`. When several patterns match, the one with the most
     /// literal segments wins (`/v1/devices/batch` over `/v1/devices/{deviceId}`), and only its
     /// methods are allowed.
-    public func match(method: String, path: String) -> Match {
+    func match(method: String, path: String) -> Match {
         if let candidates = literalRoutes[path] {
             // Only patterns with as many segments, all literal, can match as well as these.
-            guard let found = candidates.first(where: { routes[$0].method == method }) else {
-                return .methodNotAllowed(allowed: candidates.map { routes[$0].method })
+            guard let found = candidates.first(where: { routes[$0].method.rawValue == method }) else {
+                return .methodNotAllowed(allowed: candidates.map { routes[$0].method.rawValue })
             }
             let route = routes[found]
             return .found(pattern: route.pattern, handler: route.handler, quick: route.quick, parameters: RouteParameters())
@@ -85,20 +101,20 @@ public struct Router: Sendable {
                 bestLiterals = literals
                 found = nil
             }
-            if found == nil && routes[index].method == method { found = index }
+            if found == nil && routes[index].method.rawValue == method { found = index }
         }
         if let found {
             let route = routes[found]
             return .found(pattern: route.pattern, handler: route.handler, quick: route.quick, parameters: Self.bind(route.segments, to: segments))
         }
         guard bestLiterals >= 0 else { return .notFound }
-        let allowed = routes.filter { $0.literals == bestLiterals && Self.matches($0.segments, segments) }.map(\.method)
+        let allowed = routes.filter { $0.literals == bestLiterals && Self.matches($0.segments, segments) }.map(\.method.rawValue)
         return .methodNotAllowed(allowed: allowed)
     }
 
     /// Every route's method and pattern, in the order they were added.
-    public var table: [(method: String, pattern: String)] {
-        routes.map { ($0.method, $0.pattern) }
+    var table: [(method: String, pattern: String)] {
+        routes.map { ($0.method.rawValue, $0.pattern) }
     }
 
     private static func split(_ path: String) -> [Substring] {

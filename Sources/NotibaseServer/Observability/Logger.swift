@@ -3,31 +3,31 @@ import NotibaseCore
 
 /// Structured JSON log lines, one per event, written whole to standard error.
 ///
-/// Device tokens go through ``redactToken(_:)`` and keys are never passed in; a field is a string,
-/// a number or a boolean.
-public struct Logger: Sendable {
+/// Device tokens go through `TokenRedaction.shorten` and keys are never passed in; a field is a
+/// string, a number or a boolean.
+package struct Logger: Sendable {
     /// How much to log.
-    public enum Level: Int, Sendable, Comparable, CaseIterable {
+    package enum Level: Int, Sendable, Comparable, CaseIterable {
         case debug, info, warning, error
-        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+        package static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
         var name: String { String(describing: self) }
     }
 
     /// A field value.
-    public enum Value: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    package enum Value: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
         case string(String)
         case int(Int)
         case double(Double)
         case bool(Bool)
-        public init(stringLiteral value: String) { self = .string(value) }
-        public init(integerLiteral value: Int) { self = .int(value) }
+        package init(stringLiteral value: String) { self = .string(value) }
+        package init(integerLiteral value: Int) { self = .int(value) }
     }
 
     let minimumLevel: Level
     private let sink: @Sendable (String) -> Void
 
     /// A logger writing lines at `minimumLevel` and above to `sink` (standard error by default).
-    public init(minimumLevel: Level = .info, sink: (@Sendable (String) -> Void)? = nil) {
+    package init(minimumLevel: Level = .info, sink: (@Sendable (String) -> Void)? = nil) {
         self.minimumLevel = minimumLevel
         self.sink = sink ?? { line in
             var line = line
@@ -36,12 +36,12 @@ public struct Logger: Sendable {
     }
 
     /// A logger that drops everything.
-    public static let silent = Logger(minimumLevel: .error, sink: { _ in })
+    static let silent = Logger(minimumLevel: .error, sink: { _ in })
 
-    public func debug(_ message: String, _ fields: [String: Value] = [:]) { log(.debug, message, fields) }
-    public func info(_ message: String, _ fields: [String: Value] = [:]) { log(.info, message, fields) }
-    public func warning(_ message: String, _ fields: [String: Value] = [:]) { log(.warning, message, fields) }
-    public func error(_ message: String, _ fields: [String: Value] = [:]) { log(.error, message, fields) }
+    package func debug(_ message: String, _ fields: [String: Value] = [:]) { log(.debug, message, fields) }
+    package func info(_ message: String, _ fields: [String: Value] = [:]) { log(.info, message, fields) }
+    package func warning(_ message: String, _ fields: [String: Value] = [:]) { log(.warning, message, fields) }
+    package func error(_ message: String, _ fields: [String: Value] = [:]) { log(.error, message, fields) }
 
     func log(_ level: Level, _ message: String, _ fields: [String: Value]) {
         guard level >= minimumLevel else { return }
@@ -58,22 +58,10 @@ public struct Logger: Sendable {
         sink(line + "}\n")
     }
 
-    /// The first 6 and last 4 characters of a device token: enough to tell tokens apart in logs,
-    /// not enough to send to them.
-    public static func redactToken(_ token: String) -> String {
-        guard token.count > 12 else { return "…" }
-        return String(token.prefix(6)) + "…" + String(token.suffix(4))
-    }
-
     private static func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        var time = tm()
-        var seconds = now.tv_sec
-        gmtime_r(&seconds, &time)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", time.tm_year + 1900, time.tm_mon + 1, time.tm_mday,
-            time.tm_hour, time.tm_min, time.tm_sec, now.tv_nsec / 1_000_000)
+        return Timestamp.format(milliseconds: now.tv_sec * 1000 + now.tv_nsec / 1_000_000, alwaysMilliseconds: true)
     }
 
     /// A JSON string literal.

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Counters and latency histograms, rendered in the Prometheus text format at `/metrics`.
-public final class Metrics: Sendable {
+final class Metrics: Sendable {
     private struct RequestKey: Hashable { var route: String; var method: String; var status: Int }
     private struct SendKey: Hashable { var provider: String; var outcome: String }
 
@@ -16,7 +16,7 @@ public final class Metrics: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    init() {}
 
     /// One answered HTTP request; `route` is the pattern (`/v1/devices/{deviceId}`), not the path
     /// (`unmatched`, `rejected` or `too_large` when there is none). A method outside HTTP's usual

@@ -1,9 +1,9 @@
 /// A failure of the database itself (not of the request), in the server's own terms: the API and
 /// the workers decide what to do from the ``Kind``, never from a backend's codes. The description
 /// never holds request data.
-public struct StorageError: Error, CustomStringConvertible {
+struct StorageError: Error, CustomStringConvertible {
     /// What the failure means for whoever called.
-    public enum Kind: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
         /// The database cannot be reached or is busy (locked, restarting, out of space for now):
         /// the same call may succeed later. The API answers 503 with `Retry-After`.
         case unavailable
@@ -14,7 +14,7 @@ public struct StorageError: Error, CustomStringConvertible {
         case corrupt
     }
 
-    public let kind: Kind
+    let kind: Kind
     private let detail: String
 
     /// The backend's own code, for the log: SQLite's result code or PostgreSQL's SQLSTATE.
@@ -51,5 +51,5 @@ public struct StorageError: Error, CustomStringConvertible {
     /// The SQLite result code, when SQLite reported the failure.
     var sqliteCode: Int32? { backendCode }
 
-    public var description: String { detail }
+    var description: String { detail }
 }

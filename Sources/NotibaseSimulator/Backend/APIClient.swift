@@ -1,8 +1,8 @@
-import Foundation
+package import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import NotibaseCore
+package import NotibaseCore
 
 /// Calls a Notibase server's JSON API over HTTP, as a backend would: for `notibase demo` and the
 /// live tests.

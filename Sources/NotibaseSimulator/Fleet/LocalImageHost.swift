@@ -6,17 +6,17 @@ import Glibc
 /// A tiny HTTP/1.1 server on 127.0.0.1 that serves a few files from memory: the image host of
 /// `notibase demo`. One thread accepts, one thread a connection; `Connection: close` after each
 /// answer. Not a general web server.
-public final class LocalImageHost: @unchecked Sendable {
+package final class LocalImageHost: @unchecked Sendable {
     // @unchecked Sendable: `files` is immutable after init; `listener` is closed once by `stop`,
     // guarded by `lock`.
     private let files: [String: (contentType: String, bytes: [UInt8])]
     private let lock = NSLock()
     private var listener: Int32
     /// The port it listens on.
-    public let port: Int
+    package let port: Int
 
     /// Serves `files` (path → content type and bytes) on an ephemeral port.
-    public init(files: [String: (contentType: String, bytes: [UInt8])]) throws {
+    package init(files: [String: (contentType: String, bytes: [UInt8])]) throws {
         self.files = files
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw LocalImageHostError("cannot create a socket") }
@@ -45,10 +45,10 @@ public final class LocalImageHost: @unchecked Sendable {
     }
 
     /// `http://127.0.0.1:<port>`.
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Stops listening.
-    public func stop() {
+    package func stop() {
         lock.lock()
         let socket = listener
         listener = -1
@@ -107,8 +107,8 @@ public final class LocalImageHost: @unchecked Sendable {
 }
 
 /// The image host could not start.
-public struct LocalImageHostError: Error, CustomStringConvertible {
-    public var description: String
+struct LocalImageHostError: Error, CustomStringConvertible {
+    var description: String
     init(_ description: String) { self.description = description }
 }
 

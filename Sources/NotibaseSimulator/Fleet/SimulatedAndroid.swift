@@ -5,11 +5,11 @@ import NotibaseExtension
 /// A simulated Android phone with the app installed: it builds the notification from the FCM data
 /// message as an app's messaging service would (title, body, at most 3 action buttons, the image)
 /// and reports what it drew with a rendered receipt.
-public final class SimulatedAndroid: Sendable {
+package final class SimulatedAndroid: Sendable {
     /// A name for logs and the demo's output.
-    public let name: String
+    package let name: String
     /// Its FCM registration token.
-    public let token: String
+    package let token: String
     private let receipts: (any ReceiptPosting)?
     private let drawnLog = Locked([AndroidNotification]())
 
@@ -21,7 +21,7 @@ public final class SimulatedAndroid: Sendable {
 
     /// Builds the notification from an FCM message body and reports it.
     @discardableResult
-    public func receive(fcmBody: [UInt8]) async -> AndroidNotification {
+    package func receive(fcmBody: [UInt8]) async -> AndroidNotification {
         let start = ContinuousClock.now
         let message = (try? JSONDecoder().decode(FCMEnvelope.self, from: Data(fcmBody)))?.message
         let data = message?.data ?? [:]
@@ -52,7 +52,7 @@ public final class SimulatedAndroid: Sendable {
     }
 
     /// Everything drawn so far, in order.
-    public var drawn: [AndroidNotification] {
+    package var drawn: [AndroidNotification] {
         drawnLog.withLock { $0 }
     }
 
@@ -63,15 +63,15 @@ public final class SimulatedAndroid: Sendable {
 }
 
 /// What an Android app draws from a Notibase data message.
-public struct AndroidNotification: Sendable, Hashable, Codable {
-    public var title: String
-    public var body: String
+package struct AndroidNotification: Sendable, Hashable, Codable {
+    package var title: String
+    package var body: String
     /// The button labels, at most 3.
-    public var buttons: [String]
+    package var buttons: [String]
     /// The button identifiers, in the same order.
-    public var buttonIDs: [String]
+    package var buttonIDs: [String]
     /// The image URL the app would load as a big picture.
-    public var image: String?
+    package var image: String?
 }
 
 extension Duration {

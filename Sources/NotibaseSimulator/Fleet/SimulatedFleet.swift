@@ -1,9 +1,9 @@
-import Foundation
+package import Foundation
 import NotibaseCore
-import NotibaseExtension
+package import NotibaseExtension
 
 /// The simulated phones a `SimulatedSender` delivers to, by device token.
-public final class SimulatedFleet: Sendable {
+package final class SimulatedFleet: Sendable {
     private struct Phones {
         var iPhones: [String: SimulatedIPhone] = [:]
         var androids: [String: SimulatedAndroid] = [:]
@@ -16,10 +16,10 @@ public final class SimulatedFleet: Sendable {
     private let endpoint: Locked<ReceiptEndpoint?>
     private let directory: URL
     /// How phones reach image hosts.
-    public let images: ImageRoutes
+    package let images: ImageRoutes
 
     /// A fleet whose phones keep their files under `directory`.
-    public init(directory: URL, receiptEndpoint: ReceiptEndpoint? = nil, images: ImageRoutes = ImageRoutes()) {
+    package init(directory: URL, receiptEndpoint: ReceiptEndpoint? = nil, images: ImageRoutes = ImageRoutes()) {
         self.directory = directory
         endpoint = Locked(receiptEndpoint)
         self.images = images
@@ -27,14 +27,14 @@ public final class SimulatedFleet: Sendable {
 
     /// Where phones added from now on post receipts (the server and the app's client key). Often
     /// known only once the server runs and the app exists, after the sender was made.
-    public var receiptEndpoint: ReceiptEndpoint? {
+    package var receiptEndpoint: ReceiptEndpoint? {
         get { endpoint.withLock { $0 } }
         set { endpoint.withLock { $0 = newValue } }
     }
 
     /// Adds an iPhone with the app (and its Notibase extension) installed.
     @discardableResult
-    public func addIPhone(name: String, token: String, appCategories: [AppCategory] = []) -> SimulatedIPhone {
+    package func addIPhone(name: String, token: String, appCategories: [AppCategory] = []) -> SimulatedIPhone {
         let phone = SimulatedIPhone(
             name: name, token: token, receiptEndpoint: receiptEndpoint, appCategories: appCategories, images: images,
             directory: directory.appendingPathComponent("iphone-\(token.suffix(16))"))
@@ -44,21 +44,21 @@ public final class SimulatedFleet: Sendable {
 
     /// Adds an Android phone with the app installed.
     @discardableResult
-    public func addAndroid(name: String, token: String) -> SimulatedAndroid {
+    package func addAndroid(name: String, token: String) -> SimulatedAndroid {
         let phone = SimulatedAndroid(name: name, token: token, receiptEndpoint: receiptEndpoint)
         phones.withLock { $0.androids[token] = phone }
         return phone
     }
 
     /// Makes the provider answer that `token` is no longer registered (the app was uninstalled).
-    public func uninstall(token: String) {
+    package func uninstall(token: String) {
         phones.withLock { _ = $0.unregistered.insert(token) }
     }
 
     /// The iPhone with `token`, if the fleet has one.
-    public func iPhone(_ token: String) -> SimulatedIPhone? { phones.withLock { $0.iPhones[token] } }
+    package func iPhone(_ token: String) -> SimulatedIPhone? { phones.withLock { $0.iPhones[token] } }
     /// The Android phone with `token`, if the fleet has one.
-    public func android(_ token: String) -> SimulatedAndroid? { phones.withLock { $0.androids[token] } }
+    package func android(_ token: String) -> SimulatedAndroid? { phones.withLock { $0.androids[token] } }
     func isUnregistered(_ token: String) -> Bool { phones.withLock { $0.unregistered.contains(token) } }
 
     /// Runs a delivery to a phone in the background, counted until it ends.
@@ -77,7 +77,7 @@ public final class SimulatedFleet: Sendable {
     }
 
     /// Waits until every delivery handed to a phone has been drawn (and its receipt posted).
-    public func waitUntilIdle() async {
+    package func waitUntilIdle() async {
         await withCheckedContinuation { continuation in
             let idle = phones.withLock { state -> Bool in
                 if state.inFlight == 0 { return true }

@@ -1,26 +1,26 @@
-import Foundation
+package import Foundation
 import NotibaseCore
-import NotibaseExtension
+package import NotibaseExtension
 @preconcurrency import UserNotificationsShim
 
 /// A simulated iPhone with the app installed: its own notification center, the Notibase
 /// extension (the real one) and a directory the two share, as an App Group would be.
-public final class SimulatedIPhone: Sendable {
+package final class SimulatedIPhone: Sendable {
     /// A name for logs and the demo's output.
-    public let name: String
+    package let name: String
     /// Its APNs device token (hexadecimal).
-    public let token: String
+    package let token: String
     /// The simulated system: categories, delivered notifications, the person tapping.
-    public let device: SimulatedDevice
+    package let device: SimulatedDevice
     /// What the app's extension is configured with (receipt endpoint, shared directory, …); a
     /// change applies to the next notification.
-    public var extensionConfiguration: ExtensionConfiguration {
+    package var extensionConfiguration: ExtensionConfiguration {
         get { configuration.withLock { $0 } }
         set { configuration.withLock { $0 = newValue } }
     }
     private let configuration: Locked<ExtensionConfiguration>
     /// The App Group directory shared by the app and the extension.
-    public let sharedDirectory: URL
+    package let sharedDirectory: URL
 
     private let drawnLog = Locked([DrawnNotification]())
 
@@ -43,7 +43,7 @@ public final class SimulatedIPhone: Sendable {
 
     /// Delivers an APNs payload as iOS would: through the Notibase extension, then drawn.
     @discardableResult
-    public func receive(payload: [AnyHashable: Any], identifier: String = UUID().uuidString) async -> DrawnNotification {
+    func receive(payload: [AnyHashable: Any], identifier: String = UUID().uuidString) async -> DrawnNotification {
         let service = FleetNotificationService(configuration: extensionConfiguration, images: images)
         let drawn = await device.deliver(payload: payload, identifier: identifier, to: service)
         drawnLog.withLock { $0.append(drawn) }
@@ -51,38 +51,20 @@ public final class SimulatedIPhone: Sendable {
     }
 
     /// Everything drawn so far, in order.
-    public var drawn: [DrawnNotification] {
+    package var drawn: [DrawnNotification] {
         drawnLog.withLock { $0 }
-    }
-}
-
-/// The Notibase extension as the simulated app ships it.
-final class FleetNotificationService: NotibaseNotificationService {
-    let fleetConfiguration: ExtensionConfiguration
-    let images: ImageRoutes
-
-    init(configuration: ExtensionConfiguration, images: ImageRoutes) {
-        fleetConfiguration = configuration
-        self.images = images
-        super.init()
-    }
-
-    override var configuration: ExtensionConfiguration { fleetConfiguration }
-
-    override func makeImageFetcher(configuration: ExtensionConfiguration) -> any ImageFetching {
-        images.fetcher(ImageDownloader(policy: configuration.imagePolicy))
     }
 }
 
 /// How the simulated devices reach image hosts: `https://<host>/…` is fetched from a local http
 /// server instead (a simulated phone cannot trust a made-up certificate authority on Linux, and
 /// the server only accepts https images, as iOS only loads them).
-public struct ImageRoutes: Sendable {
+package struct ImageRoutes: Sendable {
     /// Host name → local base URL (`http://127.0.0.1:8123`).
-    public var routes: [String: String]
+    package var routes: [String: String]
 
     /// Routes from a table.
-    public init(_ routes: [String: String] = [:]) {
+    package init(_ routes: [String: String] = [:]) {
         self.routes = routes
     }
 

@@ -1,19 +1,18 @@
-import NotibaseCore
+package import NotibaseCore
 @preconcurrency import UserNotificationsShim
 import NotibaseExtension
 
 /// A category an app registers itself, as `notibase preview --categories` reads it:
 /// `{"identifier": "INVITATION", "buttons": [<nb_buttons shape>], "customDismissAction": true}`.
-public struct AppCategory: Sendable, Hashable, Codable {
+package struct AppCategory: Sendable, Hashable, Codable {
     /// The category identifier the app registers.
-    public var identifier: String
+    package var identifier: String
     /// Its actions, in the `nb_buttons` shape.
-    public var buttons: [Button]
+    package var buttons: [Button]
     /// Whether the app asks to hear about dismissals.
-    public var customDismissAction: Bool?
+    package var customDismissAction: Bool?
 
-    /// A category from its parts.
-    public init(identifier: String, buttons: [Button], customDismissAction: Bool? = nil) {
+    package init(identifier: String, buttons: [Button], customDismissAction: Bool? = nil) {
         self.identifier = identifier
         self.buttons = buttons
         self.customDismissAction = customDismissAction

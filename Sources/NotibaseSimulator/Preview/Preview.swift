@@ -1,37 +1,37 @@
 import Foundation
-import NotibaseCore
+package import NotibaseCore
 @preconcurrency import UserNotificationsShim
 import NotibaseExtension
 
 /// What iOS would draw for a payload, and why anything is missing: the real Notibase extension
 /// run against a simulated device. Behind `notibase preview`, the tool that answers "why do my
 /// buttons never appear".
-public struct Preview: Sendable {
+package struct Preview: Sendable {
     /// How the preview runs.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Categories the app registers itself at launch.
-        public var appCategories: [AppCategory] = []
+        package var appCategories: [AppCategory] = []
         /// Whether the app ships the Notibase extension (without it, no Notibase button appears).
-        public var withExtension = true
+        package var withExtension = true
         /// The extension's budget before it hands back what it has.
-        public var deadline: Duration = .seconds(10)
+        package var deadline: Duration = .seconds(10)
         /// Plain http images from this machine (for local testing only; iOS refuses http).
-        public var allowsLoopbackHTTP = false
+        package var allowsLoopbackHTTP = false
 
         /// The defaults: the Notibase extension, no app categories.
-        public init() {}
+        package init() {}
     }
 
     /// The options.
-    public var options: Options
+    package var options: Options
 
     /// A preview with the given options.
-    public init(options: Options = Options()) {
+    package init(options: Options = Options()) {
         self.options = options
     }
 
     /// Renders `message` as the server would and previews the payload.
-    public func run(message: Message) async throws(RenderError) -> PreviewResult {
+    package func run(message: Message) async throws(RenderError) -> PreviewResult {
         let request = try APNsRenderer(message: message, topic: nil, includesReceiptIDs: false).render(
             DeliveryContext(deviceToken: "preview", now: Date()))
         let payload = (try? JSONDecoder().decode(JSONValue.self, from: Data(request.body))) ?? .object([:])
@@ -39,7 +39,7 @@ public struct Preview: Sendable {
     }
 
     /// Previews an APNs payload; `payloadBytes` is its size on the wire, when known.
-    public func run(payload: JSONValue, payloadBytes: Int? = nil) async -> PreviewResult {
+    package func run(payload: JSONValue, payloadBytes: Int? = nil) async -> PreviewResult {
         let files = FileManager.default.temporaryDirectory.appendingPathComponent("notibase-preview-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: files) }
@@ -70,18 +70,6 @@ public struct Preview: Sendable {
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return (try? encoder.encode(payload).count) ?? 0
     }
-}
-
-/// The Notibase extension with the preview's configuration.
-final class PreviewService: NotibaseNotificationService {
-    let previewConfiguration: ExtensionConfiguration
-
-    init(configuration: ExtensionConfiguration) {
-        previewConfiguration = configuration
-        super.init()
-    }
-
-    override var configuration: ExtensionConfiguration { previewConfiguration }
 }
 
 /// The render reports the extension produced.

@@ -2,44 +2,44 @@ import NotibaseCore
 @preconcurrency import UserNotificationsShim
 
 /// What iOS would draw, and, for anything missing, the reason in plain words.
-public struct PreviewResult: Sendable, Hashable, Codable {
+package struct PreviewResult: Sendable, Hashable, Codable {
     /// A button as drawn.
-    public struct DrawnButton: Sendable, Hashable, Codable {
-        public var id: String
-        public var title: String
-        public var options: [String]
-        public var icon: String?
-        public var textInput: Bool
+    package struct DrawnButton: Sendable, Hashable, Codable {
+        package var id: String
+        package var title: String
+        package var options: [String]
+        package var icon: String?
+        package var textInput: Bool
     }
 
     /// The image, as attached or not.
-    public struct Image: Sendable, Hashable, Codable {
-        public var requested: String?
-        public var attached: Bool
-        public var type: String?
-        public var bytes: Int?
-        public var reason: String?
+    package struct Image: Sendable, Hashable, Codable {
+        package var requested: String?
+        package var attached: Bool
+        package var type: String?
+        package var bytes: Int?
+        package var reason: String?
     }
 
-    public var title: String
-    public var subtitle: String
-    public var body: String
-    public var categoryIdentifier: String
+    package var title: String
+    package var subtitle: String
+    package var body: String
+    package var categoryIdentifier: String
     /// Every button, in order (up to 10).
-    public var buttons: [DrawnButton]
+    package var buttons: [DrawnButton]
     /// The buttons a banner shows (the first 2).
-    public var bannerButtons: [String]
-    public var image: Image
+    package var bannerButtons: [String]
+    package var image: Image
     /// Whether the Notibase extension ran.
-    public var extensionRan: Bool
+    package var extensionRan: Bool
     /// How the extension finished, when it ran.
-    public var completion: String?
+    package var completion: String?
     /// The payload's size in bytes, as sent.
-    public var payloadBytes: Int
+    package var payloadBytes: Int
     /// Why something the payload asks for will not appear, in plain words.
-    public var problems: [String]
+    package var problems: [String]
     /// Advice that is not a failure (three or more buttons, …).
-    public var notes: [String]
+    package var notes: [String]
 
     init(drawn: DrawnNotification, payload: NotificationPayload, report: RenderReport?, payloadBytes: Int, options: Preview.Options) {
         title = drawn.title
@@ -121,7 +121,7 @@ public struct PreviewResult: Sendable, Hashable, Codable {
     }
 
     /// The preview as text for a terminal.
-    public var text: String {
+    package var text: String {
         var lines = ["What iOS would show:"]
         func field(_ name: String, _ value: String) {
             lines.append("  " + name + String(repeating: " ", count: max(10 - name.count, 1)) + value)

@@ -1,23 +1,23 @@
 import Foundation
 import NotibaseCore
 import NotibaseExtension
-import NotibaseSenders
+package import NotibaseSenders
 
 /// A sender that plays APNs and FCM for simulated phones: it checks what the providers check
 /// (payload size), answers as they do (accepted with an id; 410 Unregistered for an uninstalled
 /// app), and hands each accepted push to the phone with that token, where the real Notibase
 /// extension renders it and posts real receipts. A token with no simulated phone is accepted and
 /// goes nowhere, as for a phone that is switched off.
-public struct SimulatedSender: Sender {
+package struct SimulatedSender: Sender {
     /// The phones.
-    public let fleet: SimulatedFleet
+    package let fleet: SimulatedFleet
 
     /// A sender for `fleet`.
-    public init(fleet: SimulatedFleet) {
+    package init(fleet: SimulatedFleet) {
         self.fleet = fleet
     }
 
-    public func send(_ pushes: [Push]) async -> [SendOutcome] {
+    package func send(_ pushes: [Push]) async -> [SendOutcome] {
         pushes.map(send)
     }
 
@@ -60,7 +60,7 @@ public struct SimulatedSender: Sender {
         }
     }
 
-    public func shutdown() async {
+    package func shutdown() async {
         await fleet.waitUntilIdle()
     }
 }

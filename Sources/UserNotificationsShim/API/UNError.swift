@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The error domain for notifications (Apple's `UNErrorDomain`).
 public let UNErrorDomain: String = "UNErrorDomain"

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The editable content for a notification (Apple's `UNMutableNotificationContent`).
 ///

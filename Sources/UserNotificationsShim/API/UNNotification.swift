@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The data for a local or remote notification the system delivers to your app (Apple's
 /// `UNNotification`). Only the system creates them. Immutable.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A task your app performs in response to a notification (Apple's `UNNotificationAction`): one
 /// button of a category. Immutable.

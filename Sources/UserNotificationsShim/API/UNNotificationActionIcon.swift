@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An icon associated with an action (Apple's `UNNotificationActionIcon`). Immutable.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The key for a UTI string naming the attachment's type; without it the system uses the file
 /// name's extension.

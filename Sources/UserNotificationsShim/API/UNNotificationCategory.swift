@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A type of notification your app supports and the custom actions that the system displays
 /// (Apple's `UNNotificationCategory`). Immutable.

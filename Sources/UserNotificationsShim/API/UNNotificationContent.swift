@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The uneditable content of a notification (Apple's `UNNotificationContent`).
 ///

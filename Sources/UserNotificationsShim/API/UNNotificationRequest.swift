@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A request to schedule a local notification, or the request the system built for a remote one
 /// (Apple's `UNNotificationRequest`). Immutable.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The action identifier for the user opening the app from the notification interface (Apple's
 /// value).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An object that modifies the content of a remote notification before it's delivered to the user
 /// (Apple's `UNNotificationServiceExtension`). Subclass it and override

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The sound played upon delivery of a notification (Apple's `UNNotificationSound`). Immutable.
 public class UNNotificationSound: NSObject, NSCopying {

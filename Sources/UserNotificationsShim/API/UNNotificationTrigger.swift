@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The common behavior for subclasses that trigger the delivery of a local or remote notification
 /// (Apple's `UNNotificationTrigger`). Only the system creates triggers here.

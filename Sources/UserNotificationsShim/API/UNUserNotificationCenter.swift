@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The central object for managing notification-related activities for your app or app extension
 /// (Apple's `UNUserNotificationCenter`).

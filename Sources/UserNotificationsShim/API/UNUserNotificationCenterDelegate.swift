@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An interface for processing incoming notifications and responding to notification actions
 /// (Apple's `UNUserNotificationCenterDelegate`).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension SimulatedDevice {
     /// Delivers a remote notification as iOS does, and returns what was drawn.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A simulated iPhone: its notification center, its notification daemon and the person holding it.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Turns an APNs payload into the `UNNotificationRequest` iOS builds for a remote notification.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NotibaseCore
 @testable import NotibaseSenders
 
 extension PeerTests {

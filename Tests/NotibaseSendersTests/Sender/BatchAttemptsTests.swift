@@ -3,8 +3,8 @@ import Testing
 
 @Suite("Batch attempts: what is resent, what is final")
 struct BatchAttemptsTests {
-    private let lost = TransportError(kind: .connectionLost, code: 16, message: "GOAWAY")
-    private let timedOut = TransportError(kind: .timedOut, code: 28, message: "timeout")
+    private let lost = TransportError(kind: .connectionLost, cause: .http2Protocol, message: "GOAWAY")
+    private let timedOut = TransportError(kind: .timedOut, cause: .timeout, message: "timeout")
     private let sent = SendOutcome.sent(providerID: "x")
     private let rejected = SendOutcome(disposition: .credentialsRejected)
     private func retry(_ error: TransportError, _ resends: Int) -> SendOutcome {

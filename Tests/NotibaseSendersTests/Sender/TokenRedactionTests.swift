@@ -3,9 +3,9 @@ import NotibaseSenders
 
 @Suite("Device tokens in logs")
 struct TokenRedactionTests {
-    @Test("a token is shortened to its first 8 characters; a short one is hidden entirely")
+    @Test("a token is shortened to its first 6 and last 4 characters; a short one is hidden entirely")
     func shorten() {
-        #expect(TokenRedaction.shorten(String(repeating: "ab", count: 32)) == "abababab…")
+        #expect(TokenRedaction.shorten(String(repeating: "ab", count: 31) + "cd") == "ababab…abcd")
         #expect(TokenRedaction.shorten("short") == "…")
     }
 }

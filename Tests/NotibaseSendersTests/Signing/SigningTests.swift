@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NotibaseCore
 @testable import NotibaseSenders
 
 @Suite("Signing: keys, base64url, errors without key material")

@@ -1,4 +1,5 @@
 import Testing
+import NotibaseCore
 @testable import NotibaseServer
 
 @Suite("Devices")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NotibaseTestSupport
 
 /// The API as client generators see it: `python_client.py` generates a Python client from the
 /// served /openapi.json with openapi-python-client (PyPI, installed by script/bootstrap --tests),
@@ -13,7 +14,7 @@ struct GeneratedClientTests {
         let generator = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("openapi-python-client").path
         try #require(FileManager.default.isExecutableFile(atPath: generator), "openapi-python-client is missing: run script/bootstrap --tests")
 
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: ["--sender", "test"])
         // serve prints where the console is, just after where it listens.
         let consoleLine = "the web console is at http://127.0.0.1:\(server.port)/console/"

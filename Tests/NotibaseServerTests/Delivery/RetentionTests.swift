@@ -1,6 +1,7 @@
 import Foundation
 import NotibaseSenders
 import Testing
+import NotibaseCore
 @testable import NotibaseServer
 
 @Suite("Retention")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import NotibaseCore
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// The HTTP layer's parsing rules over real sockets: ambiguous framing, NUL bytes and repeated
 /// security headers are refused with one JSON 400, and the connection is closed, so nothing sent
@@ -10,7 +12,7 @@ struct HTTPParsingTests {
     static let key = Harness.adminKey
 
     func start() async throws -> (Server, TemporaryDirectory) {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.dataDirectory = directory.path

@@ -5,10 +5,10 @@ import Testing
 struct RouterTests {
     let router: Router = {
         var router = Router()
-        router.add("GET", "/v1/devices") { _, _ in HTTPResponse(status: 200, body: Array("list".utf8)) }
-        router.add("GET", "/v1/devices/{deviceId}") { _, parameters in HTTPResponse(status: 200, body: Array(parameters["deviceId"].utf8)) }
-        router.add("DELETE", "/v1/devices/{deviceId}") { _, _ in HTTPResponse(status: 204) }
-        router.add("GET", "/v1/devices/{deviceId}/deliveries") { _, parameters in HTTPResponse(status: 200, body: Array(("d:" + parameters["deviceId"]).utf8)) }
+        router.add(.get, "/v1/devices") { _, _ in HTTPResponse(status: 200, body: Array("list".utf8)) }
+        router.add(.get, "/v1/devices/{deviceId}") { _, parameters in HTTPResponse(status: 200, body: Array(try parameters["deviceId"].utf8)) }
+        router.add(.delete, "/v1/devices/{deviceId}") { _, _ in HTTPResponse(status: 204) }
+        router.add(.get, "/v1/devices/{deviceId}/deliveries") { _, parameters in HTTPResponse(status: 200, body: Array(("d:" + (try parameters["deviceId"])).utf8)) }
         return router
     }()
 
@@ -34,10 +34,17 @@ struct RouterTests {
 
     @Test func theMostLiteralPatternWinsAndOnlyItsMethodsAreAllowed() {
         var router = self.router
-        router.add("POST", "/v1/devices/batch") { _, _ in HTTPResponse(status: 200) }
+        router.add(.post, "/v1/devices/batch") { _, _ in HTTPResponse(status: 200) }
         guard case .found(let pattern, _, _, _) = router.match(method: "POST", path: "/v1/devices/batch") else { Issue.record("expected found"); return }
         #expect(pattern == "/v1/devices/batch")
         guard case .methodNotAllowed(let allowed) = router.match(method: "GET", path: "/v1/devices/batch") else { Issue.record("expected 405"); return }
         #expect(allowed == ["POST"])
+    }
+
+    @Test func aParameterThePatternDoesNotDeclareIsAnErrorNotAnEmptyString() async throws {
+        var router = Router()
+        router.add(.get, "/v1/devices/{deviceId}") { _, parameters in HTTPResponse(status: 200, body: Array(try parameters["messageId"].utf8)) }
+        guard case .found(_, let handler, _, let parameters) = router.match(method: "GET", path: "/v1/devices/abc") else { Issue.record("expected found"); return }
+        await #expect(throws: RouteParameters.Undeclared.self) { try await handler(HTTPRequest(method: "GET", path: "/v1/devices/abc"), parameters) }
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import NotibaseCore
+import NotibaseTestSupport
 @testable import NotibaseServer
 
 /// Kill -9 during a 100k-device fan-out and delivery, restart on the same data, and check that
@@ -13,7 +15,7 @@ struct CrashTests {
 
     @Test(.timeLimit(.minutes(5)))
     func killDuringFanOutLosesNoDelivery() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let record = directory.path + "/sent.log"
         let arguments = ["--sender", "test", "--sender-record", record, "--lease-seconds", "2", "--workers", "\(Self.workers)",
                          "--batch-size", "\(Self.batchSize)", "--rate-limit-server", "0", "--max-body-bytes", "4194304"]
@@ -126,7 +128,7 @@ struct CrashTests {
     }
 
     static func milliseconds(_ text: String) -> Int? {
-        RFC3339.parse(text).map { Int(($0.timeIntervalSince1970 * 1000).rounded()) }
+        Timestamp.parse(text).map { Int(($0.timeIntervalSince1970 * 1000).rounded()) }
     }
 
     static func lines(_ path: String) -> [Substring] {

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// A wrong database at start is a clear message and a non-zero exit, and the password in the URL
 /// is never printed.
 @Suite("notibase serve --database")
 struct DatabaseURLTests {
     static func serve(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let process = Process()
         process.executableURL = ServerProcess.packageRoot.appendingPathComponent(".build/debug/notibase")
         process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", directory.path + "/data"] + arguments

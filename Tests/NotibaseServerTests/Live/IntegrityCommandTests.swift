@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// `notibase serve --check`, as an operator runs it: the real binary on a real data directory.
 @Suite("notibase serve --check")
@@ -13,7 +14,7 @@ struct IntegrityCommandTests {
     }
 
     @Test func reportsAConsistentStoreThenEveryProblemWithANonZeroExit() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let data = directory.path + "/data"
         let missing = try await Self.check(data)
         #expect(missing.status != 0 && missing.output.contains("no database"))

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import NotibaseTestSupport
 
 /// libmicrohttpd's own messages reach the server's JSON log, never standard error as plain lines.
 @Suite("libmicrohttpd log of a live server", .serialized)
 struct LibmicrohttpdLogTests {
     @Test func aMalformedRequestLeavesOnlyJSONLinesOnStandardError() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: ["--sender", "test"], captureStandardError: true)
         // libmicrohttpd refuses this length itself, and says so in its log.
         let client = try await RawHTTPClient.connect(port: server.port)

@@ -1,13 +1,15 @@
 import Foundation
 import NotibaseCore
 import Testing
+import NotibaseSenders
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// The server over real sockets: keep-alive, the body limit, the whole loop, TLS, shutdown.
 @Suite("Live server over sockets", .serialized)
 struct LiveServerTests {
     func start(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> (Server, TemporaryDirectory) {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.dataDirectory = directory.path
@@ -99,7 +101,7 @@ struct LiveServerTests {
     }
 
     @Test func theAdminKeyIsCreatedOnceAndStoredOnlyAsAHash() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.dataDirectory = directory.path
@@ -118,7 +120,7 @@ struct LiveServerTests {
     }
 
     @Test func servesHTTPSWithACertificateAndKey() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NotibaseTestSupport
 
 /// Schemathesis (from PyPI, installed by script/bootstrap --tests into .build/venv) generates
 /// requests from /openapi.json, valid and invalid, and checks every answer against the document:
@@ -13,7 +14,7 @@ struct SchemathesisTests {
         let schemathesis = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("schemathesis").path
         try #require(FileManager.default.isExecutableFile(atPath: schemathesis), "Schemathesis is missing: run script/bootstrap --tests")
 
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: [
             "--sender", "test", "--rate-limit-server", "0", "--rate-limit-client", "0", "--rate-limit-admin", "0",
         ])

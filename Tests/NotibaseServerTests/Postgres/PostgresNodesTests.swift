@@ -1,7 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
+import NotibaseCore
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// `notibase serve` processes on one PostgreSQL database: an outage of the database under load,
 /// and several nodes of which some die. They need the throwaway cluster script/test starts
@@ -43,7 +45,7 @@ struct PostgresNodesTests {
     /// hang), the node reconnects by itself, and the message reaches every device.
     @Test(.timeLimit(.minutes(5)))
     func anOutageUnderLoadIsA503ThenEverythingResumes() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let record = directory.path + "/sent.log"
         let url = try Self.database()
         let server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: [
@@ -101,7 +103,7 @@ struct PostgresNodesTests {
         let devices = 100_000
         let batch = 1_000
         let workers = 2
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let url = try Self.database()
         func node(_ number: Int) async throws -> ServerProcess {
             try await ServerProcess.start(dataDirectory: directory.path + "/data\(number)", arguments: [

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// The storage integrity check (`notibase serve --check`, and the end of every harness test) and
 /// the migration that made identities safe on databases written by the first schema.
@@ -18,7 +19,7 @@ struct IntegrityCheckTests {
     }
 
     @Test func aNewDatabaseIsConsistentAndEnforcesItsReferences() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let store = try SQLiteStore(path: directory.path + "/notibase.sqlite")
         let problems = try SQLiteStore.integrityProblems(of: SQLiteConnection(path: directory.path + "/notibase.sqlite"))
         #expect(problems.isEmpty)
@@ -32,7 +33,7 @@ struct IntegrityCheckTests {
     }
 
     @Test func theCheckFindsOrphansAndCrossAppReferences() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         _ = try SQLiteStore(path: directory.path + "/notibase.sqlite")
         let connection = try SQLiteConnection(path: directory.path + "/notibase.sqlite")
         // What a bug (or a hand edit) could leave: written with the checks off.
@@ -54,7 +55,7 @@ struct IntegrityCheckTests {
     /// deleted app, a delivery pointing at a device number that a later device reused), is
     /// migrated to one the check finds clean, and the reused number no longer leads anywhere.
     @Test func migratingTheFirstSchemaDetachesWhatItsBugsLeft() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let (path, connection) = try Self.firstSchemaDatabase(directory)
         // Written with the checks off: what the first schema's bugs left behind.
         try connection.execute("""
@@ -82,7 +83,7 @@ struct IntegrityCheckTests {
     }
 
     @Test func aDatabaseNewerThanTheServerIsRefused() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory()
         let path = directory.path + "/notibase.sqlite"
         try SQLiteConnection(path: path).execute("PRAGMA user_version = \(Schema.migrations.count + 1)")
         #expect(throws: StorageError.self) { try SQLiteStore(path: path) }

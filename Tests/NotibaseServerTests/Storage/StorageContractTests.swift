@@ -3,6 +3,7 @@ import NotibaseCore
 import Synchronization
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// What every ``Storage`` backend guarantees, tested on the protocol alone: script/test runs this
 /// suite on SQLite and again on PostgreSQL (`NOTIBASE_TEST_DATABASE_URL`).
@@ -13,7 +14,7 @@ final class StorageContractTests: Sendable {
     var store: any Storage & RowCounting { opened.store }
 
     init() async throws {
-        directory = try TemporaryDirectory()
+        directory = TemporaryDirectory()
         opened = try await TestDatabase.open(directory: directory.path, busyTimeout: 5_000)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NotibaseCore
 @testable import NotibaseServer
 
 /// When the database cannot answer, a request gets a 503 that says to retry, never a 500, and

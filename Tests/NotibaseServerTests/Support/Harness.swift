@@ -4,6 +4,7 @@ import NotibaseSenders
 import Synchronization
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// The server's parts in one process, without sockets: requests go straight to the responder, and
 /// the fan-out and the workers run when the test says. Time is a settable clock.

@@ -5,6 +5,7 @@ import FoundationNetworking
 #endif
 import NotibaseServer
 import Synchronization
+import NotibaseCore
 
 /// The built `notibase serve` running as a child process on a temporary data directory, for
 /// tests that kill it or drive it from outside (crash test, Schemathesis).
@@ -133,14 +134,4 @@ final class OutputBuffer: Sendable {
     private let data = Mutex(Data())
     func append(_ chunk: Data) { data.withLock { $0.append(chunk) } }
     var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
-}
-
-/// A temporary directory, removed with the value.
-final class TemporaryDirectory: Sendable {
-    let path: String
-    init() throws {
-        path = NSTemporaryDirectory() + "notibase-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 }

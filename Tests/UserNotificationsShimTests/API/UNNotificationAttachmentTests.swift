@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UserNotificationsShim
+import NotibaseTestSupport
 
 @Suite("UNNotificationAttachment: iOS's type and size validation")
 struct UNNotificationAttachmentTests {
@@ -14,7 +15,7 @@ struct UNNotificationAttachmentTests {
 
     @Test(arguments: typesByExtension)
     func theExtensionNamesTheType(pathExtension: String, type: String) throws {
-        let files = try TemporaryDirectory()
+        let files = TemporaryDirectory()
         let attachment = try UNNotificationAttachment(identifier: "media", url: files.file(named: "media.\(pathExtension)"))
         #expect(attachment.type == type)
         #expect(attachment.identifier == "media")
@@ -22,13 +23,13 @@ struct UNNotificationAttachmentTests {
 
     @Test(arguments: ["webp", "heic", "svg", "mov", "mp2", "txt"])
     func unsupportedExtensionsAreRejected(pathExtension: String) throws {
-        let files = try TemporaryDirectory()
+        let files = TemporaryDirectory()
         let url = try files.file(named: "media.\(pathExtension)")
         #expect(throws: UNError(.attachmentUnrecognizedType)) { try UNNotificationAttachment(identifier: "", url: url) }
     }
 
     @Test func aDownloadedFileWithoutExtensionNeedsATypeHint() throws {
-        let files = try TemporaryDirectory()
+        let files = TemporaryDirectory()
         let download = try files.file(named: "CFNetworkDownload_x8Yz1")
         #expect(throws: UNError(.attachmentUnrecognizedType)) { try UNNotificationAttachment(identifier: "image", url: download) }
 
@@ -38,7 +39,7 @@ struct UNNotificationAttachmentTests {
     }
 
     @Test func theHintWinsOverTheExtension() throws {
-        let files = try TemporaryDirectory()
+        let files = TemporaryDirectory()
         let url = try files.file(named: "photo.jpg")
         let png = try UNNotificationAttachment(identifier: "", url: url, options: [UNNotificationAttachmentOptionsTypeHintKey: "public.png"])
         #expect(png.type == "public.png")
@@ -48,7 +49,7 @@ struct UNNotificationAttachmentTests {
     }
 
     @Test func theURLMustBeAReadableFile() throws {
-        let files = try TemporaryDirectory()
+        let files = TemporaryDirectory()
         let remote = try #require(URL(string: "https://cdn.example.com/photo.jpg"))
         let missing = files.url.appendingPathComponent("missing.jpg")
         try FileManager.default.createDirectory(at: files.url.appendingPathComponent("folder.jpg"), withIntermediateDirectories: true)
@@ -61,7 +62,7 @@ struct UNNotificationAttachmentTests {
 
     @Test(arguments: limits)
     func eachTypeHasItsSizeLimit(pathExtension: String, limit: Int64) throws {
-        let files = try TemporaryDirectory()
+        let files = TemporaryDirectory()
         let atLimit = try files.file(named: "fits.\(pathExtension)", size: limit)
         let overLimit = try files.file(named: "big.\(pathExtension)", size: limit + 1)
         _ = try UNNotificationAttachment(identifier: "", url: atLimit)
@@ -69,7 +70,7 @@ struct UNNotificationAttachmentTests {
     }
 
     @Test func anEmptyIdentifierGetsAUniqueOne() throws {
-        let files = try TemporaryDirectory()
+        let files = TemporaryDirectory()
         let url = try files.file(named: "a.png")
         let first = try UNNotificationAttachment(identifier: "", url: url)
         let second = try UNNotificationAttachment(identifier: "", url: url)
@@ -79,7 +80,7 @@ struct UNNotificationAttachmentTests {
     }
 
     @Test func errorsMatchAsOnIOS() throws {
-        let files = try TemporaryDirectory()
+        let files = TemporaryDirectory()
         let url = try files.file(named: "animation.webp")
         do {
             _ = try UNNotificationAttachment(identifier: "", url: url)

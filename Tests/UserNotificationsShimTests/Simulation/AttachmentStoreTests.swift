@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UserNotificationsShim
+import NotibaseTestSupport
 
 @Suite("Attachments are validated again and moved after the extension finishes")
 struct AttachmentStoreTests {
@@ -16,7 +17,7 @@ struct AttachmentStoreTests {
     }
 
     @Test func anAcceptedFileIsMovedIntoTheStore() async throws {
-        let files = try TemporaryDirectory()
+        let files = TemporaryDirectory()
         let image = try files.file(named: "photo.jpg", size: 2_048)
         let device = SimulatedDevice()
 
@@ -35,7 +36,7 @@ struct AttachmentStoreTests {
     }
 
     @Test func copyModeLeavesTheFile() async throws {
-        let files = try TemporaryDirectory()
+        let files = TemporaryDirectory()
         let image = try files.file(named: "photo.png")
         let device = SimulatedDevice()
         device.attachmentHandling = .copy
@@ -45,7 +46,7 @@ struct AttachmentStoreTests {
     }
 
     @Test func aFileGoneBeforeDisplayIsDropped() async throws {
-        let files = try TemporaryDirectory()
+        let files = TemporaryDirectory()
         let image = try files.file(named: "photo.gif")
         let serviceExtension = Self.attaching { try? FileManager.default.removeItem(at: $0) }
 
@@ -61,7 +62,7 @@ struct AttachmentStoreTests {
     /// is not an image, and is dropped; the notification is still shown.
     @Test(arguments: [("photo.jpg", "public.jpeg"), ("photo.png", "public.png"), ("photo.gif", "com.compuserve.gif")])
     func aFileWhoseBytesAreNotItsTypeIsDropped(name: String, type: String) async throws {
-        let files = try TemporaryDirectory()
+        let files = TemporaryDirectory()
         let page = try files.file(named: name, size: 38, contents: Array("<!doctype html><title>Not found</title>".utf8))
         let drawn = await SimulatedDevice().deliver(payload: payload(extra: ["test_file": page.path]), to: Self.attaching())
         #expect(drawn.attachments.isEmpty)
@@ -75,7 +76,7 @@ struct AttachmentStoreTests {
     }
 
     @Test func reusingOneCachedFileFailsTheSecondTime() async throws {
-        let files = try TemporaryDirectory()
+        let files = TemporaryDirectory()
         let cached = try files.file(named: "logo.png")
         let device = SimulatedDevice()
         let first = await device.deliver(payload: payload(extra: ["test_file": cached.path]), to: Self.attaching())
@@ -91,7 +92,7 @@ struct AttachmentStoreTests {
     }
 
     @Test func aFileThatGrewPastItsLimitIsDropped() async throws {
-        let files = try TemporaryDirectory()
+        let files = TemporaryDirectory()
         let audio = try files.file(named: "chime.mp3", size: 1_000)
         let serviceExtension = Self.attaching { url in
             let handle = try? FileHandle(forWritingTo: url)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UserNotificationsShim
+import NotibaseTestSupport
 
 /// What iOS does to the app around its notifications: the delegate on the main thread, the
 /// foreground presentation, authorization refused or failing.
@@ -76,7 +77,7 @@ struct SuspendedLockTests {
     }
 
     @Test func aLockHeldAtTheHandlerIsAViolation() async throws {
-        let files = try TemporaryDirectory()
+        let files = TemporaryDirectory()
         let device = SimulatedDevice()
         device.sharedContainers = [files.url]
         let lockFile = files.url.appendingPathComponent("app.lock").path
@@ -87,8 +88,8 @@ struct SuspendedLockTests {
     }
 
     @Test func aLockOutsideTheContainersIsNotChecked() async throws {
-        let files = try TemporaryDirectory()
-        let elsewhere = try TemporaryDirectory()
+        let files = TemporaryDirectory()
+        let elsewhere = TemporaryDirectory()
         let device = SimulatedDevice()
         device.sharedContainers = [files.url]
         let lockFile = elsewhere.url.appendingPathComponent("private.lock").path

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import UserNotificationsShim
+import NotibaseTestSupport
 
 @Suite("SimulatedDevice lifetime")
 struct SimulatedDeviceLifecycleTests {
     @Test func aReleasedDeviceGoesAwayWithItsAttachmentStore() async throws {
-        let files = try TemporaryDirectory()
+        let files = TemporaryDirectory()
         let image = try files.file(named: "photo.jpg")
         weak var released: SimulatedDevice?
         var store: URL?
@@ -29,7 +30,7 @@ struct SimulatedDeviceLifecycleTests {
     }
 
     @Test func aGivenStoreDirectoryIsKept() async throws {
-        let files = try TemporaryDirectory()
+        let files = TemporaryDirectory()
         let image = try files.file(named: "photo.jpg")
         let store = files.url.appendingPathComponent("store", isDirectory: true)
         do {

@@ -1,3 +1,4 @@
+import Foundation
 import NotibaseCore
 
 /// Retention on PostgreSQL: the delivery history lives in weekly partitions (``PostgresSchema/historyByWeek``),

@@ -2,8 +2,9 @@ import CSQLite
 
 /// One SQLite database connection and its cache of prepared statements.
 ///
-/// Not `Sendable`: it is owned by ``SQLiteStore``, an actor, and never leaves it. Every C call
-/// goes through ``check(_:_:)``, the one place that turns a result code into a ``StorageError``.
+/// Not `Sendable`: each is owned by one executor and never leaves it (the ``SQLiteStore`` actor's,
+/// or the ``Checkpointer``'s thread, which opens its own). Every C call goes through
+/// ``check(_:_:)``, the one place that turns a result code into a ``StorageError``.
 final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]

@@ -1,5 +1,6 @@
 import Foundation
 import NotibaseCore
+import Synchronization
 
 extension SQLiteStore {
 

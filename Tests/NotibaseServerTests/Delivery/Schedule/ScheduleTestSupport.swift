@@ -3,7 +3,7 @@ import Foundation
 
 /// Milliseconds since 1970 of an RFC 3339 time, for the scheduling tests.
 func ms(_ text: String) -> Int {
-    Int(RFC3339.parse(text)!.timeIntervalSince1970 * 1000)
+    Int(Timestamp.parse(text)!.timeIntervalSince1970 * 1000)
 }
 
 func zone(_ identifier: String) -> ZoneClock { ZoneClock(identifier)! }

@@ -1,9 +1,9 @@
-/// Base64url without padding (RFC 4648 §5), the encoding of every JWT segment.
-enum Base64URL {
+/// Base64url without padding (RFC 4648 §5): JWT segments, API keys, cursors and signatures.
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// The base64url text of `bytes`, without `=` padding.
-    static func encode(_ bytes: some Collection<UInt8>) -> String {
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
         let bytes = Array(bytes)
         var output: [UInt8] = []
         output.reserveCapacity((bytes.count + 2) / 3 * 4)
@@ -29,7 +29,7 @@ enum Base64URL {
     }
 
     /// The bytes of base64url text (padding optional), or nil when it is not base64url.
-    static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var values: [UInt8] = []
         values.reserveCapacity(text.utf8.count)
         for character in text.utf8 where character != UInt8(ascii: "=") {

@@ -1,18 +1,7 @@
 import Foundation
+import NotibaseTestSupport
 
-/// A directory for one test's files, removed when the test releases it.
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("UNShimTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
+extension TemporaryDirectory {
     /// Creates a file of exactly `size` bytes, starting with the signature of the image type its
     /// extension names (iOS checks an image's bytes), else with "notibase". Big files are sparse
     /// (a truncate past the end), so they cost no disk space.
