@@ -1,3 +1,4 @@
+import NotibaseCore
 import Testing
 @testable import NotibaseServer
 

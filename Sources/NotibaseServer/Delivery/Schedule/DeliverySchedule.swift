@@ -1,3 +1,4 @@
+import NotibaseCore
 import Foundation
 
 /// Decides each delivery of one message as fan-out writes it: its moment in the device's time

@@ -1,3 +1,4 @@
+import NotibaseCore
 import Foundation
 @testable import NotibaseServer
 
