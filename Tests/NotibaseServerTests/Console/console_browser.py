@@ -178,6 +178,8 @@ def run(console, keys):
     console.field("message.image").send_keys("https://images.demo.notibase/parcel.jpg")
     for number, (identifier, text) in enumerate([("track", "Track parcel"), ("cancel", "Cancel order")]):
         d.find_element(By.XPATH, "//button[text()='Add a button']").click()
+        # The row is drawn after the click is handled; wait for it rather than race it.
+        console.until(f"button row {number + 1} is drawn", lambda: len(d.find_elements(By.CSS_SELECTOR, ".button-row")) > number)
         row = d.find_elements(By.CSS_SELECTOR, ".button-row")[number]
         row.find_element(By.CSS_SELECTOR, 'input[name="button-id"]').send_keys(identifier)
         row.find_element(By.CSS_SELECTOR, 'input[name="button-text"]').send_keys(text)
@@ -225,6 +227,8 @@ def run(console, keys):
     category.clear()
     for number, (identifier, text) in enumerate([("track", "Track parcel"), ("cancel", "Cancel order")]):
         d.find_element(By.XPATH, "//button[text()='Add a button']").click()
+        # The row is drawn after the click is handled; wait for it rather than race it.
+        console.until(f"button row {number + 1} is drawn", lambda: len(d.find_elements(By.CSS_SELECTOR, ".button-row")) > number)
         row = d.find_elements(By.CSS_SELECTOR, ".button-row")[number]
         row.find_element(By.CSS_SELECTOR, 'input[name="button-id"]').send_keys(identifier)
         row.find_element(By.CSS_SELECTOR, 'input[name="button-text"]').send_keys(text)
