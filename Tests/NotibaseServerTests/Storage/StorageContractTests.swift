@@ -207,6 +207,25 @@ final class StorageContractTests: Sendable {
         #expect(all.count == 31 && Set(all.map(\.seq)).count == 31)
     }
 
+    /// Apps take turns for the shares of a claim: an app with more campaigns sending than a claim
+    /// shares between never leaves another app's message without a share (before, the oldest
+    /// hundred messages took every share, whichever app they were from).
+    @Test func oneAppsManyCampaignsLeaveAnotherAppsMessageItsShare() async throws {
+        let busy = try await app("busy")
+        try await devices(busy, 10)
+        for index in 0..<ClaimShares.messagesPerClaim {
+            let (campaign, _) = try await message(busy, id: "campaign-\(index)")
+            _ = try await store.fanOutBatch(messageSeq: campaign.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 100, now: 200)
+        }
+        let other = try await app("other")
+        try await devices(other, 1)
+        let (reset, _) = try await message(other, id: "reset", now: 300)
+        _ = try await store.fanOutBatch(messageSeq: reset.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 100, now: 300)
+        let claimed = try await store.claimDeliveries(now: 400, lease: 1_000, limit: ClaimShares.messagesPerClaim)
+        #expect(claimed.count == ClaimShares.messagesPerClaim)
+        #expect(claimed.contains { $0.messageSeq == reset.seq }, "the other app's message has its share of the first claim")
+    }
+
     /// A batch registers new devices and updates known ones as single registrations would:
     /// fields it leaves out keep their values, and a deactivated device is active again.
     @Test func aBatchInsertsNewDevicesAndUpdatesKnownOnes() async throws {
