@@ -42,26 +42,26 @@ public final class Sender {
             Entry entry = outbox.nextDue(now);
             if (entry == null) return outbox.nextAttemptAt();
             Outcome outcome;
-            String answer;
+            String summary;  // for the log: the status or the failure's kind, never the body
             try {
-                int status = transport.post(entry.path, entry.body);
-                outcome = Outcome.of(status);
-                answer = "HTTP " + status;
+                Answer answer = transport.post(entry.path, entry.body);
+                outcome = Outcome.of(answer.status);
+                summary = "HTTP " + answer.status;
             } catch (IOException | RuntimeException error) {
                 outcome = Outcome.RETRY;
-                answer = error.getClass().getSimpleName();
+                summary = error.getClass().getSimpleName();
             }
             outbox.finished(entry, outcome, clock.nowMillis(), backoff);
             switch (outcome) {
                 case DELIVERED:
-                    logger.info(entry.label + " sent (" + answer + ")");
+                    logger.info(entry.label + " sent (" + summary + ")");
                     delivered.accept(entry);
                     break;
                 case REJECTED:
-                    logger.warn(entry.label + " refused by the server (" + answer + "); dropped, sending it again cannot help");
+                    logger.warn(entry.label + " refused by the server (" + summary + "); dropped, sending it again cannot help");
                     break;
                 case RETRY:
-                    logger.warn(entry.label + " not sent (" + answer + "); attempt " + (entry.failures + 1) + ", will retry");
+                    logger.warn(entry.label + " not sent (" + summary + "); attempt " + (entry.failures + 1) + ", will retry");
                     break;
             }
         }
