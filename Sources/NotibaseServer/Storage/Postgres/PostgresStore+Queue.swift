@@ -43,7 +43,7 @@ extension PostgresStore {
                 }
                 var row = NewDelivery(id: id, device: target.device, platform: target.platform, variant: variant)
                 if let decision = schedule?.decide(timeZone: target.timeZone) {
-                    (row.due, row.moment, row.scheduled, row.schedule) = (decision.dueAt, decision.origin, decision.dueAt, decision.detail)
+                    (row.due, row.moment, row.scheduled, row.schedule) = (decision.dueAt, decision.origin, decision.dueAt, decision.note)
                     if let failure = decision.failure {
                         row.state = DeliveryState.failed.rawValue
                         failures.append(Failure(id: id, detail: DeliveryEventDetail.because(failure).stored))

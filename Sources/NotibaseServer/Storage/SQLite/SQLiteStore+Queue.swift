@@ -43,7 +43,7 @@ extension SQLiteStore {
                     """,
                     [.text(id), .int(messageSeq), .int(deviceSeq), .text(platform), .optionalText(variant),
                      .text(decision?.failure == nil ? "queued" : "failed"), decision?.failure == nil ? .int(decision?.dueAt ?? now) : .null,
-                     .int(now), .int(now), .optionalInt(decision?.origin), .optionalInt(decision?.dueAt), .optionalText(decision?.detail)]) { $0.int(0) }
+                     .int(now), .int(now), .optionalInt(decision?.origin), .optionalInt(decision?.dueAt), .optionalText(decision?.note)]) { $0.int(0) }
                 if let failure = decision?.failure, let seq {
                     try connection.run(
                         "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)",
