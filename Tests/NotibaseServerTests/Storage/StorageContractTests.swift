@@ -254,6 +254,41 @@ final class StorageContractTests: Sendable {
         #expect(devices.filter { $0.locale == "fr" }.count == 10)
     }
 
+    /// Registrations of two apps arriving together, half of them of devices already known: each
+    /// known device is updated as a single registration would update it (fields left out keep
+    /// their values) and answered as not new, each new one is created once, each in its own app.
+    @Test func registrationsOfSeveralAppsArrivingTogetherAreWrittenAsEachAlone() async throws {
+        let first = try await app("first"), second = try await app("second")
+        let store = store
+        for app in [first, second] {
+            _ = try await store.registerDevices(appID: app, (1...10).map {
+                (DeviceRegistration(platform: .ios, token: String(format: "%064x", $0), locale: "en", timeZone: "Europe/Paris"), newID: "\(app)-old-\($0)")
+            }, now: 10)
+        }
+        let answers = await withTaskGroup(of: (String, String, Bool?).self) { group in
+            for index in 1...40 {
+                group.addTask {
+                    let app = index % 2 == 0 ? first : second
+                    let token = String(format: "%064x", (index + 1) / 2)  // 1...20 in each app: 1...10 known
+                    let registration = DeviceRegistration(platform: .ios, token: token, tags: ["t\(index)"])
+                    return (app, token, try? await store.registerDevice(appID: app, registration, now: 20).created)
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.count == 40 && answers.allSatisfy { $0.2 != nil })
+        for (app, token, created) in answers {
+            #expect(created == (Int(token, radix: 16)! > 10), "\(app) \(token)")
+        }
+        for app in [first, second] {
+            let devices = try await store.devices(appID: app, filter: DeviceFilter(), afterSeq: 0, limit: 100)
+            #expect(devices.count == 20)
+            let known = devices.filter { Int($0.token, radix: 16)! <= 10 }
+            #expect(known.count == 10 && known.allSatisfy { $0.locale == "en" && $0.timeZone == "Europe/Paris" && $0.tags.count == 1 })
+            #expect(devices.allSatisfy { $0.updatedAt == 20 && $0.active })
+        }
+    }
+
     /// A batch registers new devices and updates known ones as single registrations would:
     /// fields it leaves out keep their values, and a deactivated device is active again.
     @Test func aBatchInsertsNewDevicesAndUpdatesKnownOnes() async throws {

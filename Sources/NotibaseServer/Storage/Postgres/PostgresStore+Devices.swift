@@ -61,12 +61,10 @@ extension PostgresStore {
             }
             guard !group.isEmpty else { return }
             let work = zip(group, Identifier.make(times: group.map(\.now))).map { pending, newID in
-                (appID: pending.appID, registration: pending.registration, newID: newID, now: pending.now)
+                GroupItem(appID: pending.appID, registration: pending.registration, newID: newID, now: pending.now)
             }
             do {
-                let results = try await pool.transaction { connection in
-                    try work.map { try Self.upsert(connection, appID: $0.appID, $0.registration, newID: $0.newID, now: $0.now) }
-                }
+                let results = try await pool.transaction { try Self.register($0, work) }
                 for (pending, result) in zip(group, results) { pending.completion(.success(result)) }
             } catch let error as StorageError where error.kind == .unavailable {
                 for pending in group { pending.completion(.failure(error)) }
@@ -83,6 +81,64 @@ extension PostgresStore {
             }
         }
     }
+
+    private struct GroupItem: Sendable {
+        var appID: String
+        var registration: DeviceRegistration
+        var newID: String
+        var now: Int
+    }
+
+    /// A group of registrations, answered in its order: in one statement when it is plain (no
+    /// token replaced, no token twice), else one by one. One the statement left out (a device
+    /// another node inserted meanwhile, which the statement's snapshot does not show) is
+    /// registered on its own.
+    private static func register(_ connection: PostgresConnection, _ group: [GroupItem]) throws -> [(DeviceRecord, created: Bool)] {
+        func single(_ item: GroupItem) throws -> (DeviceRecord, created: Bool) {
+            try upsert(connection, appID: item.appID, item.registration, newID: item.newID, now: item.now)
+        }
+        func key(_ app: String, _ platform: Platform, _ token: String) -> String { app + " " + platform.rawValue + " " + token }
+        var seen = Set<String>()
+        let plain = group.count > 1 && group.allSatisfy { item in
+            item.registration.previousToken == nil && seen.insert(key(item.appID, item.registration.platform, item.registration.token)).inserted
+        }
+        guard plain else { return try group.map(single) }
+        let rows = try json(group.map { item in
+            var row = BulkRow(Pending(registration: item.registration, newID: item.newID))
+            (row.app, row.now) = (item.appID, item.now)
+            return row
+        })
+        var written: [String: (DeviceRecord, created: Bool)] = [:]
+        for (app, device, created) in try connection.query(groupRegister, [.text(rows)]).map({ ($0.text(16), try Rows.device($0), $0.text(15) == "t") }) {
+            written[key(app, device.platform, device.token)] = (device, created)
+        }
+        return try group.map { item in try written[key(item.appID, item.registration.platform, item.registration.token)] ?? single(item) }
+    }
+
+    /// A group of registrations of any apps in one statement: new devices inserted, known ones
+    /// updated as ``upsertDevice`` would, each device's row returned with whether it is new and
+    /// its app.
+    private static let groupRegister = """
+        WITH r AS (
+            SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
+                app text, now bigint, id text, platform text, token text, "externalUserID" text, tags jsonb, locale text, "timeZone" text,
+                "appVersion" text, "sdkVersion" text)),
+        inserted AS (
+            INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at)
+            SELECT r.id, r.app, r.platform, r.token, r."externalUserID", coalesce(r.tags, '[]'), r.locale, r."timeZone", r."appVersion", r."sdkVersion",
+                r.now, r.now
+            FROM r ON CONFLICT (app_id, platform, token) DO NOTHING
+            RETURNING \(Rows.deviceColumns), true, app_id),
+        updated AS (
+            UPDATE devices d SET
+                external_user_id = coalesce(r."externalUserID", d.external_user_id), tags = coalesce(r.tags, d.tags),
+                locale = coalesce(r.locale, d.locale), time_zone = coalesce(r."timeZone", d.time_zone),
+                app_version = coalesce(r."appVersion", d.app_version), sdk_version = coalesce(r."sdkVersion", d.sdk_version),
+                active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = r.now
+            FROM r WHERE d.app_id = r.app AND d.platform = r.platform AND d.token = r.token
+            RETURNING \(Rows.deviceColumns.split(separator: ",").map { "d." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")), false, d.app_id)
+        SELECT * FROM inserted UNION ALL SELECT * FROM updated
+        """
 
     /// Registers a batch in one transaction. A plain batch (no token replaced, no device twice)
     /// takes one statement: new devices are inserted, known ones updated as one registration
@@ -133,6 +189,9 @@ extension PostgresStore {
     }
 
     private struct BulkRow: Encodable {
+        /// For a group of registrations (``groupRegister``): the app and time of each.
+        var app: String?
+        var now: Int?
         var id: String
         var platform: String
         var token: String
