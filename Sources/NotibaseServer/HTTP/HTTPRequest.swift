@@ -1,7 +1,8 @@
 import Synchronization
 
 private let requestCounter = Atomic<Int>(0)
-private let requestPrefix = Crypto.randomBytes(4).map { String($0, radix: 16) }.joined() + "-"
+// Should OpenSSL have no random bytes, the counter alone keeps request IDs unique in this process.
+private let requestPrefix = ((try? Crypto.randomBytes(4)) ?? []).map { String($0, radix: 16) }.joined() + "-"
 
 /// A complete HTTP request: head and body.
 struct HTTPRequest: Sendable {

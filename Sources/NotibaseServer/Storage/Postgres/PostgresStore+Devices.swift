@@ -29,7 +29,7 @@ extension PostgresStore {
         """
 
     func registerDevice(appID: String, _ registration: DeviceRegistration, now: Int) async throws -> (DeviceRecord, created: Bool) {
-        let newID = Identifier.make(milliseconds: now)
+        let newID = try Identifier.make(milliseconds: now)
         return try await pool.transaction { try Self.upsert($0, appID: appID, registration, newID: newID, now: now) }
     }
 
