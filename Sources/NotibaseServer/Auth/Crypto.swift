@@ -2,8 +2,8 @@ import COpenSSL
 import NotibaseSenders
 
 /// The few cryptographic operations the server needs, all done by OpenSSL's libcrypto: random
-/// bytes, SHA-256, HMAC-SHA256, a constant-time comparison, and AES-256-GCM. Nothing here is
-/// written by hand. A failure of OpenSSL is thrown as an `OpenSSLFailure`; a request that meets one
+/// bytes, SHA-256, HMAC-SHA256 and a constant-time comparison (AES-256-GCM is `SecretBox`'s).
+/// Nothing here is written by hand. A failure of OpenSSL is thrown as an `OpenSSLFailure`; a request that meets one
 /// answers 500 `internal_error`, as any failure of the server itself does.
 enum Crypto {
     /// `count` bytes from OpenSSL's CSPRNG.

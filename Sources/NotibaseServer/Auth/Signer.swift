@@ -25,7 +25,6 @@ struct Signer: Sendable {
         identityKey = Self.mac(secretKey, Array("notibase/identity-token/1".utf8))
     }
 
-    /// The receipt signature of a delivery.
     func receiptSignature(deliveryID: String) -> String {
         Base64URL.encode(Self.mac(receiptKey, Array(deliveryID.utf8)) ?? [])
     }
@@ -37,7 +36,6 @@ struct Signer: Sendable {
         return Crypto.constantTimeEqual(given, expected)
     }
 
-    /// The identity token of an app's external user ID.
     func identityToken(appID: String, externalUserID: String) -> String {
         Self.identityTokenPrefix + Base64URL.encode(identityMAC(appID: appID, externalUserID: externalUserID) ?? [])
     }

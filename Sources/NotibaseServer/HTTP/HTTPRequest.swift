@@ -14,7 +14,6 @@ struct HTTPRequest: Sendable {
     var query: [String: String]
     /// Header values by lowercase name.
     var headers: [String: String]
-    /// The body bytes.
     var body: [UInt8]
     /// The request ID: the client's `X-Request-Id` when it is short and plain, otherwise generated.
     var id: String
