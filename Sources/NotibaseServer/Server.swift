@@ -157,7 +157,7 @@ package final class Server: Sendable {
             }
             return Array(data)
         }
-        let key = Crypto.randomBytes(32)
+        let key = try Crypto.randomBytes(32)
         guard FileManager.default.createFile(atPath: path, contents: Data((Data(key).base64EncodedString() + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
             throw ConfigurationError("cannot write \(path)")
         }
@@ -169,15 +169,15 @@ package final class Server: Sendable {
             guard APIKey.kind(of: preset) == .admin, preset.count >= 30 else {
                 throw ConfigurationError("an admin key must start with nb_admin_ and hold at least 21 random characters after it")
             }
-            let hash = APIKey.hash(preset)
+            let hash = try APIKey.hash(preset)
             if try await !store.insertSettingIfAbsent("admin_key_hash", hash) {
                 try await store.replaceSetting("admin_key_hash", hash)
             }
             return (hash, nil)
         }
         if let stored = try await store.setting("admin_key_hash") { return (stored, nil) }
-        let key = APIKey.generate(.admin)
-        let hash = APIKey.hash(key)
+        let key = try APIKey.generate(.admin)
+        let hash = try APIKey.hash(key)
         _ = try await store.insertSettingIfAbsent("admin_key_hash", hash)
         return (hash, key)
     }

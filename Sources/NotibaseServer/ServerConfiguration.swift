@@ -20,7 +20,6 @@ package struct ServerConfiguration: Sendable {
     /// An admin key (`nb_admin_…`) to use instead of a generated one; replaces the stored admin key
     /// (how to recover a lost one).
     package var adminKey: String?
-    /// Request limits.
     package var limits = Limits()
     /// Queue settings.
     package var delivery = Delivery()

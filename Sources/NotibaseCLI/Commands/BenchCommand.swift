@@ -13,7 +13,6 @@ enum BenchCommand: Command {
         return benchmarks.flatMap(\.options).filter { seen.insert($0.name).inserted }
     }
 
-    /// Every benchmark.
     static var benchmarks: [Benchmark] {
         var benchmarks = [RenderBenchmark.benchmark, APNsSenderBenchmark.benchmark]
         #if canImport(NotibaseSimulator)

@@ -2,12 +2,10 @@
 struct OptionSpec: Sendable {
     /// The name without dashes.
     var name: String
-    /// Whether it takes a value.
     var takesValue: Bool
     /// Whether it may be given more than once.
     var repeatable: Bool = false
 
-    /// An option with a value.
     static func value(_ name: String, repeatable: Bool = false) -> OptionSpec {
         OptionSpec(name: name, takesValue: true, repeatable: repeatable)
     }

@@ -6,7 +6,6 @@ protocol Command {
     static var summary: String { get }
     /// The synopsis and options, printed by `--help` and after a usage error.
     static var usage: String { get }
-    /// The options it accepts.
     static var options: [OptionSpec] { get }
     /// Runs the command; returns the exit status. Throw ``UsageError`` for bad arguments (exit 2),
     /// anything else for a failure (exit 1, the error's description printed).

@@ -63,7 +63,8 @@ final class APNsPool: Sendable {
             for (index, result) in zip(round, results) {
                 switch result {
                 case .success(let response):
-                    attempts.answered(index, verdict(for: response, request: requests[index]))
+                    let (action, outcome) = answer(response, to: requests[index])
+                    attempts.answered(index, action, outcome: outcome)
                 case .failure(let error):
                     attempts.failed(index, error, outcome: transportOutcome)
                 }
@@ -85,10 +86,10 @@ final class APNsPool: Sendable {
         return HTTP2Request(url: baseURL + request.path, headers: headers, body: request.body, timeout: configuration.requestTimeout)
     }
 
-    /// How the table's row for APNs's answer plays out for this push.
-    private func verdict(for response: HTTP2Response, request: APNsRequest) -> BatchAttempts.Verdict {
+    /// The table's action for APNs's answer to this push, and the outcome it ends in.
+    private func answer(_ response: HTTP2Response, to request: APNsRequest) -> (ProviderAction, SendOutcome) {
         let apnsID = response.header("apns-id") ?? request.header("apns-id")
-        guard response.status != 200 else { return .final(SendOutcome(disposition: .sent, providerID: apnsID, status: 200)) }
+        guard response.status != 200 else { return (.sent, SendOutcome(disposition: .sent, providerID: apnsID, status: 200)) }
         let body = APNsErrorBody.parse(response.body)
         let row = APNsAnswerTable.row(status: response.status, reason: body.reason.map(APNsReason.init(rawValue:)))
         var outcome = SendOutcome(
@@ -100,15 +101,16 @@ final class APNsPool: Sendable {
             tokenInvalidSince: body.invalidSince
         )
         switch row.action {
-        case .renewCredentialOnce where tokens != nil:
+        case .renewCredentialOnce:
+            // A client certificate has no token to renew: its refusal stands.
+            guard tokens != nil else { return (.credentialsRejected, outcome) }
             outcome.explanation? += " APNs refused a new token too."
-            return .renewCredential(otherwise: outcome)
         case .resendOnce:
             outcome.explanation? += " APNs refused it again when resent."
-            return .resendOnce(otherwise: outcome)
-        default:
-            return .final(outcome)
+        case .sent, .retry, .retryAfterQuota, .deactivateDevice, .failed, .credentialsRejected:
+            break
         }
+        return (row.action, outcome)
     }
 
     private func transportOutcome(_ error: TransportError, resends: Int) -> SendOutcome {

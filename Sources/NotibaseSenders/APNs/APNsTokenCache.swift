@@ -32,7 +32,7 @@ actor APNsTokenCache {
         } catch let error as SigningError {
             key = .failure(error)
         } catch {
-            key = .failure(.unreadableKey(libraryReason: nil))
+            key = .failure(.unreadableKey(nil))
         }
         self.keyID = keyID
         self.teamID = teamID
@@ -63,7 +63,7 @@ actor APNsTokenCache {
         } catch let error as SigningError {
             throw error
         } catch {
-            throw .signingFailed(step: "claims encoding", libraryReason: nil)
+            throw .signingFailed(step: "claims encoding", nil)
         }
         generation += 1
         let token = Token(value: value, issuedAt: issuedAt, generation: generation)

@@ -15,7 +15,6 @@ package enum SenderBenchmark {
         /// The explanations of outcomes other than `sent`, with their counts.
         package var problems: [String: Int]
 
-        /// Pushes per second.
         package var pushesPerSecond: Double {
             Double(count) / max(elapsed.seconds, 1e-9)
         }

@@ -90,7 +90,8 @@ package final class FCMSender: Sender {
             for (index, result) in zip(round, results) {
                 switch result {
                 case .success(let response):
-                    attempts.answered(index, verdict(for: response))
+                    let (action, outcome) = answer(response)
+                    attempts.answered(index, action, outcome: outcome)
                 case .failure(let error):
                     attempts.failed(index, error) { error, resends in
                         TransportOutcome.retry(after: error, provider: "FCM", timeout: configuration.requestTimeout, resends: resends)
@@ -102,12 +103,12 @@ package final class FCMSender: Sender {
         return attempts.results
     }
 
-    /// How the table's row for FCM's answer plays out.
-    private func verdict(for response: HTTP2Response) -> BatchAttempts.Verdict {
+    /// The table's action for FCM's answer, and the outcome it ends in.
+    private func answer(_ response: HTTP2Response) -> (ProviderAction, SendOutcome) {
         let body = FCMErrorBody.parse(response.body)
         let row = FCMAnswerTable.row(status: response.status, code: body.code, aboutRegistrationToken: body.isAboutRegistrationToken)
         guard row.action != .sent else {
-            return .final(SendOutcome(disposition: .sent, providerID: body.name, status: response.status))
+            return (.sent, SendOutcome(disposition: .sent, providerID: body.name, status: response.status))
         }
         var retryAfter = RetryAfter.parse(response.header("retry-after"), now: configuration.clock.now())
         if row.action == .retryAfterQuota { retryAfter = max(retryAfter ?? .zero, configuration.quotaBackoffFloor) }
@@ -118,6 +119,6 @@ package final class FCMSender: Sender {
             explanation: row.explanation,
             retryAfter: row.action.disposition == .retry ? retryAfter : nil
         )
-        return row.action == .renewCredentialOnce ? .renewCredential(otherwise: outcome) : .final(outcome)
+        return (row.action, outcome)
     }
 }

@@ -224,7 +224,7 @@ final class H2Connection {
 
     private func continueHandshake() {
         guard let ssl else { return }
-        ERR_clear_error()
+        OpenSSLFailure.clearQueue()
         let result = SSL_connect(ssl)
         if result == 1 {
             var protocolName: UnsafePointer<UInt8>?
@@ -269,7 +269,7 @@ final class H2Connection {
     private func readAvailable() {
         guard let ssl, let session else { return }
         while state == .ready {
-            ERR_clear_error()
+            OpenSSLFailure.clearQueue()
             let count = input.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
             if count > 0 {
                 lastActivity = .now
@@ -304,7 +304,7 @@ final class H2Connection {
                 }
                 if output.isEmpty { return }
             }
-            ERR_clear_error()
+            OpenSSLFailure.clearQueue()
             let written = output.withUnsafeBytes { SSL_write(ssl, $0.baseAddress! + outputOffset, Int32($0.count - outputOffset)) }
             if written > 0 {
                 outputOffset += Int(written)

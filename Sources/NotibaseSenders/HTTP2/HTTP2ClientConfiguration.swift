@@ -27,7 +27,6 @@ struct HTTP2ClientConfiguration: Sendable, Hashable {
     struct ClientCertificate: Sendable, Hashable {
         /// The certificate (chain), PEM.
         var certificatePEM: String
-        /// Its private key, PEM.
         var privateKeyPEM: String
 
         /// A certificate and key from their PEM texts.

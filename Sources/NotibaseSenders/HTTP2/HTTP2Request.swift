@@ -24,9 +24,7 @@ struct HTTP2Request: Sendable {
 
 /// The answer to an `HTTP2Request`.
 struct HTTP2Response: Sendable, Equatable {
-    /// The HTTP status.
     var status: Int
-    /// The response body.
     var body: [UInt8]
     /// The header block as received: each name and value followed by a zero byte. Kept raw, since
     /// senders read one or two headers of many answers.

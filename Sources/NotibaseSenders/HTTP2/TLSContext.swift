@@ -6,10 +6,11 @@ final class TLSContext {
     let context: OpaquePointer
 
     init(configuration: HTTP2ClientConfiguration) throws(TransportError) {
+        OpenSSLFailure.clearQueue()
         guard let context = SSL_CTX_new(TLS_client_method()) else { throw Self.error("could not create a TLS context") }
         self.context = context
         notibase_ssl_ctx_set_nonblocking_modes(context)
-        _ = notibase_ssl_ctx_require_tls12(context)
+        guard notibase_ssl_ctx_require_tls12(context) == 1 else { throw Self.error("could not require TLS 1.2 or later") }
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
         let alpn: [UInt8] = [2, UInt8(ascii: "h"), UInt8(ascii: "2")]
         guard SSL_CTX_set_alpn_protos(context, alpn, UInt32(alpn.count)) == 0 else { throw Self.error("could not offer ALPN h2") }
@@ -43,9 +44,10 @@ final class TLSContext {
         }
     }
 
-    /// A TLS error: by default of the handshake; `.clientCertificate` for our own certificate.
+    /// A TLS error, with what OpenSSL queued for it: by default of the handshake;
+    /// `.clientCertificate` for our own certificate.
     static func error(_ message: String, cause: TransportError.Cause = .tlsHandshake) -> TransportError {
-        let reason = OpenSSLError.lastReason().map { " (OpenSSL: \($0))" } ?? ""
+        let reason = OpenSSLFailure(message).queueText.map { " (OpenSSL: \($0))" } ?? ""
         return TransportError(kind: .tls, cause: cause, message: message + reason)
     }
 }

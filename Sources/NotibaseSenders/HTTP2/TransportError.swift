@@ -17,7 +17,6 @@ struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
         case other
     }
 
-    /// The classification.
     var kind: Kind
     /// The step that failed, when one is known.
     var cause: Cause?

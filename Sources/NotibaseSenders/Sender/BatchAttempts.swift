@@ -5,16 +5,6 @@
 /// A push is resent at once only when its connection was lost (at most `maxResends` times), or
 /// once when the provider refused the credential. Anything else is final.
 struct BatchAttempts {
-    /// How the provider's answer to one push is judged.
-    enum Verdict: Equatable {
-        /// This is the outcome.
-        case final(SendOutcome)
-        /// Renew the credential and resend once; `otherwise` if that was already done.
-        case renewCredential(otherwise: SendOutcome)
-        /// Resend once with the same credential; `otherwise` if that was already done.
-        case resendOnce(otherwise: SendOutcome)
-    }
-
     private var outcomes: [SendOutcome?]
     private var resends: [Int]
     private var credentialRetried: [Bool]
@@ -36,19 +26,21 @@ struct BatchAttempts {
     /// Whether every push has its outcome.
     var isFinished: Bool { pending.isEmpty }
 
-    /// Records the provider's answer to push `index`.
-    mutating func answered(_ index: Int, _ verdict: Verdict) {
-        switch verdict {
-        case .final(let outcome):
-            outcomes[index] = outcome
-        case .renewCredential(let otherwise), .resendOnce(let otherwise):
+    /// Records the provider's answer to push `index`: the table's `action` for it, and the
+    /// `outcome` that stands once the action has run its course (for a resend, if it was already
+    /// resent).
+    mutating func answered(_ index: Int, _ action: ProviderAction, outcome: SendOutcome) {
+        switch action {
+        case .renewCredentialOnce, .resendOnce:
             if credentialRetried[index] {
-                outcomes[index] = otherwise
+                outcomes[index] = outcome
             } else {
                 credentialRetried[index] = true
-                if case .renewCredential = verdict { renew = true }
+                if action == .renewCredentialOnce { renew = true }
                 next.append(index)
             }
+        case .sent, .retry, .retryAfterQuota, .deactivateDevice, .failed, .credentialsRejected:
+            outcomes[index] = outcome
         }
     }
 

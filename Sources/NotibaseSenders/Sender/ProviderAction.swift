@@ -1,5 +1,6 @@
-/// What a sender does with a provider's answer. Both answer tables (`APNsAnswerTable`,
-/// `FCMAnswerTable`) map every answer to one of these.
+/// What a sender does with a provider's answer: the one classification of it. Both answer tables
+/// (`APNsAnswerTable`, `FCMAnswerTable`) map every answer to one of these; `BatchAttempts` resends
+/// by it, and `disposition` is what the server is told once the batch is done with the push.
 enum ProviderAction: String, Sendable, Hashable {
     /// Accepted: record the provider's identifier.
     case sent

@@ -22,7 +22,7 @@ package struct SendOutcome: Sendable, Equatable {
     package var tokenInvalidSince: Date?
 
     /// The next step for the delivery.
-    package enum Disposition: String, Sendable, Hashable, Codable {
+    package enum Disposition: String, Sendable, Hashable, Codable, CaseIterable {
         /// The provider accepted the push.
         case sent
         /// A transient failure (rate limit, server error, connection lost): try again later.

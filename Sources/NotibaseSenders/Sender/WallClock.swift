@@ -10,6 +10,5 @@ package struct WallClock: Sendable {
     /// The current time.
     package func now() -> Date { read() }
 
-    /// The system clock.
     package static let system = WallClock { Date() }
 }

@@ -7,23 +7,24 @@ struct SigningError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     private let kind: Kind
-    /// OpenSSL's own reason, when it gave one (a library message such as "bad base64 decode").
-    let libraryReason: String?
+    /// What OpenSSL said, when the failure was its own (a library message such as "bad base64
+    /// decode").
+    let library: OpenSSLFailure?
 
-    static func unreadableKey(libraryReason: String?) -> SigningError {
-        SigningError(kind: .unreadableKey, libraryReason: libraryReason)
+    static func unreadableKey(_ library: OpenSSLFailure?) -> SigningError {
+        SigningError(kind: .unreadableKey, library: library)
     }
 
     static func wrongKeyType(expected: String) -> SigningError {
-        SigningError(kind: .wrongKeyType(expected: expected), libraryReason: nil)
+        SigningError(kind: .wrongKeyType(expected: expected), library: nil)
     }
 
-    static func signingFailed(step: String, libraryReason: String?) -> SigningError {
-        SigningError(kind: .signingFailed(step: step), libraryReason: libraryReason)
+    static func signingFailed(step: String, _ library: OpenSSLFailure?) -> SigningError {
+        SigningError(kind: .signingFailed(step: step), library: library)
     }
 
     var description: String {
-        let reason = libraryReason.map { " (OpenSSL: \($0))" } ?? ""
+        let reason = library?.queueText.map { " (OpenSSL: \($0))" } ?? ""
         switch kind {
         case .unreadableKey:
             return "The private key is not a readable PEM key; paste the whole file, including the BEGIN and END lines" + reason

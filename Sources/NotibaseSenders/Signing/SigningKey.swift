@@ -43,14 +43,16 @@ final class SigningKey {
 
     /// Parses a PEM private key; the caller owns the handle.
     private static func readPrivateKey(_ pem: String) throws(SigningError) -> OpaquePointer {
-        ERR_clear_error()
+        OpenSSLFailure.clearQueue()
         var bytes = Array(pem.utf8)
         let parsed: OpaquePointer? = bytes.withUnsafeMutableBytes { buffer in
             guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
             defer { BIO_free(bio) }
             return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
         }
-        guard let parsed else { throw SigningError.unreadableKey(libraryReason: OpenSSLError.lastReason()) }
+        guard let parsed else { throw SigningError.unreadableKey(OpenSSLFailure("reading a PEM private key")) }
+        // OpenSSL's decoders queue the formats they tried even when one of them reads the key.
+        OpenSSLFailure.clearQueue()
         return parsed
     }
 
@@ -72,27 +74,27 @@ final class SigningKey {
         case .es256: notibase_generate_p256_key()
         case .rs256: notibase_generate_rsa_key(2048)
         }
-        guard let generated else { throw SigningError.signingFailed(step: "key generation", libraryReason: OpenSSLError.lastReason()) }
+        guard let generated else { throw SigningError.signingFailed(step: "key generation", OpenSSLFailure("key generation")) }
         return SigningKey(owning: generated, algorithm: algorithm)
     }
 
     /// Signs `message` with SHA-256; for ES256 the signature is the 64-byte `r‖s` that JWTs use.
     func sign(_ message: [UInt8]) throws -> [UInt8] {
-        ERR_clear_error()
-        guard let context = EVP_MD_CTX_new() else { throw SigningError.signingFailed(step: "context", libraryReason: nil) }
+        OpenSSLFailure.clearQueue()
+        guard let context = EVP_MD_CTX_new() else { throw SigningError.signingFailed(step: "context", OpenSSLFailure("signing context")) }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else {
-            throw SigningError.signingFailed(step: "initialisation", libraryReason: OpenSSLError.lastReason())
+            throw SigningError.signingFailed(step: "initialisation", OpenSSLFailure("signing (initialisation)"))
         }
         var length = 0
         guard message.withUnsafeBufferPointer({ EVP_DigestSign(context, nil, &length, $0.baseAddress, $0.count) }) == 1 else {
-            throw SigningError.signingFailed(step: "sizing", libraryReason: OpenSSLError.lastReason())
+            throw SigningError.signingFailed(step: "sizing", OpenSSLFailure("signing (sizing)"))
         }
         var signature = [UInt8](repeating: 0, count: length)
         let status = message.withUnsafeBufferPointer { input in
             signature.withUnsafeMutableBufferPointer { EVP_DigestSign(context, $0.baseAddress, &length, input.baseAddress, input.count) }
         }
-        guard status == 1 else { throw SigningError.signingFailed(step: "signature", libraryReason: OpenSSLError.lastReason()) }
+        guard status == 1 else { throw SigningError.signingFailed(step: "signature", OpenSSLFailure("signing (signature)")) }
         signature.removeSubrange(length...)
         return algorithm == .es256 ? try Self.rawSignature(fromDER: signature) : signature
     }
@@ -103,7 +105,7 @@ final class SigningKey {
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
             return d2i_ECDSA_SIG(nil, &cursor, buffer.count)
         }
-        guard let parsed else { throw SigningError.signingFailed(step: "DER decoding", libraryReason: OpenSSLError.lastReason()) }
+        guard let parsed else { throw SigningError.signingFailed(step: "DER decoding", OpenSSLFailure("signing (DER decoding)")) }
         defer { ECDSA_SIG_free(parsed) }
         var r: OpaquePointer?
         var s: OpaquePointer?
@@ -112,7 +114,7 @@ final class SigningKey {
         let written = raw.withUnsafeMutableBufferPointer { buffer in
             BN_bn2binpad(r, buffer.baseAddress, 32) + BN_bn2binpad(s, buffer.baseAddress! + 32, 32)
         }
-        guard written == 64 else { throw SigningError.signingFailed(step: "r‖s conversion", libraryReason: nil) }
+        guard written == 64 else { throw SigningError.signingFailed(step: "r‖s conversion", OpenSSLFailure("signing (r‖s conversion)")) }
         return raw
     }
 
@@ -127,22 +129,12 @@ final class SigningKey {
     }
 
     private static func pem(_ write: (OpaquePointer) -> Int32) throws -> String {
-        guard let bio = BIO_new(BIO_s_mem()) else { throw SigningError.signingFailed(step: "PEM output", libraryReason: nil) }
+        OpenSSLFailure.clearQueue()
+        guard let bio = BIO_new(BIO_s_mem()) else { throw SigningError.signingFailed(step: "PEM output", OpenSSLFailure("PEM output")) }
         defer { BIO_free(bio) }
-        guard write(bio) == 1 else { throw SigningError.signingFailed(step: "PEM output", libraryReason: OpenSSLError.lastReason()) }
+        guard write(bio) == 1 else { throw SigningError.signingFailed(step: "PEM output", OpenSSLFailure("PEM output")) }
         var bytes = [UInt8](repeating: 0, count: Int(BIO_ctrl_pending(bio)))
         let count = bytes.withUnsafeMutableBytes { BIO_read(bio, $0.baseAddress, Int32($0.count)) }
         return String(decoding: bytes.prefix(Int(max(count, 0))), as: UTF8.self)
-    }
-}
-
-/// OpenSSL's error queue, read without exposing anything but the library's reason text.
-enum OpenSSLError {
-    /// The reason of the most recent error in this thread's queue, which is then cleared.
-    static func lastReason() -> String? {
-        let code = ERR_peek_last_error()
-        defer { ERR_clear_error() }
-        guard code != 0, let reason = ERR_reason_error_string(code) else { return nil }
-        return String(cString: reason)
     }
 }

@@ -74,8 +74,8 @@ enum AppsAPI {
             guard let name = body.name else {
                 throw APIError(status: 400, code: "missing_field", message: "name is required: the app's name, 1 to 100 characters", field: "name")
             }
-            let serverKey = APIKey.generate(.server)
-            let clientKey = APIKey.generate(.client)
+            let serverKey = try APIKey.generate(.server)
+            let clientKey = try APIKey.generate(.client)
             let now = context.clock.milliseconds()
             var app = try await context.store.createApp(
                 id: Identifier.make(milliseconds: now), name: name, serverKeyHash: APIKey.hash(serverKey), clientKeyHash: APIKey.hash(clientKey),
@@ -127,7 +127,7 @@ enum AppsAPI {
             guard let kind = KeyKind(rawValue: try parameters["kind"]), kind != .admin else {
                 throw APIError(status: 404, code: "not_found", message: "rotate the server or the client key: /keys/server/rotate or /keys/client/rotate", field: nil)
             }
-            let key = APIKey.generate(kind)
+            let key = try APIKey.generate(kind)
             guard try await context.store.replaceKey(appID: app.id, kind: kind, hash: APIKey.hash(key)) else { throw APIError.notFound("app") }
             context.auth.invalidate()
             context.logger.info("key rotated", ["appId": .string(app.id), "kind": .string(kind.rawValue)])
@@ -170,7 +170,7 @@ enum AppsAPI {
 
     private static func store(_ credentials: some Encodable, provider: String, summary: [String: String], app: AppRecord, _ context: APIContext) async throws -> HTTPResponse {
         let plaintext = try JSON.encoder().encode(credentials)
-        let sealed = context.box.seal(Array(plaintext), context: "\(provider):\(app.id)")
+        let sealed = try context.box.seal(Array(plaintext), context: "\(provider):\(app.id)")
         let now = context.clock.milliseconds()
         try await context.store.putCredentials(appID: app.id, provider: provider, sealed: sealed, summary: JSON.text(summary), now: now)
         context.logger.info("credentials stored", ["appId": .string(app.id), "provider": .string(provider)])

@@ -168,7 +168,7 @@ enum DevicesAPI {
             let appID = try await context.appID(request)
             let body = try JSON.decode(BatchBody.self, from: request)
             let now = context.clock.milliseconds()
-            let registrations = zip(body.devices, Identifier.make(count: body.devices.count, milliseconds: now)).map { ($0.registration, newID: $1) }
+            let registrations = zip(body.devices, try Identifier.make(count: body.devices.count, milliseconds: now)).map { ($0.registration, newID: $1) }
             let created = try await context.store.registerDevices(appID: appID, registrations, now: now)
             return JSON.response(status: 200, BatchResult(registered: registrations.count, created: created))
         }

@@ -12,6 +12,5 @@ enum OpenAPIDocument {
         return Array(data)
     }()
 
-    /// The document as text.
     static var text: String { String(decoding: bytes, as: UTF8.self) }
 }

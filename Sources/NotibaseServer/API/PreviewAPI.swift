@@ -66,7 +66,7 @@ enum PreviewAPI {
         router.add(.post, "/v1/preview") { request, _ in
             _ = try await context.appID(request)
             let body = try JSON.decode(Body.self, from: request)
-            let answer = await preview(body.message, context)
+            let answer = try await preview(body.message, context)
             if let first = answer.errors.first {
                 // As sending it would answer: every problem at once, the first one's field named.
                 var error = APIError(status: 400, code: "invalid_message", message: answer.errors.map(\.description).joined(separator: "; "), field: first.field)
@@ -77,13 +77,13 @@ enum PreviewAPI {
         }
     }
 
-    static func preview(_ message: Message, _ context: APIContext) async -> Answer {
+    static func preview(_ message: Message, _ context: APIContext) async throws -> Answer {
         let issues = message.validate().map { issue in
             var issue = issue
             issue.field = "message." + issue.field
             return issue
         }
-        let deliveryID = Identifier.make(milliseconds: context.clock.milliseconds())
+        let deliveryID = try Identifier.make(milliseconds: context.clock.milliseconds())
         let device = DeliveryContext(
             deviceToken: String(repeating: "0", count: 64), messageID: deliveryID, deliveryID: deliveryID,
             receiptSignature: context.signer.receiptSignature(deliveryID: deliveryID), now: Date(milliseconds: context.clock.milliseconds()))

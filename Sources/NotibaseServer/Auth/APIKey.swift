@@ -1,5 +1,6 @@
 import Foundation
 import NotibaseCore
+import NotibaseSenders
 
 /// The kinds of key the API accepts. A key is a prefix naming its kind and 32 random bytes in
 /// base64url; only its SHA-256 is stored.
@@ -23,13 +24,13 @@ package enum KeyKind: String, Sendable, Hashable, CaseIterable {
 /// Generating and hashing API keys.
 enum APIKey {
     /// A new random key of `kind`.
-    static func generate(_ kind: KeyKind) -> String {
-        kind.prefix + Base64URL.encode(Crypto.randomBytes(32))
+    static func generate(_ kind: KeyKind) throws(OpenSSLFailure) -> String {
+        kind.prefix + Base64URL.encode(try Crypto.randomBytes(32))
     }
 
     /// The stored form of a key.
-    static func hash(_ key: String) -> [UInt8] {
-        Crypto.sha256(Array(key.utf8))
+    static func hash(_ key: String) throws(OpenSSLFailure) -> [UInt8] {
+        try Crypto.sha256(Array(key.utf8))
     }
 
     /// The kind a presented key claims to be, from its prefix.

@@ -75,7 +75,7 @@ final class Authenticator: Sendable {
         guard header.hasPrefix("Bearer "), case let key = String(header.dropFirst(7)), !key.isEmpty, !key.utf8.contains(UInt8(ascii: " ")) else {
             throw APIError(status: 401, code: "invalid_key", message: "the Authorization header must be \"Bearer <key>\"", field: nil)
         }
-        let hash = APIKey.hash(key)
+        let hash = try APIKey.hash(key)
         let tag = hash.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         if APIKey.kind(of: key) == .admin {
             guard Crypto.constantTimeEqual(hash, adminKeyHash) else { throw Self.unknownKey }

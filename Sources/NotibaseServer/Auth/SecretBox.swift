@@ -1,4 +1,5 @@
 import COpenSSL
+import NotibaseSenders
 
 /// Encrypts provider credentials at rest with AES-256-GCM under the server's secret key.
 ///
@@ -13,34 +14,32 @@ struct SecretBox: Sendable {
         self.key = key
     }
 
-    func seal(_ plaintext: [UInt8], context: String) -> [UInt8] {
-        let nonce = Crypto.randomBytes(12)
+    func seal(_ plaintext: [UInt8], context: String) throws(OpenSSLFailure) -> [UInt8] {
+        let nonce = try Crypto.randomBytes(12)
         let aad = Array(context.utf8)
         var ciphertext = [UInt8](repeating: 0, count: plaintext.count)
         var tag = [UInt8](repeating: 0, count: 16)
-        let ok = withContext { context in
+        try withContext("AES-256-GCM encryption") { context in
             var length: Int32 = 0
-            guard EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1,
-                  EVP_EncryptUpdate(context, nil, &length, aad, Int32(aad.count)) == 1,
-                  EVP_EncryptUpdate(context, &ciphertext, &length, plaintext, Int32(plaintext.count)) == 1,
-                  ciphertext.withUnsafeMutableBufferPointer({ EVP_EncryptFinal_ex(context, $0.baseAddress.map { $0 + Int(length) }, &length) }) == 1,
-                  EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, 16, &tag) == 1
-            else { return false }
-            return true
+            return EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1
+                && EVP_EncryptUpdate(context, nil, &length, aad, Int32(aad.count)) == 1
+                && EVP_EncryptUpdate(context, &ciphertext, &length, plaintext, Int32(plaintext.count)) == 1
+                && ciphertext.withUnsafeMutableBufferPointer({ EVP_EncryptFinal_ex(context, $0.baseAddress.map { $0 + Int(length) }, &length) }) == 1
+                && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, 16, &tag) == 1
         }
-        precondition(ok, "AES-256-GCM encryption failed")
         return [1] + nonce + ciphertext + tag
     }
 
-    /// The plaintext, or nil when the value was not sealed with this key and context.
-    func open(_ sealed: [UInt8], context: String) -> [UInt8]? {
+    /// The plaintext; nil when `sealed` is not a sealed value at all, and a failure of "AES-256-GCM
+    /// decryption" when it was not sealed with this key and context (or was changed since).
+    func open(_ sealed: [UInt8], context: String) throws(OpenSSLFailure) -> [UInt8]? {
         guard sealed.count >= 1 + 12 + 16, sealed[0] == 1 else { return nil }
         let nonce = Array(sealed[1..<13])
         let ciphertext = Array(sealed[13..<(sealed.count - 16)])
         var tag = Array(sealed[(sealed.count - 16)...])
         let aad = Array(context.utf8)
         var plaintext = [UInt8](repeating: 0, count: ciphertext.count)
-        let ok = withContext { context in
+        try withContext("AES-256-GCM decryption") { context in
             var length: Int32 = 0
             var tail = [UInt8](repeating: 0, count: 16)
             return EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1
@@ -49,12 +48,14 @@ struct SecretBox: Sendable {
                 && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, 16, &tag) == 1
                 && EVP_DecryptFinal_ex(context, &tail, &length) == 1
         }
-        return ok ? plaintext : nil
+        return plaintext
     }
 
-    private func withContext(_ body: (OpaquePointer) -> Bool) -> Bool {
-        guard let context = EVP_CIPHER_CTX_new() else { return false }
+    /// Runs the steps of `operation` with a new cipher context; throws when one of them fails.
+    private func withContext(_ operation: String, _ steps: (OpaquePointer) -> Bool) throws(OpenSSLFailure) {
+        OpenSSLFailure.clearQueue()
+        let context = try OpenSSLFailure.check(EVP_CIPHER_CTX_new(), operation)
         defer { EVP_CIPHER_CTX_free(context) }
-        return body(context)
+        guard steps(context) else { throw OpenSSLFailure(operation) }
     }
 }

@@ -12,32 +12,30 @@ import NotibaseCore
 ///
 /// Both are 43 characters of unpadded base64url; the identity token has a version prefix.
 struct Signer: Sendable {
-    private let receiptKey: [UInt8]
-    private let identityKey: [UInt8]
+    /// Nil when OpenSSL could not derive them: nothing is signed then, and nothing verifies, which
+    /// fails closed.
+    private let receiptKey: [UInt8]?
+    private let identityKey: [UInt8]?
 
     /// The identity token's prefix: the scheme, so it can change without ambiguity.
     static let identityTokenPrefix = "nbid1."
 
     init(secretKey: [UInt8]) {
-        // Should OpenSSL fail here, the keys are random: nothing signed then verifies later,
-        // which fails closed.
-        receiptKey = Crypto.hmacSHA256(key: secretKey, Array("notibase/receipt-signature/1".utf8)) ?? Crypto.randomBytes(32)
-        identityKey = Crypto.hmacSHA256(key: secretKey, Array("notibase/identity-token/1".utf8)) ?? Crypto.randomBytes(32)
+        receiptKey = Self.mac(secretKey, Array("notibase/receipt-signature/1".utf8))
+        identityKey = Self.mac(secretKey, Array("notibase/identity-token/1".utf8))
     }
 
-    /// The receipt signature of a delivery.
     func receiptSignature(deliveryID: String) -> String {
-        Base64URL.encode(Crypto.hmacSHA256(key: receiptKey, Array(deliveryID.utf8)) ?? [])
+        Base64URL.encode(Self.mac(receiptKey, Array(deliveryID.utf8)) ?? [])
     }
 
     /// Whether `signature` is the one made for `deliveryID` (compared in constant time).
     func isReceiptSignature(_ signature: String?, deliveryID: String) -> Bool {
         guard let signature, signature.utf8.count == 43, let given = Base64URL.decode(signature),
-              let expected = Crypto.hmacSHA256(key: receiptKey, Array(deliveryID.utf8)) else { return false }
+              let expected = Self.mac(receiptKey, Array(deliveryID.utf8)) else { return false }
         return Crypto.constantTimeEqual(given, expected)
     }
 
-    /// The identity token of an app's external user ID.
     func identityToken(appID: String, externalUserID: String) -> String {
         Self.identityTokenPrefix + Base64URL.encode(identityMAC(appID: appID, externalUserID: externalUserID) ?? [])
     }
@@ -54,6 +52,12 @@ struct Signer: Sendable {
     private func identityMAC(appID: String, externalUserID: String) -> [UInt8]? {
         // The two IDs are joined by a byte neither can hold (a NUL), so no other pair of IDs
         // makes the same message.
-        Crypto.hmacSHA256(key: identityKey, Array(appID.utf8) + [0] + Array(externalUserID.utf8))
+        Self.mac(identityKey, Array(appID.utf8) + [0] + Array(externalUserID.utf8))
+    }
+
+    /// HMAC-SHA256, or nil without a key or when OpenSSL fails.
+    private static func mac(_ key: [UInt8]?, _ message: [UInt8]) -> [UInt8]? {
+        guard let key else { return nil }
+        return try? Crypto.hmacSHA256(key: key, message)
     }
 }

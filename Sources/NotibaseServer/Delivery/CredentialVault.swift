@@ -31,7 +31,8 @@ actor CredentialVault {
         }
         var opened: [Platform: ProviderCredentials] = [:]
         for record in try await store.credentials(appID: appID) {
-            guard let plaintext = box.open(record.sealed, context: "\(record.provider):\(appID)") else { continue }
+            // Not sealed with this server's key and for this app (a restored backup, a copied row): skipped.
+            guard let plaintext = try? box.open(record.sealed, context: "\(record.provider):\(appID)") else { continue }
             let decoder = JSONDecoder()
             switch record.provider {
             case "apns":

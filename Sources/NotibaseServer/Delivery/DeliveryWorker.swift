@@ -102,7 +102,7 @@ final class DeliveryWorker: Sendable {
                 }
             }
             guard let (record, content) = messages[delivery.messageSeq] ?? nil else {
-                plan.updates.append(final(delivery, .failed, "the message is no longer stored"))
+                plan.updates.append(failed(delivery, "the message is no longer stored"))
                 continue
             }
             if record.state == .cancelled || record.state == .failed { continue }  // cancelling or failing already closed it
@@ -110,7 +110,7 @@ final class DeliveryWorker: Sendable {
                 let reason = delivery.token == nil
                     ? "the device was deleted before this was sent"
                     : "the device was deactivated before this was sent (\(delivery.deactivatedReason ?? "no reason recorded"))"
-                plan.updates.append(final(delivery, .failed, reason))
+                plan.updates.append(failed(delivery, reason))
                 continue
             }
             let credentials: ProviderCredentials
@@ -119,7 +119,7 @@ final class DeliveryWorker: Sendable {
                 if credentialsByApp[record.appID] == nil { credentialsByApp[record.appID] = try await vault.credentials(appID: record.appID) }
                 guard let stored = credentialsByApp[record.appID]?[delivery.platform] else {
                     let provider = delivery.platform == .ios ? "apns" : "fcm"
-                    plan.updates.append(final(delivery, .failed, "the app has no \(provider.uppercased()) credentials; upload them with PUT /v1/apps/\(record.appID)/credentials/\(provider)"))
+                    plan.updates.append(failed(delivery, "the app has no \(provider.uppercased()) credentials; upload them with PUT /v1/apps/\(record.appID)/credentials/\(provider)"))
                     continue
                 }
                 credentials = stored
@@ -145,7 +145,7 @@ final class DeliveryWorker: Sendable {
                     delivery: delivery, push: Push(deliveryID: delivery.id, request: request, credentials: credentials),
                     queuedAt: Date(milliseconds: delivery.scheduledAt ?? delivery.createdAt), expiresAt: content.expiresAt(sendAt: sendAt)))
             } catch {
-                plan.updates.append(final(delivery, .failed, "\(error.code): \(error)"))
+                plan.updates.append(failed(delivery, "\(error.code): \(error)"))
             }
         }
         return plan
@@ -210,37 +210,16 @@ final class DeliveryWorker: Sendable {
     private func update(for item: PendingPush, outcome: SendOutcome, now: Date) -> DeliveryUpdate {
         let attempt = RetryPolicy.Attempt(number: item.delivery.attempts, queuedAt: item.queuedAt, expiresAt: item.expiresAt, now: now)
         let decision = options.policy.decide(outcome, attempt: attempt, jitter: Double.random(in: 0..<1))
-        switch decision {
-        case .sent(let providerID):
-            // Kept in the delivery row (sent_at, provider_id, attempts): no detail to encode.
-            return DeliveryUpdate(seq: item.delivery.seq, state: .sent, providerID: providerID, event: "sent", detail: nil)
-        default:
-            break
-        }
-        var detail = DeliveryEventDetail(attempt: item.delivery.attempts, status: outcome.status, providerReason: outcome.providerReason, explanation: outcome.explanation)
-        switch decision {
-        case .sent:
-            preconditionFailure("handled above")
-        case .retry(let at, let reason):
-            detail.reason = reason
-            detail.retryAt = Timestamp.format(at)
-            let due = Int(at.timeIntervalSince1970 * 1000)
-            return DeliveryUpdate(seq: item.delivery.seq, state: .retrying, dueAt: due, event: "retrying", detail: detail)
-        case .fail(let reason):
-            detail.reason = reason
-            return DeliveryUpdate(seq: item.delivery.seq, state: .failed, event: "failed", detail: detail)
-        case .deactivateDevice(let reason, let since):
-            detail.reason = "the provider reports the device token is no longer valid (\(reason)); the device was deactivated"
-            detail.deviceDeactivated = true
-            let at = Int((since ?? now).timeIntervalSince1970 * 1000)
+        if case .deactivateDevice(let reason, _) = decision {
             logger.info("device deactivated", ["deviceToken": .string(TokenRedaction.shorten(item.delivery.token ?? "")), "reason": .string(reason)])
-            return DeliveryUpdate(seq: item.delivery.seq, state: .failed, event: "failed", detail: detail, deactivateDevice: item.delivery.deviceSeq.map { ($0, reason, at) })
         }
+        return DeliveryUpdate(decision, for: item.delivery, outcome: outcome, now: now)
     }
 
-    private func final(_ delivery: ClaimedDelivery, _ state: DeliveryState, _ reason: String) -> DeliveryUpdate {
+    /// A delivery that fails without being sent, and why.
+    private func failed(_ delivery: ClaimedDelivery, _ reason: String) -> DeliveryUpdate {
         var detail = DeliveryEventDetail(attempt: delivery.attempts)
         detail.reason = reason
-        return DeliveryUpdate(seq: delivery.seq, state: state, event: state.rawValue, detail: detail)
+        return DeliveryUpdate(seq: delivery.seq, state: .failed, detail: detail)
     }
 }

@@ -31,7 +31,6 @@ package struct SenderSet: Sendable {
         self.providerNames = providerNames
     }
 
-    /// The sender for a platform.
     package func sender(for platform: Platform) -> any Sender {
         platform == .ios ? ios : android
     }

@@ -1,7 +1,8 @@
 import Synchronization
 
 private let requestCounter = Atomic<Int>(0)
-private let requestPrefix = Crypto.randomBytes(4).map { String($0, radix: 16) }.joined() + "-"
+// Should OpenSSL have no random bytes, the counter alone keeps request IDs unique in this process.
+private let requestPrefix = ((try? Crypto.randomBytes(4)) ?? []).map { String($0, radix: 16) }.joined() + "-"
 
 /// A complete HTTP request: head and body.
 struct HTTPRequest: Sendable {
@@ -13,7 +14,6 @@ struct HTTPRequest: Sendable {
     var query: [String: String]
     /// Header values by lowercase name.
     var headers: [String: String]
-    /// The body bytes.
     var body: [UInt8]
     /// The request ID: the client's `X-Request-Id` when it is short and plain, otherwise generated.
     var id: String

@@ -1,10 +1,8 @@
 /// An HTTP response: status, headers and body.
 struct HTTPResponse: Sendable {
-    /// The status code.
     var status: Int
     /// Headers in the order they are sent.
     var headers: [(name: String, value: String)]
-    /// The body bytes.
     var body: [UInt8]
 
     init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
@@ -23,6 +21,5 @@ struct HTTPResponse: Sendable {
         headers.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
-    /// The body as UTF-8 text.
     var text: String { String(decoding: body, as: UTF8.self) }
 }

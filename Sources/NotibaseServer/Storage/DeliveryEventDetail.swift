@@ -36,6 +36,5 @@ struct DeliveryEventDetail: Codable, Sendable, Equatable {
     /// A detail that says only why.
     static func because(_ reason: String) -> DeliveryEventDetail { DeliveryEventDetail(reason: reason) }
 
-    /// The stored form.
     var stored: String { (try? StoredJSON.encode(self)) ?? "{}" }
 }

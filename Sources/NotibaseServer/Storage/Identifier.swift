@@ -1,20 +1,22 @@
+import NotibaseSenders
+
 /// Identifiers for apps, devices, messages and deliveries: lowercase UUIDs (version 7), whose
 /// leading timestamp keeps index inserts in order. APNs echoes a delivery's as `apns-id`.
 enum Identifier {
     /// A new identifier for time `milliseconds` (since 1970).
-    static func make(milliseconds: Int) -> String {
-        make(milliseconds: milliseconds, random: Crypto.randomBytes(10)[...])
+    static func make(milliseconds: Int) throws(OpenSSLFailure) -> String {
+        make(milliseconds: milliseconds, random: try Crypto.randomBytes(10)[...])
     }
 
     /// Identifiers for many rows at once: one call to the random generator (about a microsecond)
     /// for all of them.
-    static func make(count: Int, milliseconds: Int) -> [String] {
-        make(times: Array(repeating: milliseconds, count: count))
+    static func make(count: Int, milliseconds: Int) throws(OpenSSLFailure) -> [String] {
+        try make(times: Array(repeating: milliseconds, count: count))
     }
 
     /// Identifiers for many rows at once, each for its own time.
-    static func make(times: [Int]) -> [String] {
-        let random = Crypto.randomBytes(times.count * 10)
+    static func make(times: [Int]) throws(OpenSSLFailure) -> [String] {
+        let random = try Crypto.randomBytes(times.count * 10)
         return times.indices.map { make(milliseconds: times[$0], random: random[($0 * 10)..<($0 * 10 + 10)]) }
     }
 

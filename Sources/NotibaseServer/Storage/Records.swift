@@ -220,10 +220,12 @@ struct DeliveryUpdate: Sendable {
     /// When to try again; nil for a final state.
     var dueAt: Int?
     var providerID: String?
-    var event: String
     var detail: DeliveryEventDetail?
     /// Set when the provider called the token dead: the reason to record on the device.
     var deactivateDevice: (seq: Int, reason: String, at: Int)?
+
+    /// The history entry it writes: the state it reaches, by name.
+    var event: String { state.rawValue }
 }
 
 /// The outcome of posting a receipt.

@@ -22,7 +22,6 @@ package struct Preview: Sendable {
         package init() {}
     }
 
-    /// The options.
     package var options: Options
 
     /// A preview with the given options.

@@ -3,7 +3,6 @@ import NotibaseCore
 
 /// What iOS would draw, and, for anything missing, the reason in plain words.
 package struct PreviewResult: Sendable, Hashable, Codable {
-    /// A button as drawn.
     package struct DrawnButton: Sendable, Hashable, Codable {
         package var id: String
         package var title: String

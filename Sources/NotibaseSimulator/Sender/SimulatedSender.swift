@@ -9,10 +9,8 @@ package import NotibaseSenders
 /// extension renders it and posts real receipts. A token with no simulated phone is accepted and
 /// goes nowhere, as for a phone that is switched off.
 package struct SimulatedSender: Sender {
-    /// The phones.
     package let fleet: SimulatedFleet
 
-    /// A sender for `fleet`.
     package init(fleet: SimulatedFleet) {
         self.fleet = fleet
     }

@@ -17,7 +17,7 @@ struct BatchAttemptsTests {
         for _ in 0..<3 {
             #expect(attempts.pending.contains(0))
             for index in attempts.pending {
-                if index == 0 { attempts.failed(0, lost, outcome: retry) } else { attempts.answered(1, .final(sent)) }
+                if index == 0 { attempts.failed(0, lost, outcome: retry) } else { attempts.answered(1, .sent, outcome: sent) }
             }
             _ = attempts.endRound()
         }
@@ -38,13 +38,13 @@ struct BatchAttemptsTests {
     @Test("a refused credential renews once for the whole round, then the fallback outcome stands")
     func renewOnce() {
         var attempts = BatchAttempts(count: 3, maxResends: 1)
-        attempts.answered(0, .renewCredential(otherwise: rejected))
-        attempts.answered(1, .renewCredential(otherwise: rejected))
-        attempts.answered(2, .final(sent))
+        attempts.answered(0, .renewCredentialOnce, outcome: rejected)
+        attempts.answered(1, .renewCredentialOnce, outcome: rejected)
+        attempts.answered(2, .sent, outcome: sent)
         #expect(attempts.endRound() == true)
         #expect(attempts.pending == [0, 1])
-        attempts.answered(0, .final(sent))
-        attempts.answered(1, .renewCredential(otherwise: rejected))
+        attempts.answered(0, .sent, outcome: sent)
+        attempts.answered(1, .renewCredentialOnce, outcome: rejected)
         #expect(attempts.endRound() == false)
         #expect(attempts.isFinished)
         #expect(attempts.results.map(\.disposition) == [.sent, .credentialsRejected, .sent])
@@ -53,10 +53,10 @@ struct BatchAttemptsTests {
     @Test("resend-once does not ask for a new credential")
     func resendOnce() {
         var attempts = BatchAttempts(count: 1, maxResends: 0)
-        attempts.answered(0, .resendOnce(otherwise: rejected))
+        attempts.answered(0, .resendOnce, outcome: rejected)
         #expect(attempts.endRound() == false)
         #expect(attempts.pending == [0])
-        attempts.answered(0, .resendOnce(otherwise: rejected))
+        attempts.answered(0, .resendOnce, outcome: rejected)
         _ = attempts.endRound()
         #expect(attempts.results == [rejected])
     }

@@ -43,4 +43,21 @@ struct SigningTests {
             !"\(error)".contains("SECRET") && "\(error)".contains("PEM")
         }
     }
+
+    @Test("OpenSSL's failure names what it was doing and what OpenSSL said, and its error queue is left empty")
+    func openSSLFailure() {
+        let garbled = "-----BEGIN PRIVATE KEY-----\nnot*base64*at*all\n-----END PRIVATE KEY-----\n"
+        let error = #expect(throws: SigningError.self) { try SigningKey(pem: garbled, algorithm: .es256) }
+        #expect(error?.library?.operation == "reading a PEM private key")
+        #expect(error?.library?.errors.isEmpty == false, "OpenSSL's own reasons are kept")
+        #expect(error.map { "\($0)".contains("OpenSSL: ") } == true)
+        #expect(OpenSSLFailure.queueIsEmpty, "nothing is left for the next OpenSSL call to misread")
+    }
+
+    @Test("reading a good key leaves OpenSSL's error queue empty")
+    func readingLeavesNoErrors() throws {
+        let pem = try SigningKey.generate(.es256).privateKeyPEM()
+        _ = try SigningKey(pem: pem, algorithm: .es256)
+        #expect(OpenSSLFailure.queueIsEmpty)
+    }
 }

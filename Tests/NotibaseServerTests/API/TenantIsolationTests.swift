@@ -63,7 +63,7 @@ struct TenantIsolationTests {
         let big = try await harness.createApp("Big")
         let small = try await harness.createApp("Small")
         let now = Int(harness.time.now.timeIntervalSince1970 * 1000)
-        let devices = (1...3_000).map { (DeviceRegistration(platform: .ios, token: Harness.token($0)), newID: Identifier.make(milliseconds: now + $0)) }
+        let devices = try (1...3_000).map { (DeviceRegistration(platform: .ios, token: Harness.token($0)), newID: try Identifier.make(milliseconds: now + $0)) }
         #expect(try await harness.store.registerDevices(appID: big.id, devices, now: now) == 3_000)
         var campaigns: [String] = []
         for number in 1...10 { campaigns.append(try await harness.send(big, #"{"message": {"title": "Campaign \#(number)"}, "audience": {"all": true}}"#)) }

@@ -137,7 +137,7 @@ struct DeliveryFlowTests {
         let stored = try await harness.store.credentials(appID: app.id)
         #expect(stored.count == 1)
         #expect(!String(decoding: stored[0].sealed, as: UTF8.self).contains("PRIVATE KEY"))
-        #expect(box.open(stored[0].sealed, context: "apns:other-app") == nil)  // bound to its app
+        #expect((try? box.open(stored[0].sealed, context: "apns:other-app")) == nil)  // bound to its app
 
         let vault = CredentialVault(store: harness.store, box: box)
         let worker = DeliveryWorker(

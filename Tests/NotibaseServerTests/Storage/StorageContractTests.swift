@@ -90,7 +90,7 @@ final class StorageContractTests: Sendable {
         let again = try await store.claimDeliveries(now: 1_400, lease: 1_000, limit: 10)
         #expect(Set(again.map(\.id)) == Set((first + second).map(\.id)) && again.allSatisfy { $0.attempts == 2 })
         try await store.recordDeliveries(
-            again.map { DeliveryUpdate(seq: $0.seq, state: .sent, providerID: "p", event: "sent") }, messageSeqs: [message.seq], now: 1_500)
+            again.map { DeliveryUpdate(seq: $0.seq, state: .sent, providerID: "p") }, messageSeqs: [message.seq], now: 1_500)
         #expect(try await store.message(seq: message.seq)?.state == .completed)
         #expect(try await store.queueDepth() == 0)
     }
@@ -106,7 +106,7 @@ final class StorageContractTests: Sendable {
             _ = try await store.fanOutBatch(messageSeq: seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200)
         }
         let claimed = try await store.claimDeliveries(now: 300, lease: 1_000, limit: 10).filter { $0.messageSeq == message.seq }
-        try await store.recordDeliveries(claimed.map { DeliveryUpdate(seq: $0.seq, state: .sent, providerID: "p", event: "sent") }, messageSeqs: [message.seq], now: 400)
+        try await store.recordDeliveries(claimed.map { DeliveryUpdate(seq: $0.seq, state: .sent, providerID: "p") }, messageSeqs: [message.seq], now: 400)
         #expect(try await store.message(seq: message.seq)?.state == .completed)
         try await store.runSQL("UPDATE messages SET state = 'sending', finished_at = NULL WHERE seq = \(message.seq)")  // what the race leaves
         #expect(try await store.completeFinishedMessages(now: 500) == 1)
@@ -131,7 +131,7 @@ final class StorageContractTests: Sendable {
         let (message, _) = try await message(app)
         _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200)
         let claimed = try await store.claimDeliveries(now: 300, lease: 1_000, limit: 10)
-        try await store.recordDeliveries([DeliveryUpdate(seq: claimed[0].seq, state: .sent, providerID: "p", event: "sent")], messageSeqs: [message.seq], now: 400)
+        try await store.recordDeliveries([DeliveryUpdate(seq: claimed[0].seq, state: .sent, providerID: "p")], messageSeqs: [message.seq], now: 400)
         func receipt(_ id: String, _ event: Receipt.Event) -> Receipt {
             Receipt(id: id, deliveryID: claimed[0].id, event: event, occurredAt: Date(timeIntervalSince1970: 1))
         }
@@ -160,7 +160,7 @@ final class StorageContractTests: Sendable {
         _ = try await store.cancelMessage(appID: app, id: message.id, now: 360)
         #expect(try await store.delivery(appID: app, id: claimed[1].id)?.state == .cancelled)
         try await store.recordDeliveries(
-            claimed.map { DeliveryUpdate(seq: $0.seq, state: .sent, providerID: "p", event: "sent") }, messageSeqs: [message.seq], now: 400)
+            claimed.map { DeliveryUpdate(seq: $0.seq, state: .sent, providerID: "p") }, messageSeqs: [message.seq], now: 400)
         #expect(try await store.delivery(appID: app, id: claimed[0].id)?.state == .rendered)
         #expect(try await store.delivery(appID: app, id: claimed[1].id)?.state == .sent)
     }
@@ -340,7 +340,7 @@ final class StorageContractTests: Sendable {
         let (message, _) = try await message(app, key: "k")
         _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200)
         let claimed = try await store.claimDeliveries(now: 300, lease: 1_000, limit: 10)
-        try await store.recordDeliveries(claimed.map { DeliveryUpdate(seq: $0.seq, state: .failed, event: "failed", detail: DeliveryEventDetail()) }, messageSeqs: [message.seq], now: 400)
+        try await store.recordDeliveries(claimed.map { DeliveryUpdate(seq: $0.seq, state: .failed, detail: DeliveryEventDetail()) }, messageSeqs: [message.seq], now: 400)
         _ = try await store.applyReceipt(
             appID: app, Receipt(id: "r", deliveryID: claimed[0].id, event: .opened, occurredAt: Date(timeIntervalSince1970: 1)), detail: DeliveryEventDetail(), limit: 5, now: 500)
         try await store.putCredentials(appID: app, provider: "apns", sealed: [1], summary: "{}", now: 1)

@@ -49,7 +49,7 @@ final class Harness: Sendable {
         // Rate limits on a stopped clock: no bucket refills while a test runs, however slowly.
         let start = ContinuousClock.now
         let context = APIContext(
-            store: store, auth: Authenticator(store: store, adminKeyHash: APIKey.hash(Self.adminKey)), limiter: RateLimiter(rates: rates, now: { start }),
+            store: store, auth: Authenticator(store: store, adminKeyHash: try APIKey.hash(Self.adminKey)), limiter: RateLimiter(rates: rates, now: { start }),
             box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: limits, doctor: doctor)
         responder = APIResponder(context: context, accessLog: true, quickHandlers: quickHandlers)
         let senders = SenderSet(ios: sender, android: sender, credentials: .notRequired)

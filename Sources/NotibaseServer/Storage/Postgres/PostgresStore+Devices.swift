@@ -60,7 +60,14 @@ extension PostgresStore {
                 return group.waiting
             }
             guard !group.isEmpty else { return }
-            let work = zip(group, Identifier.make(times: group.map(\.now))).map { pending, newID in
+            let newIDs: [String]
+            do {
+                newIDs = try Identifier.make(times: group.map(\.now))
+            } catch {
+                for pending in group { pending.completion(.failure(error)) }
+                continue
+            }
+            let work = zip(group, newIDs).map { pending, newID in
                 GroupItem(appID: pending.appID, registration: pending.registration, newID: newID, now: pending.now)
             }
             do {

@@ -34,7 +34,7 @@ extension PostgresStore {
             var variants: [String: String?] = [:]
             var schedule = DeliverySchedule(message: message)
             var failures: [Failure] = []
-            let rows = zip(targets, Identifier.make(count: targets.count, milliseconds: now)).map { target, id in
+            let rows = zip(targets, try Identifier.make(count: targets.count, milliseconds: now)).map { target, id in
                 let variant: String? = target.locale.flatMap { locale in
                     if let known = variants[locale] { return known }
                     let chosen = chooser.variant(for: locale)

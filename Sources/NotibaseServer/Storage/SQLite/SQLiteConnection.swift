@@ -78,7 +78,6 @@ final class SQLiteConnection {
         return Int(sqlite3_changes(handle))
     }
 
-    /// The rowid of the last row inserted.
     var lastInsertRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
 
     /// Runs a query and maps every row.

@@ -52,7 +52,13 @@ extension SQLiteStore {
             defer { pending = [] }
             return pending
         }
-        let newIDs = Identifier.make(times: batch.map(\.now))
+        let newIDs: [String]
+        do {
+            newIDs = try Identifier.make(times: batch.map(\.now))
+        } catch {
+            for pending in batch { pending.completion(.failure(error)) }
+            return
+        }
         func register(_ index: Int) throws -> (DeviceRecord, created: Bool) {
             let pending = batch[index]
             let device = try upsert(appID: pending.appID, pending.registration, newID: newIDs[index], now: pending.now)

@@ -25,7 +25,7 @@ extension SQLiteStore {
                 WHERE app_id = ? AND active = 1 AND seq > ? AND \(condition.sql) ORDER BY seq LIMIT ?
                 """,
                 [.text(message.appID), .int(message.fanOutCursor)] + condition.values + [.int(limit)]) { ($0.int(0), $0.text(1), $0.optionalText(2), $0.optionalText(3)) }
-            let ids = Identifier.make(count: targets.count, milliseconds: now)
+            let ids = try Identifier.make(count: targets.count, milliseconds: now)
             var variants: [String: String?] = [:]  // locales repeat: choose once per locale
             var schedule = DeliverySchedule(message: message)
             for ((deviceSeq, platform, locale, timeZone), id) in zip(targets, ids) {
