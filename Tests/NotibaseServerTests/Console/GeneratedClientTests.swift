@@ -15,7 +15,7 @@ struct GeneratedClientTests {
         try #require(FileManager.default.isExecutableFile(atPath: generator), "openapi-python-client is missing: run script/bootstrap --tests")
 
         let directory = TemporaryDirectory()
-        let server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: ["--sender", "test"])
+        let server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: ["--sender", "accept"])
         // serve prints where the console is, just after where it listens.
         let consoleLine = "the web console is at http://127.0.0.1:\(server.port)/console/"
         for _ in 0..<100 where !server.printed.contains(consoleLine) { try await Task.sleep(for: .milliseconds(20)) }

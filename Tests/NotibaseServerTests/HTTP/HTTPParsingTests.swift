@@ -19,7 +19,7 @@ struct HTTPParsingTests {
         configuration.adminKey = Self.key
         configuration.accessLog = false
         configuration.limits.maxBodyBytes = 4_096
-        let server = try await Server.start(configuration, senders: .test(try TestSender()), logger: .silent)
+        let server = try await Server.start(configuration, senders: .accepting(try AcceptingSender()), logger: .silent)
         return (server, directory)
     }
 

@@ -19,7 +19,7 @@ struct IntegrityCommandTests {
         let missing = try await Self.check(data)
         #expect(missing.status != 0 && missing.output.contains("no database"))
 
-        let server = try await ServerProcess.start(dataDirectory: data, arguments: ["--sender", "test"])
+        let server = try await ServerProcess.start(dataDirectory: data, arguments: ["--sender", "accept"])
         let app = try await server.createApp()
         _ = try await server.request("POST", "/v1/devices", key: app.clientKey, body: #"{"platform": "ios", "token": "\#(Harness.token(1))"}"#)
         await server.terminate()

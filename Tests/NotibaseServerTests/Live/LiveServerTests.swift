@@ -17,7 +17,7 @@ struct LiveServerTests {
         configuration.accessLog = false
         configuration.limits.maxBodyBytes = 4_096
         adjust(&configuration)
-        let server = try await Server.start(configuration, senders: .test(try TestSender()), logger: .silent)
+        let server = try await Server.start(configuration, senders: .accepting(try AcceptingSender()), logger: .silent)
         return (server, directory)
     }
 
@@ -69,7 +69,7 @@ struct LiveServerTests {
         }
         #expect(state == "completed")
         let metrics = try await call("GET", "/metrics", serverKey)
-        #expect(metrics.text.contains(#"notibase_sends_total{provider="test",outcome="sent"} 1"#))
+        #expect(metrics.text.contains(#"notibase_sends_total{provider="accept",outcome="sent"} 1"#))
         #expect(metrics.text.contains("notibase_queue_depth 0"))
         await server.shutdown()
         _ = directory
@@ -106,13 +106,13 @@ struct LiveServerTests {
         configuration.port = 0
         configuration.dataDirectory = directory.path
         configuration.accessLog = false
-        let first = try await Server.start(configuration, senders: .test(try TestSender()), logger: .silent)
+        let first = try await Server.start(configuration, senders: .accepting(try AcceptingSender()), logger: .silent)
         let key = try #require(first.newAdminKey)
         #expect(key.hasPrefix("nb_admin_"))
         await first.shutdown()
         let database = try #require(FileManager.default.contents(atPath: directory.path + "/notibase.sqlite"))
         #expect(database.range(of: Data(key.utf8)) == nil)
-        let second = try await Server.start(configuration, senders: .test(try TestSender()), logger: .silent)
+        let second = try await Server.start(configuration, senders: .accepting(try AcceptingSender()), logger: .silent)
         #expect(second.newAdminKey == nil)
         let client = try await RawHTTPClient.connect(port: second.port)
         #expect(await client.exchange("GET /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(key)\r\n\r\n")?.status == 200)

@@ -16,7 +16,7 @@ struct SchemathesisTests {
 
         let directory = TemporaryDirectory()
         let server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: [
-            "--sender", "test", "--rate-limit-server", "0", "--rate-limit-client", "0", "--rate-limit-admin", "0",
+            "--sender", "accept", "--rate-limit-server", "0", "--rate-limit-client", "0", "--rate-limit-admin", "0",
         ])
         let app = try await server.createApp()
         for number in 1...3 { _ = try await server.request("POST", "/v1/devices", key: app.clientKey, body: #"{"platform": "ios", "token": "\#(Harness.token(number))"}"#) }

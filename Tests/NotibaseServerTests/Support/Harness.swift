@@ -21,7 +21,7 @@ final class Harness: Sendable {
     let responder: APIResponder
     let fanOut: FanOut
     let worker: DeliveryWorker
-    let time = TimeSource()
+    let time = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
     let metrics: Metrics
 
     /// `quickHandlers: false` runs every route's handler in a task: the reference for the quick
@@ -39,8 +39,8 @@ final class Harness: Sendable {
         let store = self.store
         let time = self.time
         // The history's partitions for the harness's time (PostgreSQL), as a server makes them for its own.
-        try await store.prepareHistory(now: WallClock { time.now }.milliseconds())
-        let clock = WallClock { time.now }
+        try await store.prepareHistory(now: time.wallClock.milliseconds())
+        let clock = time.wallClock
         let box = try SecretBox(key: Self.secretKey)
         metrics = Metrics()
         var limits = ServerConfiguration.Limits()
@@ -68,7 +68,7 @@ final class Harness: Sendable {
 
     /// Moves the clock forward.
     func advance(_ seconds: TimeInterval) {
-        time.value.withLock { $0 = $0.addingTimeInterval(seconds) }
+        time.advance(seconds: seconds)
     }
 
     /// Sends a request; `body` is JSON text. It takes the path the server would take (a quick
@@ -178,28 +178,3 @@ struct Reply: Sendable {
     var errorCode: String? { json["error"]["code"].string }
 }
 
-
-/// A sender that answers with a script and records every push it was handed.
-final class ScriptedSender: Sender {
-    private let script: @Sendable (Push) -> SendOutcome
-    private let recorded = Mutex<[Push]>([])
-
-    init(_ script: @escaping @Sendable (Push) -> SendOutcome = { .sent(providerID: "p-" + $0.deliveryID) }) {
-        self.script = script
-    }
-
-    var pushes: [Push] { recorded.withLock { $0 } }
-
-    func send(_ pushes: [Push]) async -> [SendOutcome] {
-        recorded.withLock { $0 += pushes }
-        return pushes.map(script)
-    }
-
-    func shutdown() async {}
-}
-
-/// A settable time.
-final class TimeSource: Sendable {
-    let value = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-    var now: Date { value.withLock { $0 } }
-}
