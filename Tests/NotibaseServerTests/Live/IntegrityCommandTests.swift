@@ -7,10 +7,7 @@ import NotibaseTestSupport
 @Suite("notibase serve --check")
 struct IntegrityCommandTests {
     static func check(_ dataDirectory: String) async throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = ServerProcess.packageRoot.appendingPathComponent(".build/debug/notibase")
-        process.arguments = ["serve", "--check", "--data-dir", dataDirectory]
-        return try await runToEnd(process)
+        try await runToEnd(try ServerProcess.binary(), ["serve", "--check", "--data-dir", dataDirectory])
     }
 
     @Test func reportsAConsistentStoreThenEveryProblemWithANonZeroExit() async throws {

@@ -6,9 +6,10 @@ import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
 
-/// The server's parts in one process, without sockets: requests go straight to the responder, and
-/// the fan-out and the workers run when the test says. Time is a settable clock.
-final class Harness: Sendable {
+/// The server's parts in one process: requests go straight to the responder (``request(_:_:key:body:headers:)``),
+/// or, inside ``test(_:_:)`` over `.live`, over a socket to the same responder; the fan-out and the
+/// workers run when the test says. Time is a settable clock.
+final class Harness: TestClient {
     static let adminKey = "nb_admin_test-admin-key-0123456789abcdefghij"
     static let secretKey = [UInt8](repeating: 7, count: 32)
 
@@ -23,6 +24,7 @@ final class Harness: Sendable {
     let worker: DeliveryWorker
     let time = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
     let metrics: Metrics
+    private let maxBodyBytes: Int
 
     /// `quickHandlers: false` runs every route's handler in a task: the reference for the quick
     /// paths.
@@ -46,6 +48,7 @@ final class Harness: Sendable {
         var limits = ServerConfiguration.Limits()
         limits.rates = rates
         limits.acceptsAnyFCMTokenURI = acceptsAnyFCMTokenURI
+        maxBodyBytes = limits.maxBodyBytes
         // Rate limits on a stopped clock: no bucket refills while a test runs, however slowly.
         let start = ContinuousClock.now
         let context = APIContext(
@@ -90,36 +93,32 @@ final class Harness: Sendable {
         return Reply(await responder.response(to: request))
     }
 
-    /// A new app: its ID and keys. Identity verification is off unless asked for, so tests about
-    /// other things can register user IDs with the client key alone.
-    func createApp(_ name: String = "Test app", verifiesIdentity: Bool = false) async throws -> TestApp {
-        let reply = await request("POST", "/v1/apps", key: Self.adminKey, body: #"{"name": "\#(name)", "requireIdentityVerification": \#(verifiesIdentity)}"#)
-        guard reply.status == 201, let id = reply["id"].string, let server = reply["serverKey"].string, let client = reply["clientKey"].string else {
-            throw HarnessError("creating an app answered \(reply.status): \(reply.text)")
+    /// Runs `body` with a client over `transport`: this harness itself, or a socket to its
+    /// responder behind the HTTP server (on 127.0.0.1, a free port, stopped when `body` returns), as
+    /// Hummingbird's `app.test(.router | .live)` does.
+    func test<Value>(_ transport: Transport, _ body: (any TestClient) async throws -> Value) async throws -> Value {
+        switch transport {
+        case .inProcess:
+            return try await body(self)
+        case .live:
+            var options = HTTPServer.Options(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes)
+            options.logger = .silent
+            let server = try HTTPServer(options: options, responder: responder)
+            do {
+                let value = try await body(SocketClient(port: server.port))
+                await server.shutdown()
+                return value
+            } catch {
+                await server.shutdown()
+                throw error
+            }
         }
-        return TestApp(id: id, serverKey: server, clientKey: client)
     }
 
-    /// Registers an iOS device with a token made from `number`; returns its ID.
-    @discardableResult
-    func registerDevice(_ app: TestApp, number: Int, platform: Platform = .ios, extra: String = "") async throws -> String {
-        let reply = await request("POST", "/v1/devices", key: app.clientKey, body: #"{"platform": "\#(platform.rawValue)", "token": "\#(Self.token(number, platform))"\#(extra)}"#)
-        guard reply.status == 201 || reply.status == 200, let id = reply["id"].string else {
-            throw HarnessError("registering a device answered \(reply.status): \(reply.text)")
-        }
-        return id
-    }
-
+    /// A device token made from `number`: 64 hex digits for iOS, an FCM-like one for Android.
     static func token(_ number: Int, _ platform: Platform = .ios) -> String {
         let hex = String(format: "%064x", number)
         return platform == .ios ? hex : "fcm-" + hex.suffix(24)
-    }
-
-    /// Sends a message; returns its ID.
-    func send(_ app: TestApp, _ body: String) async throws -> String {
-        let reply = await request("POST", "/v1/messages", key: app.serverKey, body: body)
-        guard reply.status == 202, let id = reply["id"].string else { throw HarnessError("sending answered \(reply.status): \(reply.text)") }
-        return id
     }
 
     /// One device registered, a message sent to it and delivered: its delivery's and message's IDs.
