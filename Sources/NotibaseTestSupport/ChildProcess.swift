@@ -163,9 +163,10 @@ public final class ChildProcess: Sendable {
         killer.cancel()
     }
 
-    /// The same, blocking the caller (for `deinit` and `defer`).
-    public func stop() {
-        signal(SIGTERM)
+    /// Stops the child, blocking the caller (for `deinit` and `defer`): `signal`, then SIGKILL
+    /// after 5 seconds, and waits until it ended.
+    public func stop(signal first: Int32 = SIGTERM) {
+        signal(first)
         if !termination.wait(until: Date().addingTimeInterval(5)) {
             signal(SIGKILL)
             termination.wait()
