@@ -19,11 +19,17 @@ public final class NotibaseClient: Sendable {
     private let categories: AppCategoryWriter
     private let flusher: Flusher
     private let now: @Sendable () -> Date
+    private let timeZone: @Sendable () -> String
 
     /// A client for `configuration`, using `center` for categories (`UNUserNotificationCenter.current()`).
-    public init(configuration: NotibaseConfiguration, center: UNUserNotificationCenter = .current(), now: @escaping @Sendable () -> Date = Date.init) {
+    /// `timeZone` gives the device's time zone for its registration (the system's by default).
+    public init(
+        configuration: NotibaseConfiguration, center: UNUserNotificationCenter = .current(), now: @escaping @Sendable () -> Date = Date.init,
+        timeZone: @escaping @Sendable () -> String = { TimeZone.current.identifier }
+    ) {
         self.configuration = configuration
         self.now = now
+        self.timeZone = timeZone
         connection = ServerConnection(serverURL: configuration.serverURL, clientKey: configuration.clientKey)
         registration = RegistrationState(directory: configuration.stateDirectory)
         outbox = ReceiptOutbox(shared: configuration.sharedDirectory ?? configuration.stateDirectory)
@@ -64,7 +70,7 @@ public final class NotibaseClient: Sendable {
         var next = registration.pending ?? sent ?? DeviceRegistration(platform: .ios, token: "")
         change(&next)
         next.locale = DeviceRegistration.currentLocale
-        next.timeZone = TimeZone.current.identifier
+        next.timeZone = timeZone()
         next.appVersion = configuration.appVersion
         next.sdkVersion = NotibaseConfiguration.sdkVersion
         if let sent, !sent.token.isEmpty, sent.token != next.token {
@@ -129,21 +135,51 @@ public final class NotibaseClient: Sendable {
 
     /// One attempt at everything pending; true when nothing is left.
     private func sendPending() async -> Bool {
-        if let pending = registration.pending, !pending.token.isEmpty {
-            guard let body = try? JSONEncoder().encode(pending) else { return false }
-            switch await connection.post("v1/devices", body: body) {
-            case .accepted:
-                registration.markSent(pending)
-            case .rejected:
-                // The server will never take it as it is (a revoked key, an invalid token):
-                // keeping it would retry forever.
-                registration.markSent(pending)
-            case .retryLater:
-                return false
-            }
-        }
+        if let pending = registration.pending, !pending.token.isEmpty, await !send(pending) { return false }
         let poster = HTTPReceiptPoster(endpoint: ReceiptEndpoint(serverURL: configuration.serverURL, clientKey: configuration.clientKey))
         _ = await outbox.flush(with: poster)
         return outbox.pending().isEmpty && !(registration.pending.map { !$0.token.isEmpty } ?? false)
+    }
+
+    /// One attempt at a registration; false when it must be tried again later.
+    private func send(_ pending: DeviceRegistration) async -> Bool {
+        guard let body = try? JSONEncoder().encode(pending) else { return false }
+        switch await connection.post("v1/devices", body: body) {
+        case .accepted:
+            registration.markSent(pending)
+        case .rejected(_, let answer):
+            if pending.timeZone != nil, RejectedField(answer)?.name == "timeZone" {
+                // A zone this server's time-zone database does not know (one newer than its
+                // copy, say): without it the device still gets every push, and sends at a local
+                // time use the message's fallback zone for it. Never the reason for no pushes.
+                var withoutZone = pending
+                withoutZone.timeZone = nil
+                registration.setPending(withoutZone)
+                return await send(withoutZone)
+            }
+            // The server will never take it as it is (a revoked key, an invalid token): keeping
+            // it would retry forever.
+            registration.markSent(pending)
+        case .retryLater:
+            return false
+        }
+        return true
+    }
+}
+
+/// The field a 4xx answer names (`{"error": {"field": …}}`), when it names one.
+private struct RejectedField: Decodable {
+    let name: String
+
+    init?(_ answer: Data) {
+        guard let decoded = try? JSONDecoder().decode(Self.self, from: answer) else { return nil }
+        self = decoded
+    }
+
+    private struct Problem: Decodable { let field: String }
+    private enum Keys: String, CodingKey { case error }
+
+    init(from decoder: any Decoder) throws {
+        name = try decoder.container(keyedBy: Keys.self).decode(Problem.self, forKey: .error).field
     }
 }

@@ -58,14 +58,16 @@ final class LiveWorld: Sendable {
         return LiveWorld(server: server, dataDirectory: configuration.dataDirectory, fleet: fleet, appID: id, serverKey: serverKey, clientKey: clientKey)
     }
 
-    /// A client (the app's SDK) for a simulated iPhone.
-    func client(for phone: SimulatedIPhone, retryDelay: Duration = .milliseconds(100)) -> NotibaseClient {
+    /// A client (the app's SDK) for a simulated iPhone, in `timeZone` (this machine's by default).
+    func client(
+        for phone: SimulatedIPhone, retryDelay: Duration = .milliseconds(100), timeZone: @escaping @Sendable () -> String = { TimeZone.current.identifier }
+    ) -> NotibaseClient {
         var configuration = NotibaseConfiguration(
             serverURL: serverURL, clientKey: clientKey, sharedDirectory: phone.sharedDirectory,
             stateDirectory: phone.sharedDirectory.appendingPathComponent("app"))
         configuration.initialRetryDelay = retryDelay
         configuration.maximumRetryDelay = .seconds(1)
-        return NotibaseClient(configuration: configuration, center: phone.device.center)
+        return NotibaseClient(configuration: configuration, center: phone.device.center, timeZone: timeZone)
     }
 
     func call(_ method: String, _ path: String, key: String? = nil, body: JSONValue? = nil) async throws -> JSONValue {

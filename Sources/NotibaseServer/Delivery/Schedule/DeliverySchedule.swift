@@ -38,6 +38,9 @@ struct DeliverySchedule: Sendable {
         var origin: Int
         var due: Int
         var quietUntil: Int?
+        /// The `scheduled` detail of a delivery due at ``due``: the same for every device of the
+        /// zone the rate does not move, so made once.
+        var detail = ""
     }
 
     /// The schedule of a message with `pacing`, due at `sendAt`; its rate goes on from the
@@ -89,6 +92,7 @@ struct DeliverySchedule: Sendable {
             moment.due = end
             moment.quietUntil = end
         }
+        moment.detail = detail(moment, due: moment.due)
         moments[key] = moment
         return moment
     }
@@ -97,7 +101,7 @@ struct DeliverySchedule: Sendable {
     mutating func decide(timeZone: String?) -> Decision {
         let moment = moment(timeZone: timeZone)
         let due = plan?.place(moment.due) ?? moment.due
-        var decision = Decision(dueAt: due, origin: moment.origin, detail: detail(moment, due: due))
+        var decision = Decision(dueAt: due, origin: moment.origin, detail: due == moment.due ? moment.detail : detail(moment, due: due))
         let expiry = ttl.map { moment.origin + $0 * 1000 } ?? expiresAt
         if let expiry, due > expiry {
             let zone = moment.clock.identifier

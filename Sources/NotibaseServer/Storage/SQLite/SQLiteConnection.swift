@@ -90,6 +90,13 @@ final class SQLiteConnection {
         return rows
     }
 
+    /// Runs a query and hands each row to `body` as it comes, keeping none.
+    func each(_ sql: String, _ values: [SQLValue] = [], _ body: (SQLiteStatement) throws -> Void) throws {
+        let statement = try self.statement(sql)
+        try statement.bind(values)
+        while try statement.step() { try body(statement) }
+    }
+
     /// The first row of a query, mapped, or nil.
     func first<Row>(_ sql: String, _ values: [SQLValue] = [], _ map: (SQLiteStatement) throws -> Row) throws -> Row? {
         let statement = try self.statement(sql)

@@ -64,6 +64,13 @@ final class SQLiteStatement {
 
     func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
 
+    /// The bytes of a text column, valid only inside `body` (nil for NULL), read without making a
+    /// `String`.
+    func withText<T>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>?) throws -> T) rethrows -> T {
+        guard !isNull(column), let pointer = sqlite3_column_text(handle, column) else { return try body(nil) }
+        return try body(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
     func blob(_ column: Int32) -> [UInt8] {
         guard let pointer = sqlite3_column_blob(handle, column) else { return [] }
         let count = Int(sqlite3_column_bytes(handle, column))
