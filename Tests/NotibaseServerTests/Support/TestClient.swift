@@ -69,7 +69,11 @@ struct SocketClient: TestClient {
             if headers["Content-Type"] == nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
             request.httpBody = Data(body.utf8)
         }
-        let (data, response) = try await URLSession.shared.data(for: request)
+        // In a task of its own, which the caller's cancellation does not reach: on Linux, cancelling
+        // a task inside URLSession.data(for:) while its answer arrives deadlocks (the cancel waits
+        // on the session's queue, which waits on the task's lock), as a load loop that a test
+        // cancels does.
+        let (data, response) = try await Task { [request] in try await URLSession.shared.data(for: request) }.value
         guard let http = response as? HTTPURLResponse else { throw HarnessError("\(method) \(path) got no HTTP answer") }
         var headers: [String: String] = [:]
         for (name, value) in http.allHeaderFields { headers["\(name)".lowercased()] = "\(value)" }
