@@ -30,7 +30,7 @@ enum Rows {
     /// Deliveries with their message's and device's IDs (standard SQL: both backends run it).
     static let deliveryQuery = """
         SELECT d.seq, d.id, m.id, dev.id, d.platform, d.variant, d.state, d.attempts, d.provider_id, d.due_at, d.created_at, d.updated_at, d.sent_at,
-            d.schedule
+            d.schedule, d.scheduled_at
         FROM deliveries d JOIN messages m ON m.seq = d.message_seq LEFT JOIN devices dev ON dev.seq = d.device_seq
         """
 
@@ -91,7 +91,7 @@ enum Rows {
             seq: row.int(0), id: row.text(1), messageID: row.text(2), deviceID: row.optionalText(3), platform: platform,
             variant: row.optionalText(5), state: state, attempts: row.int(7), providerID: row.optionalText(8),
             nextAttemptAt: row.optionalInt(9), createdAt: row.int(10), updatedAt: row.int(11), sentAt: row.optionalInt(12),
-            schedule: row.optionalText(13).flatMap { StoredJSON.decode(DeliveryEventDetail.self, $0) })
+            schedule: ScheduleNote.detail(stored: row.optionalText(13), dueAt: row.optionalInt(14)))
     }
 
     /// What a claim selects of each delivery, its device and message, in both backends (`d` the

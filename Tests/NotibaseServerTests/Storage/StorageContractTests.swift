@@ -207,6 +207,53 @@ final class StorageContractTests: Sendable {
         #expect(all.count == 31 && Set(all.map(\.seq)).count == 31)
     }
 
+    /// Apps take turns for the shares of a claim: an app with more campaigns sending than a claim
+    /// shares between never leaves another app's message without a share (before, the oldest
+    /// hundred messages took every share, whichever app they were from).
+    @Test func oneAppsManyCampaignsLeaveAnotherAppsMessageItsShare() async throws {
+        let busy = try await app("busy")
+        try await devices(busy, 10)
+        for index in 0..<ClaimShares.messagesPerClaim {
+            let (campaign, _) = try await message(busy, id: "campaign-\(index)")
+            _ = try await store.fanOutBatch(messageSeq: campaign.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 100, now: 200)
+        }
+        let other = try await app("other")
+        try await devices(other, 1)
+        let (reset, _) = try await message(other, id: "reset", now: 300)
+        _ = try await store.fanOutBatch(messageSeq: reset.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 100, now: 300)
+        let claimed = try await store.claimDeliveries(now: 400, lease: 1_000, limit: ClaimShares.messagesPerClaim)
+        #expect(claimed.count == ClaimShares.messagesPerClaim)
+        #expect(claimed.contains { $0.messageSeq == reset.seq }, "the other app's message has its share of the first claim")
+    }
+
+    /// Registrations that arrive together are committed together (both stores group them), and
+    /// each is answered on its own: one that cannot be written (an app that does not exist) fails
+    /// alone, and every other is stored once, a repeated token as an update.
+    @Test func registrationsThatArriveTogetherAreEachAnsweredOnTheirOwn() async throws {
+        let app = try await app()
+        let store = store
+        let results = await withTaskGroup(of: (Int, Bool?).self) { group in
+            for index in 0..<60 {
+                group.addTask {
+                    let token = String(format: "%064x", index % 50 + 1)  // the last ten repeat earlier tokens
+                    let registration = DeviceRegistration(platform: .ios, token: token, locale: index < 50 ? nil : "fr")
+                    do {
+                        return (index, try await store.registerDevice(appID: index == 17 ? "no-such-app" : app, registration, now: 10).created)
+                    } catch {
+                        return (index, nil)
+                    }
+                }
+            }
+            return await group.reduce(into: [Int: Bool?]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(results[17] == .some(nil), "the registration to an app that does not exist fails")
+        #expect(results.filter { $0.key != 17 && $0.value == nil }.isEmpty, "no other registration fails with it")
+        #expect(results.values.filter { $0 == true }.count == 49, "each of the 49 tokens is created once")
+        let devices = try await store.devices(appID: app, filter: DeviceFilter(), afterSeq: 0, limit: 100)
+        #expect(devices.count == 49 && Set(devices.map(\.token)).count == 49)
+        #expect(devices.filter { $0.locale == "fr" }.count == 10)
+    }
+
     /// A batch registers new devices and updates known ones as single registrations would:
     /// fields it leaves out keep their values, and a deactivated device is active again.
     @Test func aBatchInsertsNewDevicesAndUpdatesKnownOnes() async throws {

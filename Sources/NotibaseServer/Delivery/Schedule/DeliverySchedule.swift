@@ -27,8 +27,8 @@ struct DeliverySchedule: Sendable {
         var origin: Int
         /// Why it cannot be sent, when it cannot.
         var failure: String?
-        /// The detail of its `scheduled` history entry (JSON object).
-        var detail: String
+        /// Its `scheduled` history entry, as stored (``ScheduleNote``).
+        var note: String
     }
 
     /// A device's moment in its zone, and whether quiet hours moved it.
@@ -38,9 +38,9 @@ struct DeliverySchedule: Sendable {
         var origin: Int
         var due: Int
         var quietUntil: Int?
-        /// The `scheduled` detail of a delivery due at ``due``: the same for every device of the
-        /// zone the rate does not move, so made once.
-        var detail = ""
+        /// The ``ScheduleNote`` of a delivery due at ``due``: the same for every device of the zone
+        /// the rate does not move, so made once.
+        var note = ""
     }
 
     /// The schedule of a message with `pacing`, due at `sendAt`; its rate goes on from the
@@ -92,7 +92,7 @@ struct DeliverySchedule: Sendable {
             moment.due = end
             moment.quietUntil = end
         }
-        moment.detail = detail(moment, due: moment.due)
+        moment.note = note(moment, due: moment.due)
         moments[key] = moment
         return moment
     }
@@ -101,7 +101,7 @@ struct DeliverySchedule: Sendable {
     mutating func decide(timeZone: String?) -> Decision {
         let moment = moment(timeZone: timeZone)
         let due = plan?.place(moment.due) ?? moment.due
-        var decision = Decision(dueAt: due, origin: moment.origin, detail: due == moment.due ? moment.detail : detail(moment, due: due))
+        var decision = Decision(dueAt: due, origin: moment.origin, note: due == moment.due ? moment.note : note(moment, due: due))
         let expiry = ttl.map { moment.origin + $0 * 1000 } ?? expiresAt
         if let expiry, due > expiry {
             let zone = moment.clock.identifier
@@ -116,20 +116,13 @@ struct DeliverySchedule: Sendable {
         return decision
     }
 
-    /// `{"timeZone": …, "localTime": …, "dueAt": …, "decidedBy": [...]}`, and whether the zone was
-    /// the fallback.
-    private func detail(_ moment: Moment, due: Int) -> String {
+    /// The stored note of a delivery due at `due` (``ScheduleNote``).
+    private func note(_ moment: Moment, due: Int) -> String {
         var decidedBy: [String] = []
         if pacing.localTime != nil { decidedBy.append("localTime") }
         if moment.quietUntil != nil { decidedBy.append("quietHours") }
         if due > moment.due { decidedBy.append("rate") }
-        var writer = JSONObjectWriter()
-        writer.field("decidedBy", decidedBy)
-        writer.field("dueAt", time: due)
-        writer.field("localTime", Self.local(due, moment.clock))
-        writer.field("timeZone", moment.clock.identifier)
-        if moment.fellBack { writer.field("timeZoneFallback", true) }
-        return String(decoding: writer.finish(), as: UTF8.self)
+        return ScheduleNote(decidedBy: decidedBy, timeZone: moment.clock.identifier, fellBack: moment.fellBack).stored
     }
 
     /// The wall-clock reading at an instant, as `2026-12-01T09:00:00`.

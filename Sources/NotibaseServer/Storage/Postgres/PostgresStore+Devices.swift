@@ -1,5 +1,6 @@
 import Foundation
 import NotibaseCore
+import Synchronization
 
 extension Audience {
     /// The condition on `devices` in PostgreSQL, its one parameter numbered `$index` (lists travel
@@ -29,19 +30,56 @@ extension PostgresStore {
         """
 
     func registerDevice(appID: String, _ registration: DeviceRegistration, now: Int) async throws -> (DeviceRecord, created: Bool) {
-        let newID = Identifier.make(milliseconds: now)
-        return try await pool.transaction { try Self.upsert($0, appID: appID, registration, newID: newID, now: now) }
+        try await withCheckedThrowingContinuation { continuation in
+            registerDevice(appID: appID, registration, now: now) { continuation.resume(with: $0) }
+        }
     }
 
+    /// Registrations that arrive while a group of them commits are written together in the next
+    /// transaction (group commit): one durable commit for many devices instead of one each, which
+    /// is what bounds single registrations on PostgreSQL (its commit waits for the disk). One group
+    /// commits at a time per node; the registration that finds none committing starts it.
     func registerDevice(
         appID: String, _ registration: DeviceRegistration, now: Int,
         completion: @escaping @Sendable (Result<(DeviceRecord, created: Bool), any Error>) -> Void
     ) {
-        Task {
+        let starts = registrations.withLock { group in
+            group.waiting.append(PendingRegistration(appID: appID, registration: registration, now: now, completion: completion))
+            defer { group.committing = true }
+            return !group.committing
+        }
+        if starts { Task { await commitRegistrations() } }
+    }
+
+    /// Commits the waiting registrations, a group per transaction, until none is waiting.
+    private func commitRegistrations() async {
+        while true {
+            let group = registrations.withLock { group in
+                defer { group.waiting = [] }
+                if group.waiting.isEmpty { group.committing = false }
+                return group.waiting
+            }
+            guard !group.isEmpty else { return }
+            let work = zip(group, Identifier.make(times: group.map(\.now))).map { pending, newID in
+                (appID: pending.appID, registration: pending.registration, newID: newID, now: pending.now)
+            }
             do {
-                completion(.success(try await registerDevice(appID: appID, registration, now: now)))
+                let results = try await pool.transaction { connection in
+                    try work.map { try Self.upsert(connection, appID: $0.appID, $0.registration, newID: $0.newID, now: $0.now) }
+                }
+                for (pending, result) in zip(group, results) { pending.completion(.success(result)) }
+            } catch let error as StorageError where error.kind == .unavailable {
+                for pending in group { pending.completion(.failure(error)) }
             } catch {
-                completion(.failure(error))
+                // One at a time, so that a failure (a conflict, a deadlock with another node's
+                // group) belongs to its own registration only.
+                for (pending, item) in zip(group, work) {
+                    do {
+                        pending.completion(.success(try await pool.transaction { try Self.upsert($0, appID: item.appID, item.registration, newID: item.newID, now: item.now) }))
+                    } catch {
+                        pending.completion(.failure(error))
+                    }
+                }
             }
         }
     }

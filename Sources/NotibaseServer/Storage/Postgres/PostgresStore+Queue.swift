@@ -43,7 +43,7 @@ extension PostgresStore {
                 }
                 var row = NewDelivery(id: id, device: target.device, platform: target.platform, variant: variant)
                 if let decision = schedule?.decide(timeZone: target.timeZone) {
-                    (row.due, row.moment, row.scheduled, row.schedule) = (decision.dueAt, decision.origin, decision.dueAt, decision.detail)
+                    (row.due, row.moment, row.scheduled, row.schedule) = (decision.dueAt, decision.origin, decision.dueAt, decision.note)
                     if let failure = decision.failure {
                         row.state = DeliveryState.failed.rawValue
                         failures.append(Failure(id: id, detail: DeliveryEventDetail.because(failure).stored))
@@ -130,10 +130,13 @@ extension PostgresStore {
                     """, [.int(now + lease), .int(now), .int(count)] + values).map { $0.int(0) }
             }
             // Messages with something due now: those waiting for their moment (pacing) take no share.
+            // Apps take turns for the shares: each app's oldest, then each app's second, and so on.
             let sending = try connection.query(
                 """
-                SELECT seq FROM messages WHERE state IN (\(Lifecycle.beingSentSQL))
-                AND EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND due_at <= $2) ORDER BY seq LIMIT $1
+                SELECT seq FROM (
+                    SELECT seq, row_number() OVER (PARTITION BY app_id ORDER BY seq) AS turn FROM messages
+                    WHERE state IN (\(Lifecycle.beingSentSQL)) AND EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND due_at <= $2)
+                ) AS sending ORDER BY turn, seq LIMIT $1
                 """, [.int(ClaimShares.messagesPerClaim), .int(now)]).map { $0.int(0) }
             if let share = ClaimShares.share(limit: limit, sendingMessages: sending.count) {
                 for message in sending where seqs.count < limit {

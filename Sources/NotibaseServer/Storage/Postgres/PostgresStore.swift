@@ -13,6 +13,9 @@ final class PostgresStore: Storage {
     /// schemas of their own do not wake each other.
     let channel: String
     private let listener = Mutex<PostgresListener?>(nil)
+    /// Registrations waiting for the group commit in flight, and whether one is; added to from any
+    /// thread.
+    let registrations = Mutex<(waiting: [PendingRegistration], committing: Bool)>(([], false))
 
     /// Connects (`size` connections), migrates the schema under an advisory lock, and makes the
     /// history partitions for the weeks ahead of `now` (retention makes them again as time goes on).

@@ -43,7 +43,7 @@ extension SQLiteStore {
                     """,
                     [.text(id), .int(messageSeq), .int(deviceSeq), .text(platform), .optionalText(variant),
                      .text(decision?.failure == nil ? "queued" : "failed"), decision?.failure == nil ? .int(decision?.dueAt ?? now) : .null,
-                     .int(now), .int(now), .optionalInt(decision?.origin), .optionalInt(decision?.dueAt), .optionalText(decision?.detail)]) { $0.int(0) }
+                     .int(now), .int(now), .optionalInt(decision?.origin), .optionalInt(decision?.dueAt), .optionalText(decision?.note)]) { $0.int(0) }
                 if let failure = decision?.failure, let seq {
                     try connection.run(
                         "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)",
@@ -71,10 +71,13 @@ extension SQLiteStore {
         try connection.transaction {
             var seqs: [Int] = []
             // Messages with something due now: those waiting for their moment (pacing) take no share.
+            // Apps take turns for the shares: each app's oldest, then each app's second, and so on.
             let sending = try connection.query(
                 """
-                SELECT seq FROM messages WHERE state IN (\(Lifecycle.beingSentSQL))
-                AND EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND due_at <= ?) ORDER BY seq LIMIT ?
+                SELECT seq FROM (
+                    SELECT seq, row_number() OVER (PARTITION BY app_id ORDER BY seq) AS turn FROM messages
+                    WHERE state IN (\(Lifecycle.beingSentSQL)) AND EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND due_at <= ?)
+                ) AS sending ORDER BY turn, seq LIMIT ?
                 """, [.int(now), .int(ClaimShares.messagesPerClaim)]) { $0.int(0) }
             if let share = ClaimShares.share(limit: limit, sendingMessages: sending.count) {
                 for message in sending where seqs.count < limit {

@@ -11,13 +11,6 @@ actor SQLiteStore: Storage {
     /// Device registrations waiting for the next group commit; added to from any thread.
     let pendingRegistrations = Mutex<[PendingRegistration]>([])
 
-    struct PendingRegistration: Sendable {
-        var appID: String
-        var registration: DeviceRegistration
-        var now: Int
-        var completion: @Sendable (Result<(DeviceRecord, created: Bool), any Error>) -> Void
-    }
-
     /// Copies the write-ahead log into the database in the background, for a serving store.
     private let checkpointer: Checkpointer?
 

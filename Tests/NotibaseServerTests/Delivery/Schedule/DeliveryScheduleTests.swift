@@ -14,8 +14,10 @@ struct DeliveryScheduleTests {
         return DeliverySchedule(pacing: pacing, sendAt: sent, ttl: ttl, expiresAt: nil)
     }
 
+    /// The `scheduled` entry's detail as the log shows it, made from the stored note.
     func detail(_ decision: DeliverySchedule.Decision) throws -> [String: JSONValue] {
-        try JSONDecoder().decode([String: JSONValue].self, from: Data(decision.detail.utf8))
+        let note = try #require(ScheduleNote(stored: decision.note))
+        return try JSONDecoder().decode([String: JSONValue].self, from: JSONEncoder().encode(note.detail(dueAt: decision.dueAt)))
     }
 
     @Test func eachDeviceGetsTheNextLocalTimeInItsZone() throws {
@@ -107,5 +109,41 @@ struct DeliveryScheduleTests {
         #expect(slots[121].failure == "at the message's rate of 120 a minute its turn came after its time to live ended, so it was not sent")
         #expect(try detail(slots[1])["decidedBy"] == ["rate"])
         #expect(s.plan?.lanes.first?.placed == 200)
+    }
+}
+
+/// The stored form of the `scheduled` entry.
+@Suite("Schedule note")
+struct ScheduleNoteTests {
+    @Test func aNoteReadsBackAsItWasWritten() {
+        for note in [
+            ScheduleNote(decidedBy: ["localTime"], timeZone: "Europe/Paris", fellBack: false),
+            ScheduleNote(decidedBy: ["localTime", "quietHours", "rate"], timeZone: "America/Argentina/Buenos_Aires", fellBack: false),
+            ScheduleNote(decidedBy: [], timeZone: "UTC", fellBack: true),
+        ] {
+            #expect(ScheduleNote(stored: note.stored) == note)
+        }
+        #expect(ScheduleNote(decidedBy: ["localTime", "rate"], timeZone: "Asia/Kathmandu", fellBack: true).stored == "l,r|f|Asia/Kathmandu")
+    }
+
+    @Test func theEntryIsMadeFromTheNoteAndTheTimeItWasFirstDue() {
+        let detail = ScheduleNote.detail(stored: "q|f|Asia/Kathmandu", dueAt: 1_796_126_400_000)  // 2026-12-01T12:00Z
+        #expect(detail == DeliveryEventDetail(
+            dueAt: "2026-12-01T12:00:00Z", timeZone: "Asia/Kathmandu", localTime: "2026-12-01T17:45:00", timeZoneFallback: true,
+            decidedBy: ["quietHours"]))
+    }
+
+    /// Deliveries written before notes carry their entry as JSON, and still show it.
+    @Test func anEntryStoredAsJSONStillReads() {
+        let stored = #"{"decidedBy":["localTime"],"dueAt":"2026-12-01T08:00:00Z","localTime":"2026-12-01T09:00:00","timeZone":"Europe/Paris"}"#
+        #expect(ScheduleNote.detail(stored: stored, dueAt: nil) == DeliveryEventDetail(
+            dueAt: "2026-12-01T08:00:00Z", timeZone: "Europe/Paris", localTime: "2026-12-01T09:00:00", decidedBy: ["localTime"]))
+    }
+
+    @Test func aDamagedNoteReadsAsNone() {
+        for stored in ["", "l|", "x||UTC", "l|maybe|UTC", "l||"] {
+            #expect(ScheduleNote(stored: stored) == nil, "\(stored)")
+        }
+        #expect(ScheduleNote.detail(stored: nil, dueAt: 1) == nil)
     }
 }

@@ -61,7 +61,7 @@ public final class NotibaseRuntime {
         });
         registrar = new Registrar(store, outbox, clock, logger);
         sender = new Sender(outbox, new URLConnectionTransport(settings.serverURL, settings.clientKey, NETWORK_TIMEOUT_MILLIS), clock,
-                new Backoff(() -> ThreadLocalRandom.current().nextDouble()), logger, registrar::delivered);
+                new Backoff(() -> ThreadLocalRandom.current().nextDouble()), logger, registrar::delivered, registrar::refused);
         flusher = new Flusher(sender, executor, clock);
         receipts = new Receipts(outbox, store, clock, () -> UUID.randomUUID().toString(), logger);
         handler = new NotificationHandler<>(new AndroidNotifier(context, settings),

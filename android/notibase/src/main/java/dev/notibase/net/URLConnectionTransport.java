@@ -1,5 +1,6 @@
 package dev.notibase.net;
 
+import dev.notibase.core.outbox.Answer;
 import dev.notibase.core.outbox.Transport;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,7 +26,7 @@ public final class URLConnectionTransport implements Transport {
     }
 
     @Override
-    public int post(String path, String body) throws IOException {
+    public Answer post(String path, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         HttpURLConnection connection = (HttpURLConnection) new URL(baseURL + path).openConnection();
         try {
@@ -42,10 +43,26 @@ public final class URLConnectionTransport implements Transport {
                 out.write(bytes);
             }
             int status = connection.getResponseCode();
+            if (status >= 400 && status < 500) return new Answer(status, read(connection.getErrorStream(), Answer.MAX_BODY_BYTES));
             drain(status >= 400 ? connection.getErrorStream() : connection.getInputStream());
-            return status;
+            return new Answer(status, "");
         } finally {
             connection.disconnect();
+        }
+    }
+
+    /**
+     * The first {@code limit} bytes of a 4xx answer (the server's error, which names the refused
+     * field), as UTF-8. A longer body is cut there and not read further: it is no error of ours.
+     */
+    private static String read(InputStream stream, int limit) throws IOException {
+        if (stream == null) return "";
+        try (InputStream in = stream) {
+            byte[] kept = new byte[limit];
+            int length = 0;
+            int count;
+            while (length < limit && (count = in.read(kept, length, limit - length)) >= 0) length += count;
+            return new String(kept, 0, length, StandardCharsets.UTF_8);
         }
     }
 
@@ -55,7 +72,7 @@ public final class URLConnectionTransport implements Transport {
         try (InputStream in = stream) {
             byte[] buffer = new byte[4096];
             while (in.read(buffer) >= 0) {
-                // The body is not needed: the status says what to do.
+                // The body is not needed: the status says what to do (a 4xx's is read, above).
             }
         }
     }

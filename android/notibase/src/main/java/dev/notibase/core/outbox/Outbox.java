@@ -80,6 +80,20 @@ public final class Outbox {
         save();
     }
 
+    /**
+     * Puts {@code replacement} (same id) in the place of the refused {@code sent}, due at once;
+     * false, and nothing changed, when {@code sent} was replaced while it was being sent (a newer
+     * registration then matters, not a corrected older one).
+     */
+    public synchronized boolean replace(Entry sent, Entry replacement) {
+        if (!replacement.id.equals(sent.id)) throw new IllegalArgumentException("a replacement keeps the entry's id");
+        int index = indexOf(sent);
+        if (index < 0) return false;
+        entries.set(index, replacement);
+        save();
+        return true;
+    }
+
     /** Everything waiting, oldest first. */
     public synchronized List<Entry> entries() {
         return new ArrayList<>(entries);

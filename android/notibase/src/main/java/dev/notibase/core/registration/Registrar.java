@@ -2,6 +2,7 @@ package dev.notibase.core.registration;
 
 import dev.notibase.core.Clock;
 import dev.notibase.core.Logger;
+import dev.notibase.core.outbox.Answer;
 import dev.notibase.core.outbox.Entry;
 import dev.notibase.core.outbox.Outbox;
 import dev.notibase.core.store.Store;
@@ -67,13 +68,34 @@ public final class Registrar {
         }
     }
 
+    /**
+     * Called when the server refused an outbox entry; returns the entry to send instead, or null to
+     * drop it. A registration refused for its time zone (400 naming {@code timeZone}: a zone newer
+     * than the server's time-zone database) is sent again without it, so that the device still gets
+     * every push; messages sent in local time use their fallback zone for it. Once that one is
+     * accepted it is the sent registration, and the next change or start sends the zone once more
+     * (the server may have learned it since). Any other refusal is dropped.
+     */
+    public synchronized Entry refused(Entry entry, Answer answer) {
+        if (!entry.id.equals(ENTRY_ID) || !"timeZone".equals(answer.rejectedField())) return null;
+        Registration refused = Registration.fromJSON(entry.body);
+        if (refused == null || refused.timeZone == null) return null;
+        logger.warn("registration refused for its time zone, which the server does not know; registering without it");
+        return entry(refused.withoutTimeZone());
+    }
+
     private synchronized void update(UnaryOperator<Registration> change) {
         Registration registration = change.apply(wanted());
         store.put(WANTED_KEY, registration.toJSON());
         if (registration.token == null) return;
         String sent = store.get(SENT_KEY);
         if (registration.previousToken == null && registration.toJSON().equals(sent)) return;
-        outbox.add(new Entry(ENTRY_ID, "registration", Registration.PATH, registration.toJSON(), 0, clock.nowMillis()));
+        outbox.add(entry(registration));
         logger.info("registration queued: " + registration);
+    }
+
+    /** The outbox entry that sends {@code registration} now. */
+    private Entry entry(Registration registration) {
+        return new Entry(ENTRY_ID, "registration", Registration.PATH, registration.toJSON(), 0, clock.nowMillis());
     }
 }

@@ -68,6 +68,11 @@ public final class Registration {
                 newSDKVersion);
     }
 
+    /** The same registration with no time zone: the server did not know this one. */
+    public Registration withoutTimeZone() {
+        return new Registration(token, previousToken, externalUserID, externalUserIDToken, tags, locale, null, appVersion, sdkVersion);
+    }
+
     /** The server accepted it: the previous token is retired. */
     public Registration withoutPreviousToken() {
         return new Registration(token, null, externalUserID, externalUserIDToken, tags, locale, timeZone, appVersion, sdkVersion);

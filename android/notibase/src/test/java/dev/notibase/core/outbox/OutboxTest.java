@@ -1,9 +1,12 @@
 package dev.notibase.core.outbox;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
 
 import dev.notibase.testing.MemoryStore;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.Test;
 
@@ -48,5 +51,27 @@ public final class OutboxTest {
         outbox.add(new Entry("registration", "registration", "/v1/devices", "{\"tags\":[\"b\"]}", 0, 0));
         outbox.finished(inFlight, Outcome.DELIVERED, 0, new Backoff(() -> 1.0));
         assertEquals("{\"tags\":[\"b\"]}", outbox.nextDue(0).body);
+    }
+
+    @Test
+    public void aCorrectedEntryTakesTheRefusedOnesPlaceOnlyWhenItIsStillThere() {
+        MemoryStore store = new MemoryStore();
+        Outbox outbox = new Outbox(store);
+        outbox.add(new Entry("registration", "registration", "/v1/devices", "{\"timeZone\":\"X/Y\"}", 0, 0));
+        outbox.add(new Entry("r1", "receipt", "/v1/receipts", "{}", 0, 0));
+        Entry refused = outbox.nextDue(0);
+        assertTrue(outbox.replace(refused, new Entry("registration", "registration", "/v1/devices", "{}", 0, 5)));
+        assertEquals("in its place, and kept across a restart", List.of("registration {}", "r1 {}"), summaries(new Outbox(store)));
+
+        Entry corrected = outbox.nextDue(5);
+        outbox.add(new Entry("registration", "registration", "/v1/devices", "{\"tags\":[\"b\"]}", 0, 5));
+        assertFalse(outbox.replace(corrected, new Entry("registration", "registration", "/v1/devices", "{\"x\":1}", 0, 5)));
+        assertEquals("a newer registration is not overwritten", List.of("r1 {}", "registration {\"tags\":[\"b\"]}"), summaries(outbox));
+    }
+
+    private static List<String> summaries(Outbox outbox) {
+        List<String> summaries = new ArrayList<>();
+        for (Entry entry : outbox.entries()) summaries.add(entry.id + " " + entry.body);
+        return summaries;
     }
 }

@@ -3,6 +3,7 @@ package dev.notibase.core.registration;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
 
 import dev.notibase.core.json.Json;
 import dev.notibase.core.outbox.Backoff;
@@ -12,6 +13,7 @@ import dev.notibase.testing.ManualClock;
 import dev.notibase.testing.MemoryStore;
 import dev.notibase.testing.RecordingLogger;
 import dev.notibase.testing.RecordingTransport;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,6 +23,8 @@ import org.junit.Test;
 public final class RegistrarTest {
     private static final String TOKEN = "fcm-token-aaaaaaaaaaaaaaaaaaaa";
     private static final String IDENTITY = "eyJ1c2VyIjoiNDIifQ.c2lnbmF0dXJl";
+    /** A zone of tzdata 2022g, which an older server's database does not know. */
+    private static final String NEW_ZONE = "America/Ciudad_Juarez";
 
     private final MemoryStore store = new MemoryStore();
     private final ManualClock clock = new ManualClock(0);
@@ -31,11 +35,29 @@ public final class RegistrarTest {
     private final class Launch {
         final Outbox outbox = new Outbox(store);
         final Registrar registrar = new Registrar(store, outbox, clock, logger);
-        final Sender sender = new Sender(outbox, transport, clock, new Backoff(() -> 1.0), logger, registrar::delivered);
+        final Sender sender = new Sender(outbox, transport, clock, new Backoff(() -> 1.0), logger, registrar::delivered,
+                registrar::refused);
     }
 
     private Map<?, ?> lastBody() throws Exception {
-        return (Map<?, ?>) Json.parse(transport.requests.get(transport.requests.size() - 1).body);
+        return body(transport.requests.size() - 1);
+    }
+
+    private Map<?, ?> body(int request) throws Exception {
+        return (Map<?, ?>) Json.parse(transport.requests.get(request).body);
+    }
+
+    /** One app launch on a device in {@code zone} that has its FCM token. */
+    private Launch launchIn(String zone) {
+        Launch launch = new Launch();
+        launch.registrar.setDevice("es-MX", zone, "3.1", "0.1.0");
+        launch.registrar.setToken(TOKEN);
+        return launch;
+    }
+
+    /** The server's 400 for a registration field it refuses (APIError). */
+    private static String refusing(String field) {
+        return "{\"error\":{\"code\":\"invalid_field\",\"message\":\"not accepted\",\"field\":\"" + field + "\"}}";
     }
 
     @Test
@@ -131,5 +153,66 @@ public final class RegistrarTest {
         clock.advance(Backoff.MAXIMUM_MILLIS);
         launch.sender.drain();
         assertEquals(1, transport.requests.size());
+    }
+
+    @Test
+    public void aZoneTheServerDoesNotKnowCostsTheZoneNotTheRegistration() throws Exception {
+        Launch launch = new Launch();
+        launch.registrar.setDevice("es-MX", NEW_ZONE, "3.1", "0.1.0");
+        launch.registrar.setExternalUserID("user-42", IDENTITY);
+        launch.registrar.setTags(Set.of("vip"));
+        launch.registrar.setToken(TOKEN);
+        transport.answering(400, refusing("timeZone"));
+        launch.sender.drain();
+
+        assertEquals("sent again at once", 2, transport.requests.size());
+        assertEquals("/v1/devices", transport.requests.get(1).path);
+        Map<Object, Object> withoutZone = new HashMap<>(body(0));
+        assertEquals(NEW_ZONE, withoutZone.remove("timeZone"));
+        assertEquals("everything else as it was", withoutZone, body(1));
+        assertEquals(List.of(), launch.outbox.entries());
+        assertTrue(logger.all(), logger.all().contains("registration sent (HTTP 201)"));
+        assertFalse(logger.all(), logger.all().contains(IDENTITY));
+        assertFalse(logger.all(), logger.all().contains(TOKEN));
+
+        Launch next = new Launch();
+        next.registrar.setDevice("es-MX", null, "3.1", "0.1.0");
+        assertEquals("the server has it without a zone: nothing to send for a device without one", List.of(), next.outbox.entries());
+    }
+
+    @Test
+    public void theNextStartOffersTheZoneAgain() throws Exception {
+        transport.answering(400, refusing("timeZone"));
+        launchIn(NEW_ZONE).sender.drain();
+        assertEquals(2, transport.requests.size());
+
+        launchIn(NEW_ZONE).sender.drain();  // the server's time-zone database learned the zone meanwhile
+        assertEquals(3, transport.requests.size());
+        assertEquals(NEW_ZONE, lastBody().get("timeZone"));
+        assertEquals("registered with its zone: nothing sent again", List.of(), launchIn(NEW_ZONE).outbox.entries());
+    }
+
+    @Test
+    public void aRefusalNamingAnotherFieldIsDroppedAsBefore() {
+        Launch launch = launchIn(NEW_ZONE);
+        transport.answering(400, refusing("externalUserIdToken"));
+        launch.sender.drain();
+        clock.advance(Backoff.MAXIMUM_MILLIS);
+        launch.sender.drain();
+        assertEquals(1, transport.requests.size());
+        assertEquals(List.of(), launch.outbox.entries());
+    }
+
+    @Test
+    public void aRegistrationWithoutAZoneRefusedForItsZoneIsDropped() throws Exception {
+        Launch launch = launchIn(NEW_ZONE);
+        transport.answering(400, refusing("timeZone"));
+        transport.answering(400, refusing("timeZone"));
+        launch.sender.drain();
+        clock.advance(Backoff.MAXIMUM_MILLIS);
+        launch.sender.drain();
+        assertEquals("the zone-less one is not sent a third time", 2, transport.requests.size());
+        assertNull(lastBody().get("timeZone"));
+        assertEquals(List.of(), launch.outbox.entries());
     }
 }

@@ -1,0 +1,9 @@
+/// A device registration waiting for its store's next group commit, which writes the
+/// registrations that arrive together in one transaction (one durable commit for many devices),
+/// and tells each its own result.
+struct PendingRegistration: Sendable {
+    var appID: String
+    var registration: DeviceRegistration
+    var now: Int
+    var completion: @Sendable (Result<(DeviceRecord, created: Bool), any Error>) -> Void
+}
