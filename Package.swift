@@ -79,7 +79,8 @@ let package = Package(
         ),
 
         // MARK: Test support (helpers shared by the test targets; not shipped)
-        .target(name: "NotibaseTestSupport"),
+        .target(name: "NotibaseTestSupport", dependencies: ["NotibaseSenders"]),
+        .testTarget(name: "NotibaseTestSupportTests", dependencies: ["NotibaseTestSupport"]),
         .executableTarget(name: "NaiveIdentifierProbe", path: "Tests/NaiveIdentifierProbe"),
         // Runs the extension on a simulated iPhone that kills the process at the content handler.
         .executableTarget(

@@ -12,14 +12,20 @@ public enum TestProducts {
         return URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     }()
 
-    /// The directory holding the built executables (next to the test bundle).
+    /// The directory holding the built executables: the one the running tests were built into
+    /// (`.build/<triple>/<configuration>/`, beside the test bundle), so `swift test -c release`
+    /// runs the release `notibase`; `NOTIBASE_PRODUCTS_DIR` overrides it.
     public static let productsDirectory: URL = {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        if let configured = ProcessInfo.processInfo.environment["NOTIBASE_PRODUCTS_DIR"], !configured.isEmpty {
+            return URL(fileURLWithPath: configured)
+        }
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        var directory = bundle
         for _ in 0..<4 {
             if FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("notibase").path) { return directory }
             directory = directory.deletingLastPathComponent()
         }
-        return packageRoot.appendingPathComponent(".build/debug")
+        return bundle
     }()
 
     /// A built executable, such as `notibase`.

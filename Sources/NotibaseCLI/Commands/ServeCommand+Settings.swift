@@ -92,10 +92,10 @@ extension ServeCommand {
                 #else
                 throw UsageError("--sender simulated needs the simulator, which is built on Linux only")
                 #endif
-            case "test":
-                return .test(try TestSender(recordPath: value("sender-record", "NOTIBASE_SENDER_RECORD")))
+            case "accept":
+                return .accepting(try AcceptingSender(recordPath: value("sender-record", "NOTIBASE_SENDER_RECORD")))
             case let other:
-                throw UsageError("--sender takes providers, simulated or test, not '\(other)'")
+                throw UsageError("--sender takes providers, simulated or accept, not '\(other)'")
             }
         }
     }

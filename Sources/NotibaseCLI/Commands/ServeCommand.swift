@@ -28,8 +28,8 @@ enum ServeCommand: Command {
           --fanout-batch N          devices per fan-out transaction (NOTIBASE_FANOUT_BATCH, default 5000)
           --retention-days N        days a finished message's history is kept; 0 keeps it forever
                                     (NOTIBASE_RETENTION_DAYS, default 30)
-          --sender KIND             providers (APNs and FCM), simulated or test (NOTIBASE_SENDER, default providers)
-          --sender-record FILE      with --sender test: append every delivery ID sent (NOTIBASE_SENDER_RECORD)
+          --sender KIND             providers (APNs and FCM), simulated or accept (NOTIBASE_SENDER, default providers)
+          --sender-record FILE      with --sender accept: append every delivery ID accepted (NOTIBASE_SENDER_RECORD)
           --apns-url URL            APNs host for both environments, for a test peer (NOTIBASE_APNS_URL)
           --apns-ca FILE            CA certificates to trust for APNs instead of the system's (NOTIBASE_APNS_CA)
           --fcm-url URL             FCM base URL, for a test peer (NOTIBASE_FCM_URL)
@@ -43,7 +43,7 @@ enum ServeCommand: Command {
           NOTIBASE_ADMIN_KEY sets the admin key (nb_admin_…) instead of generating one; it replaces a
           stored one, which is how a lost admin key is recovered.
 
-          --sender test is a test facility: an in-process sender that accepts every push. --sender simulated
+          --sender accept sends nothing and accepts every push at once (benchmarks, crash tests). --sender simulated
           answers as APNs and FCM would and accepts every push (no phones attached; notibase demo attaches some).
         """
     static let options: [OptionSpec] = [

@@ -10,7 +10,7 @@ package struct SenderSet: Sendable {
         /// The app's stored APNs / FCM credentials; a delivery for an app without them fails with
         /// a message saying how to upload them.
         case stored
-        /// Not needed (test and simulated senders): each push carries placeholder credentials with
+        /// Not needed (the accepting and simulated senders): each push carries placeholder credentials with
         /// the app's ID and nothing secret.
         case notRequired
     }
@@ -21,7 +21,7 @@ package struct SenderSet: Sendable {
     package var android: any Sender
     /// Where credentials come from.
     package var credentials: Credentials
-    /// The provider label in metrics for each platform (`apns`, `fcm`, `test`, `simulated`).
+    /// The provider label in metrics for each platform (`apns`, `fcm`, `accept`, `simulated`).
     package var providerNames: [Platform: String]
 
     package init(ios: any Sender, android: any Sender, credentials: Credentials, providerNames: [Platform: String] = [.ios: "apns", .android: "fcm"]) {
@@ -35,10 +35,10 @@ package struct SenderSet: Sendable {
         platform == .ios ? ios : android
     }
 
-    /// One in-process sender that accepts every push, for tests and benchmarks (`--sender test`):
-    /// see ``TestSender``.
-    package static func test(_ sender: TestSender) -> SenderSet {
-        SenderSet(ios: sender, android: sender, credentials: .notRequired, providerNames: [.ios: "test", .android: "test"])
+    /// One sender that accepts every push and sends nothing, for benchmarks and crash tests
+    /// (`--sender accept`): see ``AcceptingSender``.
+    package static func accepting(_ sender: AcceptingSender) -> SenderSet {
+        SenderSet(ios: sender, android: sender, credentials: .notRequired, providerNames: [.ios: "accept", .android: "accept"])
     }
 
     /// Placeholders for a build without the APNs and FCM senders: every push is retried later

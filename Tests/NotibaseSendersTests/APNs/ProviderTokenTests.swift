@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import NotibaseCore
 @testable import NotibaseSenders
+import NotibaseTestSupport
 
 extension PeerTests {
     @Suite("APNs provider tokens: reuse, refresh timing, refusal")

@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseSenders
+import NotibaseTestSupport
 
 extension PeerTests {
     @Suite("FCM sender against a local HTTP/2 FCM and OAuth endpoint")

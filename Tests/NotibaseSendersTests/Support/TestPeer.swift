@@ -1,10 +1,11 @@
 import Foundation
 @testable import NotibaseSenders
+import NotibaseTestSupport
 
 /// A Python HTTP/2-over-TLS peer (APNs or FCM, from `Peers/`) running on a loopback port with a
 /// certificate authority made for this run. Stopped when released.
 final class TestPeer: @unchecked Sendable {
-    // @unchecked: the process and paths are set once in init; `stop` is idempotent through Process.
+    // @unchecked: everything is set once in init.
 
     enum Kind: String {
         case apns = "apns_peer.py"
@@ -13,8 +14,7 @@ final class TestPeer: @unchecked Sendable {
 
     let port: Int
     let directory: URL
-    private let process: Process
-    private let input: Pipe
+    private let child: ChildProcess
 
     /// `https://127.0.0.1:<port>`.
     var url: String { "https://127.0.0.1:\(port)" }
@@ -37,40 +37,21 @@ final class TestPeer: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let scriptData = try JSONSerialization.data(withJSONObject: script)
         try scriptData.write(to: directory.appendingPathComponent("script.json"))
-        process = Process()
-        input = Pipe()
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [TestPeer.python, TestPeer.peersDirectory.appendingPathComponent(kind.rawValue).path, "--state-dir", directory.path] + arguments
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        // read(2), retried on EINTR: FileHandle.availableData traps when a signal (a child's
-        // SIGCHLD) interrupts it.
-        var line: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let fd = output.fileHandleForReading.fileDescriptor
-        while !line.contains(UInt8(ascii: "\n")) {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { throw PeerError("the \(kind) peer exited before it was ready (is h2/cryptography installed? run script/bootstrap --tests)") }
-            line.append(contentsOf: buffer[0..<count])
+        let program = TestPeer.peersDirectory.appendingPathComponent(kind.rawValue).path
+        child = try ChildProcess(TestProducts.python, TestProducts.pythonArguments(program, ["--state-dir", directory.path] + arguments))
+        guard let line = try? child.readLine(timeout: .seconds(60)) else {
+            throw PeerError("the \(kind) peer exited before it was ready (is h2/cryptography installed? run script/bootstrap --tests)")
         }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.hasPrefix("READY "), let port = Int(text.dropFirst(6)) else { throw PeerError("unexpected peer output: \(text)") }
         self.port = port
     }
 
     deinit { stop() }
 
-    /// Stops the peer process with SIGKILL: a child started from a Dispatch thread inherits its
-    /// blocked signals, so SIGTERM may never arrive. (Not `waitUntilExit`, which can hang off the
-    /// main thread on Linux.)
+    /// Stops the peer process with SIGKILL and waits until it is gone.
     func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        for _ in 0..<200 where process.isRunning { usleep(10_000) }
+        child.stop(signal: SIGKILL)
     }
 
     /// Replaces the script (read by the peer before its next answer).
@@ -114,14 +95,6 @@ final class TestPeer: @unchecked Sendable {
 
     static var peersDirectory: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Peers")
-    }
-
-    /// `NOTIBASE_PYTHON`, else the package's `.build/venv/bin/python`, else `python3`.
-    static var python: String {
-        if let configured = ProcessInfo.processInfo.environment["NOTIBASE_PYTHON"], !configured.isEmpty { return configured }
-        let root = peersDirectory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let venv = root.appendingPathComponent(".build/venv/bin/python").path
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
     }
 }
 

@@ -3,6 +3,7 @@ import NotibaseSenders
 import Synchronization
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 @Suite("Logs")
 struct LogTests {

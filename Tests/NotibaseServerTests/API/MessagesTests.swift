@@ -3,6 +3,7 @@ import NotibaseCore
 import NotibaseSenders
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 @Suite("Messages: audience, variants, idempotency, scheduling, cancel")
 struct MessagesTests {

@@ -4,6 +4,7 @@ import NotibaseSenders
 import Synchronization
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// The client key ships inside the app, so anyone can have it. With it alone one cannot report
 /// what a device did with a delivery, nor receive another user's notifications.

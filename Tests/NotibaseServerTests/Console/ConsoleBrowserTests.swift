@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import NotibaseTestSupport
 
 /// The web console in a real browser: `console_browser.py` (Selenium from PyPI, Debian's headless
 /// `chromium` and `chromium-driver`, all installed by script/bootstrap --tests) starts
@@ -10,29 +11,19 @@ import Testing
 struct ConsoleBrowserTests {
     @Test(.timeLimit(.minutes(5)))
     func signInComposeSendWatchTheFunnelAndAskADevice() async throws {
-        let root = ServerProcess.packageRoot
+        let root = TestProducts.packageRoot
         let python = ProcessInfo.processInfo.environment["NOTIBASE_PYTHON"] ?? root.appendingPathComponent(".build/venv/bin/python").path
         try #require(FileManager.default.isExecutableFile(atPath: python), "the test Python is missing: run script/bootstrap --tests")
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver"), "chromium-driver is missing: run script/bootstrap --tests")
-        let binary = root.appendingPathComponent(".build/debug/notibase").path
-        try #require(FileManager.default.isExecutableFile(atPath: binary), "\(binary) is missing: run swift build first")
+        let binary = try ServerProcess.binary()
         let screenshots = ProcessInfo.processInfo.environment["NOTIBASE_SCREENSHOTS"] ?? root.appendingPathComponent(".build/console-screenshots").path
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [
+        let (status, text) = try await runToEnd(python, [
             root.appendingPathComponent("Tests/NotibaseServerTests/Console/console_browser.py").path,
             "--notibase", binary, "--screenshots", screenshots,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = await offPool { output.fileHandleForReading.readDataToEndOfFile() }
-        await offPool { process.waitUntilExit() }
-        let text = String(decoding: data, as: UTF8.self)
+        ])
         print(text.components(separatedBy: "\n").filter { $0.hasPrefix("console browser test") || $0.hasPrefix("FAIL") }.joined(separator: "\n"))
-        #expect(process.terminationStatus == 0, "\(text.suffix(8_000))")
+        #expect(status == 0, "\(text.suffix(8_000))")
         #expect(text.contains("checks passed"))
         for page in ["sign-in-refused", "compose", "compose-doctor", "message", "messages", "device", "apps", "compose-phone"] {
             #expect(FileManager.default.fileExists(atPath: "\(screenshots)/\(page).png"), "no screenshot of \(page)")

@@ -3,6 +3,7 @@ import NotibaseCore
 import NotibaseSenders
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// What the console's messages and devices pages read: a message's funnel with failures by
 /// reason, an audience's live count, devices found by token prefix.

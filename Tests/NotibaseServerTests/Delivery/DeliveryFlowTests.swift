@@ -4,6 +4,7 @@ import NotibaseSenders
 import Synchronization
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 @Suite("Delivery: retries, dead tokens, leases, the delivery log")
 struct DeliveryFlowTests {

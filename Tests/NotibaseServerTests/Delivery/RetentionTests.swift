@@ -3,6 +3,7 @@ import NotibaseSenders
 import Testing
 import NotibaseCore
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 @Suite("Retention")
 struct RetentionTests {

@@ -11,18 +11,6 @@ import NotibaseTestSupport
 struct HTTPParsingTests {
     static let key = Harness.adminKey
 
-    func start() async throws -> (Server, TemporaryDirectory) {
-        let directory = TemporaryDirectory()
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.dataDirectory = directory.path
-        configuration.adminKey = Self.key
-        configuration.accessLog = false
-        configuration.limits.maxBodyBytes = 4_096
-        let server = try await Server.start(configuration, senders: .test(try TestSender()), logger: .silent)
-        return (server, directory)
-    }
-
     /// A request that creates an app named `name`: smuggled after a refused one, it must not run.
     static func createApp(_ name: String) -> String {
         let body = #"{"name": "\#(name)"}"#
@@ -51,7 +39,7 @@ struct HTTPParsingTests {
     }
 
     @Test func contentLengthWithTransferEncodingIsRefusedAndTheSmuggledRequestNeverRuns() async throws {
-        let (server, directory) = try await start()
+        let (server, directory) = try await InProcessServer.start()
         // The chunked body ends at once ("0"), so a server that frames by Transfer-Encoding reads
         // the rest as a second request; one that frames by Content-Length reads it as body.
         let text = "POST /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Self.key)\r\nContent-Type: application/json\r\n"
@@ -63,7 +51,7 @@ struct HTTPParsingTests {
     }
 
     @Test func twoDifferentContentLengthsAreRefusedAndTheSmuggledRequestNeverRuns() async throws {
-        let (server, directory) = try await start()
+        let (server, directory) = try await InProcessServer.start()
         let smuggled = Self.createApp("smuggled")
         let text = "POST /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Self.key)\r\nContent-Type: application/json\r\n"
             + "Content-Length: 2\r\nContent-Length: \(2 + smuggled.utf8.count)\r\n\r\n{}" + smuggled
@@ -74,7 +62,7 @@ struct HTTPParsingTests {
     }
 
     @Test func aTransferEncodingOtherThanChunkedIsRefused() async throws {
-        let (server, directory) = try await start()
+        let (server, directory) = try await InProcessServer.start()
         let text = "POST /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Self.key)\r\nContent-Type: application/json\r\n"
             + "Transfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n" + Self.createApp("smuggled")
         try await expectRefused(server, text, code: "invalid_framing", field: "Transfer-Encoding")
@@ -90,7 +78,7 @@ struct HTTPParsingTests {
         ("raw at the end", "/v1/apps\u{0}"),
     ])
     func aNULInTheTargetIsRefused(_ kind: String, _ target: String) async throws {
-        let (server, directory) = try await start()
+        let (server, directory) = try await InProcessServer.start()
         try await expectRefused(server, "GET \(target) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Self.key)\r\n\r\n", code: "invalid_path")
         await server.shutdown()
         _ = directory
@@ -103,7 +91,7 @@ struct HTTPParsingTests {
         ("before the value", "Host: localhost\r\nAuthorization:\u{0} Bearer \(key)\r\n"),
     ])
     func aKeyWithANULIsRefused(_ kind: String, _ headers: String) async throws {
-        let (server, directory) = try await start()
+        let (server, directory) = try await InProcessServer.start()
         try await expectRefused(server, "GET /v1/apps HTTP/1.1\r\n\(headers)\r\n", code: "invalid_header", field: "Authorization")
         await server.shutdown()
         _ = directory
@@ -116,21 +104,21 @@ struct HTTPParsingTests {
         ("Host: localhost\r\n\u{0}X-Request-Id: abc\r\n", "host"),
     ])
     func aNULInAnyHeaderIsRefused(_ headers: String, _ field: String) async throws {
-        let (server, directory) = try await start()
+        let (server, directory) = try await InProcessServer.start()
         try await expectRefused(server, "GET /healthz HTTP/1.1\r\n\(headers)\r\n", code: "invalid_header", field: field)
         await server.shutdown()
         _ = directory
     }
 
     @Test func aNULInTheMethodIsRefused() async throws {
-        let (server, directory) = try await start()
+        let (server, directory) = try await InProcessServer.start()
         try await expectRefused(server, "GET\u{0}X /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Self.key)\r\n\r\n", code: "invalid_method")
         await server.shutdown()
         _ = directory
     }
 
     @Test func aFoldedHeaderIsRefused() async throws {
-        let (server, directory) = try await start()
+        let (server, directory) = try await InProcessServer.start()
         try await expectRefused(server, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Note: one\r\n two\r\n\r\n", code: "invalid_header")
         await server.shutdown()
         _ = directory
@@ -143,7 +131,7 @@ struct HTTPParsingTests {
         ("Idempotency-Key", "Authorization: Bearer \(key)\r\nIdempotency-Key: a\r\nIdempotency-Key: b\r\n"),
     ])
     func aRepeatedSecurityHeaderIsRefused(_ name: String, _ headers: String) async throws {
-        let (server, directory) = try await start()
+        let (server, directory) = try await InProcessServer.start()
         let body = #"{"name": "twice"}"#
         try await expectRefused(
             server, "POST /v1/apps HTTP/1.1\r\nHost: localhost\r\n\(headers)Content-Length: \(body.utf8.count)\r\n\r\n\(body)",
@@ -155,7 +143,7 @@ struct HTTPParsingTests {
 
     @Test func aContentLengthOverWhatLibmicrohttpdReadsAsANumberIsOneJSON400() async throws {
         // 2^64 - 1 is libmicrohttpd's "unknown length": it would wait for a body that never ends.
-        let (server, directory) = try await start()
+        let (server, directory) = try await InProcessServer.start()
         try await expectRefused(
             server, "POST /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Self.key)\r\nContent-Length: 18446744073709551615\r\n\r\n",
             code: "invalid_content_length", field: "Content-Length")
@@ -169,7 +157,7 @@ struct HTTPParsingTests {
     /// known issue of that version. docs/server.md, "HTTP rules".
     @Test(arguments: ["abc", "-1", "1 2", "99999999999999999999999", "5, 5"])
     func aMalformedContentLengthClosesTheConnectionAndNothingRuns(_ value: String) async throws {
-        let (server, directory) = try await start()
+        let (server, directory) = try await InProcessServer.start()
         let client = try await RawHTTPClient.connect(port: server.port)
         let response = try #require(await client.exchange(
             "POST /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Self.key)\r\nContent-Type: application/json\r\nContent-Length: \(value)\r\n\r\n"
@@ -186,7 +174,7 @@ struct HTTPParsingTests {
     }
 
     @Test func plainRequestsStillShareAConnection() async throws {
-        let (server, directory) = try await start()
+        let (server, directory) = try await InProcessServer.start()
         let client = try await RawHTTPClient.connect(port: server.port)
         let created = try #require(await client.exchange(Self.createApp("kept")))
         #expect(created.status == 201)

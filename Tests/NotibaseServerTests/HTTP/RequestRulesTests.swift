@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// The request rules the API applies to every request body and to /metrics, in process.
 @Suite("Request rules")

@@ -17,7 +17,7 @@ struct CrashTests {
     func killDuringFanOutLosesNoDelivery() async throws {
         let directory = TemporaryDirectory()
         let record = directory.path + "/sent.log"
-        let arguments = ["--sender", "test", "--sender-record", record, "--lease-seconds", "2", "--workers", "\(Self.workers)",
+        let arguments = ["--sender", "accept", "--sender-record", record, "--lease-seconds", "2", "--workers", "\(Self.workers)",
                          "--batch-size", "\(Self.batchSize)", "--rate-limit-server", "0", "--max-body-bytes", "4194304"]
         var server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: arguments)
         let app = try await server.createApp()
@@ -67,7 +67,7 @@ struct CrashTests {
         let devices = 5_000, perMinute = 60_000  // one slot a millisecond: five seconds of sending
         let directory = TemporaryDirectory()
         let record = directory.path + "/sent.log"
-        let arguments = ["--sender", "test", "--sender-record", record, "--lease-seconds", "2", "--workers", "\(Self.workers)",
+        let arguments = ["--sender", "accept", "--sender-record", record, "--lease-seconds", "2", "--workers", "\(Self.workers)",
                          "--batch-size", "\(Self.batchSize)", "--fanout-batch", "100", "--rate-limit-server", "0", "--max-body-bytes", "4194304"]
         var server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: arguments)
         let app = try await server.createApp()

@@ -9,10 +9,7 @@ import NotibaseTestSupport
 struct DatabaseURLTests {
     static func serve(_ arguments: [String]) async throws -> (status: Int32, output: String) {
         let directory = TemporaryDirectory()
-        let process = Process()
-        process.executableURL = ServerProcess.packageRoot.appendingPathComponent(".build/debug/notibase")
-        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", directory.path + "/data"] + arguments
-        return try await runToEnd(process)
+        return try await runToEnd(try ServerProcess.binary(), ["serve", "--listen", "127.0.0.1:0", "--data-dir", directory.path + "/data"] + arguments)
     }
 
     @Test(arguments: [

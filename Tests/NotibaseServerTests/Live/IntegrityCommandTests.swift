@@ -7,10 +7,7 @@ import NotibaseTestSupport
 @Suite("notibase serve --check")
 struct IntegrityCommandTests {
     static func check(_ dataDirectory: String) async throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = ServerProcess.packageRoot.appendingPathComponent(".build/debug/notibase")
-        process.arguments = ["serve", "--check", "--data-dir", dataDirectory]
-        return try await runToEnd(process)
+        try await runToEnd(try ServerProcess.binary(), ["serve", "--check", "--data-dir", dataDirectory])
     }
 
     @Test func reportsAConsistentStoreThenEveryProblemWithANonZeroExit() async throws {
@@ -19,7 +16,7 @@ struct IntegrityCommandTests {
         let missing = try await Self.check(data)
         #expect(missing.status != 0 && missing.output.contains("no database"))
 
-        let server = try await ServerProcess.start(dataDirectory: data, arguments: ["--sender", "test"])
+        let server = try await ServerProcess.start(dataDirectory: data, arguments: ["--sender", "accept"])
         let app = try await server.createApp()
         _ = try await server.request("POST", "/v1/devices", key: app.clientKey, body: #"{"platform": "ios", "token": "\#(Harness.token(1))"}"#)
         await server.terminate()

@@ -7,7 +7,7 @@ import NotibaseTestSupport
 struct LibmicrohttpdLogTests {
     @Test func aMalformedRequestLeavesOnlyJSONLinesOnStandardError() async throws {
         let directory = TemporaryDirectory()
-        let server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: ["--sender", "test"], captureStandardError: true)
+        let server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: ["--sender", "accept"], captureStandardError: true)
         // libmicrohttpd refuses this length itself, and says so in its log.
         let client = try await RawHTTPClient.connect(port: server.port)
         let response = try #require(await client.exchange("POST /v1/apps HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n"))

@@ -8,21 +8,8 @@ import NotibaseTestSupport
 /// The server over real sockets: keep-alive, the body limit, the whole loop, TLS, shutdown.
 @Suite("Live server over sockets", .serialized)
 struct LiveServerTests {
-    func start(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> (Server, TemporaryDirectory) {
-        let directory = TemporaryDirectory()
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.dataDirectory = directory.path
-        configuration.adminKey = Harness.adminKey
-        configuration.accessLog = false
-        configuration.limits.maxBodyBytes = 4_096
-        adjust(&configuration)
-        let server = try await Server.start(configuration, senders: .test(try TestSender()), logger: .silent)
-        return (server, directory)
-    }
-
     @Test func oneConnectionServesManyRequests() async throws {
-        let (server, directory) = try await start()
+        let (server, directory) = try await InProcessServer.start()
         let client = try await RawHTTPClient.connect(port: server.port)
         for path in ["/healthz", "/v1/nothing", "/healthz", "/openapi.json"] {
             let response = try #require(await client.exchange("GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n"))
@@ -34,7 +21,7 @@ struct LiveServerTests {
     }
 
     @Test func aBodyOverTheLimitIs413AndChangesNothing() async throws {
-        let (server, directory) = try await start()
+        let (server, directory) = try await InProcessServer.start()
         let client = try await RawHTTPClient.connect(port: server.port)
         let body = #"{"name": "\#(String(repeating: "x", count: 5_000))"}"#
         let response = try #require(await client.exchange(
@@ -49,27 +36,22 @@ struct LiveServerTests {
     }
 
     @Test func theWholeLoopOverHTTP() async throws {
-        let (server, directory) = try await start()
-        let client = try await RawHTTPClient.connect(port: server.port)
-        func call(_ method: String, _ path: String, _ key: String, _ body: String? = nil) async throws -> Reply {
-            let bodyPart = body.map { "Content-Type: application/json\r\nContent-Length: \($0.utf8.count)\r\n\r\n\($0)" } ?? "\r\n"
-            let response = try #require(await client.exchange("\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(key)\r\n" + bodyPart))
-            return Reply(status: response.status, headers: response.headers, body: Data(response.body.utf8))
-        }
-        let app = try await call("POST", "/v1/apps", Harness.adminKey, #"{"name": "Live"}"#)
+        let (server, directory) = try await InProcessServer.start()
+        let client = SocketClient(port: server.port)
+        let app = try await client.request("POST", "/v1/apps", key: Harness.adminKey, body: #"{"name": "Live"}"#)
         let clientKey = try #require(app["clientKey"].string)
         let serverKey = try #require(app["serverKey"].string)
-        #expect(try await call("POST", "/v1/devices", clientKey, #"{"platform": "ios", "token": "\#(Harness.token(1))"}"#).status == 201)
-        let message = try await call("POST", "/v1/messages", serverKey, #"{"message": {"title": "Live"}, "audience": {"all": true}}"#)
+        #expect(try await client.request("POST", "/v1/devices", key: clientKey, body: #"{"platform": "ios", "token": "\#(Harness.token(1))"}"#).status == 201)
+        let message = try await client.request("POST", "/v1/messages", key: serverKey, body: #"{"message": {"title": "Live"}, "audience": {"all": true}}"#)
         let id = try #require(message["id"].string)
         var state = ""
         for _ in 0..<200 where state != "completed" {
-            state = try await call("GET", "/v1/messages/\(id)", serverKey)["state"].string ?? ""
+            state = try await client.request("GET", "/v1/messages/\(id)", key: serverKey)["state"].string ?? ""
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(state == "completed")
-        let metrics = try await call("GET", "/metrics", serverKey)
-        #expect(metrics.text.contains(#"notibase_sends_total{provider="test",outcome="sent"} 1"#))
+        let metrics = try await client.request("GET", "/metrics", key: serverKey)
+        #expect(metrics.text.contains(#"notibase_sends_total{provider="accept",outcome="sent"} 1"#))
         #expect(metrics.text.contains("notibase_queue_depth 0"))
         await server.shutdown()
         _ = directory
@@ -78,21 +60,17 @@ struct LiveServerTests {
     /// A message posted to a node wakes its fan-out, and the batch its workers: it goes out at
     /// once even when the loops would otherwise look only once an hour.
     @Test func aPostedMessageGoesOutWithoutWaitingForTheNextLook() async throws {
-        let (server, directory) = try await start { $0.delivery.pollInterval = .seconds(3_600) }
+        let (server, directory) = try await InProcessServer.start { $0.delivery.pollInterval = .seconds(3_600) }
         try await Task.sleep(for: .milliseconds(100))  // the loops have looked once and wait
-        let client = try await RawHTTPClient.connect(port: server.port)
-        func call(_ method: String, _ path: String, _ key: String, _ body: String? = nil) async throws -> Reply {
-            let bodyPart = body.map { "Content-Type: application/json\r\nContent-Length: \($0.utf8.count)\r\n\r\n\($0)" } ?? "\r\n"
-            let response = try #require(await client.exchange("\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(key)\r\n" + bodyPart))
-            return Reply(status: response.status, headers: response.headers, body: Data(response.body.utf8))
-        }
-        let app = try await call("POST", "/v1/apps", Harness.adminKey, #"{"name": "Awake"}"#)
+        let client = SocketClient(port: server.port)
+        let app = try await client.request("POST", "/v1/apps", key: Harness.adminKey, body: #"{"name": "Awake"}"#)
         let serverKey = try #require(app["serverKey"].string)
-        #expect(try await call("POST", "/v1/devices", try #require(app["clientKey"].string), #"{"platform": "ios", "token": "\#(Harness.token(1))"}"#).status == 201)
-        let id = try #require(try await call("POST", "/v1/messages", serverKey, #"{"message": {"title": "Now"}, "audience": {"all": true}}"#)["id"].string)
+        let clientKey = try #require(app["clientKey"].string)
+        #expect(try await client.request("POST", "/v1/devices", key: clientKey, body: #"{"platform": "ios", "token": "\#(Harness.token(1))"}"#).status == 201)
+        let id = try #require(try await client.request("POST", "/v1/messages", key: serverKey, body: #"{"message": {"title": "Now"}, "audience": {"all": true}}"#)["id"].string)
         var state = ""
         for _ in 0..<250 where state != "completed" {
-            state = try await call("GET", "/v1/messages/\(id)", serverKey)["state"].string ?? ""
+            state = try await client.request("GET", "/v1/messages/\(id)", key: serverKey)["state"].string ?? ""
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(state == "completed")
@@ -106,13 +84,13 @@ struct LiveServerTests {
         configuration.port = 0
         configuration.dataDirectory = directory.path
         configuration.accessLog = false
-        let first = try await Server.start(configuration, senders: .test(try TestSender()), logger: .silent)
+        let first = try await Server.start(configuration, senders: .accepting(try AcceptingSender()), logger: .silent)
         let key = try #require(first.newAdminKey)
         #expect(key.hasPrefix("nb_admin_"))
         await first.shutdown()
         let database = try #require(FileManager.default.contents(atPath: directory.path + "/notibase.sqlite"))
         #expect(database.range(of: Data(key.utf8)) == nil)
-        let second = try await Server.start(configuration, senders: .test(try TestSender()), logger: .silent)
+        let second = try await Server.start(configuration, senders: .accepting(try AcceptingSender()), logger: .silent)
         #expect(second.newAdminKey == nil)
         let client = try await RawHTTPClient.connect(port: second.port)
         #expect(await client.exchange("GET /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(key)\r\n\r\n")?.status == 200)
@@ -121,32 +99,20 @@ struct LiveServerTests {
 
     @Test func servesHTTPSWithACertificateAndKey() async throws {
         let directory = TemporaryDirectory()
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-                             "-keyout", directory.path + "/key.pem", "-out", directory.path + "/cert.pem"]
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        await offPool { openssl.waitUntilExit() }
-        let (server, data) = try await start {
+        _ = try await runToEnd("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                                                    "-keyout", directory.path + "/key.pem", "-out", directory.path + "/cert.pem"])
+        let (server, data) = try await InProcessServer.start {
             $0.tlsCertificatePath = directory.path + "/cert.pem"
             $0.tlsKeyPath = directory.path + "/key.pem"
         }
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-s", "--cacert", directory.path + "/cert.pem", "https://localhost:\(server.port)/healthz"]
-        let output = Pipe()
-        curl.standardOutput = output
-        try curl.run()
-        let body = await offPool { output.fileHandleForReading.readDataToEndOfFile() }
-        await offPool { curl.waitUntilExit() }
-        #expect(String(decoding: body, as: UTF8.self) == #"{"status":"ok"}"#)
+        let curl = try await runToEnd("/usr/bin/curl", ["-s", "--cacert", directory.path + "/cert.pem", "https://localhost:\(server.port)/healthz"])
+        #expect(curl.output == #"{"status":"ok"}"#)
         await server.shutdown()
         _ = data
     }
 
     @Test func shutdownAnswersRequestsInFlightThenRefusesConnections() async throws {
-        let (server, directory) = try await start()
+        let (server, directory) = try await InProcessServer.start()
         let port = server.port
         let client = try await RawHTTPClient.connect(port: port)
         #expect(await client.exchange("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")?.status == 200)  // open and accepted

@@ -49,7 +49,7 @@ struct PostgresNodesTests {
         let record = directory.path + "/sent.log"
         let url = try Self.database()
         let server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: [
-            "--database", url, "--sender", "test", "--sender-record", record, "--lease-seconds", "2", "--fanout-batch", "500",
+            "--database", url, "--sender", "accept", "--sender-record", record, "--lease-seconds", "2", "--fanout-batch", "500",
             "--rate-limit-server", "0", "--rate-limit-client", "0", "--max-body-bytes", "4194304",
         ])
         let app = try await server.createApp()
@@ -107,7 +107,7 @@ struct PostgresNodesTests {
         let url = try Self.database()
         func node(_ number: Int) async throws -> ServerProcess {
             try await ServerProcess.start(dataDirectory: directory.path + "/data\(number)", arguments: [
-                "--database", url, "--sender", "test", "--sender-record", directory.path + "/sent\(number).log", "--lease-seconds", "2",
+                "--database", url, "--sender", "accept", "--sender-record", directory.path + "/sent\(number).log", "--lease-seconds", "2",
                 "--workers", "\(workers)", "--batch-size", "\(batch)", "--fanout-batch", "2000", "--rate-limit-server", "0",
                 "--max-body-bytes", "4194304", "--database-pool", "4",
             ])

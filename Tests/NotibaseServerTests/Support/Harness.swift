@@ -6,9 +6,10 @@ import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
 
-/// The server's parts in one process, without sockets: requests go straight to the responder, and
-/// the fan-out and the workers run when the test says. Time is a settable clock.
-final class Harness: Sendable {
+/// The server's parts in one process: requests go straight to the responder (``request(_:_:key:body:headers:)``),
+/// or, inside ``test(_:_:)`` over `.live`, over a socket to the same responder; the fan-out and the
+/// workers run when the test says. Time is a settable clock.
+final class Harness: TestClient {
     static let adminKey = "nb_admin_test-admin-key-0123456789abcdefghij"
     static let secretKey = [UInt8](repeating: 7, count: 32)
 
@@ -21,8 +22,9 @@ final class Harness: Sendable {
     let responder: APIResponder
     let fanOut: FanOut
     let worker: DeliveryWorker
-    let time = TimeSource()
+    let time = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
     let metrics: Metrics
+    private let maxBodyBytes: Int
 
     /// `quickHandlers: false` runs every route's handler in a task: the reference for the quick
     /// paths.
@@ -39,13 +41,14 @@ final class Harness: Sendable {
         let store = self.store
         let time = self.time
         // The history's partitions for the harness's time (PostgreSQL), as a server makes them for its own.
-        try await store.prepareHistory(now: WallClock { time.now }.milliseconds())
-        let clock = WallClock { time.now }
+        try await store.prepareHistory(now: time.wallClock.milliseconds())
+        let clock = time.wallClock
         let box = try SecretBox(key: Self.secretKey)
         metrics = Metrics()
         var limits = ServerConfiguration.Limits()
         limits.rates = rates
         limits.acceptsAnyFCMTokenURI = acceptsAnyFCMTokenURI
+        maxBodyBytes = limits.maxBodyBytes
         // Rate limits on a stopped clock: no bucket refills while a test runs, however slowly.
         let start = ContinuousClock.now
         let context = APIContext(
@@ -68,7 +71,7 @@ final class Harness: Sendable {
 
     /// Moves the clock forward.
     func advance(_ seconds: TimeInterval) {
-        time.value.withLock { $0 = $0.addingTimeInterval(seconds) }
+        time.advance(seconds: seconds)
     }
 
     /// Sends a request; `body` is JSON text. It takes the path the server would take (a quick
@@ -90,36 +93,32 @@ final class Harness: Sendable {
         return Reply(await responder.response(to: request))
     }
 
-    /// A new app: its ID and keys. Identity verification is off unless asked for, so tests about
-    /// other things can register user IDs with the client key alone.
-    func createApp(_ name: String = "Test app", verifiesIdentity: Bool = false) async throws -> TestApp {
-        let reply = await request("POST", "/v1/apps", key: Self.adminKey, body: #"{"name": "\#(name)", "requireIdentityVerification": \#(verifiesIdentity)}"#)
-        guard reply.status == 201, let id = reply["id"].string, let server = reply["serverKey"].string, let client = reply["clientKey"].string else {
-            throw HarnessError("creating an app answered \(reply.status): \(reply.text)")
+    /// Runs `body` with a client over `transport`: this harness itself, or a socket to its
+    /// responder behind the HTTP server (on 127.0.0.1, a free port, stopped when `body` returns), as
+    /// Hummingbird's `app.test(.router | .live)` does.
+    func test<Value>(_ transport: Transport, _ body: (any TestClient) async throws -> Value) async throws -> Value {
+        switch transport {
+        case .inProcess:
+            return try await body(self)
+        case .live:
+            var options = HTTPServer.Options(host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes)
+            options.logger = .silent
+            let server = try HTTPServer(options: options, responder: responder)
+            do {
+                let value = try await body(SocketClient(port: server.port))
+                await server.shutdown()
+                return value
+            } catch {
+                await server.shutdown()
+                throw error
+            }
         }
-        return TestApp(id: id, serverKey: server, clientKey: client)
     }
 
-    /// Registers an iOS device with a token made from `number`; returns its ID.
-    @discardableResult
-    func registerDevice(_ app: TestApp, number: Int, platform: Platform = .ios, extra: String = "") async throws -> String {
-        let reply = await request("POST", "/v1/devices", key: app.clientKey, body: #"{"platform": "\#(platform.rawValue)", "token": "\#(Self.token(number, platform))"\#(extra)}"#)
-        guard reply.status == 201 || reply.status == 200, let id = reply["id"].string else {
-            throw HarnessError("registering a device answered \(reply.status): \(reply.text)")
-        }
-        return id
-    }
-
+    /// A device token made from `number`: 64 hex digits for iOS, an FCM-like one for Android.
     static func token(_ number: Int, _ platform: Platform = .ios) -> String {
         let hex = String(format: "%064x", number)
         return platform == .ios ? hex : "fcm-" + hex.suffix(24)
-    }
-
-    /// Sends a message; returns its ID.
-    func send(_ app: TestApp, _ body: String) async throws -> String {
-        let reply = await request("POST", "/v1/messages", key: app.serverKey, body: body)
-        guard reply.status == 202, let id = reply["id"].string else { throw HarnessError("sending answered \(reply.status): \(reply.text)") }
-        return id
     }
 
     /// One device registered, a message sent to it and delivered: its delivery's and message's IDs.
@@ -178,28 +177,3 @@ struct Reply: Sendable {
     var errorCode: String? { json["error"]["code"].string }
 }
 
-
-/// A sender that answers with a script and records every push it was handed.
-final class ScriptedSender: Sender {
-    private let script: @Sendable (Push) -> SendOutcome
-    private let recorded = Mutex<[Push]>([])
-
-    init(_ script: @escaping @Sendable (Push) -> SendOutcome = { .sent(providerID: "p-" + $0.deliveryID) }) {
-        self.script = script
-    }
-
-    var pushes: [Push] { recorded.withLock { $0 } }
-
-    func send(_ pushes: [Push]) async -> [SendOutcome] {
-        recorded.withLock { $0 += pushes }
-        return pushes.map(script)
-    }
-
-    func shutdown() async {}
-}
-
-/// A settable time.
-final class TimeSource: Sendable {
-    let value = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-    var now: Date { value.withLock { $0 } }
-}

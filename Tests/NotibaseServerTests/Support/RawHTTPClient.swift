@@ -111,15 +111,3 @@ func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         Thread.detachNewThread { continuation.resume(returning: body()) }
     }
 }
-
-/// Runs a program to its end (off the pool) and returns its exit status and what it printed on
-/// standard output and standard error together.
-func runToEnd(_ process: Process) async throws -> (status: Int32, output: String) {
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let data = await offPool { output.fileHandleForReading.readDataToEndOfFile() }
-    await offPool { process.waitUntilExit() }
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-}

@@ -3,6 +3,7 @@ import NotibaseCore
 import NotibaseSenders
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// The delivery history in weekly partitions on PostgreSQL (PostgresSchema+History.swift): made
 /// ahead, written into, dropped a week at a time by retention. Only where the tests run on

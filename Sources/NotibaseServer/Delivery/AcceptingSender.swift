@@ -2,10 +2,11 @@ import Foundation
 package import NotibaseSenders
 import Synchronization
 
-/// A test facility: an in-process sender that accepts every push at once, and appends each
-/// delivery ID it was handed to a file (one per line) when given one, so a crash test can count
-/// duplicates. Selected with `notibase serve --sender test`; never for production.
-package final class TestSender: Sender {
+/// A sender that sends nothing and accepts every push at once, appending each delivery ID it was
+/// handed to a file (one per line) when given one. `notibase serve --sender accept`: what a
+/// benchmark uses to measure the server without a provider, and a crash test to count the
+/// deliveries handed out twice. Never for production (nothing reaches a phone).
+package final class AcceptingSender: Sender {
     private let log: Mutex<FileHandle?>
     private let count = Atomic<Int>(0)
 
@@ -16,7 +17,7 @@ package final class TestSender: Sender {
                 _ = FileManager.default.createFile(atPath: recordPath, contents: nil)
             }
             guard let handle = FileHandle(forWritingAtPath: recordPath) else {
-                throw ConfigurationError("cannot write the test sender's record to \(recordPath)")
+                throw ConfigurationError("cannot write the accepting sender's record to \(recordPath)")
             }
             handle.seekToEndOfFile()
             log = Mutex(handle)
@@ -39,7 +40,7 @@ package final class TestSender: Sender {
             // after a crash, which is what the file is there to count.
             handle.write(Data(text.utf8))
         }
-        return pushes.map { .sent(providerID: "test-" + $0.deliveryID) }
+        return pushes.map { .sent(providerID: "accepted-" + $0.deliveryID) }
     }
 
     package func shutdown() async {

@@ -1,0 +1,22 @@
+import NotibaseTestSupport
+@testable import NotibaseServer
+
+/// A whole ``Server`` (what `notibase serve` runs: the HTTP server, the fan-out, the workers,
+/// retention) started in this process, on 127.0.0.1 and a free port, with the harness's admin key,
+/// the accepting sender and a 4 KiB body limit, on a temporary data directory. Its ``SocketClient``
+/// talks to it; the test shuts it down.
+enum InProcessServer {
+    static func start(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> (server: Server, directory: TemporaryDirectory) {
+        let directory = TemporaryDirectory()
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.dataDirectory = directory.path
+        configuration.adminKey = Harness.adminKey
+        configuration.accessLog = false
+        configuration.limits.maxBodyBytes = 4_096
+        adjust(&configuration)
+        let server = try await Server.start(configuration, senders: .accepting(try AcceptingSender()), logger: .silent)
+        return (server, directory)
+    }
+}
