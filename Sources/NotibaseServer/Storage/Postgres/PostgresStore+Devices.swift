@@ -89,11 +89,17 @@ extension PostgresStore {
         }
     }
 
+    /// A registration with the identifier and time it is written with.
     private struct GroupItem: Sendable {
         var appID: String
         var registration: DeviceRegistration
         var newID: String
         var now: Int
+
+        /// The device it is: its app, platform and token.
+        var key: String { Self.key(appID, registration.platform, registration.token) }
+
+        static func key(_ app: String, _ platform: Platform, _ token: String) -> String { app + " " + platform.rawValue + " " + token }
     }
 
     /// A group of registrations, answered in its order: in one statement when it is plain (no
@@ -104,28 +110,29 @@ extension PostgresStore {
         func single(_ item: GroupItem) throws -> (DeviceRecord, created: Bool) {
             try upsert(connection, appID: item.appID, item.registration, newID: item.newID, now: item.now)
         }
-        func key(_ app: String, _ platform: Platform, _ token: String) -> String { app + " " + platform.rawValue + " " + token }
-        var seen = Set<String>()
-        let plain = group.count > 1 && group.allSatisfy { item in
-            item.registration.previousToken == nil && seen.insert(key(item.appID, item.registration.platform, item.registration.token)).inserted
-        }
-        guard plain else { return try group.map(single) }
-        let rows = try json(group.map { item in
-            var row = BulkRow(Pending(registration: item.registration, newID: item.newID))
-            (row.app, row.now) = (item.appID, item.now)
-            return row
-        })
+        guard group.count > 1, isPlain(group) else { return try group.map(single) }
         var written: [String: (DeviceRecord, created: Bool)] = [:]
-        for (app, device, created) in try connection.query(groupRegister, [.text(rows)]).map({ ($0.text(16), try Rows.device($0), $0.text(15) == "t") }) {
-            written[key(app, device.platform, device.token)] = (device, created)
+        for (app, device, created) in try connection.query(upsertedRows, [.text(try json(group.map(BulkRow.init)))])
+            .map({ ($0.text(16), try Rows.device($0), $0.text(15) == "t") }) {
+            written[GroupItem.key(app, device.platform, device.token)] = (device, created)
         }
-        return try group.map { item in try written[key(item.appID, item.registration.platform, item.registration.token)] ?? single(item) }
+        return try group.map { item in try written[item.key] ?? single(item) }
     }
 
-    /// A group of registrations of any apps in one statement: new devices inserted, known ones
-    /// updated as ``upsertDevice`` would, each device's row returned with whether it is new and
-    /// its app.
-    private static let groupRegister = """
+    /// Whether registrations can go in one statement: no token replaced, no device twice.
+    private static func isPlain(_ group: [GroupItem]) -> Bool {
+        var seen = Set<String>()
+        return group.allSatisfy { $0.registration.previousToken == nil && seen.insert($0.key).inserted }
+    }
+
+    /// What ``manyUpserted(returning:)`` answers.
+    private enum UpsertAnswer { case rows, counts }
+
+    /// Registrations of any apps in one statement: new devices inserted, known ones updated as
+    /// ``upsertDevice`` would (fields left out keep their values). Answers each device's row with
+    /// whether it is new and its app, or only how many were new and how many known.
+    private static func manyUpserted(returning answer: UpsertAnswer) -> String {
+        """
         WITH r AS (
             SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
                 app text, now bigint, id text, platform text, token text, "externalUserID" text, tags jsonb, locale text, "timeZone" text,
@@ -135,7 +142,7 @@ extension PostgresStore {
             SELECT r.id, r.app, r.platform, r.token, r."externalUserID", coalesce(r.tags, '[]'), r.locale, r."timeZone", r."appVersion", r."sdkVersion",
                 r.now, r.now
             FROM r ON CONFLICT (app_id, platform, token) DO NOTHING
-            RETURNING \(Rows.deviceColumns), true, app_id),
+            RETURNING \(answer == .rows ? Rows.deviceColumns + ", true, app_id" : "1")),
         updated AS (
             UPDATE devices d SET
                 external_user_id = coalesce(r."externalUserID", d.external_user_id), tags = coalesce(r.tags, d.tags),
@@ -143,62 +150,39 @@ extension PostgresStore {
                 app_version = coalesce(r."appVersion", d.app_version), sdk_version = coalesce(r."sdkVersion", d.sdk_version),
                 active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = r.now
             FROM r WHERE d.app_id = r.app AND d.platform = r.platform AND d.token = r.token
-            RETURNING \(Rows.deviceColumns.split(separator: ",").map { "d." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")), false, d.app_id)
-        SELECT * FROM inserted UNION ALL SELECT * FROM updated
+            RETURNING \(answer == .rows ? qualifiedDeviceColumns + ", false, d.app_id" : "1"))
+        \(answer == .rows ? "SELECT * FROM inserted UNION ALL SELECT * FROM updated" : "SELECT (SELECT count(*) FROM inserted), (SELECT count(*) FROM updated)")
         """
+    }
+
+    private static let upsertedRows = manyUpserted(returning: .rows)
+    private static let upsertedCounts = manyUpserted(returning: .counts)
+
+    private static let qualifiedDeviceColumns = Rows.deviceColumns.split(separator: ",")
+        .map { "d." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
 
     /// Registers a batch in one transaction. A plain batch (no token replaced, no device twice)
     /// takes one statement: new devices are inserted, known ones updated as one registration
     /// would; any other batch goes device by device, in order.
     func registerDevices(appID: String, _ registrations: [(DeviceRegistration, newID: String)], now: Int) async throws -> Int {
-        let list = registrations.map { Pending(registration: $0.0, newID: $0.newID) }
-        var seen = Set<String>()
-        let plain = list.allSatisfy { pending in
-            pending.registration.previousToken == nil && seen.insert(pending.registration.platform.rawValue + " " + pending.registration.token).inserted
-        }
-        if plain {
+        let list = registrations.map { GroupItem(appID: appID, registration: $0.0, newID: $0.newID, now: now) }
+        if Self.isPlain(list) {
             let rows = try Self.json(list.map(BulkRow.init))
             return try await pool.transaction { connection in
-                try connection.query(Self.bulkRegister, [.text(appID), .int(now), .text(rows)]).first { $0.int(0) } ?? 0
+                try connection.query(Self.upsertedCounts, [.text(rows)]).first { $0.int(0) } ?? 0
             }
         }
         return try await pool.transaction { connection in
-            try list.reduce(0) { created, pending in
-                created + (try Self.upsert(connection, appID: appID, pending.registration, newID: pending.newID, now: now).created ? 1 : 0)
+            try list.reduce(0) { created, item in
+                created + (try Self.upsert(connection, appID: item.appID, item.registration, newID: item.newID, now: item.now).created ? 1 : 0)
             }
         }
     }
 
-    /// New devices inserted, known ones updated (fields left out keep their values), in one
-    /// statement; answers how many were new.
-    private static let bulkRegister = """
-        WITH r AS (
-            SELECT * FROM jsonb_to_recordset($3::jsonb) AS r(
-                id text, platform text, token text, "externalUserID" text, tags jsonb, locale text, "timeZone" text, "appVersion" text, "sdkVersion" text)),
-        inserted AS (
-            INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at)
-            SELECT r.id, $1, r.platform, r.token, r."externalUserID", coalesce(r.tags, '[]'), r.locale, r."timeZone", r."appVersion", r."sdkVersion", $2, $2
-            FROM r ON CONFLICT (app_id, platform, token) DO NOTHING RETURNING 1),
-        updated AS (
-            UPDATE devices d SET
-                external_user_id = coalesce(r."externalUserID", d.external_user_id), tags = coalesce(r.tags, d.tags),
-                locale = coalesce(r.locale, d.locale), time_zone = coalesce(r."timeZone", d.time_zone),
-                app_version = coalesce(r."appVersion", d.app_version), sdk_version = coalesce(r."sdkVersion", d.sdk_version),
-                active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = $2
-            FROM r WHERE d.app_id = $1 AND d.platform = r.platform AND d.token = r.token
-            RETURNING 1)
-        SELECT (SELECT count(*) FROM inserted), (SELECT count(*) FROM updated)
-        """
-
-    private struct Pending: Sendable {
-        var registration: DeviceRegistration
-        var newID: String
-    }
-
+    /// A registration as a row of ``manyUpserted(returning:)``.
     private struct BulkRow: Encodable {
-        /// For a group of registrations (``groupRegister``): the app and time of each.
-        var app: String?
-        var now: Int?
+        var app: String
+        var now: Int
         var id: String
         var platform: String
         var token: String
@@ -209,9 +193,11 @@ extension PostgresStore {
         var appVersion: String?
         var sdkVersion: String?
 
-        init(_ pending: Pending) {
-            let registration = pending.registration
-            id = pending.newID
+        init(_ item: GroupItem) {
+            let registration = item.registration
+            app = item.appID
+            now = item.now
+            id = item.newID
             platform = registration.platform.rawValue
             token = registration.token
             externalUserID = registration.externalUserID
