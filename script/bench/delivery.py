@@ -15,6 +15,7 @@ Run through script/bench-delivery, which builds the release binary and starts wh
 """
 
 import argparse
+import datetime
 import http.client
 import json
 import os
@@ -31,12 +32,19 @@ ADMIN = "nb_admin_benchmark-admin-key-0123456789abcdef"
 SECRET = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="  # base64 of 32 bytes, the same on every node
 
 
+def stamp(text):
+    """Milliseconds of one of the API's timestamps (2026-12-01T17:30:00.123Z)."""
+    pattern = "%Y-%m-%dT%H:%M:%S.%f%z" if "." in text else "%Y-%m-%dT%H:%M:%S%z"
+    moment = datetime.datetime.strptime(text.replace("Z", "+0000"), pattern)
+    return moment.timestamp() * 1000
+
+
 def load():
     return " ".join(open("/proc/loadavg").read().split()[:3])
 
 
 class Node:
-    def __init__(self, binary, work, name, port, database, sender, peer):
+    def __init__(self, binary, work, name, port, database, sender, peer, extra=()):
         self.port = port
         data = os.path.join(work, "data-" + name)
         os.makedirs(data, exist_ok=True)
@@ -53,6 +61,7 @@ class Node:
         else:
             command += ["--apns-url", peer["url"], "--apns-ca", peer["ca"], "--fcm-url", peer["url"],
                         "--fcm-token-url", peer["url"] + "/token", "--fcm-ca", peer["ca"]]
+        command += list(extra)
         self.log = open(os.path.join(work, f"server-{name}.log"), "w")
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT,
                                         env={**os.environ, "NOTIBASE_ADMIN_KEY": ADMIN})
@@ -158,7 +167,8 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
         os.makedirs(directory)
     else:
         shutil.copytree(os.path.join(template["directory"], "data-0"), os.path.join(directory, "data-0"))
-    nodes = [Node(binary, directory, f"{n}", args.port + n, database, args.sender, peer) for n in range(nodes_count)]
+    nodes = [Node(binary, directory, f"{n}", args.port + n, database, args.sender, peer, args.serve_args.split())
+             for n in range(nodes_count)]
     try:
         big, small = template["big"], template["small"]
         # Let the nodes settle before the clock runs.
@@ -177,6 +187,12 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
             answer = reset.call("POST", "/v1/messages", {"message": {"title": "Your code is 123456"}, "audience": {"all": True}})
             wait_completed(reset, answer["id"], 0.005)
             fairness["seconds"] = time.monotonic() - posted
+            # Where the probe's time went, from the server's own record of it (milliseconds).
+            record = reset.call("GET", f"/v1/messages/{answer['id']}")
+            delivery = reset.call("GET", f"/v1/messages/{answer['id']}/deliveries")["items"][0]
+            sent = next(entry["at"] for entry in delivery["history"] if entry["event"] == "sent")
+            created = stamp(record["createdAt"])
+            fairness["phases"] = (stamp(delivery["createdAt"]) - created, stamp(sent) - created, stamp(record["finishedAt"]) - created)
 
         prober = threading.Thread(target=probe)
         t0 = time.monotonic()
@@ -192,7 +208,8 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
         result = {"setup": setup, "run": run, "answered_ms": answered * 1000, "seconds": elapsed, "rate": args.devices / elapsed,
                   "fairness": fairness.get("seconds"), "load_before": before, "load_after": load()}
         print(f"{setup:11} run {run}: POST answered {result['answered_ms']:.0f} ms; all {args.devices} sent after {elapsed:.1f} s "
-              f"({result['rate']:,.0f}/s); one-device message during it sent after {result['fairness']:.3f} s; "
+              f"({result['rate']:,.0f}/s); one-device message during it sent after {result['fairness']:.3f} s "
+              f"(fanned out, sent, completed at {', '.join(f'{ms:.0f}' for ms in fairness['phases'])} ms); "
               f"load {before} -> {result['load_after']}", flush=True)
         return result
     finally:
@@ -221,6 +238,7 @@ def main():
     parser.add_argument("--peer-ca")
     parser.add_argument("--credentials", help="JSON file: the APNs and FCM credentials to upload")
     parser.add_argument("--port", type=int, default=18600)
+    parser.add_argument("--serve-args", default="", help="more arguments for every notibase serve, for experiments")
     args = parser.parse_args()
     setups = args.setups.split(",")
     peer = {"url": args.peer_url, "ca": args.peer_ca}

@@ -61,7 +61,7 @@ struct APIResponder: HTTPResponder {
                 }
             }
             return .later { reply in
-                Task {
+                Task(priority: Server.requestPriority) {
                     let result: Result<HTTPResponse, any Error>
                     do {
                         result = .success(try await handler(request, parameters))

@@ -127,9 +127,16 @@ enum MessagesAPI {
                 // A value the encoder cannot write is refused before anything is stored, never kept as `null`.
                 throw APIError.invalid("message", "cannot be stored as JSON (\(error))")
             }
-            let (stored, replayed) = try await context.store.createMessage(message, idempotencyKey: body.idempotencyKey, window: 86_400_000)
+            var (stored, replayed) = try await context.store.createMessage(message, idempotencyKey: body.idempotencyKey, window: 86_400_000)
             if !replayed {
-                if stored.sendAt <= now { context.signals.fanOut.notify() }
+                if stored.sendAt <= now {
+                    if stored.audienceSize <= FanOut.atOnceAudience, let written = await FanOut.atOnce(stored, store: context.store, now: context.clock.milliseconds()) {
+                        context.metrics.recordFanOut(deliveries: written.count)
+                        if written.count > 0 { context.signals.delivery.notify() }
+                        if written.done { stored = try await context.store.message(seq: stored.seq) ?? stored }  // sending, or completed
+                    }
+                    if stored.state == .scheduled || stored.state == .fanningOut { context.signals.fanOut.notify() }
+                }
                 context.logger.info("message accepted", ["requestId": .string(request.id), "messageId": .string(stored.id), "audienceSize": .int(stored.audienceSize)])
             }
             var answer = try await messageBody(stored, context)

@@ -58,7 +58,7 @@ actor FanOut {
     func runRound() async throws -> Round {
         var round = Round()
         let due = try await store.messagesToFanOut(now: clock.milliseconds(), limit: Self.messagesPerRound)
-        for message in Self.takingTurns(due) where !Task.isCancelled {
+        for message in Self.roundOrder(due) where !Task.isCancelled {
             guard let content = message.content, let audience = message.audience else {
                 let reason = "the stored message could not be read, so it was not sent; send it again"
                 try await store.failMessage(seq: message.seq, reason: reason, now: clock.milliseconds())
@@ -87,6 +87,32 @@ actor FanOut {
             }
         }
         return round
+    }
+
+    /// The largest audience the request that posts a message writes the deliveries of itself
+    /// (``atOnce(_:store:now:)``): a password reset or a one-user alert goes out without waiting
+    /// for the fan-out's turn behind a large message's batch.
+    static let atOnceAudience = 100
+
+    /// Writes the deliveries of a message due now in one batch, from the request that posted it,
+    /// as the fan-out loop would (the same store call: the cursor moves with the batch, and on
+    /// PostgreSQL the message's row is locked for it, so the loop and other nodes skip it
+    /// meanwhile). Returns how many were written and whether that was the whole audience, or nil
+    /// when it wrote nothing and the loop does it (content unreadable, a failure of the store).
+    static func atOnce(_ message: MessageRecord, store: any Storage, now: Int) async -> (count: Int, done: Bool)? {
+        guard let content = message.content, let audience = message.audience else { return nil }
+        let chooser = VariantChooser(locales: content.variants?.keys.sorted() ?? [])
+        guard let batch = try? await store.fanOutBatch(
+            messageSeq: message.seq, audience: audience, chooser: chooser, limit: atOnceAudience + 1, now: now) else { return nil }
+        return (batch.written, batch.done)
+    }
+
+    /// `messages` (oldest first) in the order a round gives them their batch: those not started yet
+    /// first, so a message posted during a large fan-out has its deliveries in the next batch
+    /// written rather than after another batch of the large one; then those under way. Apps take
+    /// turns within each (``takingTurns(_:)``).
+    static func roundOrder(_ messages: [MessageRecord]) -> [MessageRecord] {
+        takingTurns(messages.filter { $0.state == .scheduled }) + takingTurns(messages.filter { $0.state != .scheduled })
     }
 
     /// `messages` (oldest first) reordered to take turns between apps: every app's oldest, then

@@ -57,6 +57,15 @@ struct TenantIsolationTests {
         #expect(try await harness.store.messagesToFanOut(now: now + 1_000, limit: 10).isEmpty)
     }
 
+    /// Registers `count` iOS devices straight into the store (tokens and identifiers from `first`).
+    private static func register(_ count: Int, in app: TestApp, _ harness: Harness, first: Int = 1) async throws {
+        let now = Int(harness.time.now.timeIntervalSince1970 * 1000)
+        let devices = try (first..<first + count).map {
+            (DeviceRegistration(platform: .ios, token: Harness.token($0)), newID: try Identifier.make(milliseconds: now + $0))
+        }
+        #expect(try await harness.store.registerDevices(appID: app.id, devices, now: now) == count)
+    }
+
     /// One app's ten large messages do not hold another app's one-device message: in the first
     /// round of fan-out every due message gets one batch, apps taking turns.
     @Test func fanOutTakesTurnsBetweenAppsAndMessages() async throws {
@@ -64,19 +73,19 @@ struct TenantIsolationTests {
         let big = try await harness.createApp("Big")
         let small = try await harness.createApp("Small")
         let now = Int(harness.time.now.timeIntervalSince1970 * 1000)
-        let devices = try (1...3_000).map { (DeviceRegistration(platform: .ios, token: Harness.token($0)), newID: try Identifier.make(milliseconds: now + $0)) }
-        #expect(try await harness.store.registerDevices(appID: big.id, devices, now: now) == 3_000)
+        try await Self.register(3_000, in: big, harness)
         var campaigns: [String] = []
         for number in 1...10 { campaigns.append(try await harness.send(big, #"{"message": {"title": "Campaign \#(number)"}, "audience": {"all": true}}"#)) }
-        try await harness.registerDevice(small, number: 99_999)
+        // More devices than a post writes itself (FanOut.atOnceAudience): the fan-out writes them.
+        try await Self.register(150, in: small, harness, first: 50_000)
         let reset = try await harness.send(small, #"{"message": {"title": "Your reset code"}, "audience": {"all": true}}"#)
 
         let fanOut = FanOut(store: harness.store, clock: WallClock { harness.time.now }, logger: .silent, metrics: Metrics(), batchSize: 1_000)
         let round = try await fanOut.runRound()
         #expect(round.unfinished == 10)
-        #expect(round.written == 10 * 1_000 + 1)
-        let resetDeliveries = await harness.request("GET", "/v1/messages/\(reset)/deliveries", key: small.serverKey)["items"].array
-        #expect(resetDeliveries.count == 1)
+        #expect(round.written == 10 * 1_000 + 150)
+        let resetDeliveries = await harness.request("GET", "/v1/messages/\(reset)/deliveries?limit=200", key: small.serverKey)["items"].array
+        #expect(resetDeliveries.count == 150)
         for campaign in campaigns {
             #expect(await harness.request("GET", "/v1/messages/\(campaign)", key: big.serverKey)["state"].string == "fanningOut")
         }
@@ -84,6 +93,56 @@ struct TenantIsolationTests {
         let claimed = try await harness.store.claimDeliveries(now: now + 1, lease: 30_000, limit: 2_000)
         #expect(claimed.contains { $0.id == resetDeliveries[0]["id"].string })
         try await fanOut.runOnce()
+    }
+
+    /// A message posted while a large one is being fanned out gets its batch first in the next
+    /// round: it waited for the large message's batch in progress and then for another one.
+    /// (A smaller audience is written with the post itself: see the next test.)
+    @Test func aMessageNotStartedGoesFirstInTheNextRound() async throws {
+        let harness = try await Harness()
+        let big = try await harness.createApp("Big")
+        let small = try await harness.createApp("Small")
+        try await Self.register(3_000, in: big, harness)
+        let campaign = try await harness.send(big, #"{"message": {"title": "Flash sale"}, "audience": {"all": true}}"#)
+        let fanOut = FanOut(store: harness.store, clock: WallClock { harness.time.now }, logger: .silent, metrics: Metrics(), batchSize: 1_000)
+        #expect(try await fanOut.runRound().written == 1_000)
+
+        try await Self.register(150, in: small, harness, first: 50_000)
+        let reset = try await harness.send(small, #"{"message": {"title": "Weekly digest"}, "audience": {"all": true}}"#)
+        #expect(try await fanOut.runRound().written == 1_150)
+        let campaignSeq = try #require(try await harness.store.message(appID: big.id, id: campaign)).seq
+        let resetSeq = try #require(try await harness.store.message(appID: small.id, id: reset)).seq
+        let resetDeliveries = try await harness.store.deliveries(messageSeq: resetSeq, state: nil, afterSeq: 0, limit: 200)
+        let campaignDeliveries = try await harness.store.deliveries(messageSeq: campaignSeq, state: nil, afterSeq: 0, limit: 3_000)
+        #expect(resetDeliveries.count == 150 && campaignDeliveries.count == 2_000)
+        let lastOfReset = try #require(resetDeliveries.map(\.seq).max())
+        #expect(campaignDeliveries.filter { $0.seq > lastOfReset }.count == 1_000)
+    }
+
+    /// A message to a few devices is written by the post that sends it, so it waits for no turn
+    /// of the fan-out behind a large message's batch; a larger one is left to the fan-out.
+    @Test func aSmallAudienceIsWrittenWithThePost() async throws {
+        let harness = try await Harness()
+        let app = try await harness.createApp()
+        let now = Int(harness.time.now.timeIntervalSince1970 * 1000)
+        try await Self.register(FanOut.atOnceAudience, in: app, harness)
+        let small = await harness.request("POST", "/v1/messages", key: app.serverKey, body: #"{"message": {"title": "Your code"}, "audience": {"all": true}}"#)
+        #expect(small.status == 202 && small["state"].string == "sending")
+        #expect(small["counts"]["byState"]["queued"].int == FanOut.atOnceAudience)
+        #expect(try await harness.store.claimDeliveries(now: now + 1, lease: 30_000, limit: 1_000).count == FanOut.atOnceAudience)
+
+        try await harness.registerDevice(app, number: 1_000)
+        let larger = await harness.request("POST", "/v1/messages", key: app.serverKey, body: #"{"message": {"title": "Digest"}, "audience": {"all": true}}"#)
+        #expect(larger.status == 202 && larger["state"].string == "scheduled" && larger["counts"]["total"].int == 0)
+    }
+
+    @Test func aRoundStartsWithTheMessagesNotStartedYet() {
+        func record(_ id: String, _ app: String, _ state: MessageState) -> MessageRecord {
+            MessageRecord(seq: 0, id: id, appID: app, content: nil, audience: nil, state: state, sendAt: 0, audienceSize: 0, fanOutCursor: 0, createdAt: 0)
+        }
+        let due = [record("a1", "A", .fanningOut), record("a2", "A", .scheduled), record("b1", "B", .fanningOut), record("c1", "C", .scheduled),
+                   record("a3", "A", .scheduled), record("b2", "B", .fanningOut)]
+        #expect(FanOut.roundOrder(due).map(\.id) == ["a2", "c1", "a3", "a1", "b1", "b2"])
     }
 
     @Test func takingTurnsInterleavesAppsOldestFirst() {

@@ -65,9 +65,11 @@ import Testing
         #expect(pacing.size == 2_500)
         for _ in 0..<10 { pacing.record(.seconds(1)) }
         #expect(pacing.size == 250)
-        pacing.record(.milliseconds(150))  // neither slow nor quick: kept
+        pacing.record(.milliseconds(40))  // neither slow nor quick: kept
         #expect(pacing.size == 250)
-        for _ in 0..<10 { pacing.record(.milliseconds(20)) }
+        pacing.record(.milliseconds(70))  // slow: already the minimum
+        #expect(pacing.size == 250)
+        for _ in 0..<10 { pacing.record(.milliseconds(10)) }
         #expect(pacing.size == 5_000)
     }
 

@@ -35,7 +35,8 @@ struct RetentionTests {
         // Past the period and one week more: on PostgreSQL the history's week has ended before the
         // period too (the week itself stays: the message still sending holds it).
         harness.advance(38 * 86_400)
-        let scheduled = try await harness.send(app, #"{"message": {"title": "Not yet sent"}, "audience": {"all": true}}"#)
+        let later = Timestamp.format(harness.time.now.addingTimeInterval(3_600))
+        let scheduled = try await harness.send(app, #"{"message": {"title": "Not yet sent"}, "audience": {"all": true}, "sendAt": "\#(later)"}"#)
 
         let retention = Retention(store: harness.store, clock: WallClock { harness.time.now }, logger: .silent, period: .seconds(30 * 86_400), batchSize: 1)
         #expect(try await retention.runOnce() == 3)  // a delivery, then the other and its message

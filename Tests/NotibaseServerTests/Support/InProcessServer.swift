@@ -3,10 +3,12 @@ import NotibaseTestSupport
 
 /// A whole ``Server`` (what `notibase serve` runs: the HTTP server, the fan-out, the workers,
 /// retention) started in this process, on 127.0.0.1 and a free port, with the harness's admin key,
-/// the accepting sender and a 4 KiB body limit, on a temporary data directory. Its ``SocketClient``
+/// the accepting sender (or `senders`) and a 4 KiB body limit, on a temporary data directory. Its ``SocketClient``
 /// talks to it; the test shuts it down.
 enum InProcessServer {
-    static func start(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> (server: Server, directory: TemporaryDirectory) {
+    static func start(
+        senders: SenderSet? = nil, _ adjust: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> (server: Server, directory: TemporaryDirectory) {
         let directory = TemporaryDirectory()
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
@@ -16,7 +18,7 @@ enum InProcessServer {
         configuration.accessLog = false
         configuration.limits.maxBodyBytes = 4_096
         adjust(&configuration)
-        let server = try await Server.start(configuration, senders: .accepting(try AcceptingSender()), logger: .silent)
+        let server = try await Server.start(configuration, senders: try senders ?? .accepting(AcceptingSender()), logger: .silent)
         return (server, directory)
     }
 }
