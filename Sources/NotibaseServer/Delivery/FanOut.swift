@@ -26,7 +26,7 @@ actor FanOut {
         self.logger = logger
         self.metrics = metrics
         self.batchSize = batchSize
-        self.pacing = BatchPacing(maximum: batchSize, minimum: minimumBatchSize ?? batchSize)
+        self.pacing = BatchPacing(maximum: batchSize, minimum: minimumBatchSize ?? batchSize, slow: store.fanOutBatchTarget)
     }
 
     /// How many due messages one round considers.

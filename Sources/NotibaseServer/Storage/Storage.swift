@@ -17,6 +17,10 @@ protocol Storage: KeyDirectory {
     /// a wake-up: the nodes still look for work on their own. A backend one node uses alone
     /// (SQLite) has nothing to hear and returns false.
     func listen(_ wake: @escaping @Sendable (AnnouncedWork) -> Void) -> Bool
+    /// How long one fan-out batch should take at most (``BatchPacing``): what waits for it. On
+    /// SQLite everything does (one connection), so it is short; on PostgreSQL only the fan-out
+    /// does, and short batches cost it a commit each.
+    var fanOutBatchTarget: Duration { get }
     func queueDepth() async throws -> Int
     /// What is wrong with the stored data (orphans, dangling references, rules no constraint
     /// states); empty when all is well. Reads only.

@@ -65,12 +65,22 @@ import Testing
         #expect(pacing.size == 2_500)
         for _ in 0..<10 { pacing.record(.seconds(1)) }
         #expect(pacing.size == 250)
-        pacing.record(.milliseconds(40))  // neither slow nor quick: kept
+        pacing.record(.milliseconds(150))  // neither slow nor quick: kept
         #expect(pacing.size == 250)
-        pacing.record(.milliseconds(70))  // slow: already the minimum
-        #expect(pacing.size == 250)
-        for _ in 0..<10 { pacing.record(.milliseconds(10)) }
+        for _ in 0..<10 { pacing.record(.milliseconds(20)) }
         #expect(pacing.size == 5_000)
+    }
+
+    @Test func theStoreSetsWhatIsSlow() throws {
+        var pacing = BatchPacing(maximum: 1_000, slow: .milliseconds(60))
+        pacing.record(.milliseconds(70))
+        #expect(pacing.size == 500)
+        pacing.record(.milliseconds(40))  // neither slow nor quick (24 ms): kept
+        #expect(pacing.size == 500)
+        pacing.record(.milliseconds(20))
+        #expect(pacing.size == 1_000)
+        // On SQLite every request waits for the batch in progress: its batches are kept short.
+        #expect(try SQLiteStore(path: ":memory:").fanOutBatchTarget < BatchPacing(maximum: 1).slow)
     }
 
     @Test func aSmallConfiguredBatchIsItsOwnMinimum() {

@@ -29,7 +29,7 @@ struct PriorityTests {
                 log.names.withLock { $0.append(name) }
             }
             try await waitUntil(timeout: .seconds(60)) { log.calling.withLock { $0.contains(name) } }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(200))
             return task
         }
         var tasks = [try await write("first", Server.backgroundPriority)]

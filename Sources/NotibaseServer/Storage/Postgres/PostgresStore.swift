@@ -33,6 +33,10 @@ final class PostgresStore: Storage {
         listener.withLock { $0?.stop() }
     }
 
+    /// Only the fan-out waits for its batch (the rest have connections of their own); with 60 ms,
+    /// batches of a few hundred with a commit each made a million-device send 34% slower.
+    var fanOutBatchTarget: Duration { .milliseconds(250) }
+
     func listen(_ wake: @escaping @Sendable (AnnouncedWork) -> Void) -> Bool {
         let started = PostgresListener(url: url, channel: channel, wake: wake)
         listener.withLock { listener in

@@ -39,6 +39,11 @@ actor SQLiteStore: Storage {
 
     /// Stops the background checkpoints, writes what the WAL holds into the main file and
     /// truncates the WAL (on clean shutdown).
+    /// Every request, claim and record waits for the batch in progress: with 250 ms, a one-device
+    /// message took about a second to go out during a million-device fan-out; with 60 ms, a third
+    /// of that, at the same fan-out speed (docs/benchmarks.md).
+    nonisolated var fanOutBatchTarget: Duration { .milliseconds(60) }
+
     /// One node uses an SQLite file alone: nothing is announced.
     nonisolated func listen(_ wake: @escaping @Sendable (AnnouncedWork) -> Void) -> Bool { false }
 
