@@ -65,7 +65,7 @@ actor FanOut {
                 logger.error("message failed: its stored content is not readable", ["messageId": .string(message.id)])
                 continue
             }
-            let chooser = VariantChooser(locales: content.variants?.keys.sorted() ?? [])
+            let chooser = VariantChooser(content)
             do {
                 let started = ContinuousClock.now
                 let batch = try await store.fanOutBatch(
@@ -101,7 +101,7 @@ actor FanOut {
     /// when it wrote nothing and the loop does it (content unreadable, a failure of the store).
     static func atOnce(_ message: MessageRecord, store: any Storage, now: Int) async -> (count: Int, done: Bool)? {
         guard let content = message.content, let audience = message.audience else { return nil }
-        let chooser = VariantChooser(locales: content.variants?.keys.sorted() ?? [])
+        let chooser = VariantChooser(content)
         guard let batch = try? await store.fanOutBatch(
             messageSeq: message.seq, audience: audience, chooser: chooser, limit: atOnceAudience + 1, now: now) else { return nil }
         return (batch.written, batch.done)

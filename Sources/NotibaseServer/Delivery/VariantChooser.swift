@@ -13,6 +13,11 @@ struct VariantChooser: Sendable {
         variants = table
     }
 
+    /// A chooser for a message's variants.
+    init(_ content: MessageContent) {
+        self.init(locales: content.variants?.keys.sorted() ?? [])
+    }
+
     /// The variant key for a device locale, or nil for the default message.
     func variant(for locale: String?) -> String? {
         guard !variants.isEmpty, let locale else { return nil }

@@ -7,3 +7,16 @@ struct PendingRegistration: Sendable {
     var now: Int
     var completion: @Sendable (Result<(DeviceRecord, created: Bool), any Error>) -> Void
 }
+
+extension [PendingRegistration] {
+    /// A new device identifier for each, made at its own moment; nil, with every one told the
+    /// error, when they cannot be made.
+    func newIDs() -> [String]? {
+        do {
+            return try Identifier.make(times: map(\.now))
+        } catch {
+            for pending in self { pending.completion(.failure(error)) }
+            return nil
+        }
+    }
+}

@@ -60,13 +60,7 @@ extension PostgresStore {
                 return group.waiting
             }
             guard !group.isEmpty else { return }
-            let newIDs: [String]
-            do {
-                newIDs = try Identifier.make(times: group.map(\.now))
-            } catch {
-                for pending in group { pending.completion(.failure(error)) }
-                continue
-            }
+            guard let newIDs = group.newIDs() else { continue }
             let work = zip(group, newIDs).map { pending, newID in
                 GroupItem(appID: pending.appID, registration: pending.registration, newID: newID, now: pending.now)
             }

@@ -52,13 +52,7 @@ extension SQLiteStore {
             defer { pending = [] }
             return pending
         }
-        let newIDs: [String]
-        do {
-            newIDs = try Identifier.make(times: batch.map(\.now))
-        } catch {
-            for pending in batch { pending.completion(.failure(error)) }
-            return
-        }
+        guard let newIDs = batch.newIDs() else { return }
         func register(_ index: Int) throws -> (DeviceRecord, created: Bool) {
             let pending = batch[index]
             let device = try upsert(appID: pending.appID, pending.registration, newID: newIDs[index], now: pending.now)
