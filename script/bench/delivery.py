@@ -195,6 +195,9 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
             fairness["phases"] = (stamp(delivery["createdAt"]) - created, stamp(sent) - created, stamp(record["finishedAt"]) - created)
 
         prober = threading.Thread(target=probe)
+        if database and args.statements:
+            subprocess.run(["psql", database, "-q", "-c", "CREATE EXTENSION IF NOT EXISTS pg_stat_statements", "-c", "SELECT pg_stat_statements_reset()"],
+                           check=True, stdout=subprocess.DEVNULL)
         t0 = time.monotonic()
         accepted = client.call("POST", "/v1/messages", message)
         answered = time.monotonic() - t0
@@ -211,6 +214,8 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
               f"({result['rate']:,.0f}/s); one-device message during it sent after {result['fairness']:.3f} s "
               f"(fanned out, sent, completed at {', '.join(f'{ms:.0f}' for ms in fairness['phases'])} ms); "
               f"load {before} -> {result['load_after']}", flush=True)
+        if database and args.statements:
+            statements(database, args.devices)
         return result
     finally:
         for node in nodes:
@@ -221,6 +226,26 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
                            stdout=subprocess.DEVNULL)
 
 
+def statements(database, devices):
+    """What PostgreSQL spent the run's time on, per statement of this database: time inside the
+    server (all sessions together, so more than the run's length when they overlap), and per
+    delivery the time, the buffers touched and the WAL written."""
+    query = f"""
+        SELECT round((total_exec_time / 1000)::numeric, 1), calls, round((total_exec_time * 1000 / {devices})::numeric, 1),
+               round(shared_blks_hit::numeric / {devices}, 1), round(wal_bytes / {devices}),
+               left(regexp_replace(query, '\\s+', ' ', 'g'), 90)
+        FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+        ORDER BY total_exec_time DESC LIMIT 8"""
+    answer = subprocess.run(["psql", database, "-AtF", "\t", "-c", query], capture_output=True, text=True)
+    if answer.returncode != 0:
+        print(f"  statements: psql failed: {answer.stderr.strip()}", flush=True)
+        return
+    rows = answer.stdout
+    print("  statements: server s, calls, per delivery: us, buffers, WAL bytes; statement", flush=True)
+    for line in rows.splitlines():
+        print("    " + "  ".join(line.split("\t")), flush=True)
+
+
 def summary(label, values, unit, digits):
     median = statistics.median(values)
     return f"{label} median {median:.{digits}f} {unit} (runs: {', '.join(f'{v:.{digits}f}' for v in values)}; spread {min(values):.{digits}f}-{max(values):.{digits}f})"
@@ -229,6 +254,8 @@ def summary(label, values, unit, digits):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
+    parser.add_argument("--against", help="a second notibase binary (an earlier build) run in turn with --binary, "
+                                          "every run of each setup, on the same templates")
     parser.add_argument("--devices", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--setups", default="sqlite,postgres-1,postgres-2")
@@ -239,6 +266,9 @@ def main():
     parser.add_argument("--credentials", help="JSON file: the APNs and FCM credentials to upload")
     parser.add_argument("--port", type=int, default=18600)
     parser.add_argument("--serve-args", default="", help="more arguments for every notibase serve, for experiments")
+    parser.add_argument("--statements", action="store_true",
+                        help="after each PostgreSQL run, the statements that took its time (pg_stat_statements; "
+                             "script/bench-delivery loads it)")
     args = parser.parse_args()
     setups = args.setups.split(",")
     peer = {"url": args.peer_url, "ca": args.peer_ca}
@@ -253,18 +283,26 @@ def main():
             templates[backend] = prepare(backend, args, args.binary, work, peer, credentials, args.postgres)
         # Interleaved (sqlite, postgres-1, postgres-2, sqlite, ...), so a change in the machine's
         # load over the run touches every setup alike.
+        binaries = [args.binary] + ([args.against] if args.against else [])
         for run in range(1, args.runs + 1):
             for setup in setups:
                 backend = "postgres" if setup.startswith("postgres") else "sqlite"
-                results.append(one_run(setup, run, args, args.binary, work, peer, templates[backend], args.postgres))
+                for binary in binaries:
+                    if args.against:
+                        print(f"{setup:11} run {run} with {binary}", flush=True)
+                    result = one_run(setup, run, args, binary, work, peer, templates[backend], args.postgres)
+                    result["binary"] = binary
+                    results.append(result)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print("== summary")
     for setup in setups:
-        mine = [r for r in results if r["setup"] == setup]
-        print(f"{setup:11} " + summary("all sent:", [r["seconds"] for r in mine], "s", 1))
-        print(f"{setup:11} " + summary("deliveries/s:", [r["rate"] for r in mine], "", 0))
-        print(f"{setup:11} " + summary("one-device message sent after:", [r["fairness"] for r in mine], "s", 3))
+        for binary in dict.fromkeys(r["binary"] for r in results):
+            mine = [r for r in results if r["setup"] == setup and r["binary"] == binary]
+            label = f"{setup:11} " + (f"{binary} " if args.against else "")
+            print(label + summary("all sent:", [r["seconds"] for r in mine], "s", 1))
+            print(label + summary("deliveries/s:", [r["rate"] for r in mine], "", 0))
+            print(label + summary("one-device message sent after:", [r["fairness"] for r in mine], "s", 3))
 
 
 if __name__ == "__main__":

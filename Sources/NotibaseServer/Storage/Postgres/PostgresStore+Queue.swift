@@ -116,26 +116,18 @@ extension PostgresStore {
     }
 
     /// Claims up to `limit` due deliveries for `lease` milliseconds, skipping those another node
-    /// is claiming at the same moment, and reads their devices with them. Messages being sent
-    /// take turns (``ClaimShares``): each one's share first, then the oldest due of any.
+    /// is claiming at the same moment, and reads their devices. Messages being sent take turns
+    /// (``ClaimShares``): each one's share first, then the oldest due of any.
     func claimDeliveries(now: Int, lease: Int, limit: Int) async throws -> [ClaimedDelivery] {
         try await pool.transaction { connection in
-            var claimed: [ClaimedDelivery] = []
-            // A claim returns what the workers need with the rows it leased, in the same statement.
-            // A token is only ever read through the app that owns both the message and the
-            // device: a device of another app reads as none.
+            var seqs: [Int] = []
             func claim(_ condition: String, _ values: [PostgresValue], _ count: Int) throws {
-                claimed += try connection.query(
+                seqs += try connection.query(
                     """
-                    WITH d AS (
-                        UPDATE deliveries SET due_at = $1, attempts = attempts + 1
-                        WHERE (seq, created_at) IN (SELECT seq, created_at FROM deliveries WHERE \(condition) ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-                        RETURNING seq, id, message_seq, device_seq, platform, variant, attempts, created_at, moment_at, scheduled_at)
-                    SELECT \(Rows.claimedColumns)
-                    FROM d JOIN messages m ON m.seq = d.message_seq
-                    LEFT JOIN LATERAL (
-                        SELECT token, active, deactivated_reason FROM devices WHERE seq = d.device_seq AND app_id = m.app_id) v ON true
-                    """, [.int(now + lease), .int(now), .int(count)] + values).map(Rows.claimed)
+                    UPDATE deliveries SET due_at = $1, attempts = attempts + 1
+                    WHERE (seq, created_at) IN (SELECT seq, created_at FROM deliveries WHERE \(condition) ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                    RETURNING seq
+                    """, [.int(now + lease), .int(now), .int(count)] + values).map { $0.int(0) }
             }
             // Messages with something due now: those waiting for their moment (pacing) take no share.
             // Apps take turns for the shares: each app's oldest, then each app's second, and so on.
@@ -147,13 +139,23 @@ extension PostgresStore {
                 ) AS sending ORDER BY turn, seq LIMIT $1
                 """, [.int(ClaimShares.messagesPerClaim), .int(now)]).map { $0.int(0) }
             if let share = ClaimShares.share(limit: limit, sendingMessages: sending.count) {
-                for message in sending where claimed.count < limit {
-                    try claim("message_seq = $4 AND due_at <= $2", [.int(message)], min(share, limit - claimed.count))
+                for message in sending where seqs.count < limit {
+                    try claim("message_seq = $4 AND due_at <= $2", [.int(message)], min(share, limit - seqs.count))
                 }
             }
             // What the shares left, oldest first (the deliveries just claimed are no longer due).
-            if claimed.count < limit { try claim("due_at <= $2", [], limit - claimed.count) }
-            return claimed.sorted { $0.seq < $1.seq }
+            if seqs.count < limit { try claim("due_at <= $2", [], limit - seqs.count) }
+            guard !seqs.isEmpty else { return [] }
+            // One read for the whole batch. A token is only ever read through the app that owns
+            // both the message and the device: a device of another app reads as none.
+            return try connection.query(
+                """
+                SELECT \(Rows.claimedColumns)
+                FROM deliveries d JOIN messages m ON m.seq = d.message_seq
+                LEFT JOIN LATERAL (
+                    SELECT token, active, deactivated_reason FROM devices WHERE seq = d.device_seq AND app_id = m.app_id) v ON true
+                WHERE d.seq = ANY($1::bigint[]) ORDER BY d.seq
+                """, [.text("{" + seqs.map(String.init).joined(separator: ",") + "}")]).map(Rows.claimed)
         }
     }
 
