@@ -81,11 +81,14 @@ package final class Server: Sendable {
         let http = try HTTPServer(options: options, responder: APIResponder(context: context, accessLog: configuration.accessLog))
 
         let delivery = configuration.delivery
+        // A batch's worth for each worker waits at most.
+        let handoff = Handoff(capacity: max(1, delivery.workers) * delivery.batchSize)
         let fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize,
-            minimumBatchSize: BatchPacing.defaultMinimum, signals: signals)
+            minimumBatchSize: BatchPacing.defaultMinimum, signals: signals, handoff: (handoff, delivery.lease))
         let worker = DeliveryWorker(
             store: store, senders: senders, vault: CredentialVault(store: store, box: box), clock: clock, logger: logger, metrics: metrics,
-            signer: signer, options: DeliveryWorker.Options(batchSize: delivery.batchSize, lease: delivery.lease), signal: signals.delivery)
+            signer: signer, options: DeliveryWorker.Options(batchSize: delivery.batchSize, lease: delivery.lease), signal: signals.delivery,
+            handoff: handoff)
         let poll = listening ? max(delivery.pollInterval, ServerConfiguration.Delivery.listeningPollInterval) : delivery.pollInterval
         var background = [Task(priority: Self.backgroundPriority) { await fanOut.run(interval: poll) }]
         for _ in 0..<max(1, delivery.workers) {

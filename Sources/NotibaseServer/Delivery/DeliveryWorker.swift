@@ -24,11 +24,14 @@ final class DeliveryWorker: Sendable {
     private let signer: Signer
     private let options: Options
     private let signal: WorkSignal
+    /// What this node's fan-out wrote claimed for it, when it hands batches over.
+    private let handoff: Handoff?
 
     init(
         store: any Storage, senders: SenderSet, vault: CredentialVault, clock: WallClock, logger: Logger, metrics: Metrics, signer: Signer,
-        options: Options, signal: WorkSignal = WorkSignal()
+        options: Options, signal: WorkSignal = WorkSignal(), handoff: Handoff? = nil
     ) {
+        self.handoff = handoff
         self.signal = signal
         self.signer = signer
         self.store = store
@@ -40,11 +43,11 @@ final class DeliveryWorker: Sendable {
         self.options = options
     }
 
-    /// Claims, sends and records one batch; returns how many deliveries it handled.
+    /// Claims (or takes from the ``Handoff``), sends and records one batch; returns how many
+    /// deliveries it handled.
     @discardableResult
     func runOnce() async throws -> Int {
-        let claimed = try await store.claimDeliveries(
-            now: clock.milliseconds(), lease: Int(options.lease.seconds * 1000), limit: options.batchSize)
+        let claimed = try await nextBatch()
         guard !claimed.isEmpty else { return 0 }
         var plan = try await prepare(claimed)
         let outcomes = await send(plan.pushes)
@@ -54,6 +57,16 @@ final class DeliveryWorker: Sendable {
         }
         try await store.recordDeliveries(plan.updates, messageSeqs: Set(claimed.map(\.messageSeq)), now: clock.milliseconds())
         return claimed.count
+    }
+
+    /// A handed-off batch and a claim take turns; a claim that finds nothing takes a handed-off
+    /// batch instead.
+    private func nextBatch() async throws -> [ClaimedDelivery] {
+        if let batch = handoff?.take() { return batch }
+        let claimed = try await store.claimDeliveries(
+            now: clock.milliseconds(), lease: Int(options.lease.seconds * 1000), limit: options.batchSize)
+        if claimed.isEmpty, let batch = handoff?.takeAny() { return batch }
+        return claimed
     }
 
     /// Runs until cancelled; when nothing is due, waits `idle` or until deliveries are signalled.

@@ -13,13 +13,17 @@ actor FanOut {
     /// ``BatchPacing`` allows, so a message posted meanwhile waits for no long transaction.
     private var pacing: BatchPacing
     private let signals: WorkSignals
+    /// Where what it writes claimed for this node's workers goes, and for how long it is leased.
+    private let handoff: (queue: Handoff, lease: Duration)?
 
     /// Batches of `batchSize` devices, or down to `minimumBatchSize` while they are slow
-    /// (``BatchPacing``; by default the size is fixed).
+    /// (``BatchPacing``; by default the size is fixed). With `handoff`, each batch writes what it
+    /// has room for claimed for this node's workers (``Handoff``).
     init(
         store: any Storage, clock: WallClock, logger: Logger, metrics: Metrics, batchSize: Int, minimumBatchSize: Int? = nil,
-        signals: WorkSignals = WorkSignals()
+        signals: WorkSignals = WorkSignals(), handoff: (queue: Handoff, lease: Duration)? = nil
     ) {
+        self.handoff = handoff
         self.store = store
         self.signals = signals
         self.clock = clock
@@ -68,9 +72,14 @@ actor FanOut {
             let chooser = VariantChooser(content)
             do {
                 let started = ContinuousClock.now
+                let claim = handoff.flatMap { handoff in
+                    let room = handoff.queue.room
+                    return room > 0 ? FanOutClaim(lease: Int(handoff.lease.seconds * 1000), limit: room) : nil
+                }
                 let batch = try await store.fanOutBatch(
-                    messageSeq: message.seq, audience: audience, chooser: chooser, limit: pacing.size, now: clock.milliseconds())
+                    messageSeq: message.seq, audience: audience, chooser: chooser, limit: pacing.size, now: clock.milliseconds(), claim: claim)
                 pacing.record(ContinuousClock.now - started)
+                handoff?.queue.put(batch.claimed)
                 round.written += batch.written
                 metrics.recordFanOut(deliveries: batch.written)
                 if batch.written > 0 { signals.delivery.notify() }

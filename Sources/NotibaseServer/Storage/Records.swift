@@ -190,6 +190,21 @@ struct DeliveryEventRecord: Sendable {
     var detail: DeliveryEventDetail?
 }
 
+/// What a fan-out batch claims for the node that writes it: up to `limit` deliveries, leased for
+/// `lease` milliseconds.
+struct FanOutClaim: Sendable {
+    var lease: Int
+    var limit: Int
+}
+
+/// What a fan-out batch did: deliveries written, whether the audience is done, and those it
+/// wrote claimed (``FanOutClaim``), oldest first.
+struct FanOutBatch: Sendable {
+    var written: Int
+    var done: Bool
+    var claimed: [ClaimedDelivery] = []
+}
+
 /// A delivery claimed by a worker, with what it needs to render and send it.
 struct ClaimedDelivery: Sendable {
     var seq: Int

@@ -89,7 +89,13 @@ protocol Storage: KeyDirectory {
     /// (``Retention``): deliveries, with their events and receipts, of messages finished before
     /// `finishedBefore`, then those messages. Returns how many rows; 0 when nothing is left.
     func purgeMessages(finishedBefore: Int, limit: Int) async throws -> Int
-    func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int) async throws -> (written: Int, done: Bool)
+    /// Writes the next batch (up to `limit` devices) of a message's deliveries and moves its
+    /// cursor, in one transaction. With `claim`, the first `claim.limit` deliveries due now
+    /// (pacing gives none of its own a claim) are written claimed by the caller for `claim.lease`
+    /// milliseconds, exactly as ``claimDeliveries(now:lease:limit:)`` leaves what it claims, and
+    /// come back with the batch: the node that wrote them sends them without a claim of its own
+    /// (one write fewer per delivery), and if it dies they are due again when the lease ends.
+    func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?) async throws -> FanOutBatch
     func claimDeliveries(now: Int, lease: Int, limit: Int) async throws -> [ClaimedDelivery]
     func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws
 
@@ -106,4 +112,12 @@ enum AnnouncedWork: String, Sendable, CaseIterable {
     case fanOut = "fan-out"
     /// Deliveries were written and are due.
     case delivery
+}
+
+extension Storage {
+    /// A fan-out batch that claims nothing.
+    func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int) async throws -> (written: Int, done: Bool) {
+        let batch = try await fanOutBatch(messageSeq: messageSeq, audience: audience, chooser: chooser, limit: limit, now: now, claim: nil)
+        return (batch.written, batch.done)
+    }
 }

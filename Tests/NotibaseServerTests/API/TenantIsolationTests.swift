@@ -119,6 +119,38 @@ struct TenantIsolationTests {
         #expect(campaignDeliveries.filter { $0.seq > lastOfReset }.count == 1_000)
     }
 
+    /// The fan-out writes claimed for this node's workers only what they have room for (the rest
+    /// unclaimed, for any worker of any node), and a one-device message posted meanwhile is
+    /// claimed on the store's next turn: after one handed-off batch, not after all of them.
+    @Test func theFanOutHandsOverOnlyWhatTheWorkersHaveRoomFor() async throws {
+        let harness = try await Harness()
+        let big = try await harness.createApp("Big")
+        let small = try await harness.createApp("Small")
+        try await Self.register(3_000, in: big, harness)
+        _ = try await harness.send(big, #"{"message": {"title": "Flash sale"}, "audience": {"all": true}}"#)
+        let handoff = Handoff(capacity: 1_500)
+        let fanOut = FanOut(
+            store: harness.store, clock: WallClock { harness.time.now }, logger: .silent, metrics: Metrics(), batchSize: 1_000,
+            handoff: (handoff, .seconds(30)))
+        #expect(try await fanOut.runRound().written == 1_000)
+        #expect(handoff.room == 500)
+        #expect(try await fanOut.runRound().written == 1_000)
+        #expect(handoff.room == 0)
+
+        try await Self.register(1, in: small, harness, first: 50_000)
+        let reset = try await harness.send(small, #"{"message": {"title": "Your code"}, "audience": {"all": true}}"#)
+        let resetSeq = try #require(try await harness.store.message(appID: small.id, id: reset)).seq
+        // A worker's turns: a handed-off batch, then the store's claim.
+        #expect(handoff.take()?.count == 1_000)
+        #expect(handoff.take() == nil)
+        let now = Int(harness.time.now.timeIntervalSince1970 * 1000)
+        let claimed = try await harness.store.claimDeliveries(now: now + 1, lease: 30_000, limit: 1_000)
+        #expect(claimed.contains { $0.messageSeq == resetSeq }, "the one-device message waited for more than one handed-off batch")
+        // Due in the store: the 500 the handoff had no room for, and the reset; nothing handed off.
+        #expect(claimed.count == 501)
+        #expect(handoff.takeAny()?.count == 500)
+    }
+
     /// A message to a few devices is written by the post that sends it, so it waits for no turn
     /// of the fan-out behind a large message's batch; a larger one is left to the fan-out.
     @Test func aSmallAudienceIsWrittenWithThePost() async throws {

@@ -420,9 +420,15 @@ def run(console, keys):
     d.get(console.url + "#/messages")
     console.until("a rotated key signs the console out, saying why", lambda: "no longer accepts this key" in console.text(".notice")
                   and d.execute_script("return sessionStorage.getItem('notibase.key')") is None)
+    # The reason outlives a page change: the page's own request may sign it out before the
+    # next link is followed (under load the compose page's audience count did, and the reason
+    # was gone from the page the link drew).
+    d.get(console.url + "#/devices")
+    console.until("the reason stays after a page change", lambda: "no longer accepts this key" in console.text(".notice"))
 
     # A phone-sized screen.
     console.sign_out()
+    check("no longer accepts" not in console.text(".notice"), "signing out by hand drops the reason")
     console.sign_in(keys["server"])
     console.find('[data-field="message.title"] input')
     d.set_window_size(390, 844)

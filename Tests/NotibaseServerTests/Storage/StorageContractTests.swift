@@ -193,6 +193,44 @@ final class StorageContractTests: Sendable {
         try await store.close()
     }
 
+    /// A fan-out batch can write its first deliveries claimed for the node that writes it, exactly
+    /// as a claim leaves them: leased (another claim skips them until the lease ends, then takes
+    /// them with a second attempt), one attempt, with the device's token.
+    @Test func aFanOutBatchClaimsWhatItWritesForItsNode() async throws {
+        let app = try await app()
+        try await devices(app, 5)
+        let (message, _) = try await message(app)
+        let batch = try await store.fanOutBatch(
+            messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200,
+            claim: FanOutClaim(lease: 1_000, limit: 3))
+        #expect(batch.written == 5 && batch.done)
+        #expect(batch.claimed.count == 3)
+        #expect(batch.claimed.allSatisfy { $0.attempts == 1 && $0.deviceActive && $0.messageSeq == message.seq && $0.createdAt == 200 })
+        #expect(batch.claimed.map(\.token) == (1...3).map { String(format: "%064x", $0) })
+        let others = try await store.claimDeliveries(now: 300, lease: 1_000, limit: 10)
+        #expect(others.count == 2)
+        #expect(Set(others.map(\.seq)).isDisjoint(with: batch.claimed.map(\.seq)), "a delivery claimed by its fan-out was claimed again")
+        // The lease ends at 1,200; the other two stay claimed until 1,300.
+        let expired = try await store.claimDeliveries(now: 1_201, lease: 1_000, limit: 10)
+        #expect(expired.map(\.seq) == batch.claimed.map(\.seq))
+        #expect(expired.allSatisfy { $0.attempts == 2 })
+        for (again, first) in zip(expired, batch.claimed) {
+            #expect(again.id == first.id && again.token == first.token && again.deviceSeq == first.deviceSeq && again.platform == first.platform)
+        }
+    }
+
+    /// Without a claim, or with no room in it, nothing is written claimed.
+    @Test func aFanOutBatchWithoutAClaimClaimsNothing() async throws {
+        let app = try await app()
+        try await devices(app, 3)
+        let (message, _) = try await message(app)
+        let batch = try await store.fanOutBatch(
+            messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200,
+            claim: FanOutClaim(lease: 1_000, limit: 0))
+        #expect(batch.written == 3 && batch.claimed.isEmpty)
+        #expect(try await store.claimDeliveries(now: 300, lease: 1_000, limit: 10).count == 3)
+    }
+
     /// A message to one device written after a large one's backlog is claimed with the next
     /// batch, not after the backlog: messages being sent take turns.
     @Test func claimsTakeTurnsBetweenMessagesBeingSent() async throws {

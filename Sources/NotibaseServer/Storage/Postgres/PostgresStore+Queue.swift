@@ -16,24 +16,25 @@ extension PostgresStore {
     /// The message's row is locked for it: one node at a time fans a message out, and another
     /// skips it (nothing written, not done) and takes its turn on the next round, so a node that
     /// dies mid-fan-out leaves the message to the others at its last committed batch.
-    func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int) async throws -> (written: Int, done: Bool) {
+    func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?) async throws -> FanOutBatch {
         let condition = audience.postgresCondition(parameter: 3)
-        let result = try await pool.transaction { connection -> Batch in
+        return try await pool.transaction { connection -> FanOutBatch in
             guard let message = try connection.query(
                 "SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1 FOR UPDATE SKIP LOCKED", [.int(messageSeq)]).first(Rows.message) else {
-                return Batch(written: 0, done: false)
+                return FanOutBatch(written: 0, done: false)
             }
-            guard message.state == .scheduled || message.state == .fanningOut else { return Batch(written: 0, done: true) }
+            guard message.state == .scheduled || message.state == .fanningOut else { return FanOutBatch(written: 0, done: true) }
             let targets = try connection.query(
                 """
-                SELECT seq, platform, locale, time_zone FROM devices
+                SELECT seq, platform, locale, time_zone, token FROM devices
                 WHERE app_id = $1 AND active = 1 AND seq > $2 AND \(condition.sql) ORDER BY seq LIMIT $\(condition.values.count + 3)
                 """, [.text(message.appID), .int(message.fanOutCursor)] + condition.values + [.int(limit)]).map {
-                Target(device: $0.int(0), platform: $0.text(1), locale: $0.optionalText(2), timeZone: $0.optionalText(3))
+                Target(device: $0.int(0), platform: $0.text(1), locale: $0.optionalText(2), timeZone: $0.optionalText(3), token: $0.text(4))
             }
             var variants: [String: String?] = [:]
             var schedule = DeliverySchedule(message: message)
             var failures: [Failure] = []
+            var claiming: [(id: String, target: Target, variant: String?)] = []
             let rows = zip(targets, try Identifier.make(count: targets.count, milliseconds: now)).map { target, id in
                 let variant: String? = target.locale.flatMap { locale in
                     if let known = variants[locale] { return known }
@@ -48,19 +49,34 @@ extension PostgresStore {
                         row.state = DeliveryState.failed.rawValue
                         failures.append(Failure(id: id, detail: DeliveryEventDetail.because(failure).stored))
                     }
+                } else if let claim, claiming.count < claim.limit {
+                    // Claimed as a claim leaves it: due when the lease ends, one attempt.
+                    (row.due, row.attempts) = (now + claim.lease, 1)
+                    claiming.append((id, target, variant))
                 }
                 return row
             }
+            var claimed: [ClaimedDelivery] = []
             if !rows.isEmpty {
-                // The whole batch in one statement.
-                try connection.run(
+                // The whole batch in one statement; the claimed ones' numbers come back.
+                let numbers = try connection.query(
                     """
-                    INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, created_at, updated_at, moment_at, scheduled_at, schedule)
+                    INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, attempts, created_at, updated_at, moment_at, scheduled_at, schedule)
                     SELECT r.id, $1, r.device, r.platform, r.variant, coalesce(r.state, 'queued'), CASE WHEN r.state IS NULL THEN coalesce(r.due, $2) END,
-                        $2, $2, r.moment, r.scheduled, r.schedule
+                        coalesce(r.attempts, 0), $2, $2, r.moment, r.scheduled, r.schedule
                     FROM jsonb_to_recordset($3::jsonb)
-                        AS r(id text, device bigint, platform text, variant text, state text, due bigint, moment bigint, scheduled bigint, schedule text)
-                    """, [.int(messageSeq), .int(now), .text(try Self.json(rows))])
+                        AS r(id text, device bigint, platform text, variant text, state text, due bigint, attempts integer, moment bigint, scheduled bigint, schedule text)
+                    RETURNING id, seq, attempts
+                    """, [.int(messageSeq), .int(now), .text(try Self.json(rows))]).map { (id: $0.text(0), seq: $0.int(1), attempts: $0.int(2)) }
+                    .reduce(into: [String: Int]()) { numbers, row in
+                        if row.attempts > 0 { numbers[row.id] = row.seq }
+                    }
+                claimed = try claiming.map { id, target, variant in
+                    guard let seq = numbers[id] else { throw StorageError.corrupt("a delivery claimed by its fan-out was not written") }
+                    return ClaimedDelivery(
+                        seq: seq, id: id, messageSeq: messageSeq, deviceSeq: target.device, platform: Platform(rawValue: target.platform) ?? .ios,
+                        variant: variant, attempts: 1, createdAt: now, token: target.token, deviceActive: true)
+                }
                 try self.announce(.delivery, on: connection)
             }
             if !failures.isEmpty {
@@ -80,14 +96,8 @@ extension PostgresStore {
                 "UPDATE messages SET fanout_cursor = $1, state = $2 WHERE seq = $3",
                 [.int(targets.last?.device ?? message.fanOutCursor), .text((done ? MessageState.sending : .fanningOut).rawValue), .int(messageSeq)])
             if done { try Self.completeIfFinished(connection, messageSeqs: [messageSeq], now: now) }
-            return Batch(written: targets.count, done: done)
+            return FanOutBatch(written: targets.count, done: done, claimed: claimed)
         }
-        return (result.written, result.done)
-    }
-
-    private struct Batch: Sendable {
-        var written: Int
-        var done: Bool
     }
 
     private struct Target {
@@ -95,6 +105,7 @@ extension PostgresStore {
         var platform: String
         var locale: String?
         var timeZone: String?
+        var token: String
     }
 
     /// A delivery to write; what pacing decided, when the message has pacing.
@@ -105,6 +116,7 @@ extension PostgresStore {
         var variant: String?
         var state: String?
         var due: Int?
+        var attempts: Int?
         var moment: Int?
         var scheduled: Int?
         var schedule: String?

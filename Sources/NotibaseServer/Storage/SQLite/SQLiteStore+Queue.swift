@@ -13,22 +13,25 @@ extension SQLiteStore {
     /// Writes the deliveries for the next `limit` devices of a message's audience, and moves its
     /// cursor, in one transaction: a crash repeats or skips nothing. Returns how many were written
     /// and whether the audience is exhausted (the message then moves to `sending`).
-    func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int) throws -> (written: Int, done: Bool) {
+    func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?) throws -> FanOutBatch {
         try connection.transaction {
             guard let message = try message(seq: messageSeq), message.state == .scheduled || message.state == .fanningOut else {
-                return (0, true)
+                return FanOutBatch(written: 0, done: true)
             }
             let condition = audience.sqlCondition
             let targets = try connection.query(
                 """
-                SELECT seq, platform, locale, time_zone FROM devices
+                SELECT seq, platform, locale, time_zone, token FROM devices
                 WHERE app_id = ? AND active = 1 AND seq > ? AND \(condition.sql) ORDER BY seq LIMIT ?
                 """,
-                [.text(message.appID), .int(message.fanOutCursor)] + condition.values + [.int(limit)]) { ($0.int(0), $0.text(1), $0.optionalText(2), $0.optionalText(3)) }
+                [.text(message.appID), .int(message.fanOutCursor)] + condition.values + [.int(limit)]) {
+                ($0.int(0), $0.text(1), $0.optionalText(2), $0.optionalText(3), $0.text(4))
+            }
             let ids = try Identifier.make(count: targets.count, milliseconds: now)
             var variants: [String: String?] = [:]  // locales repeat: choose once per locale
             var schedule = DeliverySchedule(message: message)
-            for ((deviceSeq, platform, locale, timeZone), id) in zip(targets, ids) {
+            var claimed: [ClaimedDelivery] = []
+            for ((deviceSeq, platform, locale, timeZone, token), id) in zip(targets, ids) {
                 let variant: String? = locale.flatMap { locale in
                     if let known = variants[locale] { return known }
                     let chosen = chooser.variant(for: locale)
@@ -36,14 +39,22 @@ extension SQLiteStore {
                     return chosen
                 }
                 let decision = schedule?.decide(timeZone: timeZone)
+                // Claimed as a claim leaves it: due when the lease ends, one attempt.
+                let claiming = decision == nil && claimed.count < (claim?.limit ?? 0)
+                let due: Int? = claiming ? now + claim!.lease : decision?.failure == nil ? decision?.dueAt ?? now : nil
                 let seq = try connection.first(
                     """
-                    INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, created_at, updated_at, moment_at, scheduled_at, schedule)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq
+                    INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, attempts, created_at, updated_at, moment_at, scheduled_at, schedule)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq
                     """,
                     [.text(id), .int(messageSeq), .int(deviceSeq), .text(platform), .optionalText(variant),
-                     .text(decision?.failure == nil ? "queued" : "failed"), decision?.failure == nil ? .int(decision?.dueAt ?? now) : .null,
+                     .text(decision?.failure == nil ? "queued" : "failed"), .optionalInt(due), .int(claiming ? 1 : 0),
                      .int(now), .int(now), .optionalInt(decision?.origin), .optionalInt(decision?.dueAt), .optionalText(decision?.note)]) { $0.int(0) }
+                if claiming, let seq {
+                    claimed.append(ClaimedDelivery(
+                        seq: seq, id: id, messageSeq: messageSeq, deviceSeq: deviceSeq, platform: Platform(rawValue: platform) ?? .ios, variant: variant,
+                        attempts: 1, createdAt: now, token: token, deviceActive: true))
+                }
                 if let failure = decision?.failure, let seq {
                     try connection.run(
                         "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)",
@@ -60,7 +71,7 @@ extension SQLiteStore {
                 "UPDATE messages SET fanout_cursor = ?, state = ? WHERE seq = ?",
                 [.int(targets.last?.0 ?? message.fanOutCursor), .text(state.rawValue), .int(messageSeq)])
             if done { try completeIfFinished(messageSeqs: [messageSeq], now: now) }
-            return (targets.count, done)
+            return FanOutBatch(written: targets.count, done: done, claimed: claimed)
         }
     }
 

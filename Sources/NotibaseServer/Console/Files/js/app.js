@@ -8,6 +8,9 @@ import { appsPage } from './pages/apps.js';
 
 const main = () => document.getElementById('main');
 let stopCurrent = null;
+// Why the console signed out by itself, shown on the sign-in page until someone signs in: a page
+// change after the sign-out (a link, the back button) must not lose the reason.
+let signedOutReason = null;
 
 const routes = [
   [/^#\/compose$/, () => composePage, 'server'],
@@ -43,10 +46,12 @@ function signInPage(root, message) {
       return;
     }
     api.setKey(value);
+    signedOutReason = null;
     location.hash = kind === 'admin' ? '#/apps' : '#/compose';
     render();
   });
-  replace(root, message ? h('p', { class: 'notice', role: 'alert' }, message) : null, form);
+  const notice = message ?? signedOutReason;
+  replace(root, notice ? h('p', { class: 'notice', role: 'alert' }, notice) : null, form);
   input.focus();
 }
 
@@ -85,6 +90,7 @@ export function render() {
 /** Called by pages when the API says the key is no longer valid. */
 export function signedOut(message) {
   api.clearKey();
+  signedOutReason = message;
   signInPage(main(), message);
   document.getElementById('nav').hidden = true;
 }
@@ -95,6 +101,6 @@ window.addEventListener('notibase:unauthorized', () => {
   signedOut('The server no longer accepts this key (was it rotated?). Sign in again.');
 });
 document.addEventListener('DOMContentLoaded', () => {
-  document.getElementById('sign-out').addEventListener('click', () => { api.clearKey(); location.hash = ''; render(); });
+  document.getElementById('sign-out').addEventListener('click', () => { api.clearKey(); signedOutReason = null; location.hash = ''; render(); });
   render();
 });
