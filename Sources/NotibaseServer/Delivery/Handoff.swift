@@ -12,15 +12,12 @@ import Synchronization
 final class Handoff: Sendable {
     private struct State {
         var batches: [[ClaimedDelivery]] = []
-        var held = 0
         /// Whether the store has the next turn.
         var storeNext = false
 
         mutating func removeFirst() -> [ClaimedDelivery]? {
             guard !batches.isEmpty else { return nil }
-            let batch = batches.removeFirst()
-            held -= batch.count
-            return batch
+            return batches.removeFirst()
         }
     }
 
@@ -32,14 +29,11 @@ final class Handoff: Sendable {
     }
 
     /// How many more deliveries it takes now.
-    var room: Int { state.withLock { max(0, capacity - $0.held) } }
+    var room: Int { state.withLock { max(0, capacity - $0.batches.reduce(0) { $0 + $1.count }) } }
 
     func put(_ batch: [ClaimedDelivery]) {
         guard !batch.isEmpty else { return }
-        state.withLock { state in
-            state.batches.append(batch)
-            state.held += batch.count
-        }
+        state.withLock { $0.batches.append(batch) }
     }
 
     /// The oldest handed-off batch, unless the store has this turn: after each batch taken here,

@@ -40,8 +40,9 @@ extension SQLiteStore {
                 }
                 let decision = schedule?.decide(timeZone: timeZone)
                 // Claimed as a claim leaves it: due when the lease ends, one attempt.
-                let claiming = decision == nil && claimed.count < (claim?.limit ?? 0)
-                let due: Int? = claiming ? now + claim!.lease : decision?.failure == nil ? decision?.dueAt ?? now : nil
+                let lease = decision == nil && claimed.count < (claim?.limit ?? 0) ? claim?.lease : nil
+                let claiming = lease != nil
+                let due: Int? = lease.map { now + $0 } ?? (decision?.failure == nil ? decision?.dueAt ?? now : nil)
                 let seq = try connection.first(
                     """
                     INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, attempts, created_at, updated_at, moment_at, scheduled_at, schedule)
