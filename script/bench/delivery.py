@@ -255,7 +255,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
     parser.add_argument("--against", help="a second notibase binary (an earlier build) run in turn with --binary, "
-                                          "every run of each setup, on the same templates")
+                                          "every run of each setup, on the same templates (made by this earlier build)")
     parser.add_argument("--devices", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--setups", default="sqlite,postgres-1,postgres-2")
@@ -280,7 +280,9 @@ def main():
     try:
         templates = {}
         for backend in dict.fromkeys("postgres" if setup.startswith("postgres") else "sqlite" for setup in setups):
-            templates[backend] = prepare(backend, args, args.binary, work, peer, credentials, args.postgres)
+            # Made by the earlier build when there is one: the later build migrates its schema
+            # forward at start, where an earlier build refuses a database newer than itself.
+            templates[backend] = prepare(backend, args, args.against or args.binary, work, peer, credentials, args.postgres)
         # Interleaved (sqlite, postgres-1, postgres-2, sqlite, ...), so a change in the machine's
         # load over the run touches every setup alike.
         binaries = [args.binary] + ([args.against] if args.against else [])

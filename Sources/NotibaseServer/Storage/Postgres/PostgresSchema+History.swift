@@ -105,4 +105,32 @@ extension PostgresSchema {
         -- Retention asks which messages still hold a week: those not finished, through this.
         CREATE INDEX messages_unfinished ON messages(created_at) WHERE finished_at IS NULL;
         """
+
+    /// Migration 5: `notibase_analyze_history(at)` analyzes the deliveries partition that holds
+    /// `at` when the planner has no statistics of its columns yet, and says whether it did.
+    ///
+    /// A week's partition is made empty, ahead of time, and an ANALYZE of an empty table (a
+    /// routine `VACUUM ANALYZE`) leaves no statistics of its columns. Until autovacuum's first
+    /// visit after its rows arrive (a minute at least, `autovacuum_naptime`), the planner takes a batch's
+    /// `seq = ANY(...)` to match most of the table: recording a batch and reading the claimed ones
+    /// became hash joins over every row of the week, a cost that grew with each batch written. The
+    /// fan-out calls this after each batch it commits; once the week has statistics (`seq` is
+    /// unique: they scale as the week grows) the call is a catalogue lookup and nothing more.
+    static let historyStatistics = """
+        CREATE FUNCTION notibase_analyze_history(at_ms BIGINT) RETURNS BOOLEAN LANGUAGE plpgsql AS $$
+        DECLARE
+            week REGCLASS := coalesce(
+                to_regclass('deliveries_' || to_char(to_timestamp(notibase_history_week(at_ms) / 1000) AT TIME ZONE 'UTC', 'YYYYMMDD')),
+                to_regclass('deliveries_default'));
+        BEGIN
+            IF week IS NULL OR EXISTS (
+                SELECT 1 FROM pg_stats s JOIN pg_class c ON c.relname = s.tablename JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = s.schemaname
+                WHERE c.oid = week AND s.attname = 'seq') THEN
+                RETURN false;
+            END IF;
+            EXECUTE format('ANALYZE %s', week);
+            RETURN true;
+        END
+        $$;
+        """
 }

@@ -2,7 +2,8 @@
 /// and rules as SQLite's schema 2: identity columns (never reused), a foreign key with its delete
 /// rule for every reference. Flags are integers (1 or 0), as in SQLite, so one row mapping reads
 /// both (``Rows``). Migration 3 splits the delivery history into weekly partitions
-/// (``historyByWeek``, PostgresSchema+History.swift).
+/// (``historyByWeek``, PostgresSchema+History.swift); migration 5 gives a week its first statistics
+/// (``historyStatistics``).
 enum PostgresSchema {
     static let migrations: [String] = [
         """
@@ -129,6 +130,8 @@ enum PostgresSchema {
         ALTER TABLE deliveries ADD COLUMN scheduled_at BIGINT;
         ALTER TABLE deliveries ADD COLUMN schedule TEXT;
         """,
+        // 5: a week's deliveries analyzed once its first are written (PostgresSchema+History.swift).
+        historyStatistics,
     ]
 
     /// A key for `pg_advisory_xact_lock`: the migrations of one database run on one node at a

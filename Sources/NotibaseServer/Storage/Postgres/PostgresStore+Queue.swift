@@ -18,7 +18,7 @@ extension PostgresStore {
     /// dies mid-fan-out leaves the message to the others at its last committed batch.
     func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?) async throws -> FanOutBatch {
         let condition = audience.postgresCondition(parameter: 3)
-        return try await pool.transaction { connection -> FanOutBatch in
+        let batch = try await pool.transaction { connection -> FanOutBatch in
             guard let message = try connection.query(
                 "SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1 FOR UPDATE SKIP LOCKED", [.int(messageSeq)]).first(Rows.message) else {
                 return FanOutBatch(written: 0, done: false)
@@ -98,6 +98,11 @@ extension PostgresStore {
             if done { try Self.completeIfFinished(connection, messageSeqs: [messageSeq], now: now) }
             return FanOutBatch(written: targets.count, done: done, claimed: claimed)
         }
+        // A new week's first rows: statistics for it now, not at autovacuum's first visit
+        // (PostgresSchema.historyStatistics). The batch has committed: should this fail, the batch
+        // still stands, and the next one asks again.
+        if batch.written > 0 { _ = try? await pool.withConnection { try $0.run("SELECT notibase_analyze_history($1)", [.int(now)]) } }
+        return batch
     }
 
     private struct Target {
@@ -141,15 +146,7 @@ extension PostgresStore {
                     RETURNING seq
                     """, [.int(now + lease), .int(now), .int(count)] + values).map { $0.int(0) }
             }
-            // Messages with something due now: those waiting for their moment (pacing) take no share.
-            // Apps take turns for the shares: each app's oldest, then each app's second, and so on.
-            let sending = try connection.query(
-                """
-                SELECT seq FROM (
-                    SELECT seq, row_number() OVER (PARTITION BY app_id ORDER BY seq) AS turn FROM messages
-                    WHERE state IN (\(Lifecycle.beingSentSQL)) AND EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND due_at <= $2)
-                ) AS sending ORDER BY turn, seq LIMIT $1
-                """, [.int(ClaimShares.messagesPerClaim), .int(now)]).map { $0.int(0) }
+            let sending = try connection.query(Self.sendingMessages, [.int(ClaimShares.messagesPerClaim), .int(now)]).map { $0.int(0) }
             if let share = ClaimShares.share(limit: limit, sendingMessages: sending.count) {
                 for message in sending where seqs.count < limit {
                     try claim("message_seq = $4 AND due_at <= $2", [.int(message)], min(share, limit - seqs.count))
@@ -170,6 +167,22 @@ extension PostgresStore {
                 """, [.text("{" + seqs.map(String.init).joined(separator: ",") + "}")]).map(Rows.claimed)
         }
     }
+
+    /// The messages that take a share of a claim ($1 at most, $2 the time): those with something
+    /// due now (those waiting for their moment, pacing, take none), apps taking turns: each app's
+    /// oldest, then each app's second, and so on.
+    ///
+    /// A message's earliest due delivery is asked for, not whether one exists: `EXISTS` becomes a
+    /// join, and one planned from a young week's statistics (every delivery due) hashed every
+    /// delivery of the week, once per claim. The first in due order is one step down the
+    /// `(message_seq, due_at)` index whatever the statistics say (a scan would have to sort them all).
+    static let sendingMessages = """
+        SELECT seq FROM (
+            SELECT seq, row_number() OVER (PARTITION BY app_id ORDER BY seq) AS turn FROM messages
+            WHERE state IN (\(Lifecycle.beingSentSQL))
+            AND (SELECT due_at FROM deliveries WHERE message_seq = messages.seq AND due_at <= $2 ORDER BY due_at LIMIT 1) IS NOT NULL
+        ) AS sending ORDER BY turn, seq LIMIT $1
+        """
 
     /// Records what happened to claimed deliveries, in one transaction of three statements (the
     /// events written with the deliveries' partition key, which their update returns).
