@@ -82,7 +82,7 @@ package final class Server: Sendable {
 
         let delivery = configuration.delivery
         // A batch's worth for each worker waits at most.
-        let handoff = Handoff(capacity: max(1, delivery.workers) * delivery.batchSize)
+        let handoff = Handoff(workers: delivery.workers, batchSize: delivery.batchSize)
         let fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize,
             minimumBatchSize: BatchPacing.defaultMinimum, signals: signals, handoff: (handoff, delivery.lease))
         let worker = DeliveryWorker(

@@ -23,17 +23,25 @@ final class Handoff: Sendable {
 
     private let state = Mutex(State())
     let capacity: Int
+    /// The most a worker takes at once: its claim's size.
+    let batchSize: Int
 
-    init(capacity: Int) {
-        self.capacity = capacity
+    /// Room for a batch for each of `workers`.
+    init(workers: Int, batchSize: Int) {
+        self.batchSize = max(1, batchSize)
+        capacity = max(1, workers) * self.batchSize
     }
 
     /// How many more deliveries it takes now.
     var room: Int { state.withLock { max(0, capacity - $0.batches.reduce(0) { $0 + $1.count }) } }
 
+    /// Queues what a fan-out batch claimed, in pieces of at most `batchSize`: a worker takes no
+    /// more at once than a claim of its own would give it, so what a node has in flight (and may
+    /// send twice if it dies) stays within its workers' batches.
     func put(_ batch: [ClaimedDelivery]) {
         guard !batch.isEmpty else { return }
-        state.withLock { $0.batches.append(batch) }
+        let pieces = stride(from: 0, to: batch.count, by: batchSize).map { Array(batch[$0..<min($0 + batchSize, batch.count)]) }
+        state.withLock { $0.batches += pieces }
     }
 
     /// The oldest handed-off batch, unless the store has this turn: after each batch taken here,

@@ -128,7 +128,7 @@ struct TenantIsolationTests {
         let small = try await harness.createApp("Small")
         try await Self.register(3_000, in: big, harness)
         _ = try await harness.send(big, #"{"message": {"title": "Flash sale"}, "audience": {"all": true}}"#)
-        let handoff = Handoff(capacity: 1_500)
+        let handoff = Handoff(workers: 1, batchSize: 1_500)
         let fanOut = FanOut(
             store: harness.store, clock: WallClock { harness.time.now }, logger: .silent, metrics: Metrics(), batchSize: 1_000,
             handoff: (handoff, .seconds(30)))

@@ -11,7 +11,7 @@ struct HandoffTests {
     }
 
     @Test func itHoldsNoMoreThanItsCapacity() {
-        let handoff = Handoff(capacity: 10)
+        let handoff = Handoff(workers: 1, batchSize: 10)
         #expect(handoff.room == 10)
         handoff.put(Self.batch(1...6))
         #expect(handoff.room == 4)
@@ -24,7 +24,7 @@ struct HandoffTests {
     /// After each handed-off batch the store has a turn: a message written any other way waits
     /// for one batch of a large one, not for all of it.
     @Test func handedOffBatchesAndTheStoreTakeTurns() {
-        let handoff = Handoff(capacity: 100)
+        let handoff = Handoff(workers: 1, batchSize: 100)
         handoff.put(Self.batch(1...2))
         handoff.put(Self.batch(3...4))
         handoff.put(Self.batch(5...6))
@@ -35,5 +35,18 @@ struct HandoffTests {
         #expect(handoff.take() == nil)
         #expect(handoff.takeAny()?.map(\.seq) == [5, 6])
         #expect(handoff.take() == nil && handoff.takeAny() == nil)
+    }
+
+    /// A fan-out batch may claim the room of every worker at once; each worker still takes a
+    /// batch of its own size, so that a node killed mid-send has sent twice no more than its
+    /// workers' batches (the crash test's bound, which 2,250 duplicates against 2,000 broke).
+    @Test func aBatchLargerThanAWorkersIsTakenInPiecesOfItsSize() {
+        let handoff = Handoff(workers: 2, batchSize: 4)
+        #expect(handoff.capacity == 8)
+        handoff.put(Self.batch(1...7))
+        #expect(handoff.room == 1)
+        #expect(handoff.take()?.map(\.seq) == [1, 2, 3, 4])
+        #expect(handoff.takeAny()?.map(\.seq) == [5, 6, 7])
+        #expect(handoff.room == 8)
     }
 }
