@@ -57,15 +57,6 @@ struct TenantIsolationTests {
         #expect(try await harness.store.messagesToFanOut(now: now + 1_000, limit: 10).isEmpty)
     }
 
-    /// Registers `count` iOS devices straight into the store (tokens and identifiers from `first`).
-    private static func register(_ count: Int, in app: TestApp, _ harness: Harness, first: Int = 1) async throws {
-        let now = Int(harness.time.now.timeIntervalSince1970 * 1000)
-        let devices = try (first..<first + count).map {
-            (DeviceRegistration(platform: .ios, token: Harness.token($0)), newID: try Identifier.make(milliseconds: now + $0))
-        }
-        #expect(try await harness.store.registerDevices(appID: app.id, devices, now: now) == count)
-    }
-
     /// One app's ten large messages do not hold another app's one-device message: in the first
     /// round of fan-out every due message gets one batch, apps taking turns.
     @Test func fanOutTakesTurnsBetweenAppsAndMessages() async throws {
@@ -73,11 +64,11 @@ struct TenantIsolationTests {
         let big = try await harness.createApp("Big")
         let small = try await harness.createApp("Small")
         let now = Int(harness.time.now.timeIntervalSince1970 * 1000)
-        try await Self.register(3_000, in: big, harness)
+        try await harness.registerDevices(3_000, in: big)
         var campaigns: [String] = []
         for number in 1...10 { campaigns.append(try await harness.send(big, #"{"message": {"title": "Campaign \#(number)"}, "audience": {"all": true}}"#)) }
         // More devices than a post writes itself (FanOut.atOnceAudience): the fan-out writes them.
-        try await Self.register(150, in: small, harness, first: 50_000)
+        try await harness.registerDevices(150, in: small, first: 50_000)
         let reset = try await harness.send(small, #"{"message": {"title": "Your reset code"}, "audience": {"all": true}}"#)
 
         let fanOut = FanOut(store: harness.store, clock: WallClock { harness.time.now }, logger: .silent, metrics: Metrics(), batchSize: 1_000)
@@ -102,12 +93,12 @@ struct TenantIsolationTests {
         let harness = try await Harness()
         let big = try await harness.createApp("Big")
         let small = try await harness.createApp("Small")
-        try await Self.register(3_000, in: big, harness)
+        try await harness.registerDevices(3_000, in: big)
         let campaign = try await harness.send(big, #"{"message": {"title": "Flash sale"}, "audience": {"all": true}}"#)
         let fanOut = FanOut(store: harness.store, clock: WallClock { harness.time.now }, logger: .silent, metrics: Metrics(), batchSize: 1_000)
         #expect(try await fanOut.runRound().written == 1_000)
 
-        try await Self.register(150, in: small, harness, first: 50_000)
+        try await harness.registerDevices(150, in: small, first: 50_000)
         let reset = try await harness.send(small, #"{"message": {"title": "Weekly digest"}, "audience": {"all": true}}"#)
         #expect(try await fanOut.runRound().written == 1_150)
         let campaignSeq = try #require(try await harness.store.message(appID: big.id, id: campaign)).seq
@@ -126,7 +117,7 @@ struct TenantIsolationTests {
         let harness = try await Harness()
         let big = try await harness.createApp("Big")
         let small = try await harness.createApp("Small")
-        try await Self.register(3_000, in: big, harness)
+        try await harness.registerDevices(3_000, in: big)
         _ = try await harness.send(big, #"{"message": {"title": "Flash sale"}, "audience": {"all": true}}"#)
         let handoff = Handoff(workers: 1, batchSize: 1_500)
         let fanOut = FanOut(
@@ -137,7 +128,7 @@ struct TenantIsolationTests {
         #expect(try await fanOut.runRound().written == 1_000)
         #expect(handoff.room == 0)
 
-        try await Self.register(1, in: small, harness, first: 50_000)
+        try await harness.registerDevices(1, in: small, first: 50_000)
         let reset = try await harness.send(small, #"{"message": {"title": "Your code"}, "audience": {"all": true}}"#)
         let resetSeq = try #require(try await harness.store.message(appID: small.id, id: reset)).seq
         // A worker's turns: a handed-off batch, then the store's claim.
@@ -157,7 +148,7 @@ struct TenantIsolationTests {
         let harness = try await Harness()
         let app = try await harness.createApp()
         let now = Int(harness.time.now.timeIntervalSince1970 * 1000)
-        try await Self.register(FanOut.atOnceAudience, in: app, harness)
+        try await harness.registerDevices(FanOut.atOnceAudience, in: app)
         let small = await harness.request("POST", "/v1/messages", key: app.serverKey, body: #"{"message": {"title": "Your code"}, "audience": {"all": true}}"#)
         #expect(small.status == 202 && small["state"].string == "sending")
         #expect(small["counts"]["byState"]["queued"].int == FanOut.atOnceAudience)

@@ -121,6 +121,15 @@ final class Harness: TestClient {
         return platform == .ios ? hex : "fcm-" + hex.suffix(24)
     }
 
+    /// Registers `count` iOS devices straight into the store (tokens and identifiers from `first`).
+    func registerDevices(_ count: Int, in app: TestApp, first: Int = 1) async throws {
+        let now = Int(time.now.timeIntervalSince1970 * 1000)
+        let devices = try (first..<first + count).map {
+            (DeviceRegistration(platform: .ios, token: Self.token($0)), newID: try Identifier.make(milliseconds: now + $0))
+        }
+        #expect(try await store.registerDevices(appID: app.id, devices, now: now) == count)
+    }
+
     /// One device registered, a message sent to it and delivered: its delivery's and message's IDs.
     func sentDelivery(_ app: TestApp, message body: String = #"{"message": {"title": "Hi"}, "audience": {"all": true}}"#) async throws -> (delivery: String, message: String) {
         try await registerDevice(app, number: 1)

@@ -20,10 +20,7 @@ struct YoungWeekPlanTests {
         let harness = try await Harness()
         let store = try HistoryPartitionTests.postgres(harness)
         let app = try await harness.createApp()
-        for start in stride(from: 0, to: devices, by: 1_000) {
-            let batch = (start..<start + 1_000).map { #"{"platform": "ios", "token": "\#(Harness.token($0 + 1))"}"# }.joined(separator: ",")
-            #expect(await harness.request("POST", "/v1/devices/batch", key: app.serverKey, body: #"{"devices": [\#(batch)]}"#).status == 200)
-        }
+        try await harness.registerDevices(devices, in: app)
         try await store.pool.withConnection { connection in
             try connection.execute("ALTER TABLE \(week) SET (autovacuum_enabled = false, toast.autovacuum_enabled = false)")
             // A routine ANALYZE of the weeks made ahead, still empty (after a restore, say): it
