@@ -31,6 +31,15 @@ enum Lifecycle {
     /// Whether a message is complete: every delivery is written and none is pending.
     static func isComplete(_ state: MessageState, pendingDeliveries: Int) -> Bool { state == .sending && pendingDeliveries == 0 }
 
+    /// When a fan-out batch's deliveries are written: its clock reading, or later, if one of the
+    /// devices it found or its message is stamped later. A fan-out reads the clock before it waits
+    /// for the store, so a device can register and commit meanwhile with a later reading (or on a
+    /// node whose clock runs ahead): no delivery is stamped older than its device or its message,
+    /// which is what lets the integrity check call such a delivery a reused number.
+    static func deliveriesWritten(now: Int, messageCreated: Int, devicesCreated: [Int]) -> Int {
+        max(now, messageCreated, devicesCreated.max() ?? now)
+    }
+
     /// A set of states as an SQL list (`'queued', 'retrying'`), in declaration order. The values are
     /// the enums' own raw values, never input.
     static func sql<State: CaseIterable & RawRepresentable<String>>(_ states: Set<State>) -> String where State.AllCases.Element: Hashable {

@@ -48,6 +48,13 @@ import Testing
         #expect(Lifecycle.finishedSQL == "'completed', 'cancelled', 'failed'")
     }
 
+    @Test func deliveriesAreWrittenNoEarlierThanTheirDevicesAndMessage() {
+        #expect(Lifecycle.deliveriesWritten(now: 200, messageCreated: 100, devicesCreated: [10, 20]) == 200)
+        #expect(Lifecycle.deliveriesWritten(now: 200, messageCreated: 100, devicesCreated: [10, 250, 20]) == 250)
+        #expect(Lifecycle.deliveriesWritten(now: 200, messageCreated: 300, devicesCreated: [250]) == 300)
+        #expect(Lifecycle.deliveriesWritten(now: 200, messageCreated: 100, devicesCreated: []) == 200)
+    }
+
     @Test func aClaimSharesItsBatchBetweenTheMessagesBeingSent() {
         #expect(ClaimShares.share(limit: 1_000, sendingMessages: 1) == nil, "one message: oldest first is the same")
         #expect(ClaimShares.share(limit: 1_000, sendingMessages: 0) == nil)

@@ -231,6 +231,34 @@ final class StorageContractTests: Sendable {
         #expect(try await store.claimDeliveries(now: 300, lease: 1_000, limit: 10).count == 3)
     }
 
+    /// A fan-out reads the clock before it waits for the store (for a connection, for the writer),
+    /// and meanwhile a device can register and commit with a later reading, as can a message or a
+    /// device on another node whose clock runs ahead. The batch stamps its deliveries no earlier
+    /// than the devices it finds and their message, so the history stays in order (the integrity
+    /// check calls a delivery older than its device a reused device number); a claim's lease
+    /// still runs from the batch's own reading.
+    @Test func aFanOutBatchIsNeverOlderThanTheDevicesItFindsOrItsMessage() async throws {
+        let app = try await app()
+        try await devices(app, 2)
+        _ = try await store.registerDevices(
+            appID: app, [(DeviceRegistration(platform: .ios, token: String(format: "%064x", 3)), newID: "registered-meanwhile")], now: 250)
+        let (first, _) = try await message(app, id: "m1", now: 100)
+        let batch = try await store.fanOutBatch(
+            messageSeq: first.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200,
+            claim: FanOutClaim(lease: 1_000, limit: 3))
+        #expect(batch.written == 3 && batch.claimed.map(\.createdAt) == [250, 250, 250])
+        #expect(try await store.deliveries(messageSeq: first.seq, state: nil, afterSeq: 0, limit: 10).map(\.createdAt) == [250, 250, 250])
+        #expect(try await store.claimDeliveries(now: 1_199, lease: 1_000, limit: 10).isEmpty, "the lease ended late")
+        try await store.recordDeliveries(
+            batch.claimed.map { DeliveryUpdate(seq: $0.seq, state: .sent, providerID: "p") }, messageSeqs: [first.seq], now: 300)
+        #expect(try await store.message(seq: first.seq)?.state == .completed)
+
+        let (second, _) = try await message(app, id: "m2", now: 400)
+        _ = try await store.fanOutBatch(messageSeq: second.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200)
+        #expect(try await store.deliveries(messageSeq: second.seq, state: nil, afterSeq: 0, limit: 10).map(\.createdAt) == [400, 400, 400])
+        #expect(try await store.integrityProblems() == [])
+    }
+
     /// A message to one device written after a large one's backlog is claimed with the next
     /// batch, not after the backlog: messages being sent take turns.
     @Test func claimsTakeTurnsBetweenMessagesBeingSent() async throws {

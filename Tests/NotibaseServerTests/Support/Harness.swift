@@ -22,7 +22,8 @@ final class Harness: TestClient {
     let responder: APIResponder
     let fanOut: FanOut
     let worker: DeliveryWorker
-    let time = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+    let time = ManualClock(Harness.start)
     let metrics: Metrics
     private let maxBodyBytes: Int
 
@@ -35,13 +36,13 @@ final class Harness: TestClient {
     ) async throws {
         directory = NSTemporaryDirectory() + "notibase-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let opened = try await TestDatabase.open(directory: directory, busyTimeout: busyTimeout)
+        // The history's partitions for the harness's time (PostgreSQL), as a server makes them for its own.
+        let opened = try await TestDatabase.open(
+            directory: directory, busyTimeout: busyTimeout, now: Int(Harness.start.timeIntervalSince1970 * 1000))
         store = opened.store
         finishStore = opened.finish
         let store = self.store
         let time = self.time
-        // The history's partitions for the harness's time (PostgreSQL), as a server makes them for its own.
-        try await store.prepareHistory(now: time.wallClock.milliseconds())
         let clock = time.wallClock
         let box = try SecretBox(key: Self.secretKey)
         metrics = Metrics()

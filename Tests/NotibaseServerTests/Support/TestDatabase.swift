@@ -1,4 +1,5 @@
 import Foundation
+import NotibaseSenders
 import Testing
 @testable import NotibaseServer
 
@@ -17,7 +18,9 @@ enum TestDatabase {
         var url: String? = nil
     }
 
-    static func open(directory: String, busyTimeout: Int32) async throws -> Opened {
+    /// `now` is the test's time, for which PostgreSQL makes the history's weeks (a test on its own
+    /// clock must not find partitions made for the day it happens to run).
+    static func open(directory: String, busyTimeout: Int32, now: Int = WallClock.system.milliseconds()) async throws -> Opened {
         guard let base = postgresURL else {
             let path = directory + "/notibase.sqlite"
             let store = try SQLiteStore(path: path, busyTimeout: busyTimeout)
@@ -26,7 +29,7 @@ enum TestDatabase {
             }
         }
         let (url, drop) = try emptySchema(base)
-        let store = try await PostgresStore(url: url, poolSize: 2)
+        let store = try await PostgresStore(url: url, poolSize: 2, now: now)
         return Opened(store: store, finish: {
             report { try PostgresStore.integrityProblems(of: PostgresConnection(url: url)) }
             drop()

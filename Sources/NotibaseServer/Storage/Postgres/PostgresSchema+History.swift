@@ -1,6 +1,6 @@
 extension PostgresSchema {
     /// Migration 3: the delivery history (deliveries, their events and receipts) in weekly range
-    /// partitions of the delivery's `created_at` (the fan-out write time, in milliseconds), so
+    /// partitions of the delivery's `created_at` (the fan-out write time in milliseconds, ``Lifecycle/deliveriesWritten(now:messageCreated:devicesCreated:)``), so
     /// retention drops a week at a time instead of deleting row by row
     /// (docs/decisions/0006-history-partitions.md).
     ///

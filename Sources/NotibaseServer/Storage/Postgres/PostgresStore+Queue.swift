@@ -18,24 +18,25 @@ extension PostgresStore {
     /// dies mid-fan-out leaves the message to the others at its last committed batch.
     func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?) async throws -> FanOutBatch {
         let condition = audience.postgresCondition(parameter: 3)
-        let batch = try await pool.transaction { connection -> FanOutBatch in
+        let (batch, written) = try await pool.transaction { connection -> (FanOutBatch, Int) in
             guard let message = try connection.query(
                 "SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1 FOR UPDATE SKIP LOCKED", [.int(messageSeq)]).first(Rows.message) else {
-                return FanOutBatch(written: 0, done: false)
+                return (FanOutBatch(written: 0, done: false), now)
             }
-            guard message.state == .scheduled || message.state == .fanningOut else { return FanOutBatch(written: 0, done: true) }
+            guard message.state == .scheduled || message.state == .fanningOut else { return (FanOutBatch(written: 0, done: true), now) }
             let targets = try connection.query(
                 """
-                SELECT seq, platform, locale, time_zone, token FROM devices
+                SELECT seq, platform, locale, time_zone, token, created_at FROM devices
                 WHERE app_id = $1 AND active = 1 AND seq > $2 AND \(condition.sql) ORDER BY seq LIMIT $\(condition.values.count + 3)
                 """, [.text(message.appID), .int(message.fanOutCursor)] + condition.values + [.int(limit)]).map {
-                Target(device: $0.int(0), platform: $0.text(1), locale: $0.optionalText(2), timeZone: $0.optionalText(3), token: $0.text(4))
+                Target(device: $0.int(0), platform: $0.text(1), locale: $0.optionalText(2), timeZone: $0.optionalText(3), token: $0.text(4), createdAt: $0.int(5))
             }
+            let written = Lifecycle.deliveriesWritten(now: now, messageCreated: message.createdAt, devicesCreated: targets.map(\.createdAt))
             var variants: [String: String?] = [:]
             var schedule = DeliverySchedule(message: message)
             var failures: [Failure] = []
             var claiming: [(id: String, target: Target, variant: String?)] = []
-            let rows = zip(targets, try Identifier.make(count: targets.count, milliseconds: now)).map { target, id in
+            let rows = zip(targets, try Identifier.make(count: targets.count, milliseconds: written)).map { target, id in
                 let variant: String? = target.locale.flatMap { locale in
                     if let known = variants[locale] { return known }
                     let chosen = chooser.variant(for: locale)
@@ -62,12 +63,12 @@ extension PostgresStore {
                 let numbers = try connection.query(
                     """
                     INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, attempts, created_at, updated_at, moment_at, scheduled_at, schedule)
-                    SELECT r.id, $1, r.device, r.platform, r.variant, coalesce(r.state, 'queued'), CASE WHEN r.state IS NULL THEN coalesce(r.due, $2) END,
+                    SELECT r.id, $1, r.device, r.platform, r.variant, coalesce(r.state, 'queued'), CASE WHEN r.state IS NULL THEN coalesce(r.due, $4) END,
                         coalesce(r.attempts, 0), $2, $2, r.moment, r.scheduled, r.schedule
                     FROM jsonb_to_recordset($3::jsonb)
                         AS r(id text, device bigint, platform text, variant text, state text, due bigint, attempts integer, moment bigint, scheduled bigint, schedule text)
                     RETURNING id, seq, attempts
-                    """, [.int(messageSeq), .int(now), .text(try Self.json(rows))]).map { (id: $0.text(0), seq: $0.int(1), attempts: $0.int(2)) }
+                    """, [.int(messageSeq), .int(written), .text(try Self.json(rows)), .int(now)]).map { (id: $0.text(0), seq: $0.int(1), attempts: $0.int(2)) }
                     .reduce(into: [String: Int]()) { numbers, row in
                         if row.attempts > 0 { numbers[row.id] = row.seq }
                     }
@@ -75,7 +76,7 @@ extension PostgresStore {
                     guard let seq = numbers[id] else { throw StorageError.corrupt("a delivery claimed by its fan-out was not written") }
                     return ClaimedDelivery(
                         seq: seq, id: id, messageSeq: messageSeq, deviceSeq: target.device, platform: Platform(rawValue: target.platform) ?? .ios,
-                        variant: variant, attempts: 1, createdAt: now, token: target.token, deviceActive: true)
+                        variant: variant, attempts: 1, createdAt: written, token: target.token, deviceActive: true)
                 }
                 try self.announce(.delivery, on: connection)
             }
@@ -84,8 +85,8 @@ extension PostgresStore {
                     """
                     INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail)
                     SELECT d.seq, d.created_at, 'failed', $1, r.detail FROM jsonb_to_recordset($2::jsonb) AS r(id text, detail text)
-                    JOIN deliveries d ON d.id = r.id AND d.created_at = $1
-                    """, [.int(now), .text(try Self.json(failures))])
+                    JOIN deliveries d ON d.id = r.id AND d.created_at = $3
+                    """, [.int(now), .text(try Self.json(failures)), .int(written)])
             }
             if let plan = schedule?.plan, var pacing = message.pacing {
                 pacing.plan = plan  // the rate's progress commits with the cursor
@@ -96,12 +97,12 @@ extension PostgresStore {
                 "UPDATE messages SET fanout_cursor = $1, state = $2 WHERE seq = $3",
                 [.int(targets.last?.device ?? message.fanOutCursor), .text((done ? MessageState.sending : .fanningOut).rawValue), .int(messageSeq)])
             if done { try Self.completeIfFinished(connection, messageSeqs: [messageSeq], now: now) }
-            return FanOutBatch(written: targets.count, done: done, claimed: claimed)
+            return (FanOutBatch(written: targets.count, done: done, claimed: claimed), written)
         }
         // A new week's first rows: statistics for it now, not at autovacuum's first visit
         // (PostgresSchema.historyStatistics). The batch has committed: should this fail, the batch
         // still stands, and the next one asks again.
-        if batch.written > 0 { _ = try? await pool.withConnection { try $0.run("SELECT notibase_analyze_history($1)", [.int(now)]) } }
+        if batch.written > 0 { _ = try? await pool.withConnection { try $0.run("SELECT notibase_analyze_history($1)", [.int(written)]) } }
         return batch
     }
 
@@ -111,6 +112,7 @@ extension PostgresStore {
         var locale: String?
         var timeZone: String?
         var token: String
+        var createdAt: Int
     }
 
     /// A delivery to write; what pacing decided, when the message has pacing.

@@ -21,17 +21,18 @@ extension SQLiteStore {
             let condition = audience.sqlCondition
             let targets = try connection.query(
                 """
-                SELECT seq, platform, locale, time_zone, token FROM devices
+                SELECT seq, platform, locale, time_zone, token, created_at FROM devices
                 WHERE app_id = ? AND active = 1 AND seq > ? AND \(condition.sql) ORDER BY seq LIMIT ?
                 """,
                 [.text(message.appID), .int(message.fanOutCursor)] + condition.values + [.int(limit)]) {
-                ($0.int(0), $0.text(1), $0.optionalText(2), $0.optionalText(3), $0.text(4))
+                ($0.int(0), $0.text(1), $0.optionalText(2), $0.optionalText(3), $0.text(4), $0.int(5))
             }
-            let ids = try Identifier.make(count: targets.count, milliseconds: now)
+            let written = Lifecycle.deliveriesWritten(now: now, messageCreated: message.createdAt, devicesCreated: targets.map(\.5))
+            let ids = try Identifier.make(count: targets.count, milliseconds: written)
             var variants: [String: String?] = [:]  // locales repeat: choose once per locale
             var schedule = DeliverySchedule(message: message)
             var claimed: [ClaimedDelivery] = []
-            for ((deviceSeq, platform, locale, timeZone, token), id) in zip(targets, ids) {
+            for ((deviceSeq, platform, locale, timeZone, token, _), id) in zip(targets, ids) {
                 let variant: String? = locale.flatMap { locale in
                     if let known = variants[locale] { return known }
                     let chosen = chooser.variant(for: locale)
@@ -50,11 +51,11 @@ extension SQLiteStore {
                     """,
                     [.text(id), .int(messageSeq), .int(deviceSeq), .text(platform), .optionalText(variant),
                      .text(decision?.failure == nil ? "queued" : "failed"), .optionalInt(due), .int(claiming ? 1 : 0),
-                     .int(now), .int(now), .optionalInt(decision?.origin), .optionalInt(decision?.dueAt), .optionalText(decision?.note)]) { $0.int(0) }
+                     .int(written), .int(written), .optionalInt(decision?.origin), .optionalInt(decision?.dueAt), .optionalText(decision?.note)]) { $0.int(0) }
                 if claiming, let seq {
                     claimed.append(ClaimedDelivery(
                         seq: seq, id: id, messageSeq: messageSeq, deviceSeq: deviceSeq, platform: Platform(rawValue: platform) ?? .ios, variant: variant,
-                        attempts: 1, createdAt: now, token: token, deviceActive: true))
+                        attempts: 1, createdAt: written, token: token, deviceActive: true))
                 }
                 if let failure = decision?.failure, let seq {
                     try connection.run(
