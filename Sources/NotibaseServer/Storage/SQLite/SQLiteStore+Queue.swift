@@ -25,9 +25,9 @@ extension SQLiteStore {
                 WHERE app_id = ? AND active = 1 AND seq > ? AND \(condition.sql) ORDER BY seq LIMIT ?
                 """,
                 [.text(message.appID), .int(message.fanOutCursor)] + condition.values + [.int(limit)]) {
-                ($0.int(0), $0.text(1), $0.optionalText(2), $0.optionalText(3), $0.text(4), $0.int(5))
+                ($0.int(0), $0.text(1), $0.optionalText(2), $0.optionalText(3), $0.text(4), createdAt: $0.int(5))
             }
-            let written = Lifecycle.deliveriesWritten(now: now, messageCreated: message.createdAt, devicesCreated: targets.map(\.5))
+            let written = Lifecycle.deliveriesWritten(now: now, messageCreated: message.createdAt, devicesCreated: targets.map(\.createdAt))
             let ids = try Identifier.make(count: targets.count, milliseconds: written)
             var variants: [String: String?] = [:]  // locales repeat: choose once per locale
             var schedule = DeliverySchedule(message: message)
