@@ -44,7 +44,7 @@ public final class SimulatedDevice: Sendable {
         var serviceExtensionTimeBudget: Duration = .seconds(30)
         var expirationGracePeriod: Duration = .seconds(1)
         var contentHandlerSettlePeriod: Duration = .milliseconds(10)
-        var delegateCompletionTimeout: Duration = .seconds(5)
+        var delegateCompletionTimeout: Duration = .seconds(30)
         var attachmentHandling: AttachmentHandling = .move
         var extensionTermination: ExtensionTermination = .none
         var appIsInForeground = false
@@ -158,7 +158,10 @@ public final class SimulatedDevice: Sendable {
         set { settings[\.contentHandlerSettlePeriod] = newValue }
     }
 
-    /// How long an interaction waits for the delegate to call its completion handler (5 s by default).
+    /// How long an interaction waits for the delegate to call its completion handler. 30 s by
+    /// default, so that a delegate slowed by a loaded machine (an `async` delegate waits for a
+    /// thread of the cooperative pool) is not reported as one that never completes; a test of a
+    /// delegate that never completes sets a short one.
     public var delegateCompletionTimeout: Duration {
         get { settings[\.delegateCompletionTimeout] }
         set { settings[\.delegateCompletionTimeout] = newValue }
