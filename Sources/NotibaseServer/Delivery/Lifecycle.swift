@@ -35,7 +35,9 @@ enum Lifecycle {
     /// devices it found or its message is stamped later. A fan-out reads the clock before it waits
     /// for the store, so a device can register and commit meanwhile with a later reading (or on a
     /// node whose clock runs ahead): no delivery is stamped older than its device or its message,
-    /// which is what lets the integrity check call such a delivery a reused number.
+    /// which is what lets the integrity check call such a delivery a reused number. What the batch
+    /// records of them (a `failed` entry the schedule decided, the message's completion) carries
+    /// the same time, so no history entry is older than its delivery.
     static func deliveriesWritten(now: Int, messageCreated: Int, devicesCreated: [Int]) -> Int {
         max(now, messageCreated, devicesCreated.max() ?? now)
     }

@@ -74,6 +74,26 @@ extension StorageContractTests {
         #expect(claimed.count == 5 && !claimed.map(\.id).contains(decided[1].id))
     }
 
+    /// A fan-out that read its clock before its message was stamped (another node's clock runs
+    /// behind, or the batch waited for the store) writes its deliveries at the message's time, and
+    /// what it records of them too: the `failed` entry the schedule decided and the message's
+    /// completion are never older than the delivery they are about.
+    @Test func whatAFanOutRecordsOfADeliveryIsNeverOlderThanTheDelivery() async throws {
+        let app = try await app()
+        _ = try await store.registerDevices(
+            appID: app, [(DeviceRegistration(platform: .ios, token: String(format: "%064x", 1), timeZone: "America/New_York"), newID: "ny")], now: 10)
+        let sent = 1_796_126_400_000  // 07:00 in New York: quiet until 08:00 and a TTL of half an hour
+        let quiet = try await pacedMessage(
+            app, Pacing(quietHours: QuietHours(start: WallTime(hour: 22, minute: 0), end: WallTime(hour: 8, minute: 0))), ttl: 1_800, sendAt: sent)
+        try await fanOutAll(quiet, limit: 10, now: sent - 50)
+        let delivery = try #require(try await store.deliveries(messageSeq: quiet.seq, state: nil, afterSeq: 0, limit: 10).first)
+        #expect(delivery.state == .failed && delivery.createdAt == sent)
+        #expect(delivery.events.map(\.event) == ["failed"] && delivery.events.allSatisfy { $0.at >= delivery.createdAt }, "\(delivery.events.map(\.at))")
+        let message = try await store.message(seq: quiet.seq)
+        #expect(message?.state == .completed && (message?.finishedAt ?? 0) >= delivery.createdAt)
+        #expect(try await store.integrityProblems() == [])
+    }
+
     @Test func anAppsPacingIsStoredAndKeptWhenNotChanged() async throws {
         let app = try await app()
         let pacing = AppPacing(quietHours: QuietHours(start: WallTime(hour: 22, minute: 0), end: WallTime(hour: 7, minute: 30)), defaultRatePerMinute: 500)

@@ -86,7 +86,7 @@ extension PostgresStore {
                     INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail)
                     SELECT d.seq, d.created_at, 'failed', $1, r.detail FROM jsonb_to_recordset($2::jsonb) AS r(id text, detail text)
                     JOIN deliveries d ON d.id = r.id AND d.created_at = $3
-                    """, [.int(now), .text(try Self.json(failures)), .int(written)])
+                    """, [.int(written), .text(try Self.json(failures)), .int(written)])
             }
             if let plan = schedule?.plan, var pacing = message.pacing {
                 pacing.plan = plan  // the rate's progress commits with the cursor
@@ -96,7 +96,7 @@ extension PostgresStore {
             try connection.run(
                 "UPDATE messages SET fanout_cursor = $1, state = $2 WHERE seq = $3",
                 [.int(targets.last?.device ?? message.fanOutCursor), .text((done ? MessageState.sending : .fanningOut).rawValue), .int(messageSeq)])
-            if done { try Self.completeIfFinished(connection, messageSeqs: [messageSeq], now: now) }
+            if done { try Self.completeIfFinished(connection, messageSeqs: [messageSeq], now: written) }
             return (FanOutBatch(written: targets.count, done: done, claimed: claimed), written)
         }
         // A new week's first rows: statistics for it now, not at autovacuum's first visit

@@ -60,7 +60,7 @@ extension SQLiteStore {
                 if let failure = decision?.failure, let seq {
                     try connection.run(
                         "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)",
-                        [.int(seq), .int(now), .text(DeliveryEventDetail.because(failure).stored)])
+                        [.int(seq), .int(written), .text(DeliveryEventDetail.because(failure).stored)])
                 }
             }
             if let plan = schedule?.plan, var pacing = message.pacing {
@@ -72,7 +72,7 @@ extension SQLiteStore {
             try connection.run(
                 "UPDATE messages SET fanout_cursor = ?, state = ? WHERE seq = ?",
                 [.int(targets.last?.0 ?? message.fanOutCursor), .text(state.rawValue), .int(messageSeq)])
-            if done { try completeIfFinished(messageSeqs: [messageSeq], now: now) }
+            if done { try completeIfFinished(messageSeqs: [messageSeq], now: written) }
             return FanOutBatch(written: targets.count, done: done, claimed: claimed)
         }
     }
