@@ -77,6 +77,30 @@ final class StorageContractTests: Sendable {
         #expect(try await store.devices(appID: app, filter: DeviceFilter(tag: "a"), afterSeq: 0, limit: 10).map(\.id) == ["d1", "d2"])
     }
 
+    /// A list of IDs is looked up entry by entry (docs/decisions/0014): an entry listed twice is one
+    /// device, another app's device or an inactive one is no one, and the fan-out writes in device
+    /// order across batches whatever order the list has.
+    @Test func aListedAudienceIsEachActiveDeviceOfTheAppOnce() async throws {
+        let app = try await app()
+        let other = try await self.app("other")
+        try await devices(app, 5)
+        try await devices(other, 1)
+        try await store.runSQL("UPDATE devices SET active = 0, deactivated_reason = 'unregistered', deactivated_at = 20 WHERE id = 'app-dev-4'")
+        let listed: [String] = ["app-dev-5", "app-dev-2", "app-dev-5", "other-dev-1", "app-dev-4", "app-dev-1", "app-dev-2"]
+        #expect(try await store.audienceSize(appID: app, .devices(listed)) == 3)
+        let (message, _) = try await message(app, audience: .devices(listed))
+        var written: [Int] = []
+        var done = false
+        while !done {
+            let batch = try await store.fanOutBatch(messageSeq: message.seq, audience: .devices(listed), chooser: VariantChooser(locales: []), limit: 2, now: 200)
+            written.append(batch.written)
+            done = batch.done
+        }
+        #expect(written == [2, 1])
+        let deliveries = try await store.deliveries(messageSeq: message.seq, state: nil, afterSeq: 0, limit: 100)
+        #expect(deliveries.compactMap(\.deviceID).sorted() == ["app-dev-1", "app-dev-2", "app-dev-5"])
+    }
+
     @Test func aClaimIsALeaseThatEndsByItself() async throws {
         let app = try await app()
         try await devices(app, 3)

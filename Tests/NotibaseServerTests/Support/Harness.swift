@@ -32,13 +32,13 @@ final class Harness: TestClient {
     init(
         sender: any Sender = ScriptedSender(), rates: [KeyKind: Int] = [:], policy: RetryPolicy = RetryPolicy(), batchSize: Int = 500,
         logger: Logger = .silent, quickHandlers: Bool = true, acceptsAnyFCMTokenURI: Bool = false, busyTimeout: Int32 = 5_000,
-        doctor: (any PayloadDoctor)? = nil
+        doctor: (any PayloadDoctor)? = nil, plans: QueryPlans? = nil
     ) async throws {
         directory = NSTemporaryDirectory() + "notibase-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         // The history's partitions for the harness's time (PostgreSQL), as a server makes them for its own.
         let opened = try await TestDatabase.open(
-            directory: directory, busyTimeout: busyTimeout, now: Int(Harness.start.timeIntervalSince1970 * 1000))
+            directory: directory, busyTimeout: busyTimeout, now: Int(Harness.start.timeIntervalSince1970 * 1000), plans: plans)
         store = opened.store
         finishStore = opened.finish
         let store = self.store

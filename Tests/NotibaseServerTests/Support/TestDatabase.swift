@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import NotibaseSenders
 import Testing
 @testable import NotibaseServer
@@ -20,16 +21,19 @@ enum TestDatabase {
 
     /// `now` is the test's time, for which PostgreSQL makes the history's weeks (a test on its own
     /// clock must not find partitions made for the day it happens to run).
-    static func open(directory: String, busyTimeout: Int32, now: Int = WallClock.system.milliseconds()) async throws -> Opened {
+    /// With `plans`, the store records the plan of every statement it runs from then on (``QueryPlans``).
+    static func open(directory: String, busyTimeout: Int32, now: Int = WallClock.system.milliseconds(), plans: QueryPlans? = nil) async throws -> Opened {
         guard let base = postgresURL else {
             let path = directory + "/notibase.sqlite"
             let store = try SQLiteStore(path: path, busyTimeout: busyTimeout)
+            if let plans { await store.recordPlans(plans) }
             return Opened(store: store) {
                 report { try SQLiteStore.integrityProblems(of: SQLiteConnection(path: path)) }
             }
         }
         let (url, drop) = try emptySchema(base)
         let store = try await PostgresStore(url: url, poolSize: 2, now: now)
+        store.pool.plans.withLock { $0 = plans }
         return Opened(store: store, finish: {
             report { try PostgresStore.integrityProblems(of: PostgresConnection(url: url)) }
             drop()
@@ -60,6 +64,12 @@ enum TestDatabase {
 protocol RowCounting {
     func rowCount(_ table: String) async throws -> Int
     func runSQL(_ sql: String) async throws
+}
+
+extension SQLiteStore {
+    func recordPlans(_ plans: QueryPlans) {
+        connection.plans = plans
+    }
 }
 
 extension SQLiteStore: RowCounting {

@@ -11,6 +11,8 @@ final class PostgresConnection {
     private let url: String
     /// Prepared statements by their SQL; cleared when the connection is re-established.
     private var prepared: [String: String] = [:]
+    /// When set (tests), each statement's plan is recorded as it is first run.
+    var plans: QueryPlans?
 
     /// Connects to `url` (`postgres://user:password@host:port/database?…`).
     init(url: String) throws {
@@ -83,6 +85,7 @@ final class PostgresConnection {
         try reconnectIfNeeded()
         let name = try statementName(for: sql, parameters: values.count)
         let texts: [String?] = values.map(\.text)
+        if let plans, QueryPlans.isQuery(sql), !plans.has(sql) { plans.record(sql: sql, plan: try queryPlan(sql, texts)) }
         let result = withCStrings(texts) { pointers in
             PQexecPrepared(handle, name, Int32(values.count), pointers, nil, nil, 0)
         }
@@ -93,6 +96,19 @@ final class PostgresConnection {
             throw error
         }
         return PostgresResult(result!)
+    }
+
+    /// PostgreSQL's plan for `sql` with these parameters (`EXPLAIN (FORMAT JSON)`), planned with
+    /// sequential scans disabled: one that is left is a table no index could serve.
+    func queryPlan(_ sql: String, _ texts: [String?]) throws -> String {
+        try execute("SET enable_seqscan = off")
+        defer { _ = try? execute("RESET enable_seqscan") }
+        let result = withCStrings(texts) { pointers in
+            PQexecParams(handle, "EXPLAIN (FORMAT JSON) " + sql, Int32(texts.count), nil, pointers, nil, nil, 0)
+        }
+        defer { PQclear(result) }
+        try check(result, sql)
+        return String(cString: PQgetvalue(result, 0, 0))
     }
 
     /// Runs `sql` and returns the number of rows it changed.

@@ -24,6 +24,8 @@ final class PostgresPool: Sendable {
     private let state: Mutex<State>
     /// How many connections it holds.
     let size: Int
+    /// When set (tests), every connection records its statements' plans.
+    let plans = Mutex<QueryPlans?>(nil)
 
     /// Opens `size` connections to `url`.
     init(url: String, size: Int) throws {
@@ -40,7 +42,9 @@ final class PostgresPool: Sendable {
         let lane = await borrow()
         defer { giveBack(lane) }
         return try await withCheckedThrowingContinuation { continuation in
+            let plans = self.plans.withLock { $0 }
             lane.queue.async {
+                lane.connection.plans = plans
                 continuation.resume(with: Result {
                     try lane.connection.reconnectIfNeeded()
                     return try body(lane.connection)

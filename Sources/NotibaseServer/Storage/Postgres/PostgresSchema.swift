@@ -132,6 +132,10 @@ enum PostgresSchema {
         """,
         // 5: a week's deliveries analyzed once its first are written (PostgresSchema+History.swift).
         historyStatistics,
+        // 6: messages under way found through their state, as SQLite's schema 5 (docs/decisions/0014).
+        """
+        CREATE INDEX messages_state ON messages(state, app_id, seq);
+        """,
     ]
 
     /// A key for `pg_advisory_xact_lock`: the migrations of one database run on one node at a

@@ -2,19 +2,24 @@ import NotibaseCore
 
 extension PostgresStore {
     func audienceSize(appID: String, _ audience: Audience) async throws -> Int {
-        let condition = audience.postgresCondition(parameter: 2)
+        let source = audience.postgresSource(parameter: 2)
         return try await pool.withConnection {
-            try $0.query("SELECT count(*) FROM devices WHERE app_id = $1 AND active = 1 AND \(condition.sql)", [.text(appID)] + condition.values)
+            try $0.query(
+                "SELECT count(*) FROM \(source.from) WHERE devices.app_id = $1 AND devices.active = 1 AND \(source.condition)",
+                [.text(appID)] + source.values)
                 .first { $0.int(0) } ?? 0
         }
     }
 
     func audienceByTimeZone(appID: String, _ audience: Audience) async throws -> [String?: Int] {
-        let condition = audience.postgresCondition(parameter: 2)
+        let source = audience.postgresSource(parameter: 2)
         let rows = try await pool.withConnection {
             try $0.query(
-                "SELECT time_zone, count(*) FROM devices WHERE app_id = $1 AND active = 1 AND \(condition.sql) GROUP BY time_zone",
-                [.text(appID)] + condition.values).map { ZoneCount(zone: $0.optionalText(0), count: $0.int(1)) }
+                """
+                SELECT devices.time_zone, count(*) FROM \(source.from)
+                WHERE devices.app_id = $1 AND devices.active = 1 AND \(source.condition) GROUP BY devices.time_zone
+                """,
+                [.text(appID)] + source.values).map { ZoneCount(zone: $0.optionalText(0), count: $0.int(1)) }
         }
         return Dictionary(uniqueKeysWithValues: rows.map { ($0.zone, $0.count) })
     }

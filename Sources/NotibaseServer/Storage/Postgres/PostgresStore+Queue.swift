@@ -17,7 +17,7 @@ extension PostgresStore {
     /// skips it (nothing written, not done) and takes its turn on the next round, so a node that
     /// dies mid-fan-out leaves the message to the others at its last committed batch.
     func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?) async throws -> FanOutBatch {
-        let condition = audience.postgresCondition(parameter: 3)
+        let source = audience.postgresSource(parameter: 3)
         let (batch, written) = try await pool.transaction { connection -> (FanOutBatch, Int) in
             guard let message = try connection.query(
                 "SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1 FOR UPDATE SKIP LOCKED", [.int(messageSeq)]).first(Rows.message) else {
@@ -26,9 +26,10 @@ extension PostgresStore {
             guard message.state == .scheduled || message.state == .fanningOut else { return (FanOutBatch(written: 0, done: true), now) }
             let targets = try connection.query(
                 """
-                SELECT seq, platform, locale, time_zone, token, created_at FROM devices
-                WHERE app_id = $1 AND active = 1 AND seq > $2 AND \(condition.sql) ORDER BY seq LIMIT $\(condition.values.count + 3)
-                """, [.text(message.appID), .int(message.fanOutCursor)] + condition.values + [.int(limit)]).map {
+                SELECT devices.seq, devices.platform, devices.locale, devices.time_zone, devices.token, devices.created_at FROM \(source.from)
+                WHERE devices.app_id = $1 AND devices.active = 1 AND devices.seq > $2 AND \(source.condition)
+                ORDER BY devices.seq LIMIT $\(source.values.count + 3)
+                """, [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]).map {
                 Target(device: $0.int(0), platform: $0.text(1), locale: $0.optionalText(2), timeZone: $0.optionalText(3), token: $0.text(4), createdAt: $0.int(5))
             }
             let written = Lifecycle.deliveriesWritten(now: now, messageCreated: message.createdAt, devicesCreated: targets.map(\.createdAt))

@@ -8,6 +8,8 @@ import CSQLite
 final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
+    /// When set (tests), each statement's plan is recorded as it is first prepared.
+    var plans: QueryPlans?
 
     /// Process-wide SQLite settings, applied once before the first connection.
     private static let configured: Bool = {
@@ -61,12 +63,25 @@ final class SQLiteConnection {
             cached.reset()
             return cached
         }
+        if let plans, QueryPlans.isQuery(sql) { plans.record(sql: sql, plan: try queryPlan(sql)) }
         var prepared: OpaquePointer?
         try check(sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil), sql)
         guard let prepared else { throw StorageError.sqlite(code: SQLITE_MISUSE, message: "empty statement: \(sql)") }
         let statement = SQLiteStatement(handle: prepared, connection: self)
         statements[sql] = statement
         return statement
+    }
+
+    /// SQLite's plan for `sql` (`EXPLAIN QUERY PLAN`), a line per step.
+    func queryPlan(_ sql: String) throws -> String {
+        var prepared: OpaquePointer?
+        try check(sqlite3_prepare_v2(handle, "EXPLAIN QUERY PLAN " + sql, -1, &prepared, nil), sql)
+        defer { sqlite3_finalize(prepared) }
+        var lines: [String] = []
+        while sqlite3_step(prepared) == SQLITE_ROW {
+            lines.append(sqlite3_column_text(prepared, 3).map { String(cString: $0) } ?? "")
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// Runs `sql` with `values` and returns the number of rows it changed.

@@ -2,21 +2,21 @@ extension SQLiteStore {
 
     /// How many active devices of the app an audience matches now.
     func audienceSize(appID: String, _ audience: Audience) throws -> Int {
-        let condition = audience.sqlCondition
+        let source = audience.sqlSource
         return try connection.first(
-            "SELECT count(*) FROM devices WHERE app_id = ? AND active = 1 AND \(condition.sql)",
-            [.text(appID)] + condition.values) { $0.int(0) } ?? 0
+            "SELECT count(*) FROM \(source.from) WHERE devices.app_id = ? AND devices.active = 1 AND \(source.condition)",
+            source.fromValues + [.text(appID)] + source.values) { $0.int(0) } ?? 0
     }
 
     /// The active devices of the app an audience matches now, counted by time zone (nil: none).
     /// Counted as the rows stream by rather than with `GROUP BY`, which sorts the whole audience
     /// first (a second for a million devices, before the message can be stored).
     func audienceByTimeZone(appID: String, _ audience: Audience) throws -> [String?: Int] {
-        let condition = audience.sqlCondition
+        let source = audience.sqlSource
         var tally = TextTally()
         try connection.each(
-            "SELECT time_zone FROM devices WHERE app_id = ? AND active = 1 AND \(condition.sql)",
-            [.text(appID)] + condition.values) { row in row.withText(0) { tally.add($0) } }
+            "SELECT devices.time_zone FROM \(source.from) WHERE devices.app_id = ? AND devices.active = 1 AND \(source.condition)",
+            source.fromValues + [.text(appID)] + source.values) { row in row.withText(0) { tally.add($0) } }
         return tally.counts
     }
 

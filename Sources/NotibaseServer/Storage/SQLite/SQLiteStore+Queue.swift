@@ -1,12 +1,13 @@
 import NotibaseCore
 
 extension SQLiteStore {
-    /// Messages whose fan-out is due or under way (oldest first).
+    /// Messages whose fan-out is due or under way (oldest first): those due, through their send
+    /// time, never every scheduled message (`messages_state` would read the later ones too).
     func messagesToFanOut(now: Int, limit: Int) throws -> [MessageRecord] {
         try connection.query(
             """
             SELECT \(Rows.messageColumns)
-            FROM messages WHERE state IN (\(Lifecycle.toFanOutSQL)) AND send_at <= ? ORDER BY send_at, seq LIMIT ?
+            FROM messages INDEXED BY messages_pending WHERE state IN (\(Lifecycle.toFanOutSQL)) AND send_at <= ? ORDER BY send_at, seq LIMIT ?
             """, [.int(now), .int(limit)], Rows.message)
     }
 
@@ -18,13 +19,13 @@ extension SQLiteStore {
             guard let message = try message(seq: messageSeq), message.state == .scheduled || message.state == .fanningOut else {
                 return FanOutBatch(written: 0, done: true)
             }
-            let condition = audience.sqlCondition
+            let source = audience.sqlSource
             let targets = try connection.query(
                 """
-                SELECT seq, platform, locale, time_zone, token, created_at FROM devices
-                WHERE app_id = ? AND active = 1 AND seq > ? AND \(condition.sql) ORDER BY seq LIMIT ?
+                SELECT devices.seq, devices.platform, devices.locale, devices.time_zone, devices.token, devices.created_at FROM \(source.from)
+                WHERE devices.app_id = ? AND devices.active = 1 AND devices.seq > ? AND \(source.condition) ORDER BY devices.seq LIMIT ?
                 """,
-                [.text(message.appID), .int(message.fanOutCursor)] + condition.values + [.int(limit)]) {
+                source.fromValues + [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]) {
                 ($0.int(0), $0.text(1), $0.optionalText(2), $0.optionalText(3), $0.text(4), createdAt: $0.int(5))
             }
             let written = Lifecycle.deliveriesWritten(now: now, messageCreated: message.createdAt, devicesCreated: targets.map(\.createdAt))

@@ -264,6 +264,12 @@ enum Schema {
         ALTER TABLE deliveries ADD COLUMN scheduled_at INTEGER;
         ALTER TABLE deliveries ADD COLUMN schedule TEXT;
         """,
+        // 5: every statement on the request and delivery paths is bounded by what it returns, not
+        // by the tables (docs/decisions/0014). Claims and the completion sweep find the messages
+        // under way through their state, never by reading every stored message (content included).
+        """
+        CREATE INDEX messages_state ON messages(state, app_id, seq);
+        """,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.
