@@ -97,6 +97,11 @@ enum MessagesAPI {
                 body.idempotencyKey = body.idempotencyKey ?? header
             }
             try validate(body.content)
+            do {
+                try checkSize(body.content)
+            } catch let error as EncodingError {
+                throw unstorable(error)
+            }
             let now = context.clock.milliseconds()
             var sendAt = max(now, body.sendAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? now)
             guard sendAt <= now + 30 * 86_400_000 else { throw APIError.invalid("sendAt", "must be within 30 days") }
@@ -124,8 +129,7 @@ enum MessagesAPI {
                     audienceSize: audienceSize, createdAt: now)
                 message.pacing = pacing
             } catch let error as EncodingError {
-                // A value the encoder cannot write is refused before anything is stored, never kept as `null`.
-                throw APIError.invalid("message", "cannot be stored as JSON (\(error))")
+                throw unstorable(error)
             }
             var (stored, replayed) = try await context.store.createMessage(message, idempotencyKey: body.idempotencyKey, window: 86_400_000)
             if !replayed {
@@ -169,6 +173,11 @@ enum MessagesAPI {
             }
             return JSON.response(status: 200, try await messageBody(message, context))
         }
+    }
+
+    /// A value the encoder cannot write is refused before anything is stored, never kept as `null`.
+    private static func unstorable(_ error: EncodingError) -> APIError {
+        APIError.invalid("message", "cannot be stored as JSON (\(error))")
     }
 
     /// Validation of the default message and every variant (for both platforms), all problems at once.
