@@ -7,6 +7,8 @@ final class APIContext: Sendable {
     let store: any Storage
     let auth: Authenticator
     let limiter: RateLimiter
+    /// Messages each app may create a minute.
+    let quota: MessageQuota
     let box: SecretBox
     let signer: Signer
     let metrics: Metrics
@@ -20,8 +22,9 @@ final class APIContext: Sendable {
 
     init(
         store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
-        limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil, signals: WorkSignals = WorkSignals()
+        limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil, signals: WorkSignals = WorkSignals(), quota: MessageQuota? = nil
     ) {
+        self.quota = quota ?? MessageQuota(perMinute: limits.appMessagesPerMinute)
         self.signals = signals
         self.store = store
         self.auth = auth
