@@ -21,6 +21,10 @@ package struct ServerConfiguration: Sendable {
     /// (how to recover a lost one).
     package var adminKey: String?
     package var limits = Limits()
+    /// When set, `GET /metrics` needs `Authorization: Bearer <this>`.
+    package var metricsToken: String?
+    /// How often the queue's depth is measured for `/metrics` (not a flag: tests shorten it).
+    package var queueDepthInterval: Duration = QueueDepthProbe.interval
     /// Queue settings.
     package var delivery = Delivery()
     /// Log level and whether every request is logged.

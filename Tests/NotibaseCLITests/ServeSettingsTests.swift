@@ -17,3 +17,17 @@ struct ServeSettingsTests {
         #expect(throws: UsageError.self) { try Self.settings(["--app-messages-per-minute", "-1"]).configuration() }
     }
 }
+
+@Suite("notibase serve --metrics-token")
+struct MetricsTokenSettingsTests {
+    private static func configuration(_ words: [String], _ environment: [String: String] = [:]) throws -> ServerConfiguration {
+        try ServeCommand.Settings(arguments: try Arguments(words, spec: ServeCommand.options), environment: environment).configuration()
+    }
+
+    @Test func theTokenFromFlagOrEnvironmentAndNeverEmpty() throws {
+        #expect(try Self.configuration([]).metricsToken == nil)
+        #expect(try Self.configuration([], ["NOTIBASE_METRICS_TOKEN": "from-env"]).metricsToken == "from-env")
+        #expect(try Self.configuration(["--metrics-token", "from-flag"], ["NOTIBASE_METRICS_TOKEN": "from-env"]).metricsToken == "from-flag")
+        #expect(throws: UsageError.self) { try Self.configuration(["--metrics-token", ""]) }
+    }
+}

@@ -19,11 +19,15 @@ final class APIContext: Sendable {
     let doctor: (any PayloadDoctor)?
     /// Wakes this node's fan-out when a message is due now.
     let signals: WorkSignals
+    /// The SHA-256 of the token `/metrics` needs, when it needs one.
+    let metricsTokenHash: [UInt8]?
 
     init(
         store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
-        limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil, signals: WorkSignals = WorkSignals(), quota: MessageQuota? = nil
+        limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil, signals: WorkSignals = WorkSignals(), quota: MessageQuota? = nil,
+        metricsTokenHash: [UInt8]? = nil
     ) {
+        self.metricsTokenHash = metricsTokenHash
         self.quota = quota ?? MessageQuota(perMinute: limits.appMessagesPerMinute)
         self.signals = signals
         self.store = store
