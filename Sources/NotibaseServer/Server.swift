@@ -69,7 +69,7 @@ package final class Server: Sendable {
         let context = APIContext(
             store: store, auth: Authenticator(store: store, adminKeyHash: adminHash), limiter: RateLimiter(rates: configuration.limits.rates),
             box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits, doctor: doctor,
-            signals: signals)
+            signals: signals, metricsTokenHash: try configuration.metricsToken.map { try Crypto.sha256($0.utf8) })
         var options = HTTPServer.Options(host: configuration.host, port: configuration.port, maxBodyBytes: configuration.limits.maxBodyBytes)
         options.logger = logger
         if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
@@ -93,6 +93,10 @@ package final class Server: Sendable {
         var background = [Task(priority: Self.backgroundPriority) { await fanOut.run(interval: poll) }]
         for _ in 0..<max(1, delivery.workers) {
             background.append(Task(priority: Self.deliveryPriority) { await worker.run(idle: poll) })
+        }
+        do {
+            let probe = QueueDepthProbe(store: store, metrics: metrics, logger: logger)
+            background.append(Task(priority: Self.backgroundPriority) { await probe.run(interval: configuration.queueDepthInterval) })
         }
         do {
             let retention = Retention(store: store, clock: clock, logger: logger, period: delivery.retention)

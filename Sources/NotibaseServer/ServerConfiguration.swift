@@ -21,6 +21,10 @@ package struct ServerConfiguration: Sendable {
     /// (how to recover a lost one).
     package var adminKey: String?
     package var limits = Limits()
+    /// When set, `GET /metrics` needs `Authorization: Bearer <this>`.
+    package var metricsToken: String?
+    /// How often the queue's depth is measured for `/metrics` (not a flag: tests shorten it).
+    package var queueDepthInterval: Duration = QueueDepthProbe.interval
     /// Queue settings.
     package var delivery = Delivery()
     /// Log level and whether every request is logged.
@@ -33,6 +37,9 @@ package struct ServerConfiguration: Sendable {
         package var maxBodyBytes = 1 << 20
         /// Requests per second per key, by kind (bursts of twice that); 0 turns a limit off.
         package var rates: [KeyKind: Int] = [.admin: 100, .server: 1_000, .client: 10_000]
+        /// Messages each app may create a minute, whatever key it uses (bursts of a minute's
+        /// worth), counted by each node; 0 turns the limit off.
+        package var appMessagesPerMinute = 60_000
         /// Whether an uploaded FCM service account may name any `token_uri`. Only when the
         /// operator set a token URL (`--fcm-token-url`), which the sender then uses instead:
         /// otherwise a tenant could make the server connect wherever it names.

@@ -50,6 +50,12 @@ extension ServeCommand {
                 .client: try integer("rate-limit-client", "NOTIBASE_RATE_LIMIT_CLIENT", default: 10_000, in: 0...10_000_000),
                 .admin: try integer("rate-limit-admin", "NOTIBASE_RATE_LIMIT_ADMIN", default: 100, in: 0...10_000_000),
             ]
+            configuration.limits.appMessagesPerMinute = try integer(
+                "app-messages-per-minute", "NOTIBASE_APP_MESSAGES_PER_MINUTE", default: 60_000, in: 0...100_000_000)
+            configuration.metricsToken = value("metrics-token", "NOTIBASE_METRICS_TOKEN")
+            guard configuration.metricsToken?.isEmpty != true else {
+                throw UsageError("--metrics-token takes a token (such as the output of openssl rand -hex 32), not an empty string")
+            }
             configuration.delivery.workers = try integer("workers", "NOTIBASE_WORKERS", default: 2, in: 1...64)
             configuration.delivery.batchSize = try integer("batch-size", "NOTIBASE_BATCH_SIZE", default: 1_000, in: 1...10_000)
             configuration.delivery.lease = .seconds(try integer("lease-seconds", "NOTIBASE_LEASE_SECONDS", default: 30, in: 1...3_600))

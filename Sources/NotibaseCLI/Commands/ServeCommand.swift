@@ -22,6 +22,11 @@ enum ServeCommand: Command {
           --rate-limit-server N     requests/s per server key, 0 = none (NOTIBASE_RATE_LIMIT_SERVER, default 1000)
           --rate-limit-client N     requests/s per client key (NOTIBASE_RATE_LIMIT_CLIENT, default 10000)
           --rate-limit-admin N      requests/s for the admin key (NOTIBASE_RATE_LIMIT_ADMIN, default 100)
+          --app-messages-per-minute N
+                                    messages each app may create a minute, whichever key it uses, counted by
+                                    each node; 0 = none (NOTIBASE_APP_MESSAGES_PER_MINUTE, default 60000)
+          --metrics-token TOKEN     GET /metrics then needs Authorization: Bearer TOKEN (NOTIBASE_METRICS_TOKEN, which
+                                    other users cannot read in the process list; default: /metrics needs no key)
           --workers N               delivery worker loops (NOTIBASE_WORKERS, default 2)
           --batch-size N            deliveries claimed per batch (NOTIBASE_BATCH_SIZE, default 1000)
           --lease-seconds N         how long a claim lasts (NOTIBASE_LEASE_SECONDS, default 30)
@@ -48,7 +53,7 @@ enum ServeCommand: Command {
         """
     static let options: [OptionSpec] = [
         .value("listen"), .value("data-dir"), .value("database"), .value("database-pool"), .value("tls-cert"), .value("tls-key"), .value("secret-key-file"),
-        .value("max-body-bytes"), .value("rate-limit-server"), .value("rate-limit-client"), .value("rate-limit-admin"),
+        .value("max-body-bytes"), .value("rate-limit-server"), .value("rate-limit-client"), .value("rate-limit-admin"), .value("app-messages-per-minute"), .value("metrics-token"),
         .value("workers"), .value("batch-size"), .value("lease-seconds"), .value("fanout-batch"), .value("retention-days"),
         .value("sender"), .value("sender-record"), .value("log-level"), .flag("no-access-log"), .flag("check"),
         .value("apns-url"), .value("apns-ca"), .value("fcm-url"), .value("fcm-token-url"), .value("fcm-ca"),

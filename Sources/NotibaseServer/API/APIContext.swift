@@ -7,6 +7,8 @@ final class APIContext: Sendable {
     let store: any Storage
     let auth: Authenticator
     let limiter: RateLimiter
+    /// Messages each app may create a minute.
+    let quota: MessageQuota
     let box: SecretBox
     let signer: Signer
     let metrics: Metrics
@@ -17,11 +19,16 @@ final class APIContext: Sendable {
     let doctor: (any PayloadDoctor)?
     /// Wakes this node's fan-out when a message is due now.
     let signals: WorkSignals
+    /// The SHA-256 of the token `/metrics` needs, when it needs one.
+    let metricsTokenHash: [UInt8]?
 
     init(
         store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
-        limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil, signals: WorkSignals = WorkSignals()
+        limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil, signals: WorkSignals = WorkSignals(), quota: MessageQuota? = nil,
+        metricsTokenHash: [UInt8]? = nil
     ) {
+        self.metricsTokenHash = metricsTokenHash
+        self.quota = quota ?? MessageQuota(perMinute: limits.appMessagesPerMinute)
         self.signals = signals
         self.store = store
         self.auth = auth

@@ -10,6 +10,8 @@ struct APIError: Error, Sendable {
     var message: String
     var field: String?
     var retryAfter: Int?
+    /// The limit a 429 is about, when it is not the key's rate (`messagesPerMinute`).
+    var limit: String?
     /// Every problem, when validation found several.
     var issues: [ValidationIssue] = []
 
@@ -44,7 +46,7 @@ struct APIError: Error, Sendable {
 
     /// The response, tagged with the request ID.
     var response: HTTPResponse {
-        var body = ErrorBody.Detail(code: code, message: message, field: field)
+        var body = ErrorBody.Detail(code: code, message: message, field: field, limit: limit)
         if !issues.isEmpty { body.issues = issues }
         var response = JSON.response(status: status, ErrorBody(error: body))
         if let retryAfter { response.headers.append(("Retry-After", String(retryAfter))) }
@@ -57,6 +59,7 @@ struct ErrorBody: Encodable {
         var code: String
         var message: String
         var field: String?
+        var limit: String?
         var issues: [ValidationIssue]?
     }
     var error: Detail

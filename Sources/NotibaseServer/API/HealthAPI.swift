@@ -6,16 +6,28 @@ enum HealthAPI {
     static func add(to router: inout Router, _ context: APIContext) {
         router.add(.get, "/healthz") { _, _ in healthz }
 
-        router.add(.get, "/metrics") { _, _ in
-            let depth = try await context.store.queueDepth()
-            let text = context.metrics.render(gauges: [
-                (name: "notibase_queue_depth", help: "Deliveries not yet in a final state (queued, retrying or being sent).", value: depth),
-            ])
-            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(text.utf8))
+        // Only what was recorded: a scrape never reaches the database (QueueDepthProbe).
+        router.add(.get, "/metrics") { request, _ in
+            try authorizeMetrics(request, tokenHash: context.metricsTokenHash)
+            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: Array(context.metrics.render().utf8))
         }
 
         router.add(.get, "/openapi.json") { _, _ in
             HTTPResponse(status: 200, contentType: "application/json", body: OpenAPIDocument.bytes)
+        }
+    }
+
+    /// With a metrics token (`--metrics-token`), throws 401 unless the request carries it as
+    /// `Authorization: Bearer <token>`. The hashes are compared, in constant time, so neither the
+    /// token's bytes nor its length show in how long a refusal takes.
+    static func authorizeMetrics(_ request: HTTPRequest, tokenHash: [UInt8]?) throws {
+        guard let tokenHash else { return }
+        guard let header = request.header("authorization") else {
+            throw APIError(status: 401, code: "missing_key", message: "/metrics needs the metrics token: send Authorization: Bearer <token>", field: nil)
+        }
+        let presented = header.hasPrefix("Bearer ") ? header.dropFirst(7) : ""
+        guard Crypto.constantTimeEqual(try Crypto.sha256(presented.utf8), tokenHash) else {
+            throw APIError(status: 401, code: "invalid_key", message: "this is not the metrics token the server was started with (--metrics-token)", field: nil)
         }
     }
 }

@@ -97,37 +97,14 @@ enum MessagesAPI {
                 body.idempotencyKey = body.idempotencyKey ?? header
             }
             try validate(body.content)
-            let now = context.clock.milliseconds()
-            var sendAt = max(now, body.sendAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? now)
-            guard sendAt <= now + 30 * 86_400_000 else { throw APIError.invalid("sendAt", "must be within 30 days") }
-            var pacing = try pacing(body, app: try await context.store.app(appID)?.pacing ?? AppPacing(), now: now)
-            if let start = pacing?.fanOutStart(now: now), pacing?.localDate != nil {
-                guard start <= now + 30 * 86_400_000 else { throw APIError.invalid("localDate", "must be within 30 days") }
-                sendAt = start
-            }
-            let audienceSize: Int
-            if var paced = pacing, paced.usesTimeZones {
-                // Counted by time zone: how many fall back, and the rate's lanes.
-                let byZone = try await context.store.audienceByTimeZone(appID: appID, body.audience)
-                audienceSize = byZone.values.reduce(0, +)
-                paced.timeZoneFallbacks = byZone.filter { $0.key.map(ZoneClock.isKnown) != true }.values.reduce(0, +)
-                paced.plan = DeliverySchedule.plan(for: paced, sendAt: sendAt, expected: byZone, now: now)
-                pacing = paced
-            } else {
-                audienceSize = try await context.store.audienceSize(appID: appID, body.audience)
-                if let paced = pacing { pacing?.plan = DeliverySchedule.plan(for: paced, sendAt: sendAt, expected: [:], now: now) }
-            }
-            var message: NewMessage
             do {
-                message = try NewMessage(
-                    id: Identifier.make(milliseconds: now), appID: appID, content: body.content, audience: body.audience, sendAt: sendAt,
-                    audienceSize: audienceSize, createdAt: now)
-                message.pacing = pacing
+                try checkSize(body.content)
             } catch let error as EncodingError {
-                // A value the encoder cannot write is refused before anything is stored, never kept as `null`.
-                throw APIError.invalid("message", "cannot be stored as JSON (\(error))")
+                throw unstorable(error)
             }
-            var (stored, replayed) = try await context.store.createMessage(message, idempotencyKey: body.idempotencyKey, window: 86_400_000)
+            let now = context.clock.milliseconds()
+            // Charged before the audience is counted: a refused message costs the database nothing.
+            var (stored, replayed) = try await context.quota.charging(appID) { try await create(body, appID: appID, now: now, context) }
             if !replayed {
                 if stored.sendAt <= now {
                     if stored.audienceSize <= FanOut.atOnceAudience, let written = await FanOut.atOnce(stored, store: context.store, now: context.clock.milliseconds()) {
@@ -169,6 +146,44 @@ enum MessagesAPI {
             }
             return JSON.response(status: 200, try await messageBody(message, context))
         }
+    }
+
+    /// Stores the message a send asks for (or finds the one its idempotency key stored before).
+    private static func create(_ body: SendBody, appID: String, now: Int, _ context: APIContext) async throws -> (MessageRecord, replayed: Bool) {
+        var sendAt = max(now, body.sendAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? now)
+        guard sendAt <= now + 30 * 86_400_000 else { throw APIError.invalid("sendAt", "must be within 30 days") }
+        var pacing = try pacing(body, app: try await context.store.app(appID)?.pacing ?? AppPacing(), now: now)
+        if let start = pacing?.fanOutStart(now: now), pacing?.localDate != nil {
+            guard start <= now + 30 * 86_400_000 else { throw APIError.invalid("localDate", "must be within 30 days") }
+            sendAt = start
+        }
+        let audienceSize: Int
+        if var paced = pacing, paced.usesTimeZones {
+            // Counted by time zone: how many fall back, and the rate's lanes.
+            let byZone = try await context.store.audienceByTimeZone(appID: appID, body.audience)
+            audienceSize = byZone.values.reduce(0, +)
+            paced.timeZoneFallbacks = byZone.filter { $0.key.map(ZoneClock.isKnown) != true }.values.reduce(0, +)
+            paced.plan = DeliverySchedule.plan(for: paced, sendAt: sendAt, expected: byZone, now: now)
+            pacing = paced
+        } else {
+            audienceSize = try await context.store.audienceSize(appID: appID, body.audience)
+            if let paced = pacing { pacing?.plan = DeliverySchedule.plan(for: paced, sendAt: sendAt, expected: [:], now: now) }
+        }
+        var message: NewMessage
+        do {
+            message = try NewMessage(
+                id: Identifier.make(milliseconds: now), appID: appID, content: body.content, audience: body.audience, sendAt: sendAt,
+                audienceSize: audienceSize, createdAt: now)
+            message.pacing = pacing
+        } catch let error as EncodingError {
+            throw unstorable(error)
+        }
+        return try await context.store.createMessage(message, idempotencyKey: body.idempotencyKey, window: 86_400_000)
+    }
+
+    /// A value the encoder cannot write is refused before anything is stored, never kept as `null`.
+    private static func unstorable(_ error: EncodingError) -> APIError {
+        APIError.invalid("message", "cannot be stored as JSON (\(error))")
     }
 
     /// Validation of the default message and every variant (for both platforms), all problems at once.

@@ -12,6 +12,8 @@ final class Metrics: Sendable {
         var sendLatency: [String: Histogram] = [:]
         var deliveriesQueued = 0
         var receipts: [String: Int] = [:]
+        /// Deliveries not yet final, as last measured (``QueueDepthProbe``); nil until then.
+        var queueDepth: Int?
     }
 
     private let state = Mutex(State())
@@ -55,13 +57,19 @@ final class Metrics: Sendable {
         state.withLock { $0.receipts[event, default: 0] += 1 }
     }
 
+    /// The queue's depth as just measured: what `/metrics` shows until the next measurement.
+    func recordQueueDepth(_ depth: Int) {
+        state.withLock { $0.queueDepth = depth }
+    }
+
     /// The number of sends recorded so far for a provider and outcome.
     func sends(provider: String, outcome: String) -> Int {
         state.withLock { $0.sends[SendKey(provider: provider, outcome: outcome)] ?? 0 }
     }
 
-    /// The exposition text, with gauges measured at scrape time (queue depth and the like).
-    func render(gauges: [(name: String, help: String, value: Int)]) -> String {
+    /// The exposition text. It reads only what was recorded: a scrape never asks the database
+    /// (the queue's depth is measured in the background, ``QueueDepthProbe``).
+    func render() -> String {
         let snapshot = state.withLock { $0 }
         var text = ""
         text += "# HELP notibase_http_requests_total HTTP requests answered, by route pattern, method and status.\n"
@@ -84,8 +92,9 @@ final class Metrics: Sendable {
         for (event, count) in snapshot.receipts.sorted(by: { $0.key < $1.key }) {
             text += "notibase_receipts_total{event=\"\(event)\"} \(count)\n"
         }
-        for gauge in gauges {
-            text += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) gauge\n\(gauge.name) \(gauge.value)\n"
+        if let depth = snapshot.queueDepth {
+            text += "# HELP notibase_queue_depth Deliveries not yet in a final state (queued, retrying or being sent), measured every few seconds.\n"
+            text += "# TYPE notibase_queue_depth gauge\nnotibase_queue_depth \(depth)\n"
         }
         return text
     }

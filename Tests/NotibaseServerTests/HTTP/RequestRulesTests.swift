@@ -100,7 +100,7 @@ struct RequestRulesTests {
             _ = await harness.request("PROPFIND\(number)", "/v1/apps/\(number)", key: Harness.adminKey)
         }
         _ = await harness.request("DELETE", "/healthz", key: nil)
-        let text = harness.metrics.render(gauges: [])
+        let text = harness.metrics.render()
         let requestLines = text.split(separator: "\n").filter { $0.hasPrefix("notibase_http_requests_total{") }
         #expect(!text.contains("BREW") && !text.contains("PROPFIND") && !text.contains("no-such-path"), "\(requestLines)")
         #expect(text.contains(#"notibase_http_requests_total{route="unmatched",method="other",status="405"} 100"#), "\(requestLines)")

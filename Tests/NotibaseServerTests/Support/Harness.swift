@@ -32,7 +32,7 @@ final class Harness: TestClient {
     init(
         sender: any Sender = ScriptedSender(), rates: [KeyKind: Int] = [:], policy: RetryPolicy = RetryPolicy(), batchSize: Int = 500,
         logger: Logger = .silent, quickHandlers: Bool = true, acceptsAnyFCMTokenURI: Bool = false, busyTimeout: Int32 = 5_000,
-        doctor: (any PayloadDoctor)? = nil, plans: QueryPlans? = nil
+        doctor: (any PayloadDoctor)? = nil, messagesPerMinute: Int = ServerConfiguration.Limits().appMessagesPerMinute, plans: QueryPlans? = nil
     ) async throws {
         directory = NSTemporaryDirectory() + "notibase-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -50,11 +50,13 @@ final class Harness: TestClient {
         limits.rates = rates
         limits.acceptsAnyFCMTokenURI = acceptsAnyFCMTokenURI
         maxBodyBytes = limits.maxBodyBytes
-        // Rate limits on a stopped clock: no bucket refills while a test runs, however slowly.
+        // Rate limits on a stopped clock: no bucket refills while a test runs, however slowly. The
+        // message quota refills as the test's clock moves (``advance(_:)``).
         let start = ContinuousClock.now
         let context = APIContext(
             store: store, auth: Authenticator(store: store, adminKeyHash: try APIKey.hash(Self.adminKey)), limiter: RateLimiter(rates: rates, now: { start }),
-            box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: limits, doctor: doctor)
+            box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: limits, doctor: doctor,
+            quota: MessageQuota(perMinute: messagesPerMinute) { start + .milliseconds(Int(time.now.timeIntervalSince(Harness.start) * 1000)) })
         responder = APIResponder(context: context, accessLog: true, quickHandlers: quickHandlers)
         let senders = SenderSet(ios: sender, android: sender, credentials: .notRequired)
         fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: 1_000)

@@ -1,0 +1,35 @@
+/// How many messages each app may create a minute (`--app-messages-per-minute`): a token bucket
+/// per app ID that refills continuously, holding a minute's worth. Keyed by the app, never by the
+/// key, so rotating a key does not reset it. In memory: each node counts its own.
+final class MessageQuota: Sendable {
+    /// Messages a minute per app; 0 is no limit.
+    let perMinute: Int
+    private let buckets: TokenBuckets<String>
+
+    init(perMinute: Int, now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
+        self.perMinute = perMinute
+        buckets = TokenBuckets(rate: Double(perMinute) / 60, burst: Double(perMinute), now: now)
+    }
+
+    /// Runs `create` with one message charged to `appID`'s quota; throws 429 `quota_exceeded` with
+    /// the wait when the app has none left. The charge is given back when `create` throws or
+    /// answers with a message stored before (an idempotent replay creates nothing).
+    func charging<Value>(_ appID: String, _ create: () async throws -> (Value, replayed: Bool)) async throws -> (Value, replayed: Bool) {
+        guard perMinute > 0 else { return try await create() }
+        if let seconds = buckets.take(appID) {
+            var error = APIError(
+                status: 429, code: "quota_exceeded",
+                message: "this app is over its limit of \(perMinute) messages a minute; retry after \(seconds) s", field: nil, retryAfter: seconds)
+            error.limit = "messagesPerMinute"
+            throw error
+        }
+        do {
+            let result = try await create()
+            if result.replayed { buckets.giveBack(appID) }
+            return result
+        } catch {
+            buckets.giveBack(appID)
+            throw error
+        }
+    }
+}

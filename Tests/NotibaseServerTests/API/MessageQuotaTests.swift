@@ -1,0 +1,79 @@
+import Foundation
+import NotibaseCore
+import Testing
+@testable import NotibaseServer
+
+/// `--app-messages-per-minute`: each app creates at most so many messages a minute, whichever of
+/// its keys it uses; other apps are not affected.
+@Suite("Per-app message quota")
+struct MessageQuotaTests {
+    static let message = #"{"message": {"title": "Hi"}, "audience": {"all": true}}"#
+
+    private static func post(_ harness: Harness, _ key: String, idempotencyKey: String? = nil) async -> Reply {
+        await harness.request("POST", "/v1/messages", key: key, body: message, headers: idempotencyKey.map { ["Idempotency-Key": $0] } ?? [:])
+    }
+
+    @Test func overTheQuotaIs429NamingTheLimitWithRetryAfter() async throws {
+        let harness = try await Harness(messagesPerMinute: 3)
+        let app = try await harness.createApp()
+        for _ in 1...3 { #expect(await Self.post(harness, app.serverKey).status == 202) }
+        let refused = await Self.post(harness, app.serverKey)
+        #expect(refused.status == 429, "\(refused.text)")
+        #expect(refused.errorCode == "quota_exceeded")
+        #expect(refused["error"]["limit"].string == "messagesPerMinute")
+        #expect(refused["error"]["message"].string?.contains("3 messages a minute") == true, "\(refused.text)")
+        // 3 a minute refill one every 20 s.
+        #expect(refused.headers["retry-after"] == "20")
+        #expect(await harness.request("GET", "/v1/messages", key: app.serverKey)["items"].array.count == 3)
+        harness.advance(19)
+        #expect(await Self.post(harness, app.serverKey).status == 429)
+        harness.advance(1)
+        #expect(await Self.post(harness, app.serverKey).status == 202)
+        #expect(await Self.post(harness, app.serverKey).status == 429)
+    }
+
+    @Test func rotatingTheKeyDoesNotResetIt() async throws {
+        let harness = try await Harness(messagesPerMinute: 2)
+        let app = try await harness.createApp()
+        for _ in 1...2 { #expect(await Self.post(harness, app.serverKey).status == 202) }
+        let rotated = await harness.request("POST", "/v1/apps/\(app.id)/keys/server/rotate", key: Harness.adminKey)
+        let newKey = try #require(rotated["key"].string)
+        #expect(await Self.post(harness, newKey).errorCode == "quota_exceeded")
+    }
+
+    @Test func otherAppsAreUnaffected() async throws {
+        let harness = try await Harness(messagesPerMinute: 2)
+        let busy = try await harness.createApp("Busy")
+        let quiet = try await harness.createApp("Quiet")
+        for _ in 1...3 { _ = await Self.post(harness, busy.serverKey) }
+        #expect(await Self.post(harness, busy.serverKey).status == 429)
+        for _ in 1...2 { #expect(await Self.post(harness, quiet.serverKey).status == 202) }
+    }
+
+    @Test func anIdempotentReplayIsNotCharged() async throws {
+        let harness = try await Harness(messagesPerMinute: 2)
+        let app = try await harness.createApp()
+        let first = await Self.post(harness, app.serverKey, idempotencyKey: "order-42")
+        #expect(first.status == 202)
+        for _ in 1...3 {
+            let replay = await Self.post(harness, app.serverKey, idempotencyKey: "order-42")
+            #expect(replay.status == 202 && replay["replayed"].bool == true && replay["id"] == first["id"], "\(replay.text)")
+        }
+        #expect(await Self.post(harness, app.serverKey).status == 202)
+        #expect(await Self.post(harness, app.serverKey).status == 429)
+    }
+
+    @Test func aRefusedSendIsNotCharged() async throws {
+        let harness = try await Harness(messagesPerMinute: 1)
+        let app = try await harness.createApp()
+        let tooLate = #"{"message": {"title": "Hi"}, "audience": {"all": true}, "sendAt": "2099-01-01T00:00:00Z"}"#
+        #expect(await harness.request("POST", "/v1/messages", key: app.serverKey, body: tooLate)["error"]["field"].string == "sendAt")
+        #expect(await Self.post(harness, app.serverKey).status == 202)
+    }
+
+    @Test func zeroIsNoLimit() async throws {
+        let harness = try await Harness(messagesPerMinute: 0)
+        let app = try await harness.createApp()
+        for _ in 1...5 { #expect(await Self.post(harness, app.serverKey).status == 202) }
+    }
+}
