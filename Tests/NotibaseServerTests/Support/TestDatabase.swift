@@ -69,6 +69,7 @@ protocol RowCounting {
 extension SQLiteStore {
     func recordPlans(_ plans: QueryPlans) {
         connection.plans = plans
+        readers.plans.withLock { $0 = plans }
     }
 }
 

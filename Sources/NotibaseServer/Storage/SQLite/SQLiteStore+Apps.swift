@@ -11,10 +11,6 @@ extension SQLiteStore {
         try connection.query("SELECT \(Rows.appColumns) FROM apps ORDER BY created_at, id", [], Rows.app)
     }
 
-    func app(_ id: String) throws -> AppRecord? {
-        try connection.first("SELECT \(Rows.appColumns) FROM apps WHERE id = ?", [.text(id)], Rows.app)
-    }
-
     /// Changes an app's settings; nil leaves one as it is. Returns the app afterwards.
     func updateApp(_ id: String, name: String?, requireIdentityVerification: Bool?, pacing: AppPacing?) throws -> AppRecord? {
         try connection.transaction {
@@ -24,7 +20,7 @@ extension SQLiteStore {
                     pacing = coalesce(?, pacing) WHERE id = ?
                 """,
                 [.optionalText(name), requireIdentityVerification.map { .int($0 ? 1 : 0) } ?? .null, .optionalText(try pacing.map(StoredJSON.encode)), .text(id)])
-            return try app(id)
+            return try reads.app(id)
         }
     }
 
@@ -79,5 +75,12 @@ extension SQLiteStore {
         try connection.query("SELECT provider, sealed, summary, updated_at FROM credentials WHERE app_id = ? ORDER BY provider", [.text(appID)]) {
             CredentialRecord(provider: $0.text(0), sealed: $0.blob(1), summary: $0.text(2), updatedAt: $0.int(3))
         }
+    }
+}
+
+/// An app, read on a reader's connection (or the writer's, inside its transactions: ``SQLiteReads``).
+extension SQLiteReads {
+    func app(_ id: String) throws -> AppRecord? {
+        try connection.first("SELECT \(Rows.appColumns) FROM apps WHERE id = ?", [.text(id)], Rows.app)
     }
 }

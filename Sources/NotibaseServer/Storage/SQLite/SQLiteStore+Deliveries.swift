@@ -2,30 +2,6 @@ import Foundation
 import NotibaseCore
 
 extension SQLiteStore {
-    /// A message's deliveries after `afterSeq`, with their histories.
-    func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) throws -> [DeliveryRecord] {
-        var sql = Rows.deliveryQuery + " WHERE d.message_seq = ? AND d.seq > ?"
-        var values: [SQLValue] = [.int(messageSeq), .int(afterSeq)]
-        if let state { sql += " AND d.state = ?"; values.append(.text(state.rawValue)) }
-        return try withEvents(connection.query(sql + " ORDER BY d.seq LIMIT ?", values + [.int(limit)], Rows.delivery))
-    }
-
-    /// A device's deliveries after `afterSeq`, with their histories.
-    func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) throws -> [DeliveryRecord]? {
-        guard let deviceSeq = try connection.first("SELECT seq FROM devices WHERE id = ? AND app_id = ?", [.text(deviceID), .text(appID)], { $0.int(0) }) else {
-            return nil
-        }
-        var sql = Rows.deliveryQuery + " WHERE d.device_seq = ? AND d.seq > ?"
-        var values: [SQLValue] = [.int(deviceSeq), .int(afterSeq)]
-        if let state { sql += " AND d.state = ?"; values.append(.text(state.rawValue)) }
-        return try withEvents(connection.query(sql + " ORDER BY d.seq LIMIT ?", values + [.int(limit)], Rows.delivery))
-    }
-
-    /// One delivery of the app, with its history.
-    func delivery(appID: String, id: String) throws -> DeliveryRecord? {
-        try connection.first(Rows.deliveryQuery + " WHERE d.id = ? AND m.app_id = ?", [.text(id), .text(appID)], Rows.delivery)
-            .map { try withEvents([$0])[0] }
-    }
 
     /// Applies a receipt: once per receipt ID; only for a delivery of the same app (and message,
     /// when the receipt names one); at most `limit` receipts per delivery.
@@ -60,8 +36,37 @@ extension SQLiteStore {
         }
     }
 
+}
+
+/// The delivery log, read on a reader's connection (or the writer's, inside its transactions: ``SQLiteReads``).
+extension SQLiteReads {
+    /// A message's deliveries after `afterSeq`, with their histories.
+    func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) throws -> [DeliveryRecord] {
+        var sql = Rows.deliveryQuery + " WHERE d.message_seq = ? AND d.seq > ?"
+        var values: [SQLValue] = [.int(messageSeq), .int(afterSeq)]
+        if let state { sql += " AND d.state = ?"; values.append(.text(state.rawValue)) }
+        return try withEvents(connection.query(sql + " ORDER BY d.seq LIMIT ?", values + [.int(limit)], Rows.delivery))
+    }
+
+    /// A device's deliveries after `afterSeq`, with their histories.
+    func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) throws -> [DeliveryRecord]? {
+        guard let deviceSeq = try connection.first("SELECT seq FROM devices WHERE id = ? AND app_id = ?", [.text(deviceID), .text(appID)], { $0.int(0) }) else {
+            return nil
+        }
+        var sql = Rows.deliveryQuery + " WHERE d.device_seq = ? AND d.seq > ?"
+        var values: [SQLValue] = [.int(deviceSeq), .int(afterSeq)]
+        if let state { sql += " AND d.state = ?"; values.append(.text(state.rawValue)) }
+        return try withEvents(connection.query(sql + " ORDER BY d.seq LIMIT ?", values + [.int(limit)], Rows.delivery))
+    }
+
+    /// One delivery of the app, with its history.
+    func delivery(appID: String, id: String) throws -> DeliveryRecord? {
+        try connection.first(Rows.deliveryQuery + " WHERE d.id = ? AND m.app_id = ?", [.text(id), .text(appID)], Rows.delivery)
+            .map { try withEvents([$0])[0] }
+    }
+
     /// The deliveries with their histories, read with one query for the whole page.
-    private func withEvents(_ deliveries: [DeliveryRecord]) throws -> [DeliveryRecord] {
+    fileprivate func withEvents(_ deliveries: [DeliveryRecord]) throws -> [DeliveryRecord] {
         guard !deliveries.isEmpty else { return [] }
         var events: [Int: [DeliveryEventRecord]] = [:]
         let rows = try connection.query(

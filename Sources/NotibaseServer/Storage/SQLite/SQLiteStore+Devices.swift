@@ -112,24 +112,6 @@ extension SQLiteStore {
         return device
     }
 
-    func device(appID: String, id: String) throws -> DeviceRecord? {
-        try connection.first("SELECT \(Rows.deviceColumns) FROM devices WHERE id = ? AND app_id = ?", [.text(id), .text(appID)], Rows.device)
-    }
-
-    /// Devices in registration order after `afterSeq`, at most `limit`.
-    func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) throws -> [DeviceRecord] {
-        var sql = "SELECT \(Rows.deviceColumns) FROM devices WHERE app_id = ? AND seq > ?"
-        var values: [SQLValue] = [.text(appID), .int(afterSeq)]
-        if let platform = filter.platform { sql += " AND platform = ?"; values.append(.text(platform.rawValue)) }
-        if let user = filter.externalUserID { sql += " AND external_user_id = ?"; values.append(.text(user)) }
-        if let tag = filter.tag { sql += " AND EXISTS (SELECT 1 FROM json_each(devices.tags) WHERE value = ?)"; values.append(.text(tag)) }
-        if let prefix = filter.tokenPrefix { sql += " AND substr(token, 1, length(?)) = ?"; values += [.text(prefix), .text(prefix)] }
-        if let active = filter.active { sql += " AND active = ?"; values.append(.int(active ? 1 : 0)) }
-        sql += " ORDER BY seq LIMIT ?"
-        values.append(.int(limit))
-        return try connection.query(sql, values, Rows.device)
-    }
-
     /// Deletes a device. Its deliveries stay in their messages' logs, detached from it (the
     /// foreign key sets their device to null); those not yet sent fail now, with that reason, so
     /// nothing meant for this device is ever sent anywhere else.
@@ -154,4 +136,25 @@ extension SQLiteStore {
         }
     }
 
+}
+
+/// Devices, read on a reader's connection (or the writer's, inside its transactions: ``SQLiteReads``).
+extension SQLiteReads {
+    func device(appID: String, id: String) throws -> DeviceRecord? {
+        try connection.first("SELECT \(Rows.deviceColumns) FROM devices WHERE id = ? AND app_id = ?", [.text(id), .text(appID)], Rows.device)
+    }
+
+    /// Devices in registration order after `afterSeq`, at most `limit`.
+    func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) throws -> [DeviceRecord] {
+        var sql = "SELECT \(Rows.deviceColumns) FROM devices WHERE app_id = ? AND seq > ?"
+        var values: [SQLValue] = [.text(appID), .int(afterSeq)]
+        if let platform = filter.platform { sql += " AND platform = ?"; values.append(.text(platform.rawValue)) }
+        if let user = filter.externalUserID { sql += " AND external_user_id = ?"; values.append(.text(user)) }
+        if let tag = filter.tag { sql += " AND EXISTS (SELECT 1 FROM json_each(devices.tags) WHERE value = ?)"; values.append(.text(tag)) }
+        if let prefix = filter.tokenPrefix { sql += " AND substr(token, 1, length(?)) = ?"; values += [.text(prefix), .text(prefix)] }
+        if let active = filter.active { sql += " AND active = ?"; values.append(.int(active ? 1 : 0)) }
+        sql += " ORDER BY seq LIMIT ?"
+        values.append(.int(limit))
+        return try connection.query(sql, values, Rows.device)
+    }
 }

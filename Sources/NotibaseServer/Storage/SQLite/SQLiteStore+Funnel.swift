@@ -1,6 +1,7 @@
 import NotibaseCore
 
-extension SQLiteStore {
+/// A message's funnel, read on a reader's connection (or the writer's, inside its transactions: ``SQLiteReads``).
+extension SQLiteReads {
     func funnel(messageSeq: Int) throws -> Funnel {
         var funnel = Funnel()
         let seq: [SQLValue] = [.int(messageSeq)]

@@ -1,33 +1,5 @@
 extension SQLiteStore {
 
-    /// How many active devices of the app an audience matches now.
-    func audienceSize(appID: String, _ audience: Audience) throws -> Int {
-        let source = audience.sqlSource
-        return try connection.first(
-            "SELECT count(*) FROM \(source.from) WHERE devices.app_id = ? AND devices.active = 1 AND \(source.condition)",
-            source.fromValues + [.text(appID)] + source.values) { $0.int(0) } ?? 0
-    }
-
-    /// The active devices of the app an audience matches now, counted by time zone (nil: none).
-    /// Counted as the rows stream by rather than with `GROUP BY`, which sorts the whole audience
-    /// first (a second for a million devices, before the message can be stored).
-    func audienceByTimeZone(appID: String, _ audience: Audience) throws -> [String?: Int] {
-        let source = audience.sqlSource
-        var tally = TextTally()
-        try connection.each(
-            "SELECT devices.time_zone FROM \(source.from) WHERE devices.app_id = ? AND devices.active = 1 AND \(source.condition)",
-            source.fromValues + [.text(appID)] + source.values) { row in row.withText(0) { tally.add($0) } }
-        return tally.counts
-    }
-
-    /// How many of a message's deliveries wait for a later moment (never tried, due after `now`),
-    /// and when the last of them is due.
-    func waitingDeliveries(messageSeq: Int, now: Int) throws -> (count: Int, lastDueAt: Int?) {
-        try connection.first(
-            "SELECT count(*), max(due_at) FROM deliveries WHERE message_seq = ? AND state = 'queued' AND attempts = 0 AND due_at > ?",
-            [.int(messageSeq), .int(now)]) { ($0.int(0), $0.optionalInt(1)) } ?? (0, nil)
-    }
-
     /// Stores a new message, or, when `idempotencyKey` was used by the app within `window`
     /// milliseconds, returns the message stored then (`replayed`).
     func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) throws -> (MessageRecord, replayed: Bool) {
@@ -37,7 +9,7 @@ extension SQLiteStore {
                     "SELECT message_id, created_at FROM idempotency_keys WHERE app_id = ? AND key = ?",
                     [.text(message.appID), .text(key)]) { ($0.text(0), $0.int(1)) }
                 if let earlier, earlier.1 > message.createdAt - window,
-                   let stored = try self.message(appID: message.appID, id: earlier.0) {
+                   let stored = try reads.message(appID: message.appID, id: earlier.0) {
                     return (stored, true)
                 }
             }
@@ -58,33 +30,11 @@ extension SQLiteStore {
         }
     }
 
-    func message(appID: String, id: String) throws -> MessageRecord? {
-        try connection.first("SELECT \(Rows.messageColumns) FROM messages WHERE id = ? AND app_id = ?", [.text(id), .text(appID)], Rows.message)
-    }
-
-    func message(seq: Int) throws -> MessageRecord? {
-        try connection.first("SELECT \(Rows.messageColumns) FROM messages WHERE seq = ?", [.int(seq)], Rows.message)
-    }
-
-    /// The app's messages, newest first, before `beforeSeq`.
-    func messages(appID: String, beforeSeq: Int, limit: Int) throws -> [MessageRecord] {
-        try connection.query(
-            "SELECT \(Rows.messageColumns) FROM messages WHERE app_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
-            [.text(appID), .int(beforeSeq), .int(limit)], Rows.message)
-    }
-
-    /// Delivery counts of a message by state and platform.
-    func deliveryCounts(messageSeq: Int) throws -> [(state: String, platform: String, count: Int)] {
-        try connection.query(
-            "SELECT state, platform, count(*) FROM deliveries WHERE message_seq = ? GROUP BY state, platform",
-            [.int(messageSeq)]) { (state: $0.text(0), platform: $0.text(1), count: $0.int(2)) }
-    }
-
     /// Cancels a message that has not finished: no more fan-out, and deliveries not yet sent are
     /// cancelled. Returns the message as it is afterwards, or nil when the app has no such message.
     func cancelMessage(appID: String, id: String, now: Int) throws -> MessageRecord? {
         try connection.transaction {
-            guard let message = try message(appID: appID, id: id) else { return nil }
+            guard let message = try reads.message(appID: appID, id: id) else { return nil }
             guard Lifecycle.unfinished.contains(message.state) else { return message }
             try connection.run("UPDATE messages SET state = 'cancelled', finished_at = ? WHERE seq = ?", [.int(now), .int(message.seq)])
             let cancelled = try connection.query(
@@ -95,7 +45,7 @@ extension SQLiteStore {
             for seq in cancelled {
                 try connection.run("INSERT INTO delivery_events (delivery_seq, event, at) VALUES (?, 'cancelled', ?)", [.int(seq), .int(now)])
             }
-            return try self.message(seq: message.seq)
+            return try reads.message(seq: message.seq)
         }
     }
 
@@ -146,5 +96,58 @@ extension SQLiteStore {
                 """, [.int(finishedBefore), .int(limit)])
             return deliveries + messages
         }
+    }
+}
+
+/// Messages and their audiences, read on a reader's connection (or the writer's, inside its transactions: ``SQLiteReads``).
+extension SQLiteReads {
+    /// How many active devices of the app an audience matches now.
+    func audienceSize(appID: String, _ audience: Audience) throws -> Int {
+        let source = audience.sqlSource
+        return try connection.first(
+            "SELECT count(*) FROM \(source.from) WHERE devices.app_id = ? AND devices.active = 1 AND \(source.condition)",
+            source.fromValues + [.text(appID)] + source.values) { $0.int(0) } ?? 0
+    }
+
+    /// The active devices of the app an audience matches now, counted by time zone (nil: none).
+    /// Counted as the rows stream by rather than with `GROUP BY`, which sorts the whole audience
+    /// first (a second for a million devices, before the message can be stored).
+    func audienceByTimeZone(appID: String, _ audience: Audience) throws -> [String?: Int] {
+        let source = audience.sqlSource
+        var tally = TextTally()
+        try connection.each(
+            "SELECT devices.time_zone FROM \(source.from) WHERE devices.app_id = ? AND devices.active = 1 AND \(source.condition)",
+            source.fromValues + [.text(appID)] + source.values) { row in row.withText(0) { tally.add($0) } }
+        return tally.counts
+    }
+
+    /// How many of a message's deliveries wait for a later moment (never tried, due after `now`),
+    /// and when the last of them is due.
+    func waitingDeliveries(messageSeq: Int, now: Int) throws -> (count: Int, lastDueAt: Int?) {
+        try connection.first(
+            "SELECT count(*), max(due_at) FROM deliveries WHERE message_seq = ? AND state = 'queued' AND attempts = 0 AND due_at > ?",
+            [.int(messageSeq), .int(now)]) { ($0.int(0), $0.optionalInt(1)) } ?? (0, nil)
+    }
+
+    func message(appID: String, id: String) throws -> MessageRecord? {
+        try connection.first("SELECT \(Rows.messageColumns) FROM messages WHERE id = ? AND app_id = ?", [.text(id), .text(appID)], Rows.message)
+    }
+
+    func message(seq: Int) throws -> MessageRecord? {
+        try connection.first("SELECT \(Rows.messageColumns) FROM messages WHERE seq = ?", [.int(seq)], Rows.message)
+    }
+
+    /// The app's messages, newest first, before `beforeSeq`.
+    func messages(appID: String, beforeSeq: Int, limit: Int) throws -> [MessageRecord] {
+        try connection.query(
+            "SELECT \(Rows.messageColumns) FROM messages WHERE app_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+            [.text(appID), .int(beforeSeq), .int(limit)], Rows.message)
+    }
+
+    /// Delivery counts of a message by state and platform.
+    func deliveryCounts(messageSeq: Int) throws -> [(state: String, platform: String, count: Int)] {
+        try connection.query(
+            "SELECT state, platform, count(*) FROM deliveries WHERE message_seq = ? GROUP BY state, platform",
+            [.int(messageSeq)]) { (state: $0.text(0), platform: $0.text(1), count: $0.int(2)) }
     }
 }

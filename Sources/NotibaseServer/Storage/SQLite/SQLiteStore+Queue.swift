@@ -16,7 +16,7 @@ extension SQLiteStore {
     /// and whether the audience is exhausted (the message then moves to `sending`).
     func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?) throws -> FanOutBatch {
         try connection.transaction {
-            guard let message = try message(seq: messageSeq), message.state == .scheduled || message.state == .fanningOut else {
+            guard let message = try reads.message(seq: messageSeq), message.state == .scheduled || message.state == .fanningOut else {
                 return FanOutBatch(written: 0, done: true)
             }
             let source = audience.sqlSource

@@ -8,6 +8,8 @@ import Synchronization
 /// resource; the rest of the server sees only the ``Storage`` protocol.
 actor SQLiteStore: Storage {
     let connection: SQLiteConnection
+    /// The API's reads, on connections of their own (``SQLiteReaders``).
+    nonisolated let readers: SQLiteReaders
     /// Device registrations waiting for the next group commit; added to from any thread.
     let pendingRegistrations = Mutex<[PendingRegistration]>([])
 
@@ -19,6 +21,7 @@ actor SQLiteStore: Storage {
     init(path: String, busyTimeout: Int32 = 5_000, checkpointLogger: Logger? = nil) throws {
         connection = try SQLiteConnection(path: path, busyTimeout: busyTimeout)
         try Schema.migrate(connection)
+        readers = try SQLiteReaders(path: path, busyTimeout: busyTimeout)
         checkpointer = checkpointLogger.map { Checkpointer(path: path, logger: $0) }
     }
 
@@ -52,9 +55,12 @@ actor SQLiteStore: Storage {
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
+}
+
+/// The queue's depth, read on a reader's connection (or the writer's, inside its transactions: ``SQLiteReads``).
+extension SQLiteReads {
     /// Deliveries not yet in a final state.
     func queueDepth() throws -> Int {
         try connection.first("SELECT count(*) FROM deliveries WHERE due_at IS NOT NULL") { $0.int(0) } ?? 0
     }
-
 }

@@ -1,0 +1,107 @@
+import NotibaseCore
+import Synchronization
+
+/// The reads the API makes, written once for any connection to the database: a reader's
+/// (``SQLiteReaders``), for the API, or the writer's, inside a transaction of ``SQLiteStore``. Each
+/// resource's reads are in its store file, beside its writes.
+struct SQLiteReads {
+    let connection: SQLiteConnection
+}
+
+/// Connections that only read, each on a thread of its own (``ConnectionLanes``), beside the
+/// store's one writing connection. In WAL mode a reader never waits for the writer nor holds it
+/// up, so one tenant's expensive reads (an audience counted over its tags, a long list) take a
+/// reader, never the writer that every app's sends, claims and records queue for; and a read
+/// waits for a write only when every reader is busy. A read sees every transaction committed
+/// before it starts, so a request reads back what it wrote.
+final class SQLiteReaders: Sendable {
+    /// How many: one per core here leaves the writer its own, and a tenant's floods of reads
+    /// queue behind each other rather than behind the writer.
+    static let count = 3
+
+    private let lanes: ConnectionLanes<SQLiteConnection>
+    /// When set (tests), every reader records its statements' plans.
+    let plans = Mutex<QueryPlans?>(nil)
+
+    init(path: String, busyTimeout: Int32) throws {
+        lanes = try ConnectionLanes(label: "notibase-sqlite-reader", size: Self.count) { _ in
+            let connection = try SQLiteConnection(path: path, busyTimeout: busyTimeout)
+            try connection.execute("PRAGMA query_only = 1")
+            return connection
+        }
+    }
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteReads) throws -> T) async throws -> T {
+        let plans = self.plans.withLock { $0 }
+        return try await lanes.withConnection { connection in
+            connection.plans = plans
+            return try body(SQLiteReads(connection: connection))
+        }
+    }
+}
+
+/// What the ``Storage`` protocol reads, answered by a reader.
+extension SQLiteStore {
+    /// The writer's connection, for reads inside its own transactions.
+    var reads: SQLiteReads { SQLiteReads(connection: connection) }
+
+    nonisolated func app(_ id: String) async throws -> AppRecord? {
+        try await readers.read { try $0.app(id) }
+    }
+
+    nonisolated func device(appID: String, id: String) async throws -> DeviceRecord? {
+        try await readers.read { try $0.device(appID: appID, id: id) }
+    }
+
+    nonisolated func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) async throws -> [DeviceRecord] {
+        try await readers.read { try $0.devices(appID: appID, filter: filter, afterSeq: afterSeq, limit: limit) }
+    }
+
+    nonisolated func audienceSize(appID: String, _ audience: Audience) async throws -> Int {
+        try await readers.read { try $0.audienceSize(appID: appID, audience) }
+    }
+
+    nonisolated func audienceByTimeZone(appID: String, _ audience: Audience) async throws -> [String?: Int] {
+        try await readers.read { try $0.audienceByTimeZone(appID: appID, audience) }
+    }
+
+    nonisolated func message(appID: String, id: String) async throws -> MessageRecord? {
+        try await readers.read { try $0.message(appID: appID, id: id) }
+    }
+
+    nonisolated func message(seq: Int) async throws -> MessageRecord? {
+        try await readers.read { try $0.message(seq: seq) }
+    }
+
+    nonisolated func messages(appID: String, beforeSeq: Int, limit: Int) async throws -> [MessageRecord] {
+        try await readers.read { try $0.messages(appID: appID, beforeSeq: beforeSeq, limit: limit) }
+    }
+
+    nonisolated func deliveryCounts(messageSeq: Int) async throws -> [(state: String, platform: String, count: Int)] {
+        try await readers.read { try $0.deliveryCounts(messageSeq: messageSeq) }
+    }
+
+    nonisolated func waitingDeliveries(messageSeq: Int, now: Int) async throws -> (count: Int, lastDueAt: Int?) {
+        try await readers.read { try $0.waitingDeliveries(messageSeq: messageSeq, now: now) }
+    }
+
+    nonisolated func funnel(messageSeq: Int) async throws -> Funnel {
+        try await readers.read { try $0.funnel(messageSeq: messageSeq) }
+    }
+
+    nonisolated func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord] {
+        try await readers.read { try $0.deliveries(messageSeq: messageSeq, state: state, afterSeq: afterSeq, limit: limit) }
+    }
+
+    nonisolated func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]? {
+        try await readers.read { try $0.deliveries(appID: appID, deviceID: deviceID, state: state, afterSeq: afterSeq, limit: limit) }
+    }
+
+    nonisolated func delivery(appID: String, id: String) async throws -> DeliveryRecord? {
+        try await readers.read { try $0.delivery(appID: appID, id: id) }
+    }
+
+    nonisolated func queueDepth() async throws -> Int {
+        try await readers.read { try $0.queueDepth() }
+    }
+}
