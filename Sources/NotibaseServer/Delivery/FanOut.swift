@@ -155,6 +155,7 @@ actor FanOut {
                 if ContinuousClock.now - lastSweep >= Self.sweepInterval {
                     lastSweep = ContinuousClock.now
                     _ = try await store.completeFinishedMessages(now: clock.milliseconds())
+                    _ = try await store.endAbandonedDeliveries(now: clock.milliseconds())
                 }
             } catch {
                 logger.error("fan-out failed; retrying", ["error": .string("\(error)")])
@@ -163,6 +164,7 @@ actor FanOut {
         }
     }
 
-    /// How often messages that every writer left to another are completed (``Storage/completeFinishedMessages(now:)``).
+    /// How often messages that every writer left to another are completed (``Storage/completeFinishedMessages(now:)``),
+    /// and what an interrupted cancel or failure left is ended (``Storage/endAbandonedDeliveries(now:)``).
     static let sweepInterval: Duration = .seconds(1)
 }

@@ -69,11 +69,28 @@ protocol Storage: KeyDirectory {
     func waitingDeliveries(messageSeq: Int, now: Int) async throws -> (count: Int, lastDueAt: Int?)
     /// A message's funnel: deliveries by state, what devices reported, failures by reason.
     func funnel(messageSeq: Int) async throws -> Funnel
-    func cancelMessage(appID: String, id: String, now: Int) async throws -> MessageRecord?
+    /// Marks a message that has not finished `cancelled` (with `finished_at`), in one short
+    /// transaction, and returns it as it is afterwards (nil when the app has no such message): from
+    /// then on no fan-out batch writes more of it and no claim hands out its deliveries. Its
+    /// deliveries not yet sent are ended afterwards, in short steps
+    /// (``endPendingDeliveries(messageSeq:limit:now:)``); ``cancelMessage(appID:id:now:)`` does both.
+    func markCancelled(appID: String, id: String, now: Int) async throws -> MessageRecord?
+    /// Ends up to `limit` deliveries not yet sent (``Lifecycle/pending``) of a cancelled or failed
+    /// message, in one transaction, as the message ended: `cancelled`, or `failed` with the
+    /// message's reason, each with its history event. Returns how many; 0 when none is left, or
+    /// when the message is not cancelled or failed.
+    func endPendingDeliveries(messageSeq: Int, limit: Int, now: Int) async throws -> Int
+    /// Cancelled or failed messages that still have deliveries due by `now` among the `window`
+    /// earliest due (a cancel or a failure that stopped before ending them all): what
+    /// ``endAbandonedDeliveries(now:)`` finishes.
+    func abandonedMessages(now: Int, window: Int) async throws -> [Int]
 
     // The queue
     func messagesToFanOut(now: Int, limit: Int) async throws -> [MessageRecord]
-    func failMessage(seq: Int, reason: String, now: Int) async throws
+    /// Marks a message that has not finished `failed` with `reason` (and `finished_at`), in one
+    /// short transaction; returns whether it did. Its deliveries not yet sent are ended afterwards
+    /// (``endPendingDeliveries(messageSeq:limit:now:)``); ``failMessage(seq:reason:now:)`` does both.
+    func markFailed(seq: Int, reason: String, now: Int) async throws -> Bool
     /// Completes every `sending` message with no delivery left to send. Writers complete their own
     /// messages as they go; this catches the ones two concurrent transactions each left to the
     /// other (on PostgreSQL, a last fan-out batch and a worker's record, neither seeing the other).
@@ -96,6 +113,8 @@ protocol Storage: KeyDirectory {
     /// come back with the batch: the node that wrote them sends them without a claim of its own
     /// (one write fewer per delivery), and if it dies they are due again when the lease ends.
     func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?) async throws -> FanOutBatch
+    /// Claims up to `limit` due deliveries for `lease` milliseconds. Never one of a message that is
+    /// not being sent (a cancelled or failed message whose deliveries are still being ended).
     func claimDeliveries(now: Int, lease: Int, limit: Int) async throws -> [ClaimedDelivery]
     func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws
 

@@ -112,37 +112,56 @@ extension PostgresStore {
         var count: Int
     }
 
-    func cancelMessage(appID: String, id: String, now: Int) async throws -> MessageRecord? {
+    /// Marks a message that has not finished `cancelled`, its row locked (a fan-out batch in
+    /// progress is waited for; the next one finds it cancelled and writes nothing).
+    func markCancelled(appID: String, id: String, now: Int) async throws -> MessageRecord? {
         try await pool.transaction { connection in
             guard let message = try connection.query(
                 "SELECT \(Rows.messageColumns) FROM messages WHERE id = $1 AND app_id = $2 FOR UPDATE", [.text(id), .text(appID)]).first(Rows.message) else {
                 return nil
             }
-            guard ![.completed, .cancelled, .failed].contains(message.state) else { return message }
+            guard Lifecycle.unfinished.contains(message.state) else { return message }
             try connection.run("UPDATE messages SET state = 'cancelled', finished_at = $1 WHERE seq = $2", [.int(now), .int(message.seq)])
-            try connection.run(
-                """
-                WITH cancelled AS (
-                    UPDATE deliveries SET state = 'cancelled', due_at = NULL, updated_at = $1
-                    WHERE message_seq = $2 AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq, created_at)
-                INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at) SELECT seq, created_at, 'cancelled', $1 FROM cancelled
-                """, [.int(now), .int(message.seq)])
             return try connection.query("SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1", [.int(message.seq)]).first(Rows.message)
         }
     }
 
-    func failMessage(seq: Int, reason: String, now: Int) async throws {
-        try await pool.transaction { connection in
-            guard try connection.run(
+    func markFailed(seq: Int, reason: String, now: Int) async throws -> Bool {
+        try await pool.withConnection {
+            try $0.run(
                 "UPDATE messages SET state = 'failed', failure_reason = $1, finished_at = $2 WHERE seq = $3 AND state IN (\(Lifecycle.unfinishedSQL))",
-                [.text(reason), .int(now), .int(seq)]) == 1 else { return }
-            try connection.run(
+                [.text(reason), .int(now), .int(seq)]) == 1
+        }
+    }
+
+    /// Ends up to `limit` deliveries not yet sent of a cancelled or failed message, with their
+    /// events, in one statement. A delivery another transaction ended meanwhile is checked again
+    /// and left out (so a batch can come back short while more are left: callers go on until 0).
+    func endPendingDeliveries(messageSeq: Int, limit: Int, now: Int) async throws -> Int {
+        try await pool.transaction { connection in
+            guard let end = try connection.query(
+                "SELECT state, failure_reason FROM messages WHERE seq = $1", [.int(messageSeq)]).first({ Ending.Outcome(state: $0.text(0), reason: $0.optionalText(1)) }),
+                let end else { return 0 }
+            return try connection.run(
                 """
-                WITH failed AS (
-                    UPDATE deliveries SET state = 'failed', due_at = NULL, updated_at = $1
-                    WHERE message_seq = $2 AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq, created_at)
-                INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail) SELECT seq, created_at, 'failed', $1, $3 FROM failed
-                """, [.int(now), .int(seq), .text(DeliveryEventDetail.because(reason).stored)])
+                WITH ended AS (
+                    UPDATE deliveries SET state = $3, due_at = NULL, updated_at = $1
+                    WHERE (seq, created_at) IN (
+                        SELECT seq, created_at FROM deliveries WHERE message_seq = $2 AND state IN (\(Lifecycle.pendingSQL)) LIMIT $4)
+                    AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq, created_at)
+                INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail) SELECT seq, created_at, $3, $1, $5 FROM ended
+                """, [.int(now), .int(messageSeq), .text(end.state.rawValue), .int(limit), .optionalText(end.detail)])
+        }
+    }
+
+    /// Cancelled or failed messages with a delivery among the `window` earliest due by `now`.
+    func abandonedMessages(now: Int, window: Int) async throws -> [Int] {
+        try await pool.withConnection {
+            try $0.query(
+                """
+                SELECT DISTINCT message_seq FROM (SELECT message_seq FROM deliveries WHERE due_at <= $1 ORDER BY due_at LIMIT $2) AS due
+                WHERE (SELECT state FROM messages WHERE seq = due.message_seq) IN (\(Lifecycle.finishedSQL))
+                """, [.int(now), .int(window)]).map { $0.int(0) }
         }
     }
 

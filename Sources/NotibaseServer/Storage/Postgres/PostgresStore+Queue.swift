@@ -141,11 +141,16 @@ extension PostgresStore {
     func claimDeliveries(now: Int, lease: Int, limit: Int) async throws -> [ClaimedDelivery] {
         try await pool.transaction { connection in
             var seqs: [Int] = []
+            // Only deliveries of messages being sent: a cancelled or failed one's are ended, in
+            // batches, not sent (the share's message may have been cancelled since it was read).
+            // Checked after the LIMIT, a message at a time by its key, so the claim reads no more
+            // than before; what it passes over, its message's end or the sweep removes.
             func claim(_ condition: String, _ values: [PostgresValue], _ count: Int) throws {
                 seqs += try connection.query(
                     """
                     UPDATE deliveries SET due_at = $1, attempts = attempts + 1
                     WHERE (seq, created_at) IN (SELECT seq, created_at FROM deliveries WHERE \(condition) ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+                    AND (SELECT state FROM messages WHERE seq = deliveries.message_seq) IN (\(Lifecycle.beingSentSQL))
                     RETURNING seq
                     """, [.int(now + lease), .int(now), .int(count)] + values).map { $0.int(0) }
             }

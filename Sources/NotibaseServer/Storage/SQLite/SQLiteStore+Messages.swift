@@ -30,42 +30,54 @@ extension SQLiteStore {
         }
     }
 
-    /// Cancels a message that has not finished: no more fan-out, and deliveries not yet sent are
-    /// cancelled. Returns the message as it is afterwards, or nil when the app has no such message.
-    func cancelMessage(appID: String, id: String, now: Int) throws -> MessageRecord? {
+    /// Marks a message that has not finished `cancelled`; its deliveries are ended in batches
+    /// afterwards (``endPendingDeliveries(messageSeq:limit:now:)``). Returns the message as it is
+    /// afterwards, or nil when the app has no such message.
+    func markCancelled(appID: String, id: String, now: Int) throws -> MessageRecord? {
         try connection.transaction {
             guard let message = try reads.message(appID: appID, id: id) else { return nil }
             guard Lifecycle.unfinished.contains(message.state) else { return message }
             try connection.run("UPDATE messages SET state = 'cancelled', finished_at = ? WHERE seq = ?", [.int(now), .int(message.seq)])
-            let cancelled = try connection.query(
-                """
-                UPDATE deliveries SET state = 'cancelled', due_at = NULL, updated_at = ?
-                WHERE message_seq = ? AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq
-                """, [.int(now), .int(message.seq)]) { $0.int(0) }
-            for seq in cancelled {
-                try connection.run("INSERT INTO delivery_events (delivery_seq, event, at) VALUES (?, 'cancelled', ?)", [.int(seq), .int(now)])
-            }
             return try reads.message(seq: message.seq)
         }
     }
 
-    /// Gives up a message that cannot be fanned out or sent: it stops, and its deliveries not yet
-    /// sent fail with `reason`.
-    func failMessage(seq: Int, reason: String, now: Int) throws {
+    /// Marks a message that cannot be fanned out or sent `failed` with `reason`; returns whether
+    /// it did (its deliveries are ended in batches afterwards).
+    func markFailed(seq: Int, reason: String, now: Int) throws -> Bool {
+        try connection.run(
+            "UPDATE messages SET state = 'failed', failure_reason = ?, finished_at = ? WHERE seq = ? AND state IN (\(Lifecycle.unfinishedSQL))",
+            [.text(reason), .int(now), .int(seq)]) == 1
+    }
+
+    /// Ends up to `limit` deliveries not yet sent of a cancelled or failed message, as it ended,
+    /// each with its event, in one transaction; returns how many.
+    func endPendingDeliveries(messageSeq: Int, limit: Int, now: Int) throws -> Int {
         try connection.transaction {
-            guard try connection.run(
-                "UPDATE messages SET state = 'failed', failure_reason = ?, finished_at = ? WHERE seq = ? AND state IN (\(Lifecycle.unfinishedSQL))",
-                [.text(reason), .int(now), .int(seq)]) == 1 else { return }
-            let failed = try connection.query(
+            guard let end = try connection.first(
+                "SELECT state, failure_reason FROM messages WHERE seq = ?", [.int(messageSeq)], { Ending.Outcome(state: $0.text(0), reason: $0.optionalText(1)) }),
+                let end else { return 0 }
+            let ended = try connection.query(
                 """
-                UPDATE deliveries SET state = 'failed', due_at = NULL, updated_at = ?
-                WHERE message_seq = ? AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq
-                """, [.int(now), .int(seq)]) { $0.int(0) }
-            let detail = DeliveryEventDetail.because(reason).stored
-            for delivery in failed {
-                try connection.run("INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)", [.int(delivery), .int(now), .text(detail)])
+                UPDATE deliveries SET state = ?, due_at = NULL, updated_at = ?
+                WHERE seq IN (SELECT seq FROM deliveries WHERE message_seq = ? AND state IN (\(Lifecycle.pendingSQL)) LIMIT ?) RETURNING seq
+                """, [.text(end.state.rawValue), .int(now), .int(messageSeq), .int(limit)]) { $0.int(0) }
+            for seq in ended {
+                try connection.run(
+                    "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, ?, ?, ?)",
+                    [.int(seq), .text(end.state.rawValue), .int(now), .optionalText(end.detail)])
             }
+            return ended.count
         }
+    }
+
+    /// Cancelled or failed messages with a delivery among the `window` earliest due by `now`.
+    func abandonedMessages(now: Int, window: Int) throws -> [Int] {
+        try connection.query(
+            """
+            SELECT DISTINCT message_seq FROM (SELECT message_seq FROM deliveries WHERE due_at <= ? ORDER BY due_at LIMIT ?) AS due
+            WHERE (SELECT state FROM messages WHERE seq = due.message_seq) IN (\(Lifecycle.finishedSQL))
+            """, [.int(now), .int(window)]) { $0.int(0) }
     }
 }
 

@@ -104,11 +104,15 @@ extension SQLiteStore {
                 }
             }
             // What the shares left, oldest first (the deliveries just claimed are no longer due).
+            // Only of messages being sent: a cancelled or failed one's are ended, in batches, not
+            // sent. Checked after the LIMIT, a message at a time by its key, so the claim reads no
+            // more than before; what it passes over, its message's end or the sweep removes.
             if seqs.count < limit {
                 seqs += try connection.query(
                     """
                     UPDATE deliveries SET due_at = ?, attempts = attempts + 1
                     WHERE seq IN (SELECT seq FROM deliveries WHERE due_at <= ? ORDER BY due_at LIMIT ?)
+                    AND (SELECT state FROM messages WHERE seq = deliveries.message_seq) IN (\(Lifecycle.beingSentSQL))
                     RETURNING seq
                     """, [.int(now + lease), .int(now), .int(limit - seqs.count)]) { $0.int(0) }
             }
