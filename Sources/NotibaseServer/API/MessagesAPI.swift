@@ -104,13 +104,19 @@ enum MessagesAPI {
             }
             let now = context.clock.milliseconds()
             // Charged before the audience is counted: a refused message costs the database nothing.
-            var (stored, replayed) = try await context.quota.charging(appID) { try await create(body, appID: appID, now: now, context) }
+            let (created, replayed) = try await context.quota.charging(appID) { try await create(body, appID: appID, now: now, context) }
+            var stored = created.record
             if !replayed {
                 if stored.sendAt <= now {
-                    if stored.audienceSize <= FanOut.atOnceAudience, let written = await FanOut.atOnce(stored, store: context.store, now: context.clock.milliseconds()) {
-                        context.metrics.recordFanOut(deliveries: written.count)
-                        if written.count > 0 { context.signals.delivery.notify() }
-                        if written.done { stored = try await context.store.message(seq: stored.seq) ?? stored }  // sending, or completed
+                    var written = created.written
+                    if written == nil, stored.audienceSize <= FanOut.atOnceAudience,
+                       let batch = await FanOut.atOnce(stored, store: context.store, now: context.clock.milliseconds()) {
+                        written = batch.count
+                        if batch.done { stored = try await context.store.message(seq: stored.seq) ?? stored }  // sending, or completed
+                    }
+                    if let written {
+                        context.metrics.recordFanOut(deliveries: written)
+                        if written > 0 { context.signals.delivery.notify() }
                     }
                     if stored.state == .scheduled || stored.state == .fanningOut { context.signals.fanOut.notify() }
                 }
@@ -148,14 +154,29 @@ enum MessagesAPI {
         }
     }
 
+    /// A message as stored by its send, and how many deliveries were written with it (nil: none yet).
+    private struct Created: Sendable {
+        var record: MessageRecord
+        var written: Int?
+    }
+
     /// Stores the message a send asks for (or finds the one its idempotency key stored before).
-    private static func create(_ body: SendBody, appID: String, now: Int, _ context: APIContext) async throws -> (MessageRecord, replayed: Bool) {
+    /// One due now to a short list of devices or users, without pacing, is stored with its
+    /// deliveries in one transaction (``Storage/createMessageWithDeliveries(_:idempotencyKey:window:chooser:limit:now:)``):
+    /// the everyday one-device message costs the store one write.
+    private static func create(_ body: SendBody, appID: String, now: Int, _ context: APIContext) async throws -> (Created, replayed: Bool) {
         var sendAt = max(now, body.sendAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? now)
         guard sendAt <= now + 30 * 86_400_000 else { throw APIError.invalid("sendAt", "must be within 30 days") }
         var pacing = try pacing(body, app: try await context.store.app(appID)?.pacing ?? AppPacing(), now: now)
         if let start = pacing?.fanOutStart(now: now), pacing?.localDate != nil {
             guard start <= now + 30 * 86_400_000 else { throw APIError.invalid("localDate", "must be within 30 days") }
             sendAt = start
+        }
+        if pacing == nil, sendAt <= now, let listed = body.audience.listed, listed.count <= FanOut.atOnceAudience {
+            let message = try newMessage(body, appID: appID, sendAt: sendAt, audienceSize: 0, now: now)
+            let (record, replayed, written) = try await context.store.createMessageWithDeliveries(
+                message, idempotencyKey: body.idempotencyKey, window: 86_400_000, chooser: VariantChooser(body.content), limit: FanOut.atOnceAudience, now: now)
+            return (Created(record: record, written: written), replayed)
         }
         let audienceSize: Int
         if var paced = pacing, paced.usesTimeZones {
@@ -169,16 +190,20 @@ enum MessagesAPI {
             audienceSize = try await context.store.audienceSize(appID: appID, body.audience)
             if let paced = pacing { pacing?.plan = DeliverySchedule.plan(for: paced, sendAt: sendAt, expected: [:], now: now) }
         }
-        var message: NewMessage
+        var message = try newMessage(body, appID: appID, sendAt: sendAt, audienceSize: audienceSize, now: now)
+        message.pacing = pacing
+        let (record, replayed) = try await context.store.createMessage(message, idempotencyKey: body.idempotencyKey, window: 86_400_000)
+        return (Created(record: record), replayed)
+    }
+
+    private static func newMessage(_ body: SendBody, appID: String, sendAt: Int, audienceSize: Int, now: Int) throws -> NewMessage {
         do {
-            message = try NewMessage(
+            return try NewMessage(
                 id: Identifier.make(milliseconds: now), appID: appID, content: body.content, audience: body.audience, sendAt: sendAt,
                 audienceSize: audienceSize, createdAt: now)
-            message.pacing = pacing
         } catch let error as EncodingError {
             throw unstorable(error)
         }
-        return try await context.store.createMessage(message, idempotencyKey: body.idempotencyKey, window: 86_400_000)
     }
 
     /// A value the encoder cannot write is refused before anything is stored, never kept as `null`.

@@ -17,6 +17,17 @@ enum Audience: Sendable, Hashable {
     case everyone
 }
 
+extension Audience {
+    /// The device or user IDs of a listed audience; nil for tags and everyone.
+    var listed: [String]? {
+        switch self {
+        case .devices(let ids): ids
+        case .externalUsers(let users): users
+        case .allTags, .anyTag, .everyone: nil
+        }
+    }
+}
+
 extension Audience: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case deviceIDs = "deviceIds"

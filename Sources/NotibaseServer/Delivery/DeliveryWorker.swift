@@ -104,17 +104,16 @@ final class DeliveryWorker: Sendable {
 
     private func prepare(_ claimed: [ClaimedDelivery]) async throws -> Plan {
         var plan = Plan()
-        var messages: [Int: (record: MessageRecord, content: MessageContent)?] = [:]
+        // The batch's messages in one read: a batch of one-device messages has one message a delivery.
+        var messages: [Int: (record: MessageRecord, content: MessageContent)] = [:]
+        for record in try await store.messages(seqs: Array(Set(claimed.map(\.messageSeq)))) {
+            if let content = record.content { messages[record.seq] = (record, content) }
+        }
         var renderers: [String: Result<Renderer, RenderError>] = [:]
         var credentialsByApp: [String: [Platform: ProviderCredentials]] = [:]  // read once per app per batch
         let now = clock.now()
         for delivery in claimed {
-            if messages[delivery.messageSeq] == nil {
-                messages[delivery.messageSeq] = try await store.message(seq: delivery.messageSeq).flatMap { record in
-                    record.content.map { (record, $0) }
-                }
-            }
-            guard let (record, content) = messages[delivery.messageSeq] ?? nil else {
+            guard let (record, content) = messages[delivery.messageSeq] else {
                 plan.updates.append(failed(delivery, "the message is no longer stored"))
                 continue
             }

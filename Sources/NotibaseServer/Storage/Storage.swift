@@ -60,8 +60,19 @@ protocol Storage: KeyDirectory {
     /// The same devices counted by time zone (nil: registered without one).
     func audienceByTimeZone(appID: String, _ audience: Audience) async throws -> [String?: Int]
     func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) async throws -> (MessageRecord, replayed: Bool)
+    /// Stores a new message due now, its audience counted in the same transaction (the message's
+    /// `audienceSize` is ignored), and when at most `limit` devices match, writes all their
+    /// deliveries there too, as ``fanOutBatch(messageSeq:audience:chooser:limit:now:claim:)``
+    /// would (the message then `sending`, or `completed` when none matched): the one-device message
+    /// is one transaction (``FanOut/atOnce``). `written` is nil when nothing was written: a replay
+    /// (`idempotencyKey` used within `window`) or an audience larger than `limit`.
+    func createMessageWithDeliveries(
+        _ message: NewMessage, idempotencyKey: String?, window: Int, chooser: VariantChooser, limit: Int, now: Int
+    ) async throws -> (MessageRecord, replayed: Bool, written: Int?)
     func message(appID: String, id: String) async throws -> MessageRecord?
     func message(seq: Int) async throws -> MessageRecord?
+    /// The messages of these numbers that are stored, in one read (a worker's batch).
+    func messages(seqs: [Int]) async throws -> [MessageRecord]
     func messages(appID: String, beforeSeq: Int, limit: Int) async throws -> [MessageRecord]
     func deliveryCounts(messageSeq: Int) async throws -> [(state: String, platform: String, count: Int)]
     /// How many of a message's deliveries wait for a later moment (queued, never tried, due after

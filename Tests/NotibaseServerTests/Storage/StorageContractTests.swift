@@ -101,6 +101,30 @@ final class StorageContractTests: Sendable {
         #expect(deliveries.compactMap(\.deviceID).sorted() == ["app-dev-1", "app-dev-2", "app-dev-5"])
     }
 
+    /// The one-device message in one transaction: its audience counted, the message stored with
+    /// that size and its deliveries written (it is then being sent); a replay writes nothing, nor
+    /// does an audience larger than the limit (the fan-out loop writes it).
+    @Test func aSmallMessageIsStoredWithItsDeliveries() async throws {
+        let app = try await app()
+        try await devices(app, 5)
+        func new(_ id: String, _ audience: Audience) throws -> NewMessage {
+            try NewMessage(id: id, appID: app, content: MessageContent(message: Message(title: "T"), variants: nil), audience: audience,
+                           sendAt: 100, audienceSize: 0, createdAt: 100)
+        }
+        let (one, replayed, written) = try await store.createMessageWithDeliveries(
+            try new("one", .devices(["app-dev-3", "nope"])), idempotencyKey: "k", window: 1_000, chooser: VariantChooser(locales: []), limit: 3, now: 100)
+        #expect(!replayed && written == 1 && one.audienceSize == 1 && one.state == .sending)
+        #expect(try await store.deliveries(messageSeq: one.seq, state: .queued, afterSeq: 0, limit: 10).compactMap(\.deviceID) == ["app-dev-3"])
+        let again = try await store.createMessageWithDeliveries(
+            try new("two", .devices(["app-dev-3"])), idempotencyKey: "k", window: 1_000, chooser: VariantChooser(locales: []), limit: 3, now: 150)
+        #expect(again.replayed && again.written == nil && again.0.id == "one")
+        let large = try await store.createMessageWithDeliveries(
+            try new("large", .devices((1...5).map { "app-dev-\($0)" })), idempotencyKey: nil, window: 1_000, chooser: VariantChooser(locales: []), limit: 3, now: 200)
+        #expect(large.written == nil && large.0.audienceSize == 5 && large.0.state == .scheduled)
+        #expect(try await store.deliveries(messageSeq: large.0.seq, state: nil, afterSeq: 0, limit: 10).isEmpty)
+        #expect(try await store.rowCount("deliveries") == 1)
+    }
+
     @Test func aClaimIsALeaseThatEndsByItself() async throws {
         let app = try await app()
         try await devices(app, 3)

@@ -2,13 +2,15 @@ import NotibaseCore
 
 extension PostgresStore {
     func audienceSize(appID: String, _ audience: Audience) async throws -> Int {
+        try await pool.withConnection { try Self.audienceSize($0, appID: appID, audience) }
+    }
+
+    static func audienceSize(_ connection: PostgresConnection, appID: String, _ audience: Audience) throws -> Int {
         let source = audience.postgresSource(parameter: 2)
-        return try await pool.withConnection {
-            try $0.query(
-                "SELECT count(*) FROM \(source.from) WHERE devices.app_id = $1 AND devices.active = 1 AND \(source.condition)",
-                [.text(appID)] + source.values)
-                .first { $0.int(0) } ?? 0
-        }
+        return try connection.query(
+            "SELECT count(*) FROM \(source.from) WHERE devices.app_id = $1 AND devices.active = 1 AND \(source.condition)",
+            [.text(appID)] + source.values)
+            .first { $0.int(0) } ?? 0
     }
 
     func audienceByTimeZone(appID: String, _ audience: Audience) async throws -> [String?: Int] {
@@ -46,37 +48,70 @@ extension PostgresStore {
     /// Stores a new message, or returns the one stored under the same idempotency key within
     /// `window` (the key's row is locked, so two nodes given the same key create one message).
     func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) async throws -> (MessageRecord, replayed: Bool) {
-        try await pool.transaction { connection in
-            if let key = idempotencyKey {
-                try connection.run("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [.text(message.appID), .text(key)])
-                let earlier = try connection.query(
-                    "SELECT message_id, created_at FROM idempotency_keys WHERE app_id = $1 AND key = $2",
-                    [.text(message.appID), .text(key)]).first { ($0.text(0), $0.int(1)) }
-                if let earlier, earlier.1 > message.createdAt - window,
-                   let stored = try connection.query(
-                    "SELECT \(Rows.messageColumns) FROM messages WHERE id = $1 AND app_id = $2", [.text(earlier.0), .text(message.appID)]).first(Rows.message) {
-                    return (stored, true)
-                }
+        try await pool.transaction { try self.insertMessage($0, message, idempotencyKey: idempotencyKey, window: window) }
+    }
+
+    /// ``Storage/createMessageWithDeliveries(_:idempotencyKey:window:chooser:limit:now:)``: the
+    /// audience counted, the message stored and its deliveries written, in one transaction.
+    func createMessageWithDeliveries(
+        _ message: NewMessage, idempotencyKey: String?, window: Int, chooser: VariantChooser, limit: Int, now: Int
+    ) async throws -> (MessageRecord, replayed: Bool, written: Int?) {
+        let (stored, replayed, batch) = try await pool.transaction { connection -> (MessageRecord, Bool, (FanOutBatch, Int)?) in
+            var message = message
+            message.audienceSize = try Self.audienceSize(connection, appID: message.appID, message.audience)
+            let (stored, replayed) = try self.insertMessage(connection, message, idempotencyKey: idempotencyKey, window: window)
+            guard !replayed, message.audienceSize <= limit else { return (stored, replayed, nil) }
+            let batch = try self.writeFanOutBatch(
+                connection, messageSeq: stored.seq, audience: message.audience, chooser: chooser, limit: limit + 1, now: now, claim: nil)
+            let after = try connection.query("SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1", [.int(stored.seq)]).first(Rows.message)
+            return (after ?? stored, false, batch)
+        }
+        // As after a fan-out batch: a new week's first rows get their statistics.
+        if let (fanOut, stamped) = batch, fanOut.written > 0 {
+            _ = try? await pool.withConnection { try $0.run("SELECT notibase_analyze_history($1)", [.int(stamped)]) }
+        }
+        return (stored, replayed, batch?.0.written)
+    }
+
+    /// The message stored, or the one its idempotency key names: inside a transaction.
+    private func insertMessage(_ connection: PostgresConnection, _ message: NewMessage, idempotencyKey: String?, window: Int) throws -> (MessageRecord, replayed: Bool) {
+        if let key = idempotencyKey {
+            try connection.run("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [.text(message.appID), .text(key)])
+            let earlier = try connection.query(
+                "SELECT message_id, created_at FROM idempotency_keys WHERE app_id = $1 AND key = $2",
+                [.text(message.appID), .text(key)]).first { ($0.text(0), $0.int(1)) }
+            if let earlier, earlier.1 > message.createdAt - window,
+               let stored = try connection.query(
+                "SELECT \(Rows.messageColumns) FROM messages WHERE id = $1 AND app_id = $2", [.text(earlier.0), .text(message.appID)]).first(Rows.message) {
+                return (stored, true)
             }
-            guard let seq = try connection.query(
+        }
+        guard let seq = try connection.query(
+            """
+            INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at, pacing)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING seq
+            """,
+            [.text(message.id), .text(message.appID), .text(message.storedContent), .text(message.storedAudience), .text(MessageState.scheduled.rawValue),
+             .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt),
+             .optionalText(try message.pacing.map(StoredJSON.encode))]).first({ $0.int(0) }) else {
+            throw StorageError.corrupt("message insert returned nothing")
+        }
+        try self.announce(.fanOut, on: connection)
+        if let key = idempotencyKey {
+            try connection.run(
                 """
-                INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at, pacing)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING seq
-                """,
-                [.text(message.id), .text(message.appID), .text(message.storedContent), .text(message.storedAudience), .text(MessageState.scheduled.rawValue),
-                 .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt),
-                 .optionalText(try message.pacing.map(StoredJSON.encode))]).first({ $0.int(0) }) else {
-                throw StorageError.corrupt("message insert returned nothing")
-            }
-            try self.announce(.fanOut, on: connection)
-            if let key = idempotencyKey {
-                try connection.run(
-                    """
-                    INSERT INTO idempotency_keys (app_id, key, message_id, created_at) VALUES ($1, $2, $3, $4)
-                    ON CONFLICT (app_id, key) DO UPDATE SET message_id = excluded.message_id, created_at = excluded.created_at
-                    """, [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt)])
-            }
-            return (message.record(seq: seq), false)
+                INSERT INTO idempotency_keys (app_id, key, message_id, created_at) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (app_id, key) DO UPDATE SET message_id = excluded.message_id, created_at = excluded.created_at
+                """, [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt)])
+        }
+        return (message.record(seq: seq), false)
+    }
+
+    func messages(seqs: [Int]) async throws -> [MessageRecord] {
+        try await pool.withConnection {
+            try $0.query(
+                "SELECT \(Rows.messageColumns) FROM messages WHERE seq = ANY($1::bigint[])",
+                [.text("{" + seqs.map(String.init).joined(separator: ",") + "}")]).map(Rows.message)
         }
     }
 

@@ -17,94 +17,102 @@ extension PostgresStore {
     /// skips it (nothing written, not done) and takes its turn on the next round, so a node that
     /// dies mid-fan-out leaves the message to the others at its last committed batch.
     func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?) async throws -> FanOutBatch {
-        let source = audience.postgresSource(parameter: 3)
-        let (batch, written) = try await pool.transaction { connection -> (FanOutBatch, Int) in
-            guard let message = try connection.query(
-                "SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1 FOR UPDATE SKIP LOCKED", [.int(messageSeq)]).first(Rows.message) else {
-                return (FanOutBatch(written: 0, done: false), now)
-            }
-            guard message.state == .scheduled || message.state == .fanningOut else { return (FanOutBatch(written: 0, done: true), now) }
-            let targets = try connection.query(
-                """
-                SELECT devices.seq, devices.platform, devices.locale, devices.time_zone, devices.token, devices.created_at FROM \(source.from)
-                WHERE devices.app_id = $1 AND devices.active = 1 AND devices.seq > $2 AND \(source.condition)
-                ORDER BY devices.seq LIMIT $\(source.values.count + 3)
-                """, [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]).map {
-                Target(device: $0.int(0), platform: $0.text(1), locale: $0.optionalText(2), timeZone: $0.optionalText(3), token: $0.text(4), createdAt: $0.int(5))
-            }
-            let written = Lifecycle.deliveriesWritten(now: now, messageCreated: message.createdAt, devicesCreated: targets.map(\.createdAt))
-            var variants: [String: String?] = [:]
-            var schedule = DeliverySchedule(message: message)
-            var failures: [Failure] = []
-            var claiming: [(id: String, target: Target, variant: String?)] = []
-            let rows = zip(targets, try Identifier.make(count: targets.count, milliseconds: written)).map { target, id in
-                let variant: String? = target.locale.flatMap { locale in
-                    if let known = variants[locale] { return known }
-                    let chosen = chooser.variant(for: locale)
-                    variants[locale] = .some(chosen)
-                    return chosen
-                }
-                var row = NewDelivery(id: id, device: target.device, platform: target.platform, variant: variant)
-                if let decision = schedule?.decide(timeZone: target.timeZone) {
-                    (row.due, row.moment, row.scheduled, row.schedule) = (decision.dueAt, decision.origin, decision.dueAt, decision.note)
-                    if let failure = decision.failure {
-                        row.state = DeliveryState.failed.rawValue
-                        failures.append(Failure(id: id, detail: DeliveryEventDetail.because(failure).stored))
-                    }
-                } else if let claim, claiming.count < claim.limit {
-                    // Claimed as a claim leaves it: due when the lease ends, one attempt.
-                    (row.due, row.attempts) = (now + claim.lease, 1)
-                    claiming.append((id, target, variant))
-                }
-                return row
-            }
-            var claimed: [ClaimedDelivery] = []
-            if !rows.isEmpty {
-                // The whole batch in one statement; the claimed ones' numbers come back.
-                let numbers = try connection.query(
-                    """
-                    INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, attempts, created_at, updated_at, moment_at, scheduled_at, schedule)
-                    SELECT r.id, $1, r.device, r.platform, r.variant, coalesce(r.state, 'queued'), CASE WHEN r.state IS NULL THEN coalesce(r.due, $4) END,
-                        coalesce(r.attempts, 0), $2, $2, r.moment, r.scheduled, r.schedule
-                    FROM jsonb_to_recordset($3::jsonb)
-                        AS r(id text, device bigint, platform text, variant text, state text, due bigint, attempts integer, moment bigint, scheduled bigint, schedule text)
-                    RETURNING id, seq, attempts
-                    """, [.int(messageSeq), .int(written), .text(try Self.json(rows)), .int(now)]).map { (id: $0.text(0), seq: $0.int(1), attempts: $0.int(2)) }
-                    .reduce(into: [String: Int]()) { numbers, row in
-                        if row.attempts > 0 { numbers[row.id] = row.seq }
-                    }
-                claimed = try claiming.map { id, target, variant in
-                    guard let seq = numbers[id] else { throw StorageError.corrupt("a delivery claimed by its fan-out was not written") }
-                    return ClaimedDelivery(
-                        seq: seq, id: id, messageSeq: messageSeq, deviceSeq: target.device, platform: Platform(rawValue: target.platform) ?? .ios,
-                        variant: variant, attempts: 1, createdAt: written, token: target.token, deviceActive: true)
-                }
-                try self.announce(.delivery, on: connection)
-            }
-            if !failures.isEmpty {
-                try connection.run(
-                    """
-                    INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail)
-                    SELECT d.seq, d.created_at, 'failed', $1, r.detail FROM jsonb_to_recordset($2::jsonb) AS r(id text, detail text)
-                    JOIN deliveries d ON d.id = r.id AND d.created_at = $3
-                    """, [.int(written), .text(try Self.json(failures)), .int(written)])
-            }
-            if let plan = schedule?.plan, var pacing = message.pacing {
-                pacing.plan = plan  // the rate's progress commits with the cursor
-                try connection.run("UPDATE messages SET pacing = $1 WHERE seq = $2", [.text(try StoredJSON.encode(pacing)), .int(messageSeq)])
-            }
-            let done = targets.count < limit
-            try connection.run(
-                "UPDATE messages SET fanout_cursor = $1, state = $2 WHERE seq = $3",
-                [.int(targets.last?.device ?? message.fanOutCursor), .text((done ? MessageState.sending : .fanningOut).rawValue), .int(messageSeq)])
-            if done { try Self.completeIfFinished(connection, messageSeqs: [messageSeq], now: written) }
-            return (FanOutBatch(written: targets.count, done: done, claimed: claimed), written)
+        let (batch, written) = try await pool.transaction { connection in
+            try self.writeFanOutBatch(connection, messageSeq: messageSeq, audience: audience, chooser: chooser, limit: limit, now: now, claim: claim)
         }
         // A new week's first rows: statistics for it now, not at autovacuum's first visit
         // (PostgresSchema.historyStatistics). The batch has committed: should this fail, the batch
         // still stands, and the next one asks again.
         if batch.written > 0 { _ = try? await pool.withConnection { try $0.run("SELECT notibase_analyze_history($1)", [.int(written)]) } }
         return batch
+    }
+
+    /// The batch ``fanOutBatch(messageSeq:audience:chooser:limit:now:claim:)`` writes, inside a
+    /// transaction, and the time its deliveries are stamped with.
+    func writeFanOutBatch(
+        _ connection: PostgresConnection, messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?
+    ) throws -> (FanOutBatch, Int) {
+        let source = audience.postgresSource(parameter: 3)
+        guard let message = try connection.query(
+            "SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1 FOR UPDATE SKIP LOCKED", [.int(messageSeq)]).first(Rows.message) else {
+            return (FanOutBatch(written: 0, done: false), now)
+        }
+        guard message.state == .scheduled || message.state == .fanningOut else { return (FanOutBatch(written: 0, done: true), now) }
+        let targets = try connection.query(
+            """
+            SELECT devices.seq, devices.platform, devices.locale, devices.time_zone, devices.token, devices.created_at FROM \(source.from)
+            WHERE devices.app_id = $1 AND devices.active = 1 AND devices.seq > $2 AND \(source.condition)
+            ORDER BY devices.seq LIMIT $\(source.values.count + 3)
+            """, [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]).map {
+            Target(device: $0.int(0), platform: $0.text(1), locale: $0.optionalText(2), timeZone: $0.optionalText(3), token: $0.text(4), createdAt: $0.int(5))
+        }
+        let written = Lifecycle.deliveriesWritten(now: now, messageCreated: message.createdAt, devicesCreated: targets.map(\.createdAt))
+        var variants: [String: String?] = [:]
+        var schedule = DeliverySchedule(message: message)
+        var failures: [Failure] = []
+        var claiming: [(id: String, target: Target, variant: String?)] = []
+        let rows = zip(targets, try Identifier.make(count: targets.count, milliseconds: written)).map { target, id in
+            let variant: String? = target.locale.flatMap { locale in
+                if let known = variants[locale] { return known }
+                let chosen = chooser.variant(for: locale)
+                variants[locale] = .some(chosen)
+                return chosen
+            }
+            var row = NewDelivery(id: id, device: target.device, platform: target.platform, variant: variant)
+            if let decision = schedule?.decide(timeZone: target.timeZone) {
+                (row.due, row.moment, row.scheduled, row.schedule) = (decision.dueAt, decision.origin, decision.dueAt, decision.note)
+                if let failure = decision.failure {
+                    row.state = DeliveryState.failed.rawValue
+                    failures.append(Failure(id: id, detail: DeliveryEventDetail.because(failure).stored))
+                }
+            } else if let claim, claiming.count < claim.limit {
+                // Claimed as a claim leaves it: due when the lease ends, one attempt.
+                (row.due, row.attempts) = (now + claim.lease, 1)
+                claiming.append((id, target, variant))
+            }
+            return row
+        }
+        var claimed: [ClaimedDelivery] = []
+        if !rows.isEmpty {
+            // The whole batch in one statement; the claimed ones' numbers come back.
+            let numbers = try connection.query(
+                """
+                INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, attempts, created_at, updated_at, moment_at, scheduled_at, schedule)
+                SELECT r.id, $1, r.device, r.platform, r.variant, coalesce(r.state, 'queued'), CASE WHEN r.state IS NULL THEN coalesce(r.due, $4) END,
+                    coalesce(r.attempts, 0), $2, $2, r.moment, r.scheduled, r.schedule
+                FROM jsonb_to_recordset($3::jsonb)
+                    AS r(id text, device bigint, platform text, variant text, state text, due bigint, attempts integer, moment bigint, scheduled bigint, schedule text)
+                RETURNING id, seq, attempts
+                """, [.int(messageSeq), .int(written), .text(try Self.json(rows)), .int(now)]).map { (id: $0.text(0), seq: $0.int(1), attempts: $0.int(2)) }
+                .reduce(into: [String: Int]()) { numbers, row in
+                    if row.attempts > 0 { numbers[row.id] = row.seq }
+                }
+            claimed = try claiming.map { id, target, variant in
+                guard let seq = numbers[id] else { throw StorageError.corrupt("a delivery claimed by its fan-out was not written") }
+                return ClaimedDelivery(
+                    seq: seq, id: id, messageSeq: messageSeq, deviceSeq: target.device, platform: Platform(rawValue: target.platform) ?? .ios,
+                    variant: variant, attempts: 1, createdAt: written, token: target.token, deviceActive: true)
+            }
+            try self.announce(.delivery, on: connection)
+        }
+        if !failures.isEmpty {
+            try connection.run(
+                """
+                INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail)
+                SELECT d.seq, d.created_at, 'failed', $1, r.detail FROM jsonb_to_recordset($2::jsonb) AS r(id text, detail text)
+                JOIN deliveries d ON d.id = r.id AND d.created_at = $3
+                """, [.int(written), .text(try Self.json(failures)), .int(written)])
+        }
+        if let plan = schedule?.plan, var pacing = message.pacing {
+            pacing.plan = plan  // the rate's progress commits with the cursor
+            try connection.run("UPDATE messages SET pacing = $1 WHERE seq = $2", [.text(try StoredJSON.encode(pacing)), .int(messageSeq)])
+        }
+        let done = targets.count < limit
+        try connection.run(
+            "UPDATE messages SET fanout_cursor = $1, state = $2 WHERE seq = $3",
+            [.int(targets.last?.device ?? message.fanOutCursor), .text((done ? MessageState.sending : .fanningOut).rawValue), .int(messageSeq)])
+        if done { try Self.completeIfFinished(connection, messageSeqs: [messageSeq], now: written) }
+        return (FanOutBatch(written: targets.count, done: done, claimed: claimed), written)
     }
 
     private struct Target {

@@ -73,6 +73,10 @@ extension SQLiteStore {
         try await readers.read { try $0.message(seq: seq) }
     }
 
+    nonisolated func messages(seqs: [Int]) async throws -> [MessageRecord] {
+        try await readers.read { try $0.messages(seqs: seqs) }
+    }
+
     nonisolated func messages(appID: String, beforeSeq: Int, limit: Int) async throws -> [MessageRecord] {
         try await readers.read { try $0.messages(appID: appID, beforeSeq: beforeSeq, limit: limit) }
     }

@@ -3,31 +3,49 @@ extension SQLiteStore {
     /// Stores a new message, or, when `idempotencyKey` was used by the app within `window`
     /// milliseconds, returns the message stored then (`replayed`).
     func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) throws -> (MessageRecord, replayed: Bool) {
+        try connection.transaction { try insertMessage(message, idempotencyKey: idempotencyKey, window: window) }
+    }
+
+    /// ``Storage/createMessageWithDeliveries(_:idempotencyKey:window:chooser:limit:now:)``: the
+    /// audience counted, the message stored and its deliveries written, in one transaction.
+    func createMessageWithDeliveries(
+        _ message: NewMessage, idempotencyKey: String?, window: Int, chooser: VariantChooser, limit: Int, now: Int
+    ) throws -> (MessageRecord, replayed: Bool, written: Int?) {
         try connection.transaction {
-            if let key = idempotencyKey {
-                let earlier = try connection.first(
-                    "SELECT message_id, created_at FROM idempotency_keys WHERE app_id = ? AND key = ?",
-                    [.text(message.appID), .text(key)]) { ($0.text(0), $0.int(1)) }
-                if let earlier, earlier.1 > message.createdAt - window,
-                   let stored = try reads.message(appID: message.appID, id: earlier.0) {
-                    return (stored, true)
-                }
-            }
-            let seq = try connection.first(
-                """
-                INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at, pacing)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq
-                """,
-                [.text(message.id), .text(message.appID), .text(message.storedContent), .text(message.storedAudience), .text(MessageState.scheduled.rawValue),
-                 .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt), .optionalText(try message.pacing.map(StoredJSON.encode))]) { $0.int(0) } ?? 0
-            if let key = idempotencyKey {
-                // After the message: the key points at it.
-                try connection.run(
-                    "INSERT OR REPLACE INTO idempotency_keys (app_id, key, message_id, created_at) VALUES (?, ?, ?, ?)",
-                    [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt)])
-            }
-            return (message.record(seq: seq), false)
+            var message = message
+            message.audienceSize = try reads.audienceSize(appID: message.appID, message.audience)
+            let (stored, replayed) = try insertMessage(message, idempotencyKey: idempotencyKey, window: window)
+            guard !replayed, message.audienceSize <= limit else { return (stored, replayed, nil) }
+            let batch = try writeFanOutBatch(messageSeq: stored.seq, audience: message.audience, chooser: chooser, limit: limit + 1, now: now, claim: nil)
+            return (try reads.message(seq: stored.seq) ?? stored, false, batch.written)
         }
+    }
+
+    /// The message stored, or the one its idempotency key names: inside a transaction.
+    private func insertMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) throws -> (MessageRecord, replayed: Bool) {
+        if let key = idempotencyKey {
+            let earlier = try connection.first(
+                "SELECT message_id, created_at FROM idempotency_keys WHERE app_id = ? AND key = ?",
+                [.text(message.appID), .text(key)]) { ($0.text(0), $0.int(1)) }
+            if let earlier, earlier.1 > message.createdAt - window,
+               let stored = try reads.message(appID: message.appID, id: earlier.0) {
+                return (stored, true)
+            }
+        }
+        let seq = try connection.first(
+            """
+            INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at, pacing)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq
+            """,
+            [.text(message.id), .text(message.appID), .text(message.storedContent), .text(message.storedAudience), .text(MessageState.scheduled.rawValue),
+             .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt), .optionalText(try message.pacing.map(StoredJSON.encode))]) { $0.int(0) } ?? 0
+        if let key = idempotencyKey {
+            // After the message: the key points at it.
+            try connection.run(
+                "INSERT OR REPLACE INTO idempotency_keys (app_id, key, message_id, created_at) VALUES (?, ?, ?, ?)",
+                [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt)])
+        }
+        return (message.record(seq: seq), false)
     }
 
     /// Marks a message that has not finished `cancelled`; its deliveries are ended in batches
@@ -147,6 +165,11 @@ extension SQLiteReads {
 
     func message(seq: Int) throws -> MessageRecord? {
         try connection.first("SELECT \(Rows.messageColumns) FROM messages WHERE seq = ?", [.int(seq)], Rows.message)
+    }
+
+    func messages(seqs: [Int]) throws -> [MessageRecord] {
+        try connection.query(
+            "SELECT \(Rows.messageColumns) FROM messages WHERE seq IN (SELECT value FROM json_each(?))", [.text(JSON.text(seqs))], Rows.message)
     }
 
     /// The app's messages, newest first, before `beforeSeq`.

@@ -16,66 +16,71 @@ extension SQLiteStore {
     /// and whether the audience is exhausted (the message then moves to `sending`).
     func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?) throws -> FanOutBatch {
         try connection.transaction {
-            guard let message = try reads.message(seq: messageSeq), message.state == .scheduled || message.state == .fanningOut else {
-                return FanOutBatch(written: 0, done: true)
-            }
-            let source = audience.sqlSource
-            let targets = try connection.query(
-                """
-                SELECT devices.seq, devices.platform, devices.locale, devices.time_zone, devices.token, devices.created_at FROM \(source.from)
-                WHERE devices.app_id = ? AND devices.active = 1 AND devices.seq > ? AND \(source.condition) ORDER BY devices.seq LIMIT ?
-                """,
-                source.fromValues + [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]) {
-                ($0.int(0), $0.text(1), $0.optionalText(2), $0.optionalText(3), $0.text(4), createdAt: $0.int(5))
-            }
-            let written = Lifecycle.deliveriesWritten(now: now, messageCreated: message.createdAt, devicesCreated: targets.map(\.createdAt))
-            let ids = try Identifier.make(count: targets.count, milliseconds: written)
-            var variants: [String: String?] = [:]  // locales repeat: choose once per locale
-            var schedule = DeliverySchedule(message: message)
-            var claimed: [ClaimedDelivery] = []
-            for ((deviceSeq, platform, locale, timeZone, token, _), id) in zip(targets, ids) {
-                let variant: String? = locale.flatMap { locale in
-                    if let known = variants[locale] { return known }
-                    let chosen = chooser.variant(for: locale)
-                    variants[locale] = .some(chosen)
-                    return chosen
-                }
-                let decision = schedule?.decide(timeZone: timeZone)
-                // Claimed as a claim leaves it: due when the lease ends, one attempt.
-                let lease = decision == nil && claimed.count < (claim?.limit ?? 0) ? claim?.lease : nil
-                let claiming = lease != nil
-                let due: Int? = lease.map { now + $0 } ?? (decision?.failure == nil ? decision?.dueAt ?? now : nil)
-                let seq = try connection.first(
-                    """
-                    INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, attempts, created_at, updated_at, moment_at, scheduled_at, schedule)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq
-                    """,
-                    [.text(id), .int(messageSeq), .int(deviceSeq), .text(platform), .optionalText(variant),
-                     .text(decision?.failure == nil ? "queued" : "failed"), .optionalInt(due), .int(claiming ? 1 : 0),
-                     .int(written), .int(written), .optionalInt(decision?.origin), .optionalInt(decision?.dueAt), .optionalText(decision?.note)]) { $0.int(0) }
-                if claiming, let seq {
-                    claimed.append(ClaimedDelivery(
-                        seq: seq, id: id, messageSeq: messageSeq, deviceSeq: deviceSeq, platform: Platform(rawValue: platform) ?? .ios, variant: variant,
-                        attempts: 1, createdAt: written, token: token, deviceActive: true))
-                }
-                if let failure = decision?.failure, let seq {
-                    try connection.run(
-                        "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)",
-                        [.int(seq), .int(written), .text(DeliveryEventDetail.because(failure).stored)])
-                }
-            }
-            if let plan = schedule?.plan, var pacing = message.pacing {
-                pacing.plan = plan  // the rate's progress commits with the cursor
-                try connection.run("UPDATE messages SET pacing = ? WHERE seq = ?", [.text(try StoredJSON.encode(pacing)), .int(messageSeq)])
-            }
-            let done = targets.count < limit
-            let state: MessageState = done ? .sending : .fanningOut
-            try connection.run(
-                "UPDATE messages SET fanout_cursor = ?, state = ? WHERE seq = ?",
-                [.int(targets.last?.0 ?? message.fanOutCursor), .text(state.rawValue), .int(messageSeq)])
-            if done { try completeIfFinished(messageSeqs: [messageSeq], now: written) }
-            return FanOutBatch(written: targets.count, done: done, claimed: claimed)
+            try writeFanOutBatch(messageSeq: messageSeq, audience: audience, chooser: chooser, limit: limit, now: now, claim: claim)
         }
+    }
+
+    /// The batch ``fanOutBatch(messageSeq:audience:chooser:limit:now:claim:)`` writes, inside a transaction.
+    func writeFanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?) throws -> FanOutBatch {
+        guard let message = try reads.message(seq: messageSeq), message.state == .scheduled || message.state == .fanningOut else {
+            return FanOutBatch(written: 0, done: true)
+        }
+        let source = audience.sqlSource
+        let targets = try connection.query(
+            """
+            SELECT devices.seq, devices.platform, devices.locale, devices.time_zone, devices.token, devices.created_at FROM \(source.from)
+            WHERE devices.app_id = ? AND devices.active = 1 AND devices.seq > ? AND \(source.condition) ORDER BY devices.seq LIMIT ?
+            """,
+            source.fromValues + [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]) {
+            ($0.int(0), $0.text(1), $0.optionalText(2), $0.optionalText(3), $0.text(4), createdAt: $0.int(5))
+        }
+        let written = Lifecycle.deliveriesWritten(now: now, messageCreated: message.createdAt, devicesCreated: targets.map(\.createdAt))
+        let ids = try Identifier.make(count: targets.count, milliseconds: written)
+        var variants: [String: String?] = [:]  // locales repeat: choose once per locale
+        var schedule = DeliverySchedule(message: message)
+        var claimed: [ClaimedDelivery] = []
+        for ((deviceSeq, platform, locale, timeZone, token, _), id) in zip(targets, ids) {
+            let variant: String? = locale.flatMap { locale in
+                if let known = variants[locale] { return known }
+                let chosen = chooser.variant(for: locale)
+                variants[locale] = .some(chosen)
+                return chosen
+            }
+            let decision = schedule?.decide(timeZone: timeZone)
+            // Claimed as a claim leaves it: due when the lease ends, one attempt.
+            let lease = decision == nil && claimed.count < (claim?.limit ?? 0) ? claim?.lease : nil
+            let claiming = lease != nil
+            let due: Int? = lease.map { now + $0 } ?? (decision?.failure == nil ? decision?.dueAt ?? now : nil)
+            let seq = try connection.first(
+                """
+                INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, attempts, created_at, updated_at, moment_at, scheduled_at, schedule)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq
+                """,
+                [.text(id), .int(messageSeq), .int(deviceSeq), .text(platform), .optionalText(variant),
+                 .text(decision?.failure == nil ? "queued" : "failed"), .optionalInt(due), .int(claiming ? 1 : 0),
+                 .int(written), .int(written), .optionalInt(decision?.origin), .optionalInt(decision?.dueAt), .optionalText(decision?.note)]) { $0.int(0) }
+            if claiming, let seq {
+                claimed.append(ClaimedDelivery(
+                    seq: seq, id: id, messageSeq: messageSeq, deviceSeq: deviceSeq, platform: Platform(rawValue: platform) ?? .ios, variant: variant,
+                    attempts: 1, createdAt: written, token: token, deviceActive: true))
+            }
+            if let failure = decision?.failure, let seq {
+                try connection.run(
+                    "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)",
+                    [.int(seq), .int(written), .text(DeliveryEventDetail.because(failure).stored)])
+            }
+        }
+        if let plan = schedule?.plan, var pacing = message.pacing {
+            pacing.plan = plan  // the rate's progress commits with the cursor
+            try connection.run("UPDATE messages SET pacing = ? WHERE seq = ?", [.text(try StoredJSON.encode(pacing)), .int(messageSeq)])
+        }
+        let done = targets.count < limit
+        let state: MessageState = done ? .sending : .fanningOut
+        try connection.run(
+            "UPDATE messages SET fanout_cursor = ?, state = ? WHERE seq = ?",
+            [.int(targets.last?.0 ?? message.fanOutCursor), .text(state.rawValue), .int(messageSeq)])
+        if done { try completeIfFinished(messageSeqs: [messageSeq], now: written) }
+        return FanOutBatch(written: targets.count, done: done, claimed: claimed)
     }
 
     /// Claims up to `limit` due deliveries for `lease` milliseconds: their due time moves to the
