@@ -62,9 +62,14 @@ extension PostgresStore {
             let (stored, replayed) = try self.insertMessage(connection, message, idempotencyKey: idempotencyKey, window: window)
             guard !replayed, message.audienceSize <= limit else { return (stored, replayed, nil) }
             let batch = try self.writeFanOutBatch(
-                connection, messageSeq: stored.seq, audience: message.audience, chooser: chooser, limit: limit + 1, now: now, claim: nil)
-            let after = try connection.query("SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1", [.int(stored.seq)]).first(Rows.message)
-            return (after ?? stored, false, batch)
+                connection, messageSeq: stored.seq, audience: message.audience, chooser: chooser, limit: limit + 1, now: now, claim: nil, inserted: stored)
+            // What the batch changed (sending, or completed when nobody matched), without decoding the content again.
+            var after = stored
+            if let row = try connection.query("SELECT state, finished_at FROM messages WHERE seq = $1", [.int(stored.seq)]).first({ ($0.text(0), $0.optionalInt(1)) }) {
+                after.state = MessageState(rawValue: row.0) ?? after.state
+                after.finishedAt = row.1
+            }
+            return (after, false, batch)
         }
         // As after a fan-out batch: a new week's first rows get their statistics.
         if let (fanOut, stamped) = batch, fanOut.written > 0 {

@@ -29,11 +29,14 @@ extension PostgresStore {
 
     /// The batch ``fanOutBatch(messageSeq:audience:chooser:limit:now:claim:)`` writes, inside a
     /// transaction, and the time its deliveries are stamped with.
+    /// `inserted` is the message when this transaction stored it (its row is this transaction's
+    /// already; not read again).
     func writeFanOutBatch(
-        _ connection: PostgresConnection, messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?
+        _ connection: PostgresConnection, messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?,
+        inserted: MessageRecord? = nil
     ) throws -> (FanOutBatch, Int) {
         let source = audience.postgresSource(parameter: 3)
-        guard let message = try connection.query(
+        guard let message = try inserted ?? connection.query(
             "SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1 FOR UPDATE SKIP LOCKED", [.int(messageSeq)]).first(Rows.message) else {
             return (FanOutBatch(written: 0, done: false), now)
         }

@@ -16,8 +16,16 @@ extension SQLiteStore {
             message.audienceSize = try reads.audienceSize(appID: message.appID, message.audience)
             let (stored, replayed) = try insertMessage(message, idempotencyKey: idempotencyKey, window: window)
             guard !replayed, message.audienceSize <= limit else { return (stored, replayed, nil) }
-            let batch = try writeFanOutBatch(messageSeq: stored.seq, audience: message.audience, chooser: chooser, limit: limit + 1, now: now, claim: nil)
-            return (try reads.message(seq: stored.seq) ?? stored, false, batch.written)
+            let batch = try writeFanOutBatch(
+                messageSeq: stored.seq, audience: message.audience, chooser: chooser, limit: limit + 1, now: now, claim: nil, inserted: stored)
+            // What the batch changed (sending, or completed when nobody matched), without decoding
+            // the content again.
+            var after = stored
+            try connection.each("SELECT state, finished_at FROM messages WHERE seq = ?", [.int(stored.seq)]) { row in
+                after.state = MessageState(rawValue: row.text(0)) ?? after.state
+                after.finishedAt = row.optionalInt(1)
+            }
+            return (after, false, batch.written)
         }
     }
 

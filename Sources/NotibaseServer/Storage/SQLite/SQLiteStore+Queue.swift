@@ -20,9 +20,12 @@ extension SQLiteStore {
         }
     }
 
-    /// The batch ``fanOutBatch(messageSeq:audience:chooser:limit:now:claim:)`` writes, inside a transaction.
-    func writeFanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?) throws -> FanOutBatch {
-        guard let message = try reads.message(seq: messageSeq), message.state == .scheduled || message.state == .fanningOut else {
+    /// The batch ``fanOutBatch(messageSeq:audience:chooser:limit:now:claim:)`` writes, inside a
+    /// transaction; `inserted` is the message when this transaction stored it (not read again).
+    func writeFanOutBatch(
+        messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?, inserted: MessageRecord? = nil
+    ) throws -> FanOutBatch {
+        guard let message = try inserted ?? reads.message(seq: messageSeq), message.state == .scheduled || message.state == .fanningOut else {
             return FanOutBatch(written: 0, done: true)
         }
         let source = audience.sqlSource
