@@ -6,6 +6,9 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /// Where libmicrohttpd's own messages go: a plain, formatted line and the context given with it.
 typedef void (*notibase_mhd_log_sink)(void *context, const char *message);
@@ -31,12 +34,15 @@ static void notibase_mhd_log(void *cls, const char *format, va_list arguments) {
 /// MHD_start_daemon is variadic; this wrapper passes the options Notibase uses as plain arguments
 /// (an option array). The TLS key and certificate are added only when both are given.
 /// `uri_log` sees each request's target as sent, before any decoding; what it returns is the
-/// request's initial context. libmicrohttpd's messages go to `logger`.
+/// request's initial context. libmicrohttpd's messages go to `logger`. `accept_policy` sees each
+/// client's address before its connection is set up (MHD_NO closes it); `notify` sees every
+/// connection start and close (on the polling thread, before its socket is closed).
 static inline struct MHD_Daemon *notibase_mhd_start(
     unsigned int flags, uint16_t port, const struct sockaddr *address,
     MHD_AccessHandlerCallback handler, void *handler_context,
     MHD_RequestCompletedCallback completed, void *completed_context,
     void *(*uri_log)(void *context, const char *uri, struct MHD_Connection *connection), void *uri_log_context,
+    MHD_AcceptPolicyCallback accept_policy, MHD_NotifyConnectionCallback notify, void *connection_context,
     const struct notibase_mhd_logger *logger,
     unsigned int connection_limit, unsigned int connection_timeout, size_t memory_limit,
     const char *tls_key, const char *tls_certificate) {
@@ -45,6 +51,7 @@ static inline struct MHD_Daemon *notibase_mhd_start(
         { MHD_OPTION_SOCK_ADDR, 0, (void *) address },
         { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) completed, completed_context },
         { MHD_OPTION_URI_LOG_CALLBACK, (intptr_t) uri_log, uri_log_context },
+        { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) notify, connection_context },
         { MHD_OPTION_CONNECTION_LIMIT, connection_limit, NULL },
         { MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout, NULL },
         { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t) memory_limit, NULL },
@@ -53,10 +60,10 @@ static inline struct MHD_Daemon *notibase_mhd_start(
         { MHD_OPTION_END, 0, NULL },
     };
     if (tls_key != NULL && tls_certificate != NULL) {
-        options[7] = (struct MHD_OptionItem) { MHD_OPTION_HTTPS_MEM_KEY, 0, (void *) tls_key };
-        options[8] = (struct MHD_OptionItem) { MHD_OPTION_HTTPS_MEM_CERT, 0, (void *) tls_certificate };
+        options[8] = (struct MHD_OptionItem) { MHD_OPTION_HTTPS_MEM_KEY, 0, (void *) tls_key };
+        options[9] = (struct MHD_OptionItem) { MHD_OPTION_HTTPS_MEM_CERT, 0, (void *) tls_certificate };
     }
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_context, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+    return MHD_start_daemon(flags, port, accept_policy, connection_context, handler, handler_context, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
 /// The port the daemon listens on (useful after binding port 0).
@@ -69,5 +76,25 @@ static inline uint16_t notibase_mhd_bound_port(struct MHD_Daemon *daemon) {
 static inline size_t notibase_mhd_request_header_size(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
     return info == NULL ? 0 : info->header_size;
+}
+
+/// Hands freed heap memory back to the system (glibc keeps large freed blocks for reuse, so the
+/// request bodies of a flood would stay counted in the process's memory); nothing elsewhere.
+static inline void notibase_release_free_memory(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
+
+/// The connection's socket, or -1 (MHD_get_connection_info is variadic).
+static inline int notibase_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// The client's address (the TCP peer), or NULL.
+static inline const struct sockaddr *notibase_mhd_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
 }
 #endif

@@ -17,6 +17,7 @@ package final class Server: Sendable {
     private let senders: SenderSet
     private let logger: Logger
     private let background: Mutex<[Task<Void, Never>]>
+    private let shutdownGrace: Duration
 
     /// Where the API, the delivery workers and the fan-out wait for the same store, an actor runs
     /// what is queued with regard to priority (often, not always: in a test of three calls queued on a
@@ -33,7 +34,11 @@ package final class Server: Sendable {
     /// The fan-out and retention.
     static let backgroundPriority = TaskPriority.utility
 
-    private init(port: Int, newAdminKey: String?, metrics: Metrics, http: HTTPServer, store: any Storage, senders: SenderSet, logger: Logger, background: [Task<Void, Never>]) {
+    private init(
+        port: Int, newAdminKey: String?, metrics: Metrics, http: HTTPServer, store: any Storage, senders: SenderSet, logger: Logger,
+        background: [Task<Void, Never>], shutdownGrace: Duration
+    ) {
+        self.shutdownGrace = shutdownGrace
         self.port = port
         self.newAdminKey = newAdminKey
         self.metrics = metrics
@@ -72,6 +77,8 @@ package final class Server: Sendable {
             signals: signals, metricsTokenHash: try configuration.metricsToken.map { try Crypto.sha256($0.utf8) })
         var options = HTTPServer.Options(host: configuration.host, port: configuration.port, maxBodyBytes: configuration.limits.maxBodyBytes)
         options.logger = logger
+        options.connections = try ConnectionLimits(configuration.connections)
+        options.bodiesInFlightBytes = configuration.connections.bodiesInFlightBytes
         if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
             options.tlsCertificatePEM = try String(contentsOfFile: certificate, encoding: .utf8)
             options.tlsKeyPEM = try String(contentsOfFile: key, encoding: .utf8)
@@ -108,15 +115,15 @@ package final class Server: Sendable {
         ])
         return Server(
             port: http.port, newAdminKey: newAdminKey, metrics: metrics, http: http, store: store, senders: senders,
-            logger: logger, background: background)
+            logger: logger, background: background, shutdownGrace: configuration.connections.shutdownGrace)
     }
 
-    /// Stops accepting requests, answers those in flight, lets the workers finish and record the
-    /// batch they hold (what is not recorded returns when its lease ends), stops the senders and
-    /// checkpoints the database.
+    /// Stops accepting requests, lets those in flight finish for the shutdown grace and answers
+    /// the rest 503, lets the workers finish and record the batch they hold (what is not recorded
+    /// returns when its lease ends), stops the senders and checkpoints the database.
     package func shutdown() async {
         logger.info("shutting down")
-        await http.shutdown()
+        await http.shutdown(grace: shutdownGrace)
         let tasks = background.withLock { tasks in defer { tasks = [] }; return tasks }
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }

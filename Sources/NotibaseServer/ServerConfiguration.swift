@@ -21,6 +21,8 @@ package struct ServerConfiguration: Sendable {
     /// (how to recover a lost one).
     package var adminKey: String?
     package var limits = Limits()
+    /// Connection limits, request deadlines and shutdown.
+    package var connections = Connections()
     /// When set, `GET /metrics` needs `Authorization: Bearer <this>`.
     package var metricsToken: String?
     /// How often the queue's depth is measured for `/metrics` (not a flag: tests shorten it).
@@ -44,6 +46,32 @@ package struct ServerConfiguration: Sendable {
         /// operator set a token URL (`--fcm-token-url`), which the sender then uses instead:
         /// otherwise a tenant could make the server connect wherever it names.
         package var acceptsAnyFCMTokenURI = false
+        package init() {}
+    }
+
+    /// Connection limits and request deadlines (docs/server.md, "Connections"). Each deadline is
+    /// a total from a fixed point, not an idle time a trickle of bytes resets.
+    package struct Connections: Sendable {
+        /// The most connections at once.
+        package var total = 10_000
+        /// The most connections from one address (IPv4 whole, IPv6 by /64; trusted proxies
+        /// excepted), and the most requests in progress from one client address.
+        package var perAddress = 256
+        /// Of `total`, the connections kept for addresses that hold none yet.
+        package var reserved = 1_000
+        /// The time from a connection's opening (or, kept alive, its next request line) to its
+        /// request head being complete.
+        package var headTimeout: Duration = .seconds(10)
+        /// The time from a request's head to its body being complete.
+        package var bodyTimeout: Duration = .seconds(30)
+        /// How long a kept-alive connection waits for its next request line.
+        package var idleTimeout: Duration = .seconds(60)
+        /// Addresses of reverse proxies whose `X-Forwarded-For` names the client (off when empty).
+        package var trustedProxies: [String] = []
+        /// The bytes of request bodies held at once, across every connection.
+        package var bodiesInFlightBytes = 128 << 20
+        /// How long a shutdown lets requests in progress finish before answering the rest 503.
+        package var shutdownGrace: Duration = .seconds(10)
         package init() {}
     }
 

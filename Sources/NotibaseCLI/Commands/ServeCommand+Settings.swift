@@ -56,6 +56,7 @@ extension ServeCommand {
             guard configuration.metricsToken?.isEmpty != true else {
                 throw UsageError("--metrics-token takes a token (such as the output of openssl rand -hex 32), not an empty string")
             }
+            try readConnections(into: &configuration.connections, maxBodyBytes: configuration.limits.maxBodyBytes)
             configuration.delivery.workers = try integer("workers", "NOTIBASE_WORKERS", default: 2, in: 1...64)
             configuration.delivery.batchSize = try integer("batch-size", "NOTIBASE_BATCH_SIZE", default: 1_000, in: 1...10_000)
             configuration.delivery.lease = .seconds(try integer("lease-seconds", "NOTIBASE_LEASE_SECONDS", default: 30, in: 1...3_600))
@@ -71,6 +72,22 @@ extension ServeCommand {
             configuration.accessLog = !(arguments.flag("no-access-log") || environment["NOTIBASE_ACCESS_LOG"] == "off")
             configuration.limits.acceptsAnyFCMTokenURI = value("fcm-token-url", "NOTIBASE_FCM_TOKEN_URL") != nil
             return configuration
+        }
+
+        /// Connection limits, request deadlines and the shutdown grace.
+        func readConnections(into connections: inout ServerConfiguration.Connections, maxBodyBytes: Int) throws {
+            connections.total = try integer("max-connections", "NOTIBASE_MAX_CONNECTIONS", default: 10_000, in: 16...1_000_000)
+            connections.perAddress = try integer(
+                "max-connections-per-address", "NOTIBASE_MAX_CONNECTIONS_PER_ADDRESS", default: 256, in: 1...connections.total)
+            connections.reserved = try integer("reserved-connections", "NOTIBASE_RESERVED_CONNECTIONS", default: min(1_000, connections.total / 10), in: 0...(connections.total - 1))
+            connections.headTimeout = .seconds(try integer("head-timeout-seconds", "NOTIBASE_HEAD_TIMEOUT_SECONDS", default: 10, in: 1...3_600))
+            connections.bodyTimeout = .seconds(try integer("body-timeout-seconds", "NOTIBASE_BODY_TIMEOUT_SECONDS", default: 30, in: 1...3_600))
+            connections.idleTimeout = .seconds(try integer("idle-timeout-seconds", "NOTIBASE_IDLE_TIMEOUT_SECONDS", default: 60, in: 1...3_600))
+            connections.bodiesInFlightBytes = try integer(
+                "bodies-in-flight-bytes", "NOTIBASE_BODIES_IN_FLIGHT_BYTES", default: 128 << 20, in: maxBodyBytes...(1 << 40))
+            connections.trustedProxies = (value("trusted-proxies", "NOTIBASE_TRUSTED_PROXIES") ?? "")
+                .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            connections.shutdownGrace = .seconds(try integer("shutdown-grace-seconds", "NOTIBASE_SHUTDOWN_GRACE_SECONDS", default: 10, in: 0...3_600))
         }
 
         func senders() throws -> SenderSet {

@@ -27,6 +27,26 @@ enum ServeCommand: Command {
                                     each node; 0 = none (NOTIBASE_APP_MESSAGES_PER_MINUTE, default 60000)
           --metrics-token TOKEN     GET /metrics then needs Authorization: Bearer TOKEN (NOTIBASE_METRICS_TOKEN, which
                                     other users cannot read in the process list; default: /metrics needs no key)
+          --max-connections N       connections at once (NOTIBASE_MAX_CONNECTIONS, default 10000)
+          --max-connections-per-address N
+                                    connections from one address (IPv4, or IPv6 /64), trusted proxies excepted, and
+                                    requests in progress from one client address (NOTIBASE_MAX_CONNECTIONS_PER_ADDRESS,
+                                    default 256)
+          --reserved-connections N  of --max-connections, kept for addresses holding none (NOTIBASE_RESERVED_CONNECTIONS,
+                                    default 1000)
+          --head-timeout-seconds N  a request head must be complete N s after the connection opened, or on a kept-alive
+                                    connection after its request line (NOTIBASE_HEAD_TIMEOUT_SECONDS, default 10)
+          --body-timeout-seconds N  a body must be complete N s after its head (NOTIBASE_BODY_TIMEOUT_SECONDS, default 30)
+          --idle-timeout-seconds N  a kept-alive connection's next request line must come within N s
+                                    (NOTIBASE_IDLE_TIMEOUT_SECONDS, default 60)
+          --bodies-in-flight-bytes N
+                                    request body bytes held at once, all connections together; more is answered 503
+                                    (NOTIBASE_BODIES_IN_FLIGHT_BYTES, default 134217728)
+          --trusted-proxies LIST    comma-separated proxy addresses whose X-Forwarded-For names the client for the
+                                    per-address request limit (NOTIBASE_TRUSTED_PROXIES, default none)
+          --shutdown-grace-seconds N
+                                    on SIGTERM, how long requests in progress may finish before the rest are answered
+                                    503 (NOTIBASE_SHUTDOWN_GRACE_SECONDS, default 10)
           --workers N               delivery worker loops (NOTIBASE_WORKERS, default 2)
           --batch-size N            deliveries claimed per batch (NOTIBASE_BATCH_SIZE, default 1000)
           --lease-seconds N         how long a claim lasts (NOTIBASE_LEASE_SECONDS, default 30)
@@ -54,6 +74,9 @@ enum ServeCommand: Command {
     static let options: [OptionSpec] = [
         .value("listen"), .value("data-dir"), .value("database"), .value("database-pool"), .value("tls-cert"), .value("tls-key"), .value("secret-key-file"),
         .value("max-body-bytes"), .value("rate-limit-server"), .value("rate-limit-client"), .value("rate-limit-admin"), .value("app-messages-per-minute"), .value("metrics-token"),
+        .value("max-connections"), .value("max-connections-per-address"), .value("reserved-connections"), .value("head-timeout-seconds"),
+        .value("body-timeout-seconds"), .value("idle-timeout-seconds"), .value("bodies-in-flight-bytes"), .value("trusted-proxies"),
+        .value("shutdown-grace-seconds"),
         .value("workers"), .value("batch-size"), .value("lease-seconds"), .value("fanout-batch"), .value("retention-days"),
         .value("sender"), .value("sender-record"), .value("log-level"), .flag("no-access-log"), .flag("check"),
         .value("apns-url"), .value("apns-ca"), .value("fcm-url"), .value("fcm-token-url"), .value("fcm-ca"),

@@ -81,6 +81,40 @@ struct APIResponder: HTTPResponder {
         }
     }
 
+    /// A body is read only for a route that exists and, under `/v1/`, with a key that does: a
+    /// key not resolved before is looked up (the connection waits), and the handler then finds it
+    /// cached. Whether the key's kind may use the route is the handler's to say.
+    func screen(_ head: HTTPRequest) -> HTTPScreening {
+        guard case .found(let route, _, _, _) = router.match(method: head.method, path: head.path) else {
+            if case .now(let response) = answer(head) { return .refuse(response) }
+            return .proceed
+        }
+        guard head.path.hasPrefix("/v1/") else { return .proceed }
+        let exchange = Exchange(head, route: route)
+        let kinds = Set(KeyKind.allCases)
+        do {
+            if try context.auth.cachedCaller(head, allowed: kinds) != nil { return .proceed }
+        } catch {
+            return .refuse(finish(response(.failure(error), exchange), exchange))
+        }
+        return .later { done in
+            Task(priority: Server.requestPriority) {
+                do {
+                    _ = try await context.auth.authenticate(head, allowed: kinds)
+                    done(nil)
+                } catch {
+                    done(finish(response(.failure(error), exchange), exchange))
+                }
+            }
+        }
+    }
+
+    func refuse(_ request: HTTPRequest, _ refusal: HTTPRefusal) -> HTTPResponse {
+        var response = APIError(status: refusal.status, code: refusal.code, message: refusal.message, field: nil).response
+        response.headers.append(("Retry-After", String(refusal.retryAfter)))
+        return finish(response, Exchange(request, route: "refused"))
+    }
+
     func bodyTooLarge(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
         let response = APIError(status: 413, code: "body_too_large", message: "the body is over the limit of \(limit) bytes; send less (or batches)", field: nil).response
         return finish(response, Exchange(request, route: "too_large"))

@@ -9,6 +9,12 @@ protocol HTTPResponder: Sendable {
     /// The 400 answer to a request the HTTP layer refused (see ``HTTPRequestProblem``); the server
     /// closes the connection after it.
     func badRequest(_ request: HTTPRequest, _ problem: HTTPRequestProblem) -> HTTPResponse
+    /// Looks at a request with a body before the body is read (its ``HTTPRequest/body`` is empty):
+    /// whatever can be refused from the head (no key, a wrong key) is, so nobody without a key
+    /// makes the server hold a body.
+    func screen(_ head: HTTPRequest) -> HTTPScreening
+    /// The answer to a request the HTTP layer refused for one of its limits or its shutdown.
+    func refuse(_ request: HTTPRequest, _ refusal: HTTPRefusal) -> HTTPResponse
 }
 
 /// A responder's answer to a request.
@@ -34,6 +40,15 @@ struct HTTPReply: Sendable {
 }
 
 extension HTTPResponder {
+    /// Every body is read.
+    func screen(_ head: HTTPRequest) -> HTTPScreening { .proceed }
+
+    /// A plain JSON error with `Retry-After`.
+    func refuse(_ request: HTTPRequest, _ refusal: HTTPRefusal) -> HTTPResponse {
+        let body = #"{"error":{"code":"\#(refusal.code)","message":"\#(refusal.message)"}}"#
+        return HTTPResponse(status: refusal.status, headers: [("Content-Type", "application/json"), ("Retry-After", String(refusal.retryAfter))], body: Array(body.utf8))
+    }
+
     /// The response the server would send for `request`, awaited: the server's own dispatch without
     /// sockets, for in-process tests and tools.
     func response(to request: HTTPRequest) async -> HTTPResponse {

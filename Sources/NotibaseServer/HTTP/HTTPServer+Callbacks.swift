@@ -8,8 +8,8 @@ import Synchronization
 /// One request being read, then answered. Created on the first callback for a request and
 /// released when libmicrohttpd reports it completed.
 final class RequestState: @unchecked Sendable {
-    // Unchecked: every field but `response` is touched only on the polling thread (libmicrohttpd
-    // calls back for one connection at a time); `response` is handed over through its mutex.
+    // Unchecked: every field but `settled` is touched only on the polling thread (libmicrohttpd
+    // calls back for one connection at a time); `settled` is handed over through its mutex.
     var method = ""
     var path = ""
     var headers = [String: String](minimumCapacity: 8)
@@ -29,17 +29,26 @@ final class RequestState: @unchecked Sendable {
     var securityHeaders: UInt8 = 0
     /// The first problem the headers showed (a NUL byte, a repeated security-relevant header).
     var headerProblem: HTTPRequestProblem?
-    let response = Mutex<HTTPResponse?>(nil)
+    /// The connection's key in the ``ConnectionGuard``.
+    var connectionID: UInt = 0
+    /// Whether the connection is suspended (waiting for ``settled``).
+    var suspended = false
+    /// Bytes of the ``BodyBudget`` this request holds.
+    var reserved = 0
+    /// What ended a suspension, handed over from whichever thread settled it first.
+    let settled = Mutex<Settlement?>(nil)
 
     var request: HTTPRequest {
         HTTPRequest(method: method, path: path, query: query, lowercasedHeaders: headers, body: body)
     }
 }
 
-/// A connection pointer handed to whatever answers it later; only used to resume it.
-private struct ConnectionHandle: @unchecked Sendable {
-    // Unchecked: libmicrohttpd allows MHD_resume_connection from any thread.
-    let pointer: OpaquePointer
+/// What ends a suspended request's wait.
+enum Settlement: Sendable {
+    /// Send this.
+    case answer(HTTPResponse)
+    /// Read the body (its key was found).
+    case proceed
 }
 
 let accessHandlerCallback: MHD_AccessHandlerCallback = { contextPointer, connection, url, method, version, uploadData, uploadDataSize, requestPointer in
@@ -49,34 +58,29 @@ let accessHandlerCallback: MHD_AccessHandlerCallback = { contextPointer, connect
     // The state is made when the request line is read (`uriLogCallback`); the fallback is for a
     // request libmicrohttpd did not report there.
     if requestPointer.pointee == nil {
-        requestPointer.pointee = Unmanaged.passRetained(RequestState()).toOpaque()
+        let state = RequestState()
+        state.connectionID = UInt(bitPattern: connection)
+        requestPointer.pointee = Unmanaged.passRetained(state).toOpaque()
     }
     let state = Unmanaged<RequestState>.fromOpaque(requestPointer.pointee!).takeUnretainedValue()
 
+    // Resumed: the wait (a key's look-up, or the answer) is over.
+    if state.suspended {
+        state.suspended = false
+        context.inFlight.withLock { $0 -= 1 }
+        switch state.settled.withLock({ value in defer { value = nil }; return value }) {
+        case .answer(let response)?:
+            return queue(response, on: connection)
+        case .proceed?:
+            return admitBody(state, context, connection)
+        case nil:
+            return MHD_Result.NO
+        }
+    }
+
     // First call for this request: only the head has been read.
     if !state.headRead {
-        state.headRead = true
-        state.method = method.map { String(cString: $0) } ?? "GET"
-        state.path = url.map { String(cString: $0) } ?? "/"
-        state.rawHead = RawHead(
-            method: method, size: notibase_mhd_request_header_size(connection), target: state.targetStart, targetEnd: state.targetEnd, url: url, version: version)
-        let statePointer = Unmanaged.passUnretained(state).toOpaque()
-        MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, headerIterator, statePointer)
-        MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, queryIterator, statePointer)
-        if let problem = headProblem(state) {
-            // Answer now and close: libmicrohttpd reads no body, and no further request, from a
-            // connection whose framing cannot be trusted.
-            state.tooLarge = true
-            var response = context.responder.badRequest(state.request, problem)
-            response.headers.append(("Connection", "close"))
-            return queue(response, on: connection)
-        }
-        if let declared = state.headers["content-length"].flatMap(Int.init), declared > context.maxBodyBytes {
-            // Answer now; libmicrohttpd closes the connection rather than read the body.
-            state.tooLarge = true
-            return queue(context.responder.bodyTooLarge(state.request, limit: context.maxBodyBytes), on: connection)
-        }
-        return MHD_Result.YES
+        return readHead(state, context, connection, method: method, url: url, version: version)
     }
 
     // A piece of the body.
@@ -94,11 +98,8 @@ let accessHandlerCallback: MHD_AccessHandlerCallback = { contextPointer, connect
         return MHD_Result.YES
     }
 
-    // The body is complete (or the task has answered and the connection was resumed).
-    if let response = state.response.withLock({ $0 }) {
-        return queue(response, on: connection)
-    }
-    if state.dispatched { return MHD_Result.YES }
+    // The body is complete.
+    context.connections.answering(state.connectionID)
     if state.tooLarge {
         return queue(context.responder.bodyTooLarge(state.request, limit: context.maxBodyBytes), on: connection)
     }
@@ -106,17 +107,78 @@ let accessHandlerCallback: MHD_AccessHandlerCallback = { contextPointer, connect
     case .now(let response):
         return queue(response, on: connection)
     case .later(let start):
-        state.dispatched = true
-        context.inFlight.withLock { $0 += 1 }
-        MHD_suspend_connection(connection)
-        let handle = ConnectionHandle(pointer: connection)
-        start(HTTPReply { response in
-            state.response.withLock { $0 = response }
-            MHD_resume_connection(handle.pointer)
-            context.inFlight.withLock { $0 -= 1 }
-        })
+        guard let settle = context.suspend(state, connection) else { return queue(context.shutdownAnswer(state.request), on: connection) }
+        start(HTTPReply { settle(.answer($0)) })
         return MHD_Result.YES
     }
+}
+
+/// The first call for a request: checks its head, counts it for its client, and decides whether
+/// its body is read (the key screened, the body's bytes reserved).
+private func readHead(
+    _ state: RequestState, _ context: HTTPServerContext, _ connection: OpaquePointer,
+    method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?
+) -> MHD_Result {
+    state.headRead = true
+    state.method = method.map { String(cString: $0) } ?? "GET"
+    state.path = url.map { String(cString: $0) } ?? "/"
+    state.rawHead = RawHead(
+        method: method, size: notibase_mhd_request_header_size(connection), target: state.targetStart, targetEnd: state.targetEnd, url: url, version: version)
+    let statePointer = Unmanaged.passUnretained(state).toOpaque()
+    MHD_get_connection_values_n(connection, MHD_ValueKind.HEADER_KIND, headerIterator, statePointer)
+    MHD_get_connection_values(connection, MHD_ValueKind.GET_ARGUMENT_KIND, queryIterator, statePointer)
+    if let problem = headProblem(state) {
+        // Answer now and close: libmicrohttpd reads no body, and no further request, from a
+        // connection whose framing cannot be trusted.
+        state.tooLarge = true
+        var response = context.responder.badRequest(state.request, problem)
+        response.headers.append(("Connection", "close"))
+        return queue(response, on: connection)
+    }
+    if let declared = state.headers["content-length"].flatMap(Int.init), declared > context.maxBodyBytes {
+        // Answer now; libmicrohttpd closes the connection rather than read the body.
+        state.tooLarge = true
+        return queue(context.responder.bodyTooLarge(state.request, limit: context.maxBodyBytes), on: connection)
+    }
+    guard context.connections.headRead(state.connectionID, forwardedFor: state.headers["x-forwarded-for"]) else {
+        state.tooLarge = true
+        return queue(context.responder.refuse(state.request, .addressBusy), on: connection)
+    }
+    guard hasBody(state) else { return MHD_Result.YES }
+    switch context.responder.screen(state.request) {
+    case .proceed:
+        return admitBody(state, context, connection)
+    case .refuse(let response):
+        state.tooLarge = true
+        return queue(response, on: connection)
+    case .later(let start):
+        guard let settle = context.suspend(state, connection) else {
+            state.tooLarge = true
+            return queue(context.shutdownAnswer(state.request), on: connection)
+        }
+        start { refusal in settle(refusal.map(Settlement.answer) ?? .proceed) }
+        return MHD_Result.YES
+    }
+}
+
+/// Whether the request has a body to read.
+private func hasBody(_ state: RequestState) -> Bool {
+    state.headers["transfer-encoding"] != nil || state.headers["content-length"].flatMap(Int.init).map { $0 > 0 } == true
+}
+
+/// Reserves the body's bytes (its declared length; the body limit when chunked) and starts its
+/// deadline; answers 503 when the budget has no room.
+private func admitBody(_ state: RequestState, _ context: HTTPServerContext, _ connection: OpaquePointer) -> MHD_Result {
+    let declared = state.headers["content-length"].flatMap(Int.init)
+    let bytes = declared ?? context.maxBodyBytes
+    guard context.budget.reserve(bytes) else {
+        state.tooLarge = true
+        return queue(context.responder.refuse(state.request, .bodiesInFlight), on: connection)
+    }
+    state.reserved = bytes
+    if let declared { state.body.reserveCapacity(declared) }
+    context.connections.readingBody(state.connectionID)
+    return MHD_Result.YES
 }
 
 /// Hands libmicrohttpd's own messages (a malformed request, a failed write) to the server's log.
@@ -126,16 +188,26 @@ let libmicrohttpdLogSink: notibase_mhd_log_sink = { contextPointer, message in
     context.logger.warning(String(cString: message), ["source": "libmicrohttpd"])
 }
 
-let requestCompletedCallback: MHD_RequestCompletedCallback = { _, _, requestPointer, _ in
-    guard let requestPointer, let state = requestPointer.pointee else { return }
-    Unmanaged<RequestState>.fromOpaque(state).release()
+let requestCompletedCallback: MHD_RequestCompletedCallback = { contextPointer, connection, requestPointer, _ in
+    guard let requestPointer, let statePointer = requestPointer.pointee else { return }
+    let state = Unmanaged<RequestState>.fromOpaque(statePointer).takeRetainedValue()
     requestPointer.pointee = nil
+    guard let contextPointer else { return }
+    let context = Unmanaged<HTTPServerContext>.fromOpaque(contextPointer).takeUnretainedValue()
+    if state.reserved > 0 { context.budget.release(state.reserved) }
+    if let connection { context.connections.completed(UInt(bitPattern: connection)) }
 }
 
 /// Called with each request's target as sent, before libmicrohttpd decodes it (a decoded `%00`
 /// would end the C string it hands on): makes the request's state, which notes a `%00`.
-let uriLogCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in
+let uriLogCallback: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { contextPointer, uri, connection in
     let state = RequestState()
+    if let connection {
+        state.connectionID = UInt(bitPattern: connection)
+        if let contextPointer {
+            Unmanaged<HTTPServerContext>.fromOpaque(contextPointer).takeUnretainedValue().connections.requestLine(state.connectionID)
+        }
+    }
     if let uri {
         state.targetHasNUL = containsEscapedNUL(uri)
         state.targetStart = UInt(bitPattern: uri)

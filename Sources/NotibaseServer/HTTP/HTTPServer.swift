@@ -17,10 +17,10 @@ final class HTTPServer: Sendable {
         var port: Int
         /// The largest request body accepted; larger ones are answered 413.
         var maxBodyBytes: Int
-        /// The most connections at once.
-        var connectionLimit: Int = 10_000
-        /// Seconds an idle keep-alive connection is kept.
-        var idleTimeout: Int = 60
+        /// How many connections, from whom, and how long each request may take to arrive.
+        var connections = ConnectionLimits()
+        /// The bytes of request bodies held at once, across all connections (``BodyBudget``).
+        var bodiesInFlightBytes = 128 << 20
         /// PEM text of the TLS certificate chain and key; both or neither.
         var tlsCertificatePEM: String?
         var tlsKeyPEM: String?
@@ -44,7 +44,11 @@ final class HTTPServer: Sendable {
 
     /// Binds and starts serving.
     init(options: Options, responder: any HTTPResponder) throws {
-        let context = HTTPServerContext(responder: responder, maxBodyBytes: options.maxBodyBytes, logger: options.logger)
+        raiseDescriptorLimit(toAtLeast: options.connections.total + 1_024)
+        let budget = BodyBudget(limit: max(options.bodiesInFlightBytes, options.maxBodyBytes))
+        let guardian = ConnectionGuard(limits: options.connections, afterSweep: { budget.trimIfIdle() })
+        let context = HTTPServerContext(
+            responder: responder, maxBodyBytes: options.maxBodyBytes, logger: options.logger, connections: guardian, budget: budget)
         self.context = context
         var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         let isTLS = options.tlsCertificatePEM != nil && options.tlsKeyPEM != nil
@@ -60,11 +64,13 @@ final class HTTPServer: Sendable {
                 accessHandlerCallback, contextPointer,
                 requestCompletedCallback, contextPointer,
                 uriLogCallback, contextPointer,
+                acceptPolicyCallback, notifyConnectionCallback, contextPointer,
                 logger,
-                UInt32(options.connectionLimit), UInt32(options.idleTimeout), 16 * 1024,
+                UInt32(options.connections.total), UInt32(max(1, options.connections.idle.components.seconds)), 16 * 1024,
                 options.tlsKeyPEM, options.tlsCertificatePEM)
         }
         guard let started else {
+            guardian.stop()
             logger.deallocate()
             Unmanaged<HTTPServerContext>.fromOpaque(contextPointer).release()
             throw ConfigurationError("cannot listen on \(options.host):\(options.port) (in use, not permitted, or a bad TLS certificate or key)")
@@ -76,8 +82,11 @@ final class HTTPServer: Sendable {
     /// Requests being answered right now.
     var requestsInFlight: Int { context.inFlight.withLock { $0 } }
 
+    /// Connections open right now.
+    var openConnections: Int { context.connections.count }
+
     /// Stops accepting connections, waits up to `grace` for requests being answered to finish,
-    /// then closes every connection.
+    /// answers those still waiting 503, then closes every connection.
     func shutdown(grace: Duration = .seconds(10)) async {
         guard let handle = daemon.withLock({ $0 }) else { return }
         let listener = MHD_quiesce_daemon(handle.pointer)
@@ -91,7 +100,17 @@ final class HTTPServer: Sendable {
             if ContinuousClock.now - quietSince >= .milliseconds(100) { break }
             try? await Task.sleep(for: .milliseconds(5))
         }
+        // What still waits is answered 503: libmicrohttpd cannot stop with a connection suspended
+        // (it aborts the process). Each is resumed, answered and closed by the polling thread.
+        context.answerSuspended()
+        let flushed = ContinuousClock.now + .seconds(2)
+        while ContinuousClock.now < flushed, context.inFlight.withLock({ $0 }) > 0 {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        // A moment for the answers just queued to be written.
+        try? await Task.sleep(for: .milliseconds(100))
         guard let handle = daemon.withLock({ value -> DaemonHandle? in defer { value = nil }; return value }) else { return }
+        context.connections.stop()
         MHD_stop_daemon(handle.pointer)
         handle.logger.deallocate()
         Unmanaged<HTTPServerContext>.fromOpaque(handle.context).release()
@@ -107,17 +126,34 @@ private struct DaemonHandle: @unchecked Sendable {
     let logger: UnsafeMutablePointer<notibase_mhd_logger>
 }
 
-/// What every callback needs: the responder, the body limit, the count of requests in flight and
-/// the logger for libmicrohttpd's messages.
+/// What every callback needs: the responder, the body limit, the count of requests in flight,
+/// the connections and bodies held, the suspended requests and the logger for libmicrohttpd's
+/// messages.
 final class HTTPServerContext: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
     let logger: Logger
+    /// Requests whose connection is suspended.
     let inFlight = Mutex(0)
+    let connections: ConnectionGuard
+    let budget: BodyBudget
+    let suspensions = Mutex(Suspensions())
 
-    init(responder: any HTTPResponder, maxBodyBytes: Int, logger: Logger) {
+    init(responder: any HTTPResponder, maxBodyBytes: Int, logger: Logger, connections: ConnectionGuard, budget: BodyBudget) {
         self.responder = responder
         self.maxBodyBytes = maxBodyBytes
         self.logger = logger
+        self.connections = connections
+        self.budget = budget
     }
+}
+
+/// Raises this process's soft limit on open files to `count` (at most the hard limit): each
+/// connection is a file descriptor, and the usual soft limit (1,024) is far below the
+/// connection limit.
+private func raiseDescriptorLimit(toAtLeast count: Int) {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(count) else { return }
+    limit.rlim_cur = min(limit.rlim_max, rlim_t(count))
+    _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 }

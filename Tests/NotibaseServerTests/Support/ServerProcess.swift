@@ -78,6 +78,13 @@ final class ServerProcess: TestClient {
 
     var isRunning: Bool { child.isRunning }
 
+    /// Sends `signal` and waits for the process to end: its exit status, or 128 plus the signal
+    /// that ended it.
+    func exitStatus(after signal: Int32) async -> Int32 {
+        child.signal(signal)
+        return await child.exit()
+    }
+
     /// What the server printed to standard output so far.
     var printed: String { child.printed }
 
