@@ -42,6 +42,10 @@ package struct ServerConfiguration: Sendable {
         /// Messages each app may create a minute, whatever key it uses (bursts of a minute's
         /// worth), counted by each node; 0 turns the limit off.
         package var appMessagesPerMinute = 60_000
+        /// Bytes of stored messages (content and audience as stored) each app may hold, counted
+        /// by the database across nodes; a message's bytes are given back when retention removes
+        /// it. 0 turns the limit off.
+        package var appStoredBytes = 1 << 30
         /// Whether an uploaded FCM service account may name any `token_uri`. Only when the
         /// operator set a token URL (`--fcm-token-url`), which the sender then uses instead:
         /// otherwise a tenant could make the server connect wherever it names.

@@ -52,6 +52,8 @@ extension ServeCommand {
             ]
             configuration.limits.appMessagesPerMinute = try integer(
                 "app-messages-per-minute", "NOTIBASE_APP_MESSAGES_PER_MINUTE", default: 60_000, in: 0...100_000_000)
+            configuration.limits.appStoredBytes = try integer(
+                "app-stored-bytes", "NOTIBASE_APP_STORED_BYTES", default: 1 << 30, in: 0...(1 << 50))
             configuration.metricsToken = value("metrics-token", "NOTIBASE_METRICS_TOKEN")
             guard configuration.metricsToken?.isEmpty != true else {
                 throw UsageError("--metrics-token takes a token (such as the output of openssl rand -hex 32), not an empty string")

@@ -25,6 +25,8 @@ enum ServeCommand: Command {
           --app-messages-per-minute N
                                     messages each app may create a minute, whichever key it uses, counted by
                                     each node; 0 = none (NOTIBASE_APP_MESSAGES_PER_MINUTE, default 60000)
+          --app-stored-bytes N      bytes of stored messages (content and audience) each app may hold until
+                                    retention removes them; 0 = none (NOTIBASE_APP_STORED_BYTES, default 1073741824)
           --metrics-token TOKEN     GET /metrics then needs Authorization: Bearer TOKEN (NOTIBASE_METRICS_TOKEN, which
                                     other users cannot read in the process list; default: /metrics needs no key)
           --max-connections N       connections at once (NOTIBASE_MAX_CONNECTIONS, default 10000)
@@ -73,7 +75,7 @@ enum ServeCommand: Command {
         """
     static let options: [OptionSpec] = [
         .value("listen"), .value("data-dir"), .value("database"), .value("database-pool"), .value("tls-cert"), .value("tls-key"), .value("secret-key-file"),
-        .value("max-body-bytes"), .value("rate-limit-server"), .value("rate-limit-client"), .value("rate-limit-admin"), .value("app-messages-per-minute"), .value("metrics-token"),
+        .value("max-body-bytes"), .value("rate-limit-server"), .value("rate-limit-client"), .value("rate-limit-admin"), .value("app-messages-per-minute"), .value("app-stored-bytes"), .value("metrics-token"),
         .value("max-connections"), .value("max-connections-per-address"), .value("reserved-connections"), .value("head-timeout-seconds"),
         .value("body-timeout-seconds"), .value("idle-timeout-seconds"), .value("bodies-in-flight-bytes"), .value("trusted-proxies"),
         .value("shutdown-grace-seconds"),

@@ -173,9 +173,11 @@ enum MessagesAPI {
             sendAt = start
         }
         if pacing == nil, sendAt <= now, let listed = body.audience.listed, listed.count <= FanOut.atOnceAudience {
-            let message = try newMessage(body, appID: appID, sendAt: sendAt, audienceSize: 0, now: now)
-            let (record, replayed, written) = try await context.store.createMessageWithDeliveries(
-                message, idempotencyKey: body.idempotencyKey, window: 86_400_000, chooser: VariantChooser(body.content), limit: FanOut.atOnceAudience, now: now)
+            let message = try newMessage(body, appID: appID, sendAt: sendAt, audienceSize: 0, now: now, context)
+            let (record, replayed, written) = try await storing {
+                try await context.store.createMessageWithDeliveries(
+                    message, idempotencyKey: body.idempotencyKey, window: 86_400_000, chooser: VariantChooser(body.content), limit: FanOut.atOnceAudience, now: now)
+            }
             return (Created(record: record, written: written), replayed)
         }
         let audienceSize: Int
@@ -190,19 +192,37 @@ enum MessagesAPI {
             audienceSize = try await context.store.audienceSize(appID: appID, body.audience)
             if let paced = pacing { pacing?.plan = DeliverySchedule.plan(for: paced, sendAt: sendAt, expected: [:], now: now) }
         }
-        var message = try newMessage(body, appID: appID, sendAt: sendAt, audienceSize: audienceSize, now: now)
+        var message = try newMessage(body, appID: appID, sendAt: sendAt, audienceSize: audienceSize, now: now, context)
         message.pacing = pacing
-        let (record, replayed) = try await context.store.createMessage(message, idempotencyKey: body.idempotencyKey, window: 86_400_000)
+        let (record, replayed) = try await storing { try await context.store.createMessage(message, idempotencyKey: body.idempotencyKey, window: 86_400_000) }
         return (Created(record: record), replayed)
     }
 
-    private static func newMessage(_ body: SendBody, appID: String, sendAt: Int, audienceSize: Int, now: Int) throws -> NewMessage {
+    private static func newMessage(_ body: SendBody, appID: String, sendAt: Int, audienceSize: Int, now: Int, _ context: APIContext) throws -> NewMessage {
         do {
-            return try NewMessage(
+            var message = try NewMessage(
                 id: Identifier.make(milliseconds: now), appID: appID, content: body.content, audience: body.audience, sendAt: sendAt,
                 audienceSize: audienceSize, createdAt: now)
+            message.storedBytesLimit = context.limits.appStoredBytes > 0 ? context.limits.appStoredBytes : nil
+            return message
         } catch let error as EncodingError {
             throw unstorable(error)
+        }
+    }
+
+    /// A store call that stores a message: the app's stored-bytes quota refusing it is a 429
+    /// naming the limit (`--app-stored-bytes`).
+    private static func storing<T>(_ store: () async throws -> T) async throws -> T {
+        do {
+            return try await store()
+        } catch let full as StoredBytesExceeded {
+            var error = APIError(
+                status: 429, code: "quota_exceeded",
+                message: "this app's stored messages take \(full.used) bytes and this one \(full.message) more, over its limit of \(full.limit); "
+                    + "finished messages are removed after the retention period, or ask the operator for a larger --app-stored-bytes",
+                field: nil)
+            error.limit = "storedBytes"
+            throw error
         }
     }
 

@@ -86,6 +86,11 @@ struct NewMessage: Sendable {
     var createdAt: Int
     /// When its deliveries go out besides ``sendAt`` (local time, rate, quiet hours), if it says.
     var pacing: Pacing? = nil
+    /// The most bytes the app's stored messages may take, this one's included (nil: no limit):
+    /// the store refuses it past that (``StoredBytesExceeded``) and stores nothing.
+    var storedBytesLimit: Int? = nil
+    /// The bytes it takes as stored, as its app's quota counts them.
+    var storedBytes: Int { storedContent.utf8.count + storedAudience.utf8.count }
     /// The content and audience as the store writes them (JSON).
     let storedContent: String
     let storedAudience: String

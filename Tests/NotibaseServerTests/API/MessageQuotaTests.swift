@@ -77,3 +77,27 @@ struct MessageQuotaTests {
         for _ in 1...5 { #expect(await Self.post(harness, app.serverKey).status == 202) }
     }
 }
+
+/// `--app-stored-bytes`: the bytes an app's stored messages take, counted by the database.
+@Suite("Per-app stored bytes")
+struct StoredBytesQuotaTests {
+    @Test func overTheStoredBytesIs429NamingTheLimitAndStoresNothing() async throws {
+        let harness = try await Harness(storedBytes: 1_800)
+        let app = try await harness.createApp()
+        let other = try await harness.createApp("Other")
+        let device = try await harness.registerDevice(app, number: 1)
+        let body = { (text: String) in
+            #"{"message": {"title": "Hi", "body": "\#(String(repeating: text, count: 600))"}, "audience": {"deviceIds": ["\#(device)"]}}"#
+        }
+        #expect(await harness.request("POST", "/v1/messages", key: app.serverKey, body: body("a")).status == 202)
+        #expect(await harness.request("POST", "/v1/messages", key: app.serverKey, body: body("b")).status == 202)
+        // The third would take the app past 1,800 bytes; the same for a scheduled one (another path).
+        for refusedBody in [body("c"), #"{"message": {"title": "\#(String(repeating: "d", count: 2_500))"}, "audience": {"all": true}, "sendAt": "2027-01-16T00:00:00Z"}"#] {
+            let refused = await harness.request("POST", "/v1/messages", key: app.serverKey, body: refusedBody)
+            #expect(refused.status == 429 && refused.errorCode == "quota_exceeded", "\(refused.status) \(refused.text)")
+            #expect(refused["error"]["limit"].string == "storedBytes")
+        }
+        #expect(await harness.request("GET", "/v1/messages", key: app.serverKey)["items"].array.count == 2)
+        #expect(await harness.request("POST", "/v1/messages", key: other.serverKey, body: #"{"message": {"title": "Hi"}, "audience": {"all": true}}"#).status == 202)
+    }
+}

@@ -125,6 +125,41 @@ final class StorageContractTests: Sendable {
         #expect(try await store.rowCount("deliveries") == 1)
     }
 
+    /// An app's stored messages are bounded in bytes: one that does not fit is refused and stores
+    /// nothing, another app is not counted with it, and what retention removes is given back.
+    @Test func anAppsStoredBytesAreCountedAndGivenBackByRetention() async throws {
+        let app = try await app()
+        let other = try await self.app("other")
+        func new(_ id: String, _ app: String, limit: Int) throws -> NewMessage {
+            var message = try NewMessage(
+                id: id, appID: app, content: MessageContent(message: Message(title: "T", body: String(repeating: "b", count: 400)), variants: nil),
+                audience: .everyone, sendAt: 100, audienceSize: 0, createdAt: 100)
+            message.storedBytesLimit = limit
+            return message
+        }
+        let size = try new("probe", app, limit: 0).storedBytes
+        _ = try await store.createMessage(try new("m1", app, limit: 2 * size), idempotencyKey: nil, window: 1_000)
+        _ = try await store.createMessageWithDeliveries(
+            try new("m2", app, limit: 2 * size), idempotencyKey: nil, window: 1_000, chooser: VariantChooser(locales: []), limit: 100, now: 100)
+        await #expect(throws: StoredBytesExceeded.self) {
+            _ = try await self.store.createMessage(try new("m3", app, limit: 2 * size), idempotencyKey: nil, window: 1_000)
+        }
+        await #expect(throws: StoredBytesExceeded.self) {
+            _ = try await self.store.createMessageWithDeliveries(
+                try new("m4", app, limit: 2 * size), idempotencyKey: nil, window: 1_000, chooser: VariantChooser(locales: []), limit: 100, now: 100)
+        }
+        #expect(try await store.messages(appID: app, beforeSeq: Int.max, limit: 10).map(\.id) == ["m2", "m1"])
+        _ = try await store.createMessage(try new("o1", other, limit: 2 * size), idempotencyKey: nil, window: 1_000)
+        // Both of the app's messages finished (an empty audience) and retention removed them.
+        #expect(try await store.completeFinishedMessages(now: 200) >= 0)
+        _ = try await store.fanOutBatch(messageSeq: try #require(try await store.message(appID: app, id: "m1")).seq, audience: .everyone,
+                                        chooser: VariantChooser(locales: []), limit: 10, now: 200)
+        while try await store.purgeMessages(finishedBefore: 10_000, limit: 1) > 0 {}
+        #expect(try await store.messages(appID: app, beforeSeq: Int.max, limit: 10).isEmpty)
+        _ = try await store.createMessage(try new("m5", app, limit: 2 * size), idempotencyKey: nil, window: 1_000)
+        _ = try await store.createMessage(try new("m6", app, limit: 2 * size), idempotencyKey: nil, window: 1_000)
+    }
+
     @Test func aClaimIsALeaseThatEndsByItself() async throws {
         let app = try await app()
         try await devices(app, 3)

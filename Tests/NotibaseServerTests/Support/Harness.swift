@@ -32,7 +32,8 @@ final class Harness: TestClient {
     init(
         sender: any Sender = ScriptedSender(), rates: [KeyKind: Int] = [:], policy: RetryPolicy = RetryPolicy(), batchSize: Int = 500,
         logger: Logger = .silent, quickHandlers: Bool = true, acceptsAnyFCMTokenURI: Bool = false, busyTimeout: Int32 = 5_000,
-        doctor: (any PayloadDoctor)? = nil, messagesPerMinute: Int = ServerConfiguration.Limits().appMessagesPerMinute, plans: QueryPlans? = nil
+        doctor: (any PayloadDoctor)? = nil, messagesPerMinute: Int = ServerConfiguration.Limits().appMessagesPerMinute, plans: QueryPlans? = nil,
+        storedBytes: Int = ServerConfiguration.Limits().appStoredBytes
     ) async throws {
         directory = NSTemporaryDirectory() + "notibase-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -49,6 +50,7 @@ final class Harness: TestClient {
         var limits = ServerConfiguration.Limits()
         limits.rates = rates
         limits.acceptsAnyFCMTokenURI = acceptsAnyFCMTokenURI
+        limits.appStoredBytes = storedBytes
         maxBodyBytes = limits.maxBodyBytes
         // Rate limits on a stopped clock: no bucket refills while a test runs, however slowly. The
         // message quota refills as the test's clock moves (``advance(_:)``).

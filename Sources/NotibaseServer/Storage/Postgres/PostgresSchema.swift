@@ -136,6 +136,12 @@ enum PostgresSchema {
         """
         CREATE INDEX messages_state ON messages(state, app_id, seq);
         """,
+        // 7: each app's stored bytes, as SQLite's schema 6.
+        """
+        ALTER TABLE apps ADD COLUMN stored_bytes BIGINT NOT NULL DEFAULT 0;
+        UPDATE apps SET stored_bytes = coalesce(
+            (SELECT sum(octet_length(content) + octet_length(audience)) FROM messages WHERE messages.app_id = apps.id), 0);
+        """,
     ]
 
     /// A key for `pg_advisory_xact_lock`: the migrations of one database run on one node at a

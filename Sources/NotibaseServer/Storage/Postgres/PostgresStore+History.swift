@@ -104,13 +104,17 @@ extension PostgresStore {
                     WHERE m.state IN (\(Lifecycle.finishedSQL)) AND m.finished_at < $1
                     AND (d.created_at < notibase_history_week($1) OR d.tableoid = 'deliveries_default'::regclass) LIMIT $2)
                 """, [.int(finishedBefore), .int(limit)])
-            let messages = try connection.run(
+            let removed = try connection.query(
                 """
                 DELETE FROM messages WHERE seq IN (
                     SELECT m.seq FROM messages m WHERE m.state IN (\(Lifecycle.finishedSQL)) AND m.finished_at < $1
                     AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_seq = m.seq) LIMIT $2)
-                """, [.int(finishedBefore), .int(limit)])
-            return deliveries + messages
+                RETURNING app_id, octet_length(content) + octet_length(audience)
+                """, [.int(finishedBefore), .int(limit)]).map { (app: $0.text(0), bytes: $0.int(1)) }
+            for (app, bytes) in StoredBytes.byApp(removed) {
+                try connection.run("UPDATE apps SET stored_bytes = GREATEST(0, stored_bytes - $1) WHERE id = $2", [.int(bytes), .text(app)])
+            }
+            return deliveries + removed.count
         }
     }
 }

@@ -91,6 +91,13 @@ extension PostgresStore {
                 return (stored, true)
             }
         }
+        // The app's quota first: a message that does not fit changes nothing.
+        guard try connection.run(
+            "UPDATE apps SET stored_bytes = stored_bytes + $1 WHERE id = $2 AND ($3::bigint IS NULL OR stored_bytes + $1 <= $3::bigint)",
+            [.int(message.storedBytes), .text(message.appID), .optionalInt(message.storedBytesLimit)]) == 1 else {
+            let used = try connection.query("SELECT stored_bytes FROM apps WHERE id = $1", [.text(message.appID)]).first { $0.int(0) } ?? 0
+            throw StoredBytesExceeded(used: used, limit: message.storedBytesLimit ?? 0, message: message.storedBytes)
+        }
         guard let seq = try connection.query(
             """
             INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at, pacing)

@@ -40,6 +40,13 @@ extension SQLiteStore {
                 return (stored, true)
             }
         }
+        // The app's quota first: a message that does not fit changes nothing.
+        guard try connection.run(
+            "UPDATE apps SET stored_bytes = stored_bytes + ? WHERE id = ? AND (? IS NULL OR stored_bytes + ? <= ?)",
+            [.int(message.storedBytes), .text(message.appID), .optionalInt(message.storedBytesLimit), .int(message.storedBytes), .optionalInt(message.storedBytesLimit)]) == 1 else {
+            let used = try connection.first("SELECT stored_bytes FROM apps WHERE id = ?", [.text(message.appID)]) { $0.int(0) } ?? 0
+            throw StoredBytesExceeded(used: used, limit: message.storedBytesLimit ?? 0, message: message.storedBytes)
+        }
         let seq = try connection.first(
             """
             INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at, pacing)
@@ -126,13 +133,17 @@ extension SQLiteStore {
                     SELECT d.seq FROM messages m JOIN deliveries d ON d.message_seq = m.seq
                     WHERE m.state IN (\(Lifecycle.finishedSQL)) AND m.finished_at < ? LIMIT ?)
                 """, [.int(finishedBefore), .int(limit)])
-            let messages = try connection.run(
+            let removed = try connection.query(
                 """
                 DELETE FROM messages WHERE seq IN (
                     SELECT m.seq FROM messages m WHERE m.state IN (\(Lifecycle.finishedSQL)) AND m.finished_at < ?
                     AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_seq = m.seq) LIMIT ?)
-                """, [.int(finishedBefore), .int(limit)])
-            return deliveries + messages
+                RETURNING app_id, length(CAST(content AS BLOB)) + length(CAST(audience AS BLOB))
+                """, [.int(finishedBefore), .int(limit)]) { (app: $0.text(0), bytes: $0.int(1)) }
+            for (app, bytes) in StoredBytes.byApp(removed) {
+                try connection.run("UPDATE apps SET stored_bytes = max(0, stored_bytes - ?) WHERE id = ?", [.int(bytes), .text(app)])
+            }
+            return deliveries + removed.count
         }
     }
 }

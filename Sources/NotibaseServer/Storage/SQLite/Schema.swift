@@ -270,6 +270,13 @@ enum Schema {
         """
         CREATE INDEX messages_state ON messages(state, app_id, seq);
         """,
+        // 6: each app's stored bytes (its messages' content and audience), for its quota: counted
+        // from what is stored now, then kept up to date by every insert and removal.
+        """
+        ALTER TABLE apps ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0;
+        UPDATE apps SET stored_bytes = coalesce(
+            (SELECT sum(length(CAST(content AS BLOB)) + length(CAST(audience AS BLOB))) FROM messages WHERE messages.app_id = apps.id), 0);
+        """,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.
