@@ -17,16 +17,26 @@ struct HTTPRequest: Sendable {
     var body: [UInt8]
     /// The request ID: the client's `X-Request-Id` when it is short and plain, otherwise generated.
     var id: String
+    /// The client's address as per-address limits count it (``IPAddress/limitKey``): the peer, or
+    /// the client a trusted proxy names. Nil when the request did not come over a socket.
+    var client: IPAddress?
 
-    init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = [], id: String? = nil) {
+    init(
+        method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = [], id: String? = nil,
+        client: IPAddress? = nil
+    ) {
         let lowercased = headers.keys.allSatisfy({ $0.utf8.allSatisfy { !(0x41...0x5a).contains($0) } })
             ? headers
             : Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
-        self.init(method: method, path: path, query: query, lowercasedHeaders: lowercased, body: body, id: id)
+        self.init(method: method, path: path, query: query, lowercasedHeaders: lowercased, body: body, id: id, client: client)
     }
 
     /// A request whose header names are lowercase already (the server's).
-    init(method: String, path: String, query: [String: String], lowercasedHeaders headers: [String: String], body: [UInt8], id: String? = nil) {
+    init(
+        method: String, path: String, query: [String: String], lowercasedHeaders headers: [String: String], body: [UInt8], id: String? = nil,
+        client: IPAddress? = nil
+    ) {
+        self.client = client
         self.method = method
         self.path = path
         self.query = query
