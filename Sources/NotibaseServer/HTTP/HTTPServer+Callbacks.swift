@@ -40,8 +40,11 @@ final class RequestState: @unchecked Sendable {
     /// What ended a suspension, handed over from whichever thread settled it first.
     let settled = Mutex<Settlement?>(nil)
 
+    /// The request's ID, made once: the head's screening and the answer log the same one.
+    lazy var requestID = HTTPRequest.newID()
+
     var request: HTTPRequest {
-        HTTPRequest(method: method, path: path, query: query, lowercasedHeaders: headers, body: body, client: client)
+        HTTPRequest(method: method, path: path, query: query, lowercasedHeaders: headers, body: body, id: requestID, client: client)
     }
 }
 
