@@ -139,7 +139,8 @@ enum DevicesAPI {
             try decoder.rejectUnknownFields(CodingKeys.self)
             let c = try decoder.container(keyedBy: CodingKeys.self)
             externalUserId = try c.decode(String.self, forKey: .externalUserId)
-            try check((1...256).contains(externalUserId.unicodeScalars.count), .externalUserId, c, "must be 1 to 256 characters")
+            try check((1...256).contains(externalUserId.unicodeScalars.count) && !externalUserId.hasControlCharacters, .externalUserId, c,
+                      "must be 1 to 256 characters, none a control character")
         }
     }
 
@@ -191,6 +192,9 @@ enum DevicesAPI {
             if let active = request.query["active"] {
                 guard active == "true" || active == "false" else { throw APIError.invalid("active", "must be true or false") }
                 filter.active = active == "true"
+            }
+            for name in ["externalUserId", "tag", "tokenPrefix"] where request.query[name]?.hasControlCharacters == true {
+                throw APIError.invalid(name, "must hold no control characters")
             }
             filter.externalUserID = request.query["externalUserId"]
             filter.tag = request.query["tag"]

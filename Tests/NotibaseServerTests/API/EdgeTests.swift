@@ -38,6 +38,47 @@ struct EdgeTests {
         #expect(lines.contains { $0.contains(#""clientRequestId":"a__b___31m_c""#) && $0.contains(#""requestId":"\#(hostileID)""#) })
     }
 
+    @Test func timesOutside2000To2100AreRefusedNamingTheField() async throws {
+        let harness = try await Harness()
+        let app = try await harness.createApp()
+        for time in ["0000-01-01T00:00:00+23:59", "9999-12-31T23:59:59-23:59", "1999-12-31T23:59:59Z"] {
+            let receipt = await harness.request("POST", "/v1/receipts", key: app.serverKey, body: #"""
+                {"id": "r1", "deliveryId": "01a3185c-5000-7000-8000-000000000000", "event": "opened", "occurredAt": "\#(time)"}
+                """#)
+            #expect(receipt.status == 400 && receipt["error"]["field"].string == "occurredAt", "\(time): \(receipt.text)")
+            let message = await harness.request("POST", "/v1/messages", key: app.serverKey, body: #"""
+                {"message": {"title": "Hi"}, "audience": {"all": true}, "sendAt": "\#(time)"}
+                """#)
+            #expect(message.status == 400 && message["error"]["field"].string == "sendAt", "\(time): \(message.text)")
+        }
+    }
+
+    @Test func controlCharactersAreRefusedInIdentifiersTagsAndKeys() async throws {
+        let harness = try await Harness()
+        let app = try await harness.createApp()
+        func field(_ method: String, _ path: String, _ body: String? = nil, key: String? = nil) async -> String? {
+            let reply = await harness.request(method, path, key: key ?? app.serverKey, body: body)
+            return reply.status == 400 ? reply["error"]["field"].string ?? reply["error"]["issues"][0]["field"].string ?? "?" : nil
+        }
+        let token = Harness.token(1)
+        #expect(await field("POST", "/v1/devices", #"{"platform": "ios", "token": "\#(token)", "tags": ["a\u0000b"]}"#, key: app.clientKey) == "tags")
+        #expect(await field("POST", "/v1/devices", #"{"platform": "ios", "token": "\#(token)", "tags": ["a\u001fb"]}"#) == "tags")
+        #expect(await field("POST", "/v1/devices", #"{"platform": "ios", "token": "\#(token)", "externalUserId": "u\u0000"}"#) == "externalUserId")
+        #expect(await field("POST", "/v1/devices", #"{"platform": "ios", "token": "\#(token)", "appVersion": "1\u007f"}"#) == "appVersion")
+        #expect(await field("POST", "/v1/identity-tokens", #"{"externalUserId": "u\u0000"}"#) == "externalUserId")
+        let send = #"{"message": {"title": "Hi"}, "audience": "#
+        #expect(await field("POST", "/v1/messages", send + #"{"tags": {"anyOf": ["a\u0000b"]}}}"#)?.hasSuffix("anyOf") == true)
+        #expect(await field("POST", "/v1/messages", send + #"{"externalUserIds": ["u\u0000"]}}"#)?.hasSuffix("externalUserIds") == true)
+        #expect(await field("POST", "/v1/messages", send + #"{"all": true}, "idempotencyKey": "k\u0000"}"#) == "idempotencyKey")
+        #expect(await field("POST", "/v1/messages", #"{"message": {"title": "Hi", "data": {"a\u0000b": 1}}, "audience": {"all": true}}"#) == "message.data")
+        #expect(await field("POST", "/v1/messages", #"{"message": {"title": "Hi", "category": "c\u0001"}, "audience": {"all": true}}"#) == "message.category")
+        #expect(await field("POST", "/v1/audience/count", #"{"audience": {"tags": {"allOf": ["a\u0000"]}}}"#)?.hasSuffix("allOf") == true)
+        #expect(await field("GET", "/v1/devices?tag=a%01b") == "tag")
+        #expect(await field("POST", "/v1/receipts", #"{"id": "r\u0000", "deliveryId": "d", "event": "opened", "occurredAt": "2027-01-15T08:00:00Z"}"#) == "id")
+        // Nothing was registered: the audience of tag "a" is still empty.
+        #expect(await harness.request("GET", "/v1/devices", key: app.serverKey)["items"].array.isEmpty)
+    }
+
     @Test func identityTokensAndReceiptSignaturesHaveOneSpelling() throws {
         let signer = Signer(secretKey: Harness.secretKey)
         let token = signer.identityToken(appID: "app", externalUserID: "alice")
