@@ -47,6 +47,25 @@ struct DeviceOwnershipTests {
         #expect(moved.status == 200 && moved["externalUserId"].string == "bob")
     }
 
+    /// A takeover that arrives among many registrations (written together, a group per commit)
+    /// is refused alone: the others are stored, the victim's device stays hers.
+    @Test func aTakeoverAmongManyRegistrationsIsRefusedAlone() async throws {
+        let (harness, app, alice, mallory) = try await verifyingApp(quickHandlers: true)
+        let device = try #require(await register(harness, app, 1, #", "externalUserId": "alice", "externalUserIdToken": "\#(alice)""#)["id"].string)
+        let statuses = await withTaskGroup(of: (Int, Int).self) { group in
+            for number in 1...40 {
+                group.addTask {
+                    let extra = #", "externalUserId": "mallory", "externalUserIdToken": "\#(mallory)""#
+                    return (number, await register(harness, app, number == 20 ? 1 : 100 + number, extra).status)
+                }
+            }
+            return await group.reduce(into: [Int: Int]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(statuses[20] == 403)
+        #expect(statuses.filter { $0.key != 20 }.values.allSatisfy { $0 == 201 })
+        #expect(await user(harness, app, device) == "alice")
+    }
+
     @Test(arguments: paths)
     func previousTokenRetiresOnlyADeviceOfTheSameUserOrOfNone(quickHandlers: Bool) async throws {
         let (harness, app, alice, mallory) = try await verifyingApp(quickHandlers: quickHandlers)
