@@ -62,6 +62,9 @@ final class TokenBuckets<Key: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// How many keys have a bucket held.
+    var count: Int { buckets.withLock { $0.buckets.count } }
+
     private func refilled(_ bucket: Bucket, now: ContinuousClock.Instant) -> Double {
         min(burst, bucket.tokens + max(0, (now - bucket.updated).seconds) * rate)
     }

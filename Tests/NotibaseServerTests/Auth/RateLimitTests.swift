@@ -1,5 +1,6 @@
 import Foundation
 import NotibaseCore
+import Synchronization
 import Testing
 @testable import NotibaseServer
 
@@ -7,6 +8,19 @@ import Testing
 /// app's whole client-key bucket.
 @Suite("Rate limits")
 struct RateLimitTests {
+    /// Buckets per client address must not grow without bound (many addresses, each used once):
+    /// full ones are forgotten once the keys reach ``TokenBuckets/pruneAt``.
+    @Test func fullBucketsAreForgotten() {
+        let start = ContinuousClock.now
+        let elapsed = Mutex(Duration.zero)
+        let buckets = TokenBuckets<Int>(rate: 1, burst: 2) { start + elapsed.withLock { $0 } }
+        for key in 0..<TokenBuckets<Int>.pruneAt { _ = buckets.take(key) }
+        #expect(buckets.count == TokenBuckets<Int>.pruneAt)
+        elapsed.withLock { $0 = .seconds(2) }
+        #expect(buckets.take(-1) == nil)
+        #expect(buckets.count == 1)
+    }
+
     @Test func rotatingTheServerKeyDoesNotRefillTheBucket() async throws {
         let harness = try await Harness(rates: [.server: 5])
         let app = try await harness.createApp()
