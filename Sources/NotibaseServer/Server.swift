@@ -195,8 +195,9 @@ package final class Server: Sendable {
 
     private static func adminKey(_ configuration: ServerConfiguration, store: any Storage) async throws -> (hash: [UInt8], new: String?) {
         if let preset = configuration.adminKey {
-            guard APIKey.kind(of: preset) == .admin, preset.count >= 30 else {
-                throw ConfigurationError("an admin key must start with nb_admin_ and hold at least 21 random characters after it")
+            guard APIKey.isStrong(preset, .admin) else {
+                throw ConfigurationError(
+                    "NOTIBASE_ADMIN_KEY must be as strong as a generated key: nb_admin_ and 32 random bytes in base64url (43 characters), such as nb_admin_$(openssl rand 32 | basenc --base64url | tr -d =); start without it once to have one generated")
             }
             let hash = try APIKey.hash(preset)
             if try await !store.insertSettingIfAbsent("admin_key_hash", hash) {

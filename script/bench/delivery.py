@@ -28,7 +28,7 @@ import tempfile
 import threading
 import time
 
-ADMIN = "nb_admin_benchmark-admin-key-0123456789abcdef"
+ADMIN = "nb_admin_DomCCGDDQvLH7GlNFEAjsQMBwqzN0HjLUWegbQw9W8w"
 SECRET = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="  # base64 of 32 bytes, the same on every node
 
 

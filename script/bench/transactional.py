@@ -38,7 +38,7 @@ import subprocess
 import sys
 import time
 
-ADMIN = "nb_admin_benchmark-admin-key-0123456789abcdef"
+ADMIN = "nb_admin_DomCCGDDQvLH7GlNFEAjsQMBwqzN0HjLUWegbQw9W8w"
 DAY = 86_400_000
 SAMPLE = 50_000  # audiences wrk cycles over, at most
 CONTENT = json.dumps({"message": {"body": "Your code is 123456", "title": "Code"}}, separators=(",", ":"))

@@ -27,7 +27,7 @@ enum RenderCommand: Command {
         }
         var now = Date()
         if let text = arguments.value("now") {
-            guard let date = Timestamp.parse(text) else { throw UsageError("--now must be an RFC 3339 time, not '\(text)'") }
+            guard let date = Timestamp.parse(text) else { throw UsageError("--now must be \(Timestamp.expected), not '\(text)'") }
             now = date
         }
         let message: Message

@@ -67,8 +67,9 @@ enum ServeCommand: Command {
           --check                   check the stored data of --data-dir (orphans, dangling references) and exit:
                                     0 when all is well, 1 with every problem listed
 
-          NOTIBASE_ADMIN_KEY sets the admin key (nb_admin_…) instead of generating one; it replaces a
-          stored one, which is how a lost admin key is recovered.
+          NOTIBASE_ADMIN_KEY sets the admin key instead of generating one; it replaces a stored one, which
+          is how a lost admin key is recovered. It must be nb_admin_ and 32 random bytes in base64url:
+          nb_admin_$(openssl rand 32 | basenc --base64url | tr -d =)
 
           --sender accept sends nothing and accepts every push at once (benchmarks, crash tests). --sender simulated
           answers as APNs and FCM would and accepts every push (no phones attached; notibase demo attaches some).

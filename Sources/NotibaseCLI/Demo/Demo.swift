@@ -35,7 +35,7 @@ struct Demo {
 
         // The server, with the simulated sender: created first, the fleet gets its receipt endpoint
         // once the app exists.
-        let admin = "nb_admin_demo" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let admin = "nb_admin_" + Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max) })
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.dataDirectory = directory.appendingPathComponent("data").path

@@ -69,7 +69,7 @@ extension Message: Codable {
         guard let date = Timestamp.parse(text) else {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: c,
-                debugDescription: "expected an RFC 3339 time such as 2026-12-01T09:30:00Z, got \"\(text)\""
+                debugDescription: "expected \(Timestamp.expected), got \"\(text)\""
             )
         }
         return date

@@ -7,17 +7,26 @@ public import Foundation
 /// RFC 3339 timestamps (`2026-12-01T09:30:00Z`, with optional fractional seconds and offset), the
 /// one time format on Notibase's wire.
 public enum Timestamp {
-    /// Parses an RFC 3339 time; nil when it is not one. Every field must be in range (Foundation's
-    /// parser alone would roll `12:99` over to `13:39`), and any offset RFC 3339 allows is applied
-    /// (up to ±23:59; Foundation's time zones stop at ±18 hours).
+    /// The times accepted, in seconds since 1970: 2000-01-01T00:00:00Z to 2100-01-01T00:00:00Z.
+    /// Nothing Notibase is told about lies outside, and every time inside is written back as it
+    /// was read (four-digit years, none before 1970).
+    public static let accepted: ClosedRange<Double> = 946_684_800...4_102_444_800
+
+    /// What an accepted time looks like, for error messages.
+    public static let expected = "an RFC 3339 time from 2000-01-01T00:00:00Z to 2100-01-01T00:00:00Z, such as 2026-12-01T09:30:00Z"
+
+    /// Parses an RFC 3339 time; nil when it is not one, or is outside ``accepted``. Every field
+    /// must be in range (Foundation's parser alone would roll `12:99` over to `13:39`), and any
+    /// offset RFC 3339 allows is applied (up to ±23:59; Foundation's time zones stop at ±18 hours).
     public static func parse(_ text: String) -> Date? {
-        fields(text).map { Date(timeIntervalSince1970: $0.secondsSince1970) }
+        guard let seconds = fields(text)?.secondsSince1970, accepted.contains(seconds) else { return nil }
+        return Date(timeIntervalSince1970: seconds)
     }
 
     /// Whether `text` is an RFC 3339 date-time (`2026-12-01T09:30:00Z`, `…:00.250+02:00`) with
-    /// every field in range and the day valid for its month.
+    /// every field in range, the day valid for its month, and the time within ``accepted``.
     public static func isValid(_ text: String) -> Bool {
-        fields(text) != nil
+        parse(text) != nil
     }
 
     private struct Fields: Equatable {

@@ -81,7 +81,7 @@ public struct Receipt: Sendable, Hashable, Codable {
         let occurredText = try c.decode(String.self, forKey: .occurredAt)
         guard let occurredAt = Timestamp.parse(occurredText) else {
             throw DecodingError.dataCorruptedError(
-                forKey: .occurredAt, in: c, debugDescription: "expected an RFC 3339 time, got \"\(occurredText)\"")
+                forKey: .occurredAt, in: c, debugDescription: "expected \(Timestamp.expected), got \"\(occurredText)\"")
         }
         self.init(
             id: try c.decode(String.self, forKey: .id),

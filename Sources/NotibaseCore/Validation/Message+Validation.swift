@@ -71,6 +71,9 @@ extension Message {
             } else {
                 seen[button.id] = index
             }
+            if button.id.hasControlCharacters {
+                issues.append(.init(field: field + ".id", code: "control_character", message: "a button id holds no control characters (U+0000 to U+001F, U+007F to U+009F)"))
+            }
             if button.id.hasPrefix("com.apple.") {
                 issues.append(.init(
                     field: field + ".id", code: "reserved",
@@ -147,6 +150,10 @@ extension Message {
         if let category, category.isEmpty {
             issues.append(.init(field: "category", code: "empty", message: "leave category out instead of sending an empty one"))
         }
+        for (field, value) in [("category", category), ("collapseId", collapseID), ("threadId", threadID), ("targetContentId", targetContentID)]
+        where value?.hasControlCharacters == true {
+            issues.append(.init(field: field, code: "control_character", message: "\(field) holds no control characters (U+0000 to U+001F, U+007F to U+009F)"))
+        }
     }
 
     /// How deep custom data may nest: far more than any app needs, far less than what makes
@@ -171,6 +178,8 @@ extension Message {
                     message: "keys starting with nb_ are Notibase's own (buttons, image, receipt ids); rename the key"))
             } else if key.isEmpty {
                 issues.append(.init(field: "data", code: "empty_key", message: "custom data keys must not be empty"))
+            } else if key.hasControlCharacters {
+                issues.append(.init(field: "data", code: "control_character", message: "custom data keys hold no control characters (U+0000 to U+001F, U+007F to U+009F)"))
             } else if FCMRenderer.isReservedDataKey(key) {
                 issues.append(.init(
                     field: field, code: "reserved_key",

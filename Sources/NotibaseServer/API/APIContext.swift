@@ -45,7 +45,7 @@ final class APIContext: Sendable {
     /// Authenticates and rate-limits a request.
     func caller(_ request: HTTPRequest, _ allowed: Set<KeyKind>) async throws -> Caller {
         let caller = try await auth.authenticate(request, allowed: allowed)
-        try limiter.admit(caller)
+        try limiter.admit(caller, from: request.client)
         return caller
     }
 
@@ -63,7 +63,7 @@ final class APIContext: Sendable {
     /// The caller of an app key without waiting, for quick handlers; nil as for ``cachedAppID(_:_:)``.
     func cachedAppCaller(_ request: HTTPRequest, _ allowed: Set<KeyKind>) throws -> Caller? {
         guard let caller = try auth.cachedCaller(request, allowed: allowed) else { return nil }
-        try limiter.admit(caller)
+        try limiter.admit(caller, from: request.client)
         _ = try Self.appID(of: caller)
         return caller
     }

@@ -129,16 +129,33 @@ struct APIResponder: HTTPResponder {
     /// when it was complete.
     private struct Exchange: Sendable {
         let requestID: String
+        /// The client's own `X-Request-Id`, sanitized: logged beside ``requestID``.
+        let clientRequestID: String?
         let method: String
         let route: String
         let started = ContinuousClock.now
 
         init(_ request: HTTPRequest, route: String) {
             requestID = request.id
+            clientRequestID = request.clientRequestID
             method = request.method
             self.route = route
         }
+
+        /// `fields` with the request's IDs and route, for its log lines.
+        func logFields(_ fields: [String: Logger.Value]) -> [String: Logger.Value] {
+            var fields = fields
+            fields["requestId"] = .string(requestID)
+            fields["route"] = .string(route)
+            if let clientRequestID { fields["clientRequestId"] = .string(clientRequestID) }
+            return fields
+        }
     }
+
+    /// Headers on every answer that does not set its own: browsers must not guess another content
+    /// type than the one sent, and nothing may keep an answer (some show keys). The console's files
+    /// keep their own `Cache-Control: no-cache`.
+    static let everyAnswer: [(name: String, value: String)] = [("X-Content-Type-Options", "nosniff"), ("Cache-Control", "no-store")]
 
     /// A handler's response, or the answer to what it threw.
     private func response(_ result: Result<HTTPResponse, any Error>, _ exchange: Exchange) -> HTTPResponse {
@@ -148,12 +165,12 @@ struct APIResponder: HTTPResponder {
         case .failure(let error as APIError):
             return error.response
         case .failure(let error as StorageError) where error.kind == .unavailable:
-            context.logger.warning("database unavailable", ["requestId": .string(exchange.requestID), "route": .string(exchange.route), "error": .string("\(error)")])
+            context.logger.warning("database unavailable", exchange.logFields(["error": .string("\(error)")]))
             var response = APIError(status: 503, code: "unavailable", message: "the database is busy or unreachable; retry after the Retry-After seconds", field: nil).response
             response.headers.append(("Retry-After", "1"))
             return response
         case .failure(let error):
-            context.logger.error("request failed", ["requestId": .string(exchange.requestID), "route": .string(exchange.route), "error": .string("\(error)")])
+            context.logger.error("request failed", exchange.logFields(["error": .string("\(error)")]))
             return APIError(status: 500, code: "internal_error", message: "the server failed to answer; the request ID is in the log", field: nil).response
         }
     }
@@ -162,13 +179,15 @@ struct APIResponder: HTTPResponder {
     private func finish(_ response: HTTPResponse, _ exchange: Exchange) -> HTTPResponse {
         var response = response
         response.headers.append(("X-Request-Id", exchange.requestID))
+        for header in Self.everyAnswer where !response.headers.contains(where: { $0.name.lowercased() == header.name.lowercased() }) {
+            response.headers.append(header)
+        }
         let seconds = (ContinuousClock.now - exchange.started).seconds
         context.metrics.recordRequest(route: exchange.route, method: exchange.method, status: response.status, seconds: seconds)
         if accessLog {
-            context.logger.info("request", [
-                "requestId": .string(exchange.requestID), "method": .string(exchange.method), "route": .string(exchange.route),
-                "status": .int(response.status), "ms": .double((seconds * 1000 * 100).rounded() / 100),
-            ])
+            context.logger.info("request", exchange.logFields([
+                "method": .string(exchange.method), "status": .int(response.status), "ms": .double((seconds * 1000 * 100).rounded() / 100),
+            ]))
         }
         return response
     }

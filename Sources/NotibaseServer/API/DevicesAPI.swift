@@ -70,7 +70,12 @@ enum DevicesAPI {
         return writer.finish()
     }
 
-    static func registered(_ device: DeviceRecord, created: Bool, warning: String? = nil) -> HTTPResponse {
+    /// The answer to a registration. A client-key answer shows only the external user ID the
+    /// registration itself stored (`sent`): the key is public, and a token is not an identity, so
+    /// re-registering a known token must not tell whose device it is.
+    static func registered(_ device: DeviceRecord, created: Bool, caller: Caller, sent: DeviceRegistration, warning: String? = nil) -> HTTPResponse {
+        var device = device
+        if caller.kind == .client, device.externalUserID != sent.externalUserID { device.externalUserID = nil }
         var body = json(device)
         if let warning {
             // "warnings" sorts after every field of the device: append it before the closing brace.
@@ -85,11 +90,13 @@ enum DevicesAPI {
     /// The identity rule: when the app requires identity verification, a device registered with
     /// the client key (which anyone can take from the app) is only addressed as its external user
     /// ID with that ID's identity token. Without it the ID is not stored (a stored one stays), and
-    /// the answer says why. The server key is the backend's own: it needs no token.
+    /// the answer says why. Such a registration also may not take over, nor retire through
+    /// `previousToken`, a device stored with another user (``DeviceRegistration/protectsVerifiedUsers``).
+    /// The server key is the backend's own: it needs no token.
     static func applyIdentityRule(_ registration: inout DeviceRegistration, caller: Caller, signer: Signer) -> String? {
-        guard caller.kind == .client, caller.requiresIdentityVerification, let user = registration.externalUserID, let appID = caller.appID else {
-            return nil
-        }
+        guard caller.kind == .client, caller.requiresIdentityVerification else { return nil }
+        registration.protectsVerifiedUsers = true
+        guard let user = registration.externalUserID, let appID = caller.appID else { return nil }
         if signer.isIdentityToken(registration.identityToken, appID: appID, externalUserID: user) { return nil }
         registration.externalUserID = nil
         return registration.identityToken == nil
@@ -119,7 +126,7 @@ enum DevicesAPI {
         let now = context.clock.milliseconds()
         return .callback { done in
             context.store.registerDevice(appID: appID, registration, now: now) { result in
-                done(result.map { registered($0, created: $1, warning: warning) })
+                done(result.map { registered($0, created: $1, caller: caller, sent: registration, warning: warning) })
             }
         }
     }
@@ -132,7 +139,8 @@ enum DevicesAPI {
             try decoder.rejectUnknownFields(CodingKeys.self)
             let c = try decoder.container(keyedBy: CodingKeys.self)
             externalUserId = try c.decode(String.self, forKey: .externalUserId)
-            try check((1...256).contains(externalUserId.unicodeScalars.count), .externalUserId, c, "must be 1 to 256 characters")
+            try check((1...256).contains(externalUserId.unicodeScalars.count) && !externalUserId.hasControlCharacters, .externalUserId, c,
+                      "must be 1 to 256 characters, none a control character")
         }
     }
 
@@ -154,7 +162,7 @@ enum DevicesAPI {
             let warning = applyIdentityRule(&registration, caller: caller, signer: context.signer)
             let now = context.clock.milliseconds()
             let (device, created) = try await context.store.registerDevice(appID: appID, registration, now: now)
-            return registered(device, created: created, warning: warning)
+            return registered(device, created: created, caller: caller, sent: registration, warning: warning)
         }
 
         router.add(.post, "/v1/identity-tokens") { request, _ in
@@ -184,6 +192,9 @@ enum DevicesAPI {
             if let active = request.query["active"] {
                 guard active == "true" || active == "false" else { throw APIError.invalid("active", "must be true or false") }
                 filter.active = active == "true"
+            }
+            for name in ["externalUserId", "tag", "tokenPrefix"] where request.query[name]?.hasControlCharacters == true {
+                throw APIError.invalid(name, "must hold no control characters")
             }
             filter.externalUserID = request.query["externalUserId"]
             filter.tag = request.query["tag"]

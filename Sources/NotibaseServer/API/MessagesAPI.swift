@@ -31,12 +31,13 @@ enum MessagesAPI {
             audience = try c.decode(Audience.self, forKey: .audience)
             if let text = try c.decodeIfPresent(String.self, forKey: .sendAt) {
                 guard let date = Timestamp.parse(text) else {
-                    throw DecodingError.dataCorruptedError(forKey: .sendAt, in: c, debugDescription: "expected an RFC 3339 time such as 2026-12-01T09:30:00Z")
+                    throw DecodingError.dataCorruptedError(forKey: .sendAt, in: c, debugDescription: "expected \(Timestamp.expected)")
                 }
                 sendAt = date
             }
             idempotencyKey = try c.decodeIfPresent(String.self, forKey: .idempotencyKey)
-            try check(idempotencyKey.map { (1...255).contains($0.unicodeScalars.count) } ?? true, .idempotencyKey, c, "must be 1 to 255 characters")
+            try check(idempotencyKey.map { (1...255).contains($0.unicodeScalars.count) && !$0.hasControlCharacters } ?? true, .idempotencyKey, c,
+                      "must be 1 to 255 characters, none a control character")
             try check((variants ?? [:]).count <= 100 && (variants ?? [:]).keys.allSatisfy(RegistrationBody.isLocale), .variants, c,
                       "must map at most 100 locales (such as fr or pt-BR) to messages")
             // The delivery options apply to the default message and every variant.
@@ -93,7 +94,9 @@ enum MessagesAPI {
             let appID = try await context.appID(request)
             var body = try JSON.decode(SendBody.self, from: request)
             if let header = request.header("idempotency-key") {
-                guard (1...255).contains(header.unicodeScalars.count) else { throw APIError.invalid("Idempotency-Key", "must be 1 to 255 characters") }
+                guard (1...255).contains(header.unicodeScalars.count), !header.hasControlCharacters else {
+                    throw APIError.invalid("Idempotency-Key", "must be 1 to 255 characters, none a control character")
+                }
                 body.idempotencyKey = body.idempotencyKey ?? header
             }
             try validate(body.content)

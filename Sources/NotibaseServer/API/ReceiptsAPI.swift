@@ -22,6 +22,10 @@ enum ReceiptsAPI {
         func limit(_ value: String?, _ characters: Int, _ field: String) throws {
             if let value, value.unicodeScalars.count > characters { throw APIError.invalid(field, "must be at most \(characters) characters") }
         }
+        for (value, field) in [(receipt.id, "id"), (receipt.deliveryID, "deliveryId"), (receipt.messageID, "messageId"), (receipt.actionID, "actionId")]
+        where value?.hasControlCharacters == true {
+            throw APIError.invalid(field, "must hold no control characters")
+        }
         try limit(receipt.deliveryID, 64, "deliveryId")
         try limit(receipt.messageID, 64, "messageId")
         try limit(receipt.actionID, 256, "actionId")

@@ -52,8 +52,9 @@ struct RegistrationBody: Decodable {
         func require(_ condition: Bool, _ field: Fields.CodingKeys, _ message: String) throws {
             if !condition { throw Problem(field: field.stringValue, message: message) }
         }
+        // Every field here is an identifier: none holds a control character.
         func length(_ value: String?, _ range: ClosedRange<Int>) -> Bool {
-            value.map { range.contains($0.unicodeScalars.count) } ?? true
+            value.map { range.contains($0.unicodeScalars.count) && !$0.hasControlCharacters } ?? true
         }
         let token = fields.token
         switch fields.platform {
@@ -65,16 +66,16 @@ struct RegistrationBody: Decodable {
                         "must be the FCM registration token (16 to 4096 printable ASCII characters, no spaces)")
         }
         let tags = fields.tags
-        try require((tags ?? []).count <= 100 && (tags ?? []).allSatisfy { length($0, 1...64) }, .tags, "must be at most 100 tags of 1 to 64 characters")
-        try require(length(fields.externalUserId, 1...256), .externalUserId, "must be 1 to 256 characters")
+        try require((tags ?? []).count <= 100 && (tags ?? []).allSatisfy { length($0, 1...64) }, .tags, "must be at most 100 tags of 1 to 64 characters, none a control character")
+        try require(length(fields.externalUserId, 1...256), .externalUserId, "must be 1 to 256 characters, none a control character")
         try require(length(fields.externalUserIdToken, 1...256), .externalUserIdToken, "must be the identity token your backend got for this user ID")
         try require(fields.locale.map(isLocale) ?? true, .locale, "must be a locale such as en, fr-FR or pt_BR")
         // Refused here, not when a message is sent at each device's local time: a name the
         // system's time-zone database does not know could never be scheduled.
         try require(fields.timeZone.map(ZoneClock.isKnown) ?? true, .timeZone,
                     "must be a time zone of the IANA database this server knows, spelled as it is (such as Europe/Paris, America/New_York or UTC)")
-        try require(length(fields.appVersion, 1...64), .appVersion, "must be 1 to 64 characters")
-        try require(length(fields.sdkVersion, 1...64), .sdkVersion, "must be 1 to 64 characters")
+        try require(length(fields.appVersion, 1...64), .appVersion, "must be 1 to 64 characters, none a control character")
+        try require(length(fields.sdkVersion, 1...64), .sdkVersion, "must be 1 to 64 characters, none a control character")
         try require(length(fields.previousToken, 1...4096), .previousToken, "must be the token this registration replaces")
         return DeviceRegistration(
             platform: fields.platform, token: fields.platform == .ios ? token.lowercased() : token, externalUserID: fields.externalUserId,

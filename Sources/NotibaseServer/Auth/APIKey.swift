@@ -33,6 +33,16 @@ enum APIKey {
         try Crypto.sha256(Array(key.utf8))
     }
 
+    /// Whether `key` is a key of `kind` as strong as a generated one: its prefix, then 32 bytes in
+    /// their canonical base64url (43 characters), not visibly made by hand (fewer than 16
+    /// different characters: a generated key has that few once in about 10^13).
+    static func isStrong(_ key: String, _ kind: KeyKind) -> Bool {
+        guard key.hasPrefix(kind.prefix) else { return false }
+        let encoded = String(key.dropFirst(kind.prefix.count))
+        guard encoded.utf8.count == 43, let bytes = Base64URL.decode(encoded), bytes.count == 32, Base64URL.encode(bytes) == encoded else { return false }
+        return Set(encoded.utf8).count >= 16
+    }
+
     /// The kind a presented key claims to be, from its prefix.
     static func kind(of key: String) -> KeyKind? {
         KeyKind.allCases.first { key.hasPrefix($0.prefix) }

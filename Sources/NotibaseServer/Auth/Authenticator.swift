@@ -11,8 +11,6 @@ struct Caller: Sendable, Hashable {
     var kind: KeyKind
     /// The app the key belongs to (nil for the admin).
     var appID: String?
-    /// A short, non-secret identifier of the key, for rate limits: the first bytes of its hash.
-    var keyTag: UInt64
     /// Whether the app counts a device's external user ID only with an identity token.
     var requiresIdentityVerification = false
 }
@@ -43,14 +41,14 @@ final class Authenticator: Sendable {
         switch try resolve(request, allowed: allowed) {
         case .caller(let caller):
             return caller
-        case .lookUp(let hash, let tag, let generation):
+        case .lookUp(let hash, let generation):
             guard let owner = try await store.keyOwner(hash: hash) else { throw Self.unknownKey }
             cache.withLock { cache in
                 guard cache.generation == generation else { return }
                 if cache.owners.count > 10_000 { cache.owners.removeAll() }
                 cache.owners[hash] = owner
             }
-            return try check(Caller(owner, keyTag: tag), allowed: allowed)
+            return try check(Caller(owner), allowed: allowed)
         }
     }
 
@@ -64,8 +62,8 @@ final class Authenticator: Sendable {
 
     private enum Resolution {
         case caller(Caller)
-        /// A key the cache does not hold: its hash and tag, and the cache's generation then.
-        case lookUp(hash: [UInt8], tag: UInt64, generation: Int)
+        /// A key the cache does not hold: its hash, and the cache's generation then.
+        case lookUp(hash: [UInt8], generation: Int)
     }
 
     private func resolve(_ request: HTTPRequest, allowed: Set<KeyKind>) throws -> Resolution {
@@ -76,14 +74,13 @@ final class Authenticator: Sendable {
             throw APIError(status: 401, code: "invalid_key", message: "the Authorization header must be \"Bearer <key>\"", field: nil)
         }
         let hash = try APIKey.hash(key)
-        let tag = hash.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         if APIKey.kind(of: key) == .admin {
             guard Crypto.constantTimeEqual(hash, adminKeyHash) else { throw Self.unknownKey }
-            return .caller(try check(Caller(kind: .admin, appID: nil, keyTag: tag), allowed: allowed))
+            return .caller(try check(Caller(kind: .admin, appID: nil), allowed: allowed))
         }
         let (cached, generation) = cache.withLock { ($0.owners[hash], $0.generation) }
-        guard let owner = cached else { return .lookUp(hash: hash, tag: tag, generation: generation) }
-        return .caller(try check(Caller(owner, keyTag: tag), allowed: allowed))
+        guard let owner = cached else { return .lookUp(hash: hash, generation: generation) }
+        return .caller(try check(Caller(owner), allowed: allowed))
     }
 
     private func check(_ caller: Caller, allowed: Set<KeyKind>) throws -> Caller {
@@ -106,7 +103,7 @@ final class Authenticator: Sendable {
 }
 
 extension Caller {
-    init(_ owner: KeyOwner, keyTag: UInt64) {
-        self.init(kind: owner.kind, appID: owner.appID, keyTag: keyTag, requiresIdentityVerification: owner.requiresIdentityVerification)
+    init(_ owner: KeyOwner) {
+        self.init(kind: owner.kind, appID: owner.appID, requiresIdentityVerification: owner.requiresIdentityVerification)
     }
 }

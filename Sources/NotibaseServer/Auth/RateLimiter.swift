@@ -1,15 +1,44 @@
-/// A token bucket per key: `rate` requests a second on average, bursts up to twice that.
+/// Requests a second, as token buckets that hold twice the rate (a burst of two seconds' worth).
+///
+/// What each bucket is keyed by: the admin key by the key; a server or client key by its app, so
+/// rotating a key does not refill anything. Client-key requests also take from a bucket per client
+/// address within the app (``addressShare`` of the client rate), so one address cannot spend the
+/// app's whole bucket: its excess is refused before it reaches the app's bucket.
 final class RateLimiter: Sendable {
-    private let buckets: [KeyKind: TokenBuckets<UInt64>]
+    /// The part of an app's client-key rate one client address may use.
+    static let addressShare = 0.1
+
+    private struct AddressKey: Hashable, Sendable {
+        var appID: String
+        var address: IPAddress
+    }
+
+    private let buckets: [KeyKind: TokenBuckets<String>]
+    private let addressBuckets: TokenBuckets<AddressKey>?
 
     /// `rates` gives requests per second per key kind; 0 or absent means no limit.
     init(rates: [KeyKind: Int], now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
         buckets = rates.filter { $0.value > 0 }.mapValues { TokenBuckets(rate: Double($0), burst: Double($0) * 2, now: now) }
+        addressBuckets = rates[.client].flatMap { rate in
+            guard rate > 0 else { return nil }
+            let share = max(1, Double(rate) * Self.addressShare)
+            return TokenBuckets(rate: share, burst: share * 2, now: now)
+        }
     }
 
-    /// Takes one request from the caller's bucket; throws 429 with the wait when it is empty.
-    func admit(_ caller: Caller) throws {
-        guard let buckets = buckets[caller.kind], let seconds = buckets.take(caller.keyTag) else { return }
-        throw APIError(status: 429, code: "rate_limited", message: "this key is over its limit of \(Int(buckets.rate)) requests a second; retry after \(seconds) s", field: nil, retryAfter: seconds)
+    /// Takes one request from the caller's buckets; throws 429 with the wait when one is empty.
+    /// `client` is the request's client address, when it came over a socket.
+    func admit(_ caller: Caller, from client: IPAddress?) throws {
+        if caller.kind == .client, let appID = caller.appID, let client, let addressBuckets,
+           let seconds = addressBuckets.take(AddressKey(appID: appID, address: client)) {
+            throw Self.limited("this address is over its limit of \(Int(addressBuckets.rate)) requests a second with this app's client key", seconds)
+        }
+        guard let buckets = buckets[caller.kind], let seconds = buckets.take(caller.appID ?? "admin") else { return }
+        let owner = caller.appID == nil ? "the admin key" : "this app's \(caller.kind.rawValue) key"
+        throw Self.limited("\(owner) is over its limit of \(Int(buckets.rate)) requests a second", seconds)
+    }
+
+    private static func limited(_ message: String, _ seconds: Int) -> APIError {
+        APIError(status: 429, code: "rate_limited", message: "\(message); retry after \(seconds) s", field: nil, retryAfter: seconds)
     }
 }

@@ -29,9 +29,10 @@ struct Signer: Sendable {
         Base64URL.encode(Self.mac(receiptKey, Array(deliveryID.utf8)) ?? [])
     }
 
-    /// Whether `signature` is the one made for `deliveryID` (compared in constant time).
+    /// Whether `signature` is the one made for `deliveryID` (compared in constant time), spelled
+    /// as it was made.
     func isReceiptSignature(_ signature: String?, deliveryID: String) -> Bool {
-        guard let signature, signature.utf8.count == 43, let given = Base64URL.decode(signature),
+        guard let signature, let given = Self.canonical(signature),
               let expected = Self.mac(receiptKey, Array(deliveryID.utf8)) else { return false }
         return Crypto.constantTimeEqual(given, expected)
     }
@@ -40,13 +41,21 @@ struct Signer: Sendable {
         Self.identityTokenPrefix + Base64URL.encode(identityMAC(appID: appID, externalUserID: externalUserID) ?? [])
     }
 
-    /// Whether `token` is the identity token of this app's user ID (compared in constant time).
+    /// Whether `token` is the identity token of this app's user ID (compared in constant time),
+    /// spelled as it was made.
     func isIdentityToken(_ token: String?, appID: String, externalUserID: String) -> Bool {
-        guard let token, token.hasPrefix(Self.identityTokenPrefix) else { return false }
-        let encoded = token.dropFirst(Self.identityTokenPrefix.count)
-        guard encoded.utf8.count == 43, let given = Base64URL.decode(String(encoded)),
+        guard let token, token.hasPrefix(Self.identityTokenPrefix),
+              let given = Self.canonical(String(token.dropFirst(Self.identityTokenPrefix.count))),
               let expected = identityMAC(appID: appID, externalUserID: externalUserID) else { return false }
         return Crypto.constantTimeEqual(given, expected)
+    }
+
+    /// The 32 bytes `encoded` spells, when it is their one canonical spelling: 43 characters of
+    /// base64url whose last one leaves its two unused bits at zero (otherwise four spellings would
+    /// decode to the same bytes).
+    private static func canonical(_ encoded: String) -> [UInt8]? {
+        guard encoded.utf8.count == 43, let bytes = Base64URL.decode(encoded), bytes.count == 32, Base64URL.encode(bytes) == encoded else { return nil }
+        return bytes
     }
 
     private func identityMAC(appID: String, externalUserID: String) -> [UInt8]? {

@@ -1,7 +1,9 @@
 import Synchronization
 
 /// Token buckets, one per key: each holds up to `burst` tokens and refills continuously at `rate`
-/// tokens a second. In memory, so per node.
+/// tokens a second. In memory, so per node. A full bucket is the same as none, so full ones are
+/// forgotten whenever the keys outgrow ``pruneAt``: many keys (client addresses) cost memory only
+/// while their buckets are in use.
 final class TokenBuckets<Key: Hashable & Sendable>: Sendable {
     private struct Bucket {
         var tokens: Double
@@ -11,7 +13,16 @@ final class TokenBuckets<Key: Hashable & Sendable>: Sendable {
     /// Tokens a second, and the most a bucket holds.
     let rate: Double
     let burst: Double
-    private let buckets = Mutex<[Key: Bucket]>([:])
+    private let buckets = Mutex<Held>(Held())
+    /// How many keys are held before full buckets are looked for.
+    static var pruneAt: Int { 10_000 }
+
+    private struct Held {
+        var buckets: [Key: Bucket] = [:]
+        /// The count at which full buckets are next looked for: twice what a pruning left, so
+        /// pruning costs a constant per key on average.
+        var pruneAt = TokenBuckets.pruneAt
+    }
     private let now: @Sendable () -> ContinuousClock.Instant
 
     init(rate: Double, burst: Double, now: @escaping @Sendable () -> ContinuousClock.Instant) {
@@ -41,12 +52,25 @@ final class TokenBuckets<Key: Hashable & Sendable>: Sendable {
     /// Refills `key`'s bucket for the time since it was last used, then changes it.
     private func update<Value>(_ key: Key, _ change: (inout Bucket) -> Value) -> Value {
         let now = now()
-        return buckets.withLock { buckets in
-            var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
-            bucket.tokens = min(burst, bucket.tokens + max(0, (now - bucket.updated).seconds) * rate)
+        return buckets.withLock { held in
+            if held.buckets.count >= held.pruneAt { prune(&held, now: now) }
+            var bucket = held.buckets[key] ?? Bucket(tokens: burst, updated: now)
+            bucket.tokens = refilled(bucket, now: now)
             bucket.updated = now
-            defer { buckets[key] = bucket }
+            defer { held.buckets[key] = bucket }
             return change(&bucket)
         }
+    }
+
+    /// How many keys have a bucket held.
+    var count: Int { buckets.withLock { $0.buckets.count } }
+
+    private func refilled(_ bucket: Bucket, now: ContinuousClock.Instant) -> Double {
+        min(burst, bucket.tokens + max(0, (now - bucket.updated).seconds) * rate)
+    }
+
+    private func prune(_ held: inout Held, now: ContinuousClock.Instant) {
+        held.buckets = held.buckets.filter { refilled($0.value, now: now) < burst }
+        held.pruneAt = max(Self.pruneAt, held.buckets.count * 2)
     }
 }

@@ -54,9 +54,11 @@ extension Audience: Codable {
             guard (allOf == nil) != (anyOf == nil) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "give exactly one of allOf or anyOf"))
             }
+            let key = allOf != nil ? CodingKeys.allOf : .anyOf
             if (allOf ?? anyOf ?? []).isEmpty {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath + [allOf != nil ? CodingKeys.allOf : .anyOf], debugDescription: "needs at least one tag"))
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "needs at least one tag")
             }
+            try Audience.checkIdentifiers(allOf ?? anyOf ?? [], key, c)
         }
     }
 
@@ -85,7 +87,15 @@ extension Audience: Codable {
         guard (1...10_000).contains(values.count) else {
             throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "needs from 1 to 10000 values")
         }
+        try checkIdentifiers(values, key, c)
         return values
+    }
+
+    /// Throws at `key` when a value holds a control character (a tag `a\u0000b` must not match `a`).
+    fileprivate static func checkIdentifiers<Key: CodingKey>(_ values: [String], _ key: Key, _ c: KeyedDecodingContainer<Key>) throws {
+        if values.contains(where: \.hasControlCharacters) {
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "must hold no control characters")
+        }
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -43,7 +43,7 @@ final class ConnectionGuard: Sendable {
         table.withLock { $0.requestLine(id, now: now) }
     }
 
-    func headRead(_ id: UInt, forwardedFor: String?) -> Bool {
+    func headRead(_ id: UInt, forwardedFor: String?) -> ConnectionTable.HeadAdmission {
         let now = ContinuousClock.now
         return table.withLock { $0.headRead(id, forwardedFor: forwardedFor, now: now) }
     }

@@ -69,22 +69,30 @@ struct ConnectionTable {
         entries[id]?.deadline = now + limits.head
     }
 
+    /// Whether a request whose head is read goes on, and for whom it is counted.
+    enum HeadAdmission: Equatable {
+        /// It goes on; `client` is its client's ``IPAddress/limitKey`` (nil for a connection the
+        /// table does not know).
+        case admitted(client: IPAddress?)
+        /// Its client has ``ConnectionLimits/perAddress`` requests in progress already.
+        case refused
+    }
+
     /// The head is read: counts the request for its client (the peer, or for a trusted proxy the
-    /// client its `X-Forwarded-For` names) and gives the body its deadline. False when the client
-    /// has ``ConnectionLimits/perAddress`` requests in progress already.
-    mutating func headRead(_ id: UInt, forwardedFor: String?, now: Instant) -> Bool {
-        guard var entry = entries[id] else { return true }
+    /// client its `X-Forwarded-For` names) and gives the body its deadline.
+    mutating func headRead(_ id: UInt, forwardedFor: String?, now: Instant) -> HeadAdmission {
+        guard var entry = entries[id] else { return .admitted(client: nil) }
         let client = limits.trustedProxies.contains(entry.address) ? self.client(forwardedFor) ?? entry.address : entry.address
         let key = client.limitKey
         if entry.client == nil {
-            guard requestsPerClient[key, default: 0] < limits.perAddress else { return false }
+            guard requestsPerClient[key, default: 0] < limits.perAddress else { return .refused }
             requestsPerClient[key, default: 0] += 1
             entry.client = key
         }
         entry.phase = .body
         entry.deadline = now + limits.body
         entries[id] = entry
-        return true
+        return .admitted(client: key)
     }
 
     /// The request is being answered (or waits for the server): no deadline.

@@ -35,11 +35,16 @@ final class RequestState: @unchecked Sendable {
     var suspended = false
     /// Bytes of the ``BodyBudget`` this request holds.
     var reserved = 0
+    /// The client the request is counted for (the peer, or a trusted proxy's client).
+    var client: IPAddress?
     /// What ended a suspension, handed over from whichever thread settled it first.
     let settled = Mutex<Settlement?>(nil)
 
+    /// The request's ID, made once: the head's screening and the answer log the same one.
+    lazy var requestID = HTTPRequest.newID()
+
     var request: HTTPRequest {
-        HTTPRequest(method: method, path: path, query: query, lowercasedHeaders: headers, body: body)
+        HTTPRequest(method: method, path: path, query: query, lowercasedHeaders: headers, body: body, id: requestID, client: client)
     }
 }
 
@@ -140,7 +145,10 @@ private func readHead(
         state.tooLarge = true
         return queue(context.responder.bodyTooLarge(state.request, limit: context.maxBodyBytes), on: connection)
     }
-    guard context.connections.headRead(state.connectionID, forwardedFor: state.headers["x-forwarded-for"]) else {
+    switch context.connections.headRead(state.connectionID, forwardedFor: state.headers["x-forwarded-for"]) {
+    case .admitted(let client):
+        state.client = client
+    case .refused:
         state.tooLarge = true
         return queue(context.responder.refuse(state.request, .addressBusy), on: connection)
     }

@@ -42,6 +42,21 @@ struct DeviceRegistration: Sendable, Equatable {
     var sdkVersion: String?
     /// The token this registration replaces: that device is deactivated.
     var previousToken: String? = nil
+    /// Whether the stored users of devices are verified and this registration may not override
+    /// them (the client key of an app that requires identity verification): a device stored with
+    /// another user than ``externalUserID`` (which the API kept only with its identity token) is
+    /// left as it is and the registration refused (``DeviceRegistration/claimedByAnotherUser``),
+    /// and ``previousToken`` retires only a device of the same user or of none.
+    var protectsVerifiedUsers = false
+}
+
+extension DeviceRegistration {
+    /// What a store throws for a registration that ``protectsVerifiedUsers`` and names a token
+    /// whose device is stored with another user.
+    static let claimedByAnotherUser = APIError(
+        status: 403, code: "identity_required",
+        message: "this token belongs to a device verified as another user: send that user's externalUserId and externalUserIdToken, or change the device with the server key",
+        field: "externalUserIdToken")
 }
 
 /// A registered device.

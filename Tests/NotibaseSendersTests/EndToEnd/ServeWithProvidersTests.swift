@@ -12,7 +12,7 @@ import NotibaseTestSupport
 extension PeerTests {
     @Suite("notibase serve with the real senders")
     struct ServeWithProvidersTests {
-        static let admin = "nb_admin_providers-test-admin-key-0123456789"
+        static let admin = "nb_admin_Hhm6spvGQypFN1UVrjMvX8lUDbAQCsCwXDzLQpI8GJ0"
 
         @Test func aMessageGoesThroughAPNsAndTheLogSaysSo() async throws {
             let alive = String(repeating: "0a", count: 32)

@@ -54,7 +54,7 @@ struct RegistrationDecodingTests {
         "{\n\t\"platform\": \"android\",\r\n\t\"token\": \"fcm-0123456789abcdef:xyz\"\n}",
         #"{"platform":"ios","token":"\#(token)","externalUserId":"user-42","tags":["news","vip","news"],"locale":"fr-FR","timeZone":"Europe\/Paris","appVersion":"3.1","sdkVersion":"1.0","previousToken":"\#(String(repeating: "cd", count: 32))"}"#,
         #"{"platform":"ios","token":"\#(token)","externalUserId":null,"tags":null,"locale":null,"timeZone":null,"appVersion":null,"sdkVersion":null,"previousToken":null}"#,
-        #"{"platform":"ios","token":"\#(token)","tags":[],"externalUserId":"\u00e9t\u00C9 \ud83d\ude00 \"q\" \\ \b\f\n\r\t \u0000"}"#,
+        #"{"platform":"ios","token":"\#(token)","tags":[],"externalUserId":"\u00e9t\u00C9 \ud83d\ude00 \"q\" \\ \/"}"#,
         #"{"platform":"ios","token":"\#(token)","externalUserId":"été 😀","tags":[ "a" , "b" ]}"#,
     ])
     func plainBodiesTakeTheHandWrittenPathAndDecodeAsTheStrictDecoderDoes(body: String) throws {
@@ -66,6 +66,15 @@ struct RegistrationDecodingTests {
             return
         }
         #expect(outcome == Self.strictOutcome(bytes), "\(body)")
+    }
+
+    /// Control characters, escaped or not, are refused (issue 28) the same way on both paths.
+    @Test(arguments: [#"\b\f\n\r\t \u0000"#, #"a\u0000b"#, #"\u001f"#, "a\u{7f}", "\u{85}"])
+    func controlCharactersAreRefusedAlikeOnBothPaths(userID: String) throws {
+        let bytes = Array(#"{"platform":"ios","token":"\#(Self.token)","externalUserId":"\#(userID)"}"#.utf8)
+        let outcome = Self.routeOutcome(bytes)
+        if case .registration = outcome { Issue.record("\(userID) was taken") }
+        #expect(outcome == Self.strictOutcome(bytes))
     }
 
     @Test func escapesAreDecoded() throws {

@@ -10,7 +10,7 @@ import NotibaseTestSupport
 /// or, inside ``test(_:_:)`` over `.live`, over a socket to the same responder; the fan-out and the
 /// workers run when the test says. Time is a settable clock.
 final class Harness: TestClient {
-    static let adminKey = "nb_admin_test-admin-key-0123456789abcdefghij"
+    static let adminKey = "nb_admin_SfdWRjrZ3Pubat5U19bxVHbnIU9GpltLDFXUaEWxL3A"
     static let secretKey = [UInt8](repeating: 7, count: 32)
 
     /// What the server signs with: receipts, identity tokens.

@@ -14,7 +14,7 @@ import NotibaseTestSupport
 /// A live Notibase server (the same code as `notibase serve`, on a real port, in this process) whose
 /// pushes go to simulated phones running the real extension, and an app created on it.
 final class LiveWorld: Sendable {
-    static let adminKey = "nb_admin_live-world-test-admin-key-0123456789"
+    static let adminKey = "nb_admin_T7xyAsHwIzQ72d641swEIw9txSmN9pB_Lnzo1i9chc4"
 
     let files = TemporaryDirectory("notibase-live")
     let server: Server

@@ -38,6 +38,7 @@ extension PostgresStore {
             locale = coalesce($7, devices.locale), time_zone = coalesce($8, devices.time_zone),
             app_version = coalesce($9, devices.app_version), sdk_version = coalesce($10, devices.sdk_version),
             active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = $11
+        WHERE $12::integer = 0 OR devices.external_user_id IS NULL OR devices.external_user_id = $5
         RETURNING \(Rows.deviceColumns), (xmax = 0)
         """
 
@@ -142,7 +143,7 @@ extension PostgresStore {
         WITH r AS (
             SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
                 app text, now bigint, id text, platform text, token text, "externalUserID" text, tags jsonb, locale text, "timeZone" text,
-                "appVersion" text, "sdkVersion" text)),
+                "appVersion" text, "sdkVersion" text, "protectsVerifiedUsers" boolean)),
         inserted AS (
             INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at)
             SELECT r.id, r.app, r.platform, r.token, r."externalUserID", coalesce(r.tags, '[]'), r.locale, r."timeZone", r."appVersion", r."sdkVersion",
@@ -156,6 +157,7 @@ extension PostgresStore {
                 app_version = coalesce(r."appVersion", d.app_version), sdk_version = coalesce(r."sdkVersion", d.sdk_version),
                 active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = r.now
             FROM r WHERE d.app_id = r.app AND d.platform = r.platform AND d.token = r.token
+                AND (NOT r."protectsVerifiedUsers" OR d.external_user_id IS NULL OR d.external_user_id = r."externalUserID")
             RETURNING \(answer == .rows ? qualifiedDeviceColumns + ", false, d.app_id" : "1"))
         \(answer == .rows ? "SELECT * FROM inserted UNION ALL SELECT * FROM updated" : "SELECT (SELECT count(*) FROM inserted), (SELECT count(*) FROM updated)")
         """
@@ -198,6 +200,7 @@ extension PostgresStore {
         var timeZone: String?
         var appVersion: String?
         var sdkVersion: String?
+        var protectsVerifiedUsers: Bool
 
         init(_ item: GroupItem) {
             let registration = item.registration
@@ -212,6 +215,7 @@ extension PostgresStore {
             timeZone = registration.timeZone
             appVersion = registration.appVersion
             sdkVersion = registration.sdkVersion
+            protectsVerifiedUsers = registration.protectsVerifiedUsers
         }
     }
 
@@ -220,8 +224,10 @@ extension PostgresStore {
             .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
             .optionalText(registration.externalUserID), .optionalText(registration.tags.map(Rows.tagsJSON)), .optionalText(registration.locale),
             .optionalText(registration.timeZone), .optionalText(registration.appVersion), .optionalText(registration.sdkVersion), .int(now),
+            .int(registration.protectsVerifiedUsers ? 1 : 0),
         ]
         guard let result = try connection.query(upsertDevice, values).first({ (try Rows.device($0), $0.text(15) == "t") }) else {
+            if registration.protectsVerifiedUsers { throw DeviceRegistration.claimedByAnotherUser }
             throw StorageError.corrupt("device upsert returned nothing")
         }
         if let previous = registration.previousToken, previous != registration.token {
@@ -229,7 +235,9 @@ extension PostgresStore {
                 """
                 UPDATE devices SET active = 0, deactivated_reason = 'replaced by a new token', deactivated_at = $1, updated_at = $1
                 WHERE app_id = $2 AND platform = $3 AND token = $4 AND active = 1
-                """, [.int(now), .text(appID), .text(registration.platform.rawValue), .text(previous)])
+                    AND ($5::integer = 0 OR external_user_id IS NULL OR external_user_id = $6)
+                """, [.int(now), .text(appID), .text(registration.platform.rawValue), .text(previous), .int(registration.protectsVerifiedUsers ? 1 : 0),
+                      .optionalText(result.0.externalUserID)])
         }
         return (result.0, result.1)
     }

@@ -17,6 +17,7 @@ extension SQLiteStore {
             external_user_id = coalesce(?5, external_user_id), tags = coalesce(?6, tags), locale = coalesce(?7, locale),
             time_zone = coalesce(?8, time_zone), app_version = coalesce(?9, app_version), sdk_version = coalesce(?10, sdk_version),
             active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = ?11
+        WHERE ?12 = 0 OR external_user_id IS NULL OR external_user_id = ?5
         RETURNING \(Rows.deviceColumns)
         """
 
@@ -97,7 +98,9 @@ extension SQLiteStore {
                 timeZone: registration.timeZone, appVersion: registration.appVersion, sdkVersion: registration.sdkVersion,
                 active: true, createdAt: now, updatedAt: now)
         } else {
-            guard let updated = try connection.first(Self.upsertDevice, values, { try Rows.device($0, knownTags: registration.tags) }) else {
+            let guarded = values + [.int(registration.protectsVerifiedUsers ? 1 : 0)]
+            guard let updated = try connection.first(Self.upsertDevice, guarded, { try Rows.device($0, knownTags: registration.tags) }) else {
+                if registration.protectsVerifiedUsers { throw DeviceRegistration.claimedByAnotherUser }
                 throw StorageError.corrupt("device upsert returned nothing")
             }
             device = updated
@@ -106,8 +109,9 @@ extension SQLiteStore {
             try connection.run(
                 """
                 UPDATE devices SET active = 0, deactivated_reason = 'replaced by a new token', deactivated_at = ?, updated_at = ?
-                WHERE app_id = ? AND platform = ? AND token = ? AND active = 1
-                """, [.int(now), .int(now), .text(appID), .text(registration.platform.rawValue), .text(previous)])
+                WHERE app_id = ? AND platform = ? AND token = ? AND active = 1 AND (? = 0 OR external_user_id IS NULL OR external_user_id = ?)
+                """, [.int(now), .int(now), .text(appID), .text(registration.platform.rawValue), .text(previous),
+                      .int(registration.protectsVerifiedUsers ? 1 : 0), .optionalText(device.externalUserID)])
         }
         return device
     }
