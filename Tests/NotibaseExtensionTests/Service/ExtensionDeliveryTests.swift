@@ -185,7 +185,7 @@ struct ReceiptOutboxTests {
     @Test func keepsReceiptsUntilSentAndStaysBounded() async throws {
         let files = TemporaryDirectory("notibase-outbox")
         let outbox = ReceiptOutbox(shared: files.url)
-        let receipts = (0..<3).map { Receipt(id: "r\($0)", deliveryID: "d\($0)", event: .opened, occurredAt: Date(timeIntervalSince1970: Double($0))) }
+        let receipts = (0..<3).map { Receipt(id: "r\($0)", deliveryID: "d\($0)", event: .opened, occurredAt: Date(timeIntervalSince1970: 1_800_000_000 + Double($0))) }
         for receipt in receipts { outbox.add(receipt) }
         outbox.add(receipts[0])  // the same receipt twice is one file
         #expect(outbox.pending().map(\.id) == ["r0", "r1", "r2"])
