@@ -11,6 +11,11 @@ extension PostgresSchema {
     /// `(app_id, id, delivery_created_at)`: the same receipt posted twice names the same delivery,
     /// hence the same week, and is still caught. A DEFAULT partition takes what no week holds, so a
     /// write never fails. Existing rows move into the weeks they belong to.
+    /// The start of the week that holds `at` (milliseconds), as `notibase_history_week` computes it.
+    static func historyWeek(_ at: Int) -> Int {
+        at - (((at - 345_600_000) % 604_800_000) + 604_800_000) % 604_800_000
+    }
+
     static let historyByWeek = """
         -- A week is 604800000 ms; weeks start on Mondays (345600000 ms: 1970-01-05 00:00 UTC).
         CREATE FUNCTION notibase_history_week(at_ms BIGINT) RETURNS BIGINT LANGUAGE sql IMMUTABLE AS $$

@@ -72,9 +72,7 @@ extension PostgresStore {
             return (after, false, batch)
         }
         // As after a fan-out batch: a new week's first rows get their statistics.
-        if let (fanOut, stamped) = batch, fanOut.written > 0 {
-            _ = try? await pool.withConnection { try $0.run("SELECT notibase_analyze_history($1)", [.int(stamped)]) }
-        }
+        if let (fanOut, stamped) = batch, fanOut.written > 0 { await giveHistoryStatistics(at: stamped) }
         return (stored, replayed, batch?.0.written)
     }
 

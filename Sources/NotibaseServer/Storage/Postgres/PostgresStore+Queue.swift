@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import NotibaseCore
 
 extension PostgresStore {
@@ -23,8 +24,25 @@ extension PostgresStore {
         // A new week's first rows: statistics for it now, not at autovacuum's first visit
         // (PostgresSchema.historyStatistics). The batch has committed: should this fail, the batch
         // still stands, and the next one asks again.
-        if batch.written > 0 { _ = try? await pool.withConnection { try $0.run("SELECT notibase_analyze_history($1)", [.int(written)]) } }
+        if batch.written > 0 { await giveHistoryStatistics(at: written) }
         return batch
+    }
+
+    /// Gives the week that holds `at` its first statistics if it has none
+    /// (``PostgresSchema/historyStatistics``), asking at most once a second per week and node: a
+    /// one-device message writes a batch of its own, and asking after each cost a round trip a
+    /// message. The first batch of a week still asks at once. Should the call fail, the batch
+    /// stands and a later one asks again.
+    func giveHistoryStatistics(at: Int) async {
+        let week = PostgresSchema.historyWeek(at)
+        let now = ContinuousClock.now
+        let due = statisticsAsked.withLock { asked in
+            guard asked[week].map({ now - $0 >= .seconds(1) }) ?? true else { return false }
+            asked[week] = now
+            if asked.count > 64 { asked = asked.filter { now - $0.value < .seconds(60) } }
+            return true
+        }
+        if due { _ = try? await pool.withConnection { try $0.run("SELECT notibase_analyze_history($1)", [.int(at)]) } }
     }
 
     /// The batch ``fanOutBatch(messageSeq:audience:chooser:limit:now:claim:)`` writes, inside a

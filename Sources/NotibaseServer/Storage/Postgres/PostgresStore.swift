@@ -16,6 +16,8 @@ final class PostgresStore: Storage {
     /// Registrations waiting for the group commit in flight, and whether one is; added to from any
     /// thread.
     let registrations = Mutex<(waiting: [PendingRegistration], committing: Bool)>(([], false))
+    /// When this node last asked whether a week's deliveries have statistics (by the week's start).
+    let statisticsAsked = Mutex<[Int: ContinuousClock.Instant]>([:])
 
     /// Connects (`size` connections), migrates the schema under an advisory lock, and makes the
     /// history partitions for the weeks ahead of `now` (retention makes them again as time goes on).

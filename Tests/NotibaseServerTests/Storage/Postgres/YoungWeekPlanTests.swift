@@ -85,3 +85,16 @@ struct YoungWeekPlanTests {
         try await store.pool.withConnection { try $0.run("UPDATE messages SET state = 'completed' WHERE seq = $1", [.int(seq)]) }
     }
 }
+
+/// The node's own reckoning of a week (which week's statistics it asked for last) is the
+/// database's: weeks start on Mondays at 00:00 UTC (`notibase_history_week`).
+@Suite("History weeks")
+struct HistoryWeekTests {
+    @Test func aWeekStartsOnMondayAtMidnightUTC() {
+        let monday = 1_799_625_600_000  // 2027-01-11T00:00:00Z
+        #expect(PostgresSchema.historyWeek(monday) == monday)
+        #expect(PostgresSchema.historyWeek(1_800_230_399_000) == monday)  // the Sunday after, 23:59:59
+        #expect(PostgresSchema.historyWeek(1_800_230_400_000) == 1_800_230_400_000)  // the next Monday
+        #expect(PostgresSchema.historyWeek(-86_400_000) == 345_600_000 - 604_800_000)  // before 1970-01-05
+    }
+}
