@@ -5,7 +5,11 @@
 -- there is no response() callback (it makes wrk hand every response to Lua); wrk counts the
 -- answers that are not 2xx itself, and script/bench-server fails when there are any.
 local counter = 0
-local thread_id = 0
+-- wrk sets each thread's `thread_id` (from 1) as a global of its Lua state (setup below); a local
+-- here would hide it, and every thread would make the tokens "%064x" of 1, 2, … again: the tokens
+-- of devices a benchmark registered in bulk, whose re-registration is an update, or a 403 when the
+-- device is verified as another user.
+thread_id = 0
 local threads = {}
 local prefix, suffix
 
