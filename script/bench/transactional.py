@@ -309,10 +309,19 @@ def milliseconds(text):
     return float(value) * {"us": 0.001, "ms": 1, "s": 1000, "m": 60_000}[unit]
 
 
+def cpu_seconds(process):
+    """The CPU time (user and system) a process has used so far, from /proc."""
+    with open(f"/proc/{process.pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def wrk(args, server, script, environment):
     command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s", "--timeout", "30s",
                "--latency", "-s", os.path.join(SCRIPTS, script), f"http://127.0.0.1:{server.port}"]
+    cpu = cpu_seconds(server.process)
     output = subprocess.run(command, env=dict(os.environ, **environment), capture_output=True, text=True, check=True).stdout
+    cpu = cpu_seconds(server.process) - cpu
     result = {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
               "requests": int(re.search(r"(\d+) requests in", output).group(1)),
               "p50": milliseconds(re.search(r"^\s+50%\s+(\S+)", output, re.M).group(1)),
@@ -321,6 +330,9 @@ def wrk(args, server, script, environment):
     errors = re.search(r"Socket errors: (.*)", output)
     result["non2xx"] = int(non2xx.group(1)) if non2xx else 0
     result["errors"] = errors.group(1) if errors else ""
+    # The server's CPU per request while wrk ran (for messages, their sends included, as far as
+    # they kept up): what a request costs, whatever else shares the machine.
+    result["cpu"] = 1e6 * cpu / max(1, result["requests"])
     return result
 
 
@@ -377,7 +389,7 @@ def measure(args, backend, setup, app, files, run):
 
 def show(name, result, registrations):
     line = (f"   {name:<28} {result['rps']:>9,.0f}/s  p50 {result['p50']:>8.2f} ms  p99 {result['p99']:>8.2f} ms"
-            f"  non-2xx {result['non2xx']}")
+            f"  non-2xx {result['non2xx']}  server CPU {result['cpu']:,.0f} µs/request")
     if "drain" in result:
         line += (f"  {100 * result['rps'] / registrations:5.1f}% of registrations"
                  f"  | {result['sent']:,} sent, all {result['drain']:.2f} s after wrk ended ({result['e2e']:,.0f}/s end to end)")
@@ -400,13 +412,14 @@ def summary(args, results):
         for key in setups:
             runs = results[key]
             registrations = [r["registrations"]["rps"] for r in runs]
-            print(f"   {key[1]:>9,} devices, history {key[2]:>9,}: registrations {spread(registrations)}/s")
+            print(f"   {key[1]:>9,} devices, history {key[2]:>9,}: registrations {spread(registrations)}/s,"
+                  f" server CPU {spread([r['registrations']['cpu'] for r in runs], ' µs')}/request")
             for audience in ("deviceIds", "externalUserIds"):
                 kind = [r[audience] for r in runs]
                 print(f"      by {audience:<15} {spread([k['rps'] for k in kind])}/s = "
                       f"{spread([100 * k['rps'] / r['registrations']['rps'] for k, r in zip(kind, runs)], '%', 1)} of registrations,"
                       f" p50 {spread([k['p50'] for k in kind], ' ms', 2)}, p99 {spread([k['p99'] for k in kind], ' ms', 2)},"
-                      f" drained {spread([k['drain'] for k in kind], ' s', 2)} after")
+                      f" drained {spread([k['drain'] for k in kind], ' s', 2)} after, server CPU {spread([k['cpu'] for k in kind], ' µs')}/message")
         smallest, largest = setups[0], setups[-1]
         if smallest != largest:
             for audience in ("deviceIds", "externalUserIds"):
