@@ -21,12 +21,19 @@ final class APIContext: Sendable {
     let signals: WorkSignals
     /// The SHA-256 of the token `/metrics` needs, when it needs one.
     let metricsTokenHash: [UInt8]?
+    /// Each app's credential health, as the workers found it.
+    let credentialMonitor: CredentialMonitor
+    /// Whether the senders send with the apps' stored credentials (not the accepting or simulated
+    /// ones): only then does a send warn about missing or failing credentials.
+    let credentialsRequired: Bool
 
     init(
         store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
         limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil, signals: WorkSignals = WorkSignals(), quota: MessageQuota? = nil,
-        metricsTokenHash: [UInt8]? = nil
+        metricsTokenHash: [UInt8]? = nil, credentialMonitor: CredentialMonitor? = nil, credentialsRequired: Bool = false
     ) {
+        self.credentialMonitor = credentialMonitor ?? CredentialMonitor(store: store, logger: logger, clock: clock)
+        self.credentialsRequired = credentialsRequired
         self.metricsTokenHash = metricsTokenHash
         self.quota = quota ?? MessageQuota(perMinute: limits.appMessagesPerMinute)
         self.signals = signals

@@ -18,6 +18,8 @@ struct CredentialRecord: Sendable {
     var sealed: [UInt8]
     var summary: String
     var updatedAt: Int
+    /// How sending with them went: `untested` until a send says otherwise.
+    var health = CredentialHealth()
 }
 
 /// What a key resolves to.
@@ -223,6 +225,8 @@ struct FanOutBatch: Sendable {
     var written: Int
     var done: Bool
     var claimed: [ClaimedDelivery] = []
+    /// The platforms of the devices it wrote deliveries for.
+    var platforms: Set<Platform> = []
 }
 
 /// A delivery claimed by a worker, with what it needs to render and send it.
@@ -274,6 +278,15 @@ enum ReceiptResult: Sendable, Equatable {
 
 /// A message's funnel, counted by the store: how many deliveries reached each step, what devices
 /// reported drawing, and why deliveries failed.
+/// Deliveries of a message waiting for working credentials, on one platform for one reason.
+struct CredentialWait: Sendable, Equatable, Encodable {
+    var platform: String
+    var reason: String
+    var count: Int
+    /// What the provider's answer means and what to do.
+    var explanation: String?
+}
+
 struct Funnel: Sendable {
     /// Deliveries by state.
     var byState: [String: Int] = [:]

@@ -111,9 +111,10 @@ final class StorageContractTests: Sendable {
             try NewMessage(id: id, appID: app, content: MessageContent(message: Message(title: "T"), variants: nil), audience: audience,
                            sendAt: 100, audienceSize: 0, createdAt: 100)
         }
-        let (one, replayed, written) = try await store.createMessageWithDeliveries(
+        let (one, replayed, written, platforms) = try await store.createMessageWithDeliveries(
             try new("one", .devices(["app-dev-3", "nope"])), idempotencyKey: "k", window: 1_000, chooser: VariantChooser(locales: []), limit: 3, now: 100)
         #expect(!replayed && written == 1 && one.audienceSize == 1 && one.state == .sending)
+        #expect(platforms == [.ios], "the platforms written for, so a send knows them without a read")
         #expect(try await store.deliveries(messageSeq: one.seq, state: .queued, afterSeq: 0, limit: 10).compactMap(\.deviceID) == ["app-dev-3"])
         let again = try await store.createMessageWithDeliveries(
             try new("two", .devices(["app-dev-3"])), idempotencyKey: "k", window: 1_000, chooser: VariantChooser(locales: []), limit: 3, now: 150)

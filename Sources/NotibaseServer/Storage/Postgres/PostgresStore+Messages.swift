@@ -13,6 +13,15 @@ extension PostgresStore {
             .first { $0.int(0) } ?? 0
     }
 
+    func audienceReaches(appID: String, _ audience: Audience, platform: Platform) async throws -> Bool {
+        let source = audience.postgresSource(parameter: 3)
+        return try await pool.withConnection {
+            try $0.query(
+                "SELECT 1 FROM \(source.from) WHERE devices.app_id = $1 AND devices.active = 1 AND devices.platform = $2 AND \(source.condition) LIMIT 1",
+                [.text(appID), .text(platform.rawValue)] + source.values).first { $0.int(0) } != nil
+        }
+    }
+
     func audienceByTimeZone(appID: String, _ audience: Audience) async throws -> [String?: Int] {
         let source = audience.postgresSource(parameter: 2)
         let rows = try await pool.withConnection {
@@ -55,7 +64,7 @@ extension PostgresStore {
     /// audience counted, the message stored and its deliveries written, in one transaction.
     func createMessageWithDeliveries(
         _ message: NewMessage, idempotencyKey: String?, window: Int, chooser: VariantChooser, limit: Int, now: Int
-    ) async throws -> (MessageRecord, replayed: Bool, written: Int?) {
+    ) async throws -> (MessageRecord, replayed: Bool, written: Int?, platforms: Set<Platform>) {
         let (stored, replayed, batch) = try await pool.transaction { connection -> (MessageRecord, Bool, (FanOutBatch, Int)?) in
             var message = message
             message.audienceSize = try Self.audienceSize(connection, appID: message.appID, message.audience)
@@ -73,7 +82,7 @@ extension PostgresStore {
         }
         // As after a fan-out batch: a new week's first rows get their statistics.
         if let (fanOut, stamped) = batch, fanOut.written > 0 { await giveHistoryStatistics(at: stamped) }
-        return (stored, replayed, batch?.0.written)
+        return (stored, replayed, batch?.0.written, batch?.0.platforms ?? [])
     }
 
     /// The message stored, or the one its idempotency key names: inside a transaction.

@@ -133,7 +133,7 @@ extension PostgresStore {
             "UPDATE messages SET fanout_cursor = $1, state = $2 WHERE seq = $3",
             [.int(targets.last?.device ?? message.fanOutCursor), .text((done ? MessageState.sending : .fanningOut).rawValue), .int(messageSeq)])
         if done { try Self.completeIfFinished(connection, messageSeqs: [messageSeq], now: written) }
-        return (FanOutBatch(written: targets.count, done: done, claimed: claimed), written)
+        return (FanOutBatch(written: targets.count, done: done, claimed: claimed, platforms: Set(targets.compactMap { Platform(rawValue: $0.platform) })), written)
     }
 
     private struct Target {

@@ -1,3 +1,5 @@
+import NotibaseCore
+
 extension SQLiteStore {
 
     /// Stores a new message, or, when `idempotencyKey` was used by the app within `window`
@@ -10,12 +12,12 @@ extension SQLiteStore {
     /// audience counted, the message stored and its deliveries written, in one transaction.
     func createMessageWithDeliveries(
         _ message: NewMessage, idempotencyKey: String?, window: Int, chooser: VariantChooser, limit: Int, now: Int
-    ) throws -> (MessageRecord, replayed: Bool, written: Int?) {
+    ) throws -> (MessageRecord, replayed: Bool, written: Int?, platforms: Set<Platform>) {
         try connection.transaction {
             var message = message
             message.audienceSize = try reads.audienceSize(appID: message.appID, message.audience)
             let (stored, replayed) = try insertMessage(message, idempotencyKey: idempotencyKey, window: window)
-            guard !replayed, message.audienceSize <= limit else { return (stored, replayed, nil) }
+            guard !replayed, message.audienceSize <= limit else { return (stored, replayed, nil, []) }
             let batch = try writeFanOutBatch(
                 messageSeq: stored.seq, audience: message.audience, chooser: chooser, limit: limit + 1, now: now, claim: nil, inserted: stored)
             // What the batch changed (sending, or completed when nobody matched), without decoding
@@ -25,7 +27,7 @@ extension SQLiteStore {
                 after.state = MessageState(rawValue: row.text(0)) ?? after.state
                 after.finishedAt = row.optionalInt(1)
             }
-            return (after, false, batch.written)
+            return (after, false, batch.written, batch.platforms)
         }
     }
 
@@ -151,6 +153,13 @@ extension SQLiteStore {
 /// Messages and their audiences, read on a reader's connection (or the writer's, inside its transactions: ``SQLiteReads``).
 extension SQLiteReads {
     /// How many active devices of the app an audience matches now.
+    func audienceReaches(appID: String, _ audience: Audience, platform: Platform) throws -> Bool {
+        let source = audience.sqlSource
+        return try connection.first(
+            "SELECT 1 FROM \(source.from) WHERE devices.app_id = ? AND devices.active = 1 AND devices.platform = ? AND \(source.condition) LIMIT 1",
+            source.fromValues + [.text(appID), .text(platform.rawValue)] + source.values) { $0.int(0) } != nil
+    }
+
     func audienceSize(appID: String, _ audience: Audience) throws -> Int {
         let source = audience.sqlSource
         return try connection.first(

@@ -83,7 +83,7 @@ extension SQLiteStore {
             "UPDATE messages SET fanout_cursor = ?, state = ? WHERE seq = ?",
             [.int(targets.last?.0 ?? message.fanOutCursor), .text(state.rawValue), .int(messageSeq)])
         if done { try completeIfFinished(messageSeqs: [messageSeq], now: written) }
-        return FanOutBatch(written: targets.count, done: done, claimed: claimed)
+        return FanOutBatch(written: targets.count, done: done, claimed: claimed, platforms: Set(targets.compactMap { Platform(rawValue: $0.1) }))
     }
 
     /// Claims up to `limit` due deliveries for `lease` milliseconds: their due time moves to the
