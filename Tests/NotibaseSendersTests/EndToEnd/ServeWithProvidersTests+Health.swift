@@ -13,15 +13,10 @@ extension PeerTests.ServeWithProvidersTests {
         let apns = try await APNsFixture.start(script: ["tokens": [iphone: [["status": 403, "reason": "InvalidProviderToken"]]]])
         let fcm = try await FCMFixture.start(script: ["endpoints": ["token": [["status": 400, "oauth_error": "invalid_grant"]]]])
         let data = TemporaryDirectory("notibase-serve-health")
-        let server = try ChildProcess(
-            TestProducts.executable("notibase").path,
-            ["serve", "--listen", "127.0.0.1:0", "--data-dir", data.url.path, "--no-access-log", "--log-level", "warning",
-             "--apns-url", apns.peer.url, "--apns-ca", apns.peer.caFile,
-             "--fcm-url", fcm.peer.url, "--fcm-token-url", fcm.peer.url + "/token", "--fcm-ca", fcm.peer.caFile],
-            environment: ["NOTIBASE_ADMIN_KEY": Self.admin], capturesStandardError: true)
-        var line = ""
-        while !line.contains("listening on") { line = try server.readLine(timeout: .seconds(30)) }
-        let base = URL(string: String(line[line.range(of: "http://")!.lowerBound...]))!
+        let (server, base) = try Self.serve(data, logLevel: "warning", [
+            "--apns-url", apns.peer.url, "--apns-ca", apns.peer.caFile,
+            "--fcm-url", fcm.peer.url, "--fcm-token-url", fcm.peer.url + "/token", "--fcm-ca", fcm.peer.caFile,
+        ])
 
         let app = try await call(base, "POST", "/v1/apps", Self.admin, #"{"name":"Health"}"#)
         let appID = try #require(app["id"] as? String)

@@ -46,25 +46,26 @@ import Testing
         (["token_uri": "https://127.0.0.1:22/token"], "token_uri"),
     ]
 
-    @Test(arguments: apnsCases)
-    func aBadAPNsUploadIsRefusedNamingTheField(_ changes: [String: String?], _ field: String) async throws {
-        let harness = try await Harness()
-        let app = try await harness.createApp()
-        let reply = await harness.request("PUT", "/v1/apps/\(app.id)/credentials/apns", key: app.serverKey, body: TestCredentials.apns(changes))
-        #expect(reply.status == 400)
-        #expect(reply["error"]["field"].string == field, "\(reply.text)")
-        #expect(!reply.text.contains("SECRETSECRET") && !reply.text.contains("MIGHAgEAMBMGBy"), "no key material in the answer")
-        #expect(try await harness.store.credentials(appID: app.id).isEmpty, "nothing stored")
+    /// One bad upload: the provider's path, the fields changed, and the field the 400 must name.
+    struct Upload: Sendable, CustomTestStringConvertible {
+        var provider: String
+        var changes: [String: String?]
+        var field: String
+        var body: String { provider == "apns" ? TestCredentials.apns(changes) : TestCredentials.serviceAccount(changes) }
+        var testDescription: String { "\(provider) \(field): \(changes.mapValues { $0.map { String($0.prefix(24)) } ?? "(missing)" })" }
     }
 
-    @Test(arguments: fcmCases)
-    func aBadServiceAccountIsRefusedNamingTheField(_ changes: [String: String?], _ field: String) async throws {
+    static let uploads = apnsCases.map { Upload(provider: "apns", changes: $0.0, field: $0.1) }
+        + fcmCases.map { Upload(provider: "fcm", changes: $0.0, field: $0.1) }
+
+    @Test(arguments: uploads)
+    func aBadUploadIsRefusedNamingTheField(_ upload: Upload) async throws {
         let harness = try await Harness()
         let app = try await harness.createApp()
-        let reply = await harness.request("PUT", "/v1/apps/\(app.id)/credentials/fcm", key: app.serverKey, body: TestCredentials.serviceAccount(changes))
+        let reply = await harness.request("PUT", "/v1/apps/\(app.id)/credentials/\(upload.provider)", key: app.serverKey, body: upload.body)
         #expect(reply.status == 400)
-        #expect(reply["error"]["field"].string == field, "\(reply.text)")
-        #expect(!reply.text.contains("SECRETSECRET"), "no key material in the answer")
+        #expect(reply["error"]["field"].string == upload.field, "\(reply.text)")
+        #expect(!reply.text.contains("SECRETSECRET") && !reply.text.contains("MIGHAgEAMBMGBy"), "no key material in the answer")
         #expect(try await harness.store.credentials(appID: app.id).isEmpty, "nothing stored")
     }
 
