@@ -126,6 +126,23 @@ final class StorageContractTests: Sendable {
         #expect(try await store.rowCount("deliveries") == 1)
     }
 
+    /// A credential's health is stored for the credentials it was observed with: an upload starts
+    /// them `untested`, and an outcome of the credentials it replaced is not stored over that.
+    @Test func credentialHealthIsStoredForTheCurrentCredentialsOnly() async throws {
+        let app = try await app()
+        try await store.putCredentials(appID: app, provider: "apns", sealed: [1], summary: "{}", now: 10)
+        let revision = try #require(try await store.app(app)).credentialsRevision
+        let failing = CredentialHealth(state: .failing, lastSuccessAt: 15, lastFailureAt: 20, lastFailureReason: "BadTopic: APNs refuses the topic")
+        #expect(try await store.recordCredentialHealth(appID: app, provider: "apns", revision: revision, failing))
+        #expect(try await store.credentials(appID: app).first?.health == failing)
+        #expect(try await !store.recordCredentialHealth(appID: app, provider: "fcm", revision: revision, failing), "no FCM credentials to mark")
+
+        try await store.putCredentials(appID: app, provider: "apns", sealed: [2], summary: "{}", now: 30)
+        #expect(try await store.credentials(appID: app).first?.health == CredentialHealth(), "an upload starts untested")
+        #expect(try await !store.recordCredentialHealth(appID: app, provider: "apns", revision: revision, failing), "an outcome of the replaced credentials")
+        #expect(try await store.credentials(appID: app).first?.health == CredentialHealth())
+    }
+
     /// An app's stored messages are bounded in bytes: one that does not fit is refused and stores
     /// nothing, another app is not counted with it, and what retention removes is given back.
     @Test func anAppsStoredBytesAreCountedAndGivenBackByRetention() async throws {
