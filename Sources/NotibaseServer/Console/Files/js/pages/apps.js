@@ -1,12 +1,14 @@
-// Apps (admin key): create an app, rotate its keys (each new key shown once), require identity
-// verification or not, upload APNs and FCM credentials, and see which are set.
-import { h, replace, field, setFieldError, announce, when } from '../dom.js';
+// Apps (admin key): create an app, rotate its keys (each new key shown once, with a copy
+// button), require identity verification or not, upload APNs and FCM credentials and see whether
+// they work, and delete an app once its name is typed.
+import { h, replace, field, setFieldError, announce, when, copyButton } from '../dom.js';
 import * as api from '../api.js';
+import { credentialsSummary, credentialBanners } from './credentials.js';
 
 function secretBox(title, entries) {
   return h('div', { class: 'secret', role: 'alert' },
-    h('p', {}, h('strong', {}, title), ' Shown only this once: store it now.'),
-    h('dl', {}, entries.map(([name, value]) => [h('dt', {}, name), h('dd', {}, h('code', {}, value))])));
+    h('p', {}, h('strong', {}, title), ' Shown only this once: copy it now.'),
+    h('dl', {}, entries.map(([name, value]) => [h('dt', {}, name), h('dd', {}, h('code', {}, value), ' ', copyButton(value, name.toLowerCase()))])));
 }
 
 function errorsInto(form, error) {
@@ -19,7 +21,8 @@ function apnsForm(app, done) {
   const c = {
     keyId: h('input', { type: 'text', autocomplete: 'off' }), teamId: h('input', { type: 'text', autocomplete: 'off' }),
     bundleId: h('input', { type: 'text', autocomplete: 'off' }),
-    environment: h('select', {}, h('option', { value: 'production' }, 'production'), h('option', { value: 'development' }, 'development')),
+    // The API's names: sandbox is where development builds' tokens work.
+    environment: h('select', {}, h('option', { value: 'production' }, 'Production'), h('option', { value: 'sandbox' }, 'Development (sandbox)')),
     privateKey: h('input', { type: 'file', accept: '.p8' }),
   };
   const form = h('form', { class: 'credentials', novalidate: true, 'aria-label': `APNs credentials for ${app.name}` },
@@ -80,17 +83,35 @@ function appCard(app, refresh, reveal) {
       reveal(secretBox(`The new ${kind} key of ${app.name}.`, [[`${kind} key`, answer.key]]));
     } catch (error) { announce(error.message); }
   } }, `Rotate the ${kind} key`);
-  const set = Object.entries(app.credentials || {});
   return h('article', { class: 'card app', 'aria-labelledby': `app-${app.id}` },
     h('h3', { id: `app-${app.id}` }, app.name),
-    h('dl', { class: 'facts' }, h('dt', {}, 'App ID'), h('dd', {}, h('code', {}, app.id)), h('dt', {}, 'Created'), h('dd', {}, when(app.createdAt)),
-      h('dt', {}, 'Credentials'), h('dd', {}, set.length
-        ? set.map(([provider, summary]) => h('span', { class: 'tag' },
-          `${provider === 'apns' ? 'APNs' : 'FCM'}: ${Object.entries(summary).sort().map(([name, value]) => `${name} ${value}`).join(', ')}`))
-        : 'none uploaded (with real providers, nothing is delivered until APNs or FCM credentials are)')),
+    credentialBanners(app),
+    h('dl', { class: 'facts' }, h('dt', {}, 'App ID'), h('dd', {}, h('code', {}, app.id), ' ', copyButton(app.id, 'app ID')),
+      h('dt', {}, 'Created'), h('dd', {}, when(app.createdAt))),
+    h('div', { class: 'credentials-summary' }, credentialsSummary(app)),
     h('label', { class: 'check' }, verification, ' Require identity verification (devices register external user IDs only with a token from your backend)'),
     h('div', { class: 'actions' }, rotate('server'), rotate('client')),
-    h('details', {}, h('summary', {}, 'Upload credentials'), apnsForm(app, refresh), fcmForm(app, refresh)));
+    h('details', {}, h('summary', {}, 'Upload credentials'), apnsForm(app, refresh), fcmForm(app, refresh)),
+    deleteForm(app, refresh));
+}
+
+// Deleting takes the app's name typed out: its devices, messages and history go with it.
+function deleteForm(app, done) {
+  const name = h('input', { type: 'text', autocomplete: 'off', spellcheck: false });
+  const nameField = field(`Type “${app.name}” to delete this app`, name, { hint: 'Its keys stop working at once; its devices, messages and delivery log are deleted.' });
+  const button = h('button', { type: 'submit', class: 'danger', disabled: true }, `Delete ${app.name}`);
+  name.addEventListener('input', () => { button.disabled = name.value !== app.name; });
+  const form = h('form', { class: 'delete-app', novalidate: true, 'aria-label': `Delete ${app.name}` }, nameField, button);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (name.value !== app.name) return;
+    try {
+      await api.call('DELETE', `/v1/apps/${encodeURIComponent(app.id)}`);
+      announce(`${app.name} is deleted`);
+      done();
+    } catch (error) { setFieldError(nameField, error.message); }
+  });
+  return h('details', { class: 'danger-zone' }, h('summary', {}, 'Delete this app'), form);
 }
 
 export function appsPage(root) {
