@@ -436,6 +436,7 @@ def run(console, keys):
     d.find_element(By.CSS_SELECTOR, "table.devices tbody tr a").click()
     console.until("the device's log shows what it drew", lambda: "rendered with 2 buttons (track, cancel) and the image" in console.text(".device-log"))
     check(console.text(".device-log .delivery h3").startswith("Commande expédiée (fr)"), "the device's log names the variant it was sent")
+    check(re.search(r"Platform\s+Android", console.text(".facts")), "the platform is named as people say it")
     labelled(console, "device")
     console.shot("device")
 

@@ -100,3 +100,8 @@ export function copyButton(text, what) {
   });
   return button;
 }
+
+/** A platform as people say it: "iOS", "Android". */
+export function platformName(platform) {
+  return { ios: 'iOS', android: 'Android' }[platform] || String(platform);
+}

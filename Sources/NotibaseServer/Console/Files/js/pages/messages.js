@@ -1,7 +1,7 @@
 // Messages: newest first, each with its funnel and rates, searchable, updating while they send; a
 // message's page with the message as composed, its audience in words, its funnel with rates,
 // failures by reason, the delivery log filtered by state (each device named), and cancel.
-import { h, replace, when, announce, percent } from '../dom.js';
+import { h, replace, when, announce, percent, platformName } from '../dom.js';
 import * as api from '../api.js';
 
 const finalStates = new Set(['completed', 'cancelled', 'failed']);
@@ -267,6 +267,6 @@ export function deliveryTable(items, { showDevice = true, devices = new Map() } 
         ? (delivery.deviceId ? [h('a', { href: `#/devices/${delivery.deviceId}` }, deviceName(delivery, devices.get(delivery.deviceId))),
           h('span', { class: 'hint device-id' }, ' ' + delivery.deviceId)] : '(deleted)')
         : h('a', { href: `#/messages/${delivery.messageId}` }, delivery.messageId.slice(0, 13) + '…')),
-      h('td', {}, delivery.platform, delivery.variant ? h('span', { class: 'variant' }, ` · ${delivery.variant}`) : null), h('td', {}, delivery.state),
+      h('td', {}, platformName(delivery.platform), delivery.variant ? h('span', { class: 'variant' }, ` · ${delivery.variant}`) : null), h('td', {}, delivery.state),
       h('td', {}, h('ol', { class: 'history' }, delivery.history.map((event) => h('li', {}, h('time', {}, when(event.at)), ' ', describeEvent(event)))))))));
 }
