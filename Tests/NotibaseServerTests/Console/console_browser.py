@@ -366,6 +366,8 @@ def run(console, keys):
     # warnings (stubbed where this server gives none) show on the message's page.
     console.stub("POST", r"/v1/messages$", ["warnings"], [{"code": "credentials_failing", "platform": "ios",
                                                           "message": "APNs credentials are failing: iPhones wait for them"}])
+    console.stub("GET", r"/funnel$", ["waitingForCredentials"], [{"platform": "ios", "reason": "InvalidProviderToken", "count": 2,
+                                                                  "explanation": "Upload a working .p8 key"}])
     d.find_element(By.XPATH, "//button[text()='Send']").click()
     console.find("#message-state")
     check(console.text("h1") == HOSTILE, "the message's page shows the hostile title as text")
@@ -395,6 +397,8 @@ def run(console, keys):
     console.until("each device is named by its user and locale, not an ID", lambda: sorted(t.split(" · ")[0] for t in names()) ==
                   ["Anna's iPhone", "Ben's iPhone", "Chloé's Pixel"] and "Chloé's Pixel · fr-FR" in names())
     check("APNs credentials are failing" in console.text(".message-warnings"), "the send's warnings show on the message's page")
+    check(console.text(".waiting li strong") == "iOS: 2 waiting" and "InvalidProviderToken" in console.text(".waiting"),
+          "the deliveries waiting for credentials are counted with their reason")
     d.execute_script("window.__stubs = []")
     labelled(console, "message")
     console.shot("message")
@@ -553,11 +557,18 @@ def run(console, keys):
                  {"state": "failing", "lastSuccessAt": None, "lastFailureAt": "2026-01-02T03:05:00Z", "lastFailureReason": "InvalidProviderToken"})
     console.stub("GET", r"/v1/apps$", ["items", -1, "credentials", "fcm", "health"],
                  {"state": "ok", "lastSuccessAt": "2026-01-02T03:00:00Z", "lastFailureAt": None, "lastFailureReason": None})
+    expires = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 10 * 86400))
+    console.stub("GET", r"/v1/apps$", ["items", 0, "credentials", "apns"], {
+        "authentication": "certificate", "bundleId": "com.example.shop", "environment": "production", "expiresAt": expires, "expiresSoon": True,
+        "subject": "Apple Push Services: com.example.shop", "updatedAt": "2026-01-02T03:04:05Z"})
     d.execute_script("location.hash = '#/compose'")
     d.execute_script("location.hash = '#/apps'")
     console.until("failing credentials are a red banner on the app", lambda: "APNs credentials are failing: InvalidProviderToken" in console.text(".app:last-child .banner"))
     check(console.text('.app:last-child [data-provider="apns"] .health.failing').startswith("Failing: InvalidProviderToken"), "the APNs health says why it fails")
     check(console.text('.app:last-child [data-provider="fcm"] .health.ok').startswith("Working: last accepted"), "the FCM health says when it last worked")
+    check("The APNs certificate expires" in console.text(".app:first-child .banner"), "a certificate expiring within 30 days is a banner on its app")
+    check(re.search(r"Authentication\s+Certificate", console.text('.app:first-child .credential[data-provider="apns"]'))
+          and "expiresSoon" not in console.text(".app:first-child"), "a certificate's summary is in words")
     d.execute_script("document.querySelector('.app:last-child').scrollIntoView()")
     console.shot("apps", top=False)
     d.refresh()

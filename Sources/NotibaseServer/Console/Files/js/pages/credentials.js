@@ -8,12 +8,15 @@ const platforms = { apns: 'iPhones', fcm: 'Android phones' };
 const labels = {
   keyId: 'Key ID', teamId: 'Team ID', bundleId: 'Bundle ID', environment: 'Environment', projectId: 'Project',
   clientEmail: 'Service account', updatedAt: 'Uploaded', expiresAt: 'Certificate expires', subject: 'Certificate',
+  authentication: 'Authentication',
 };
+const authentications = { certificate: 'Certificate', token: 'Token (.p8 key)' };
 const environments = { sandbox: 'Development (sandbox)', development: 'Development (sandbox)', production: 'Production' };
 const dates = new Set(['updatedAt', 'expiresAt']);
 
 function value(name, text) {
   if (name === 'environment') return environments[text] || text;
+  if (name === 'authentication') return authentications[text] || text;
   return dates.has(name) ? when(text) : String(text);
 }
 
@@ -33,7 +36,7 @@ export function credentialsSummary(app) {
   const set = Object.entries(app.credentials || {}).sort();
   if (!set.length) return null;
   return set.map(([provider, summary]) => {
-    const facts = Object.entries(summary).filter(([name, text]) => name !== 'health' && name !== 'provider' && typeof text !== 'object')
+    const facts = Object.entries(summary).filter(([name, text]) => !['health', 'provider', 'expiresSoon'].includes(name) && typeof text !== 'object')
       .sort(([a], [b]) => (a === 'updatedAt') - (b === 'updatedAt') || a.localeCompare(b));
     const health = healthText(summary.health);
     return h('section', { class: 'credential', 'data-provider': provider, 'aria-label': `${providers[provider] || provider} credentials` },
@@ -43,15 +46,21 @@ export function credentialsSummary(app) {
   });
 }
 
-/** A red banner for each provider whose credentials fail, and a notice when there are none. */
+/** A red banner for each provider whose credentials fail or whose certificate expires within 30
+ * days (the API's expiresSoon), and a notice when there are none. */
 export function credentialBanners(app) {
-  const set = Object.entries(app.credentials || {});
+  const set = Object.entries(app.credentials || {}).sort();
   if (!set.length) {
     return [h('p', { class: 'notice', role: 'status' },
       `${app.name} has no APNs or FCM credentials: with real providers nothing is delivered until they are uploaded (Apps, with the admin key).`)];
   }
-  return set.filter(([, summary]) => summary.health && summary.health.state === 'failing').sort().map(([provider, summary]) =>
+  const failing = set.filter(([, summary]) => summary.health && summary.health.state === 'failing').map(([provider, summary]) =>
     h('p', { class: 'banner', role: 'alert', 'data-provider': provider },
       h('strong', {}, `${providers[provider] || provider} credentials are failing`),
       `: ${summary.health.lastFailureReason || 'the provider refuses them'}. Messages to ${platforms[provider] || 'these devices'} wait until they are fixed.`));
+  const expiring = set.filter(([, summary]) => summary.expiresSoon === true).map(([provider, summary]) =>
+    h('p', { class: 'banner', role: 'alert', 'data-provider': provider },
+      h('strong', {}, `The ${providers[provider] || provider} certificate expires ${when(summary.expiresAt)}`),
+      `: renew it in the Apple Developer account and upload the new one, or ${platforms[provider] || 'these devices'} stop getting messages.`));
+  return [...failing, ...expiring];
 }

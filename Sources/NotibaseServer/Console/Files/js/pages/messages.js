@@ -80,12 +80,19 @@ export function composedView(message, variants) {
     variants && Object.keys(variants).length ? h('p', { class: 'hint' }, 'Variants: ' + Object.entries(variants).map(([locale, v]) => `${locale} (“${v.title || v.body || ''}”)`).join(', ')) : null);
 }
 
+/** Deliveries retrying because the provider refuses the app's credentials, by platform and reason. */
+function waitingView(waits) {
+  if (!waits || !waits.length) return null;
+  return [h('h2', {}, 'Waiting for credentials'), h('ul', { class: 'waiting banner' }, waits.map((wait) => h('li', {},
+    h('strong', {}, `${platformName(wait.platform)}: ${wait.count} waiting`), ` (${wait.reason})`,
+    wait.explanation ? h('p', { class: 'hint' }, 'What to do: ' + wait.explanation) : null)))];
+}
+
 /** A warning the server gave about a message: why some of it will not go out. */
 function warningsView(warnings) {
-  const platforms = { ios: 'iOS', android: 'Android' };
   return warnings && warnings.length
     ? h('ul', { class: 'warnings', role: 'alert', 'aria-label': 'Warnings' }, warnings.map((warning) => h('li', {},
-      warning.platform ? h('strong', {}, `${platforms[warning.platform] || warning.platform}: `) : null, warning.message || warning.code)))
+      warning.platform ? h('strong', {}, `${platformName(warning.platform)}: `) : null, warning.message || warning.code)))
     : null;
 }
 
@@ -147,9 +154,10 @@ export function messagePage(root, id) {
   const notice = h('p', { class: 'notice', role: 'alert', hidden: true });
   const warnings = h('div', { class: 'message-warnings' });
   const composed = h('div');
+  const waiting = h('section', { 'aria-label': 'Waiting for credentials' });
   root.append(heading, notice, warnings,
     h('div', { class: 'message-top' },
-      h('div', {}, h('h2', {}, 'Funnel'), funnel, h('h2', {}, 'Failures'), failures),
+      h('div', {}, h('h2', {}, 'Funnel'), funnel, waiting, h('h2', {}, 'Failures'), failures),
       h('div', {}, h('h2', {}, 'The message'), composed, summary, cancel)),
     h('h2', {}, 'Delivery log'), h('div', { class: 'field inline' }, h('label', { for: 'state-filter' }, 'Show'), filter), log);
   const devices = new Map();
@@ -170,6 +178,7 @@ export function messagePage(root, id) {
     replace(warnings, warningsView([...(warningsByMessage.get(id) || []), ...(message.warnings || [])]));
     replace(funnel, funnelView(counts));
     sizeBars(funnel);
+    replace(waiting, waitingView(counts.waitingForCredentials));
     replace(failures, counts.failures.length
       ? h('ul', { class: 'failures' }, counts.failures.map((failure) => h('li', {},
         h('strong', {}, `${failure.reason}: ${failure.count}`),
