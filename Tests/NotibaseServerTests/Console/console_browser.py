@@ -9,6 +9,8 @@ page goes to the directory named by --screenshots. Exits 0 when every check pass
     python console_browser.py --notibase .build/debug/notibase --screenshots DIR
 """
 import argparse
+import base64
+import datetime
 import json
 import os
 import re
@@ -19,7 +21,10 @@ import time
 import urllib.error
 import urllib.request
 
-from cryptography.hazmat.primitives import serialization
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.serialization import pkcs12
+from cryptography.x509.oid import NameOID
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
@@ -39,6 +44,16 @@ def check(condition, what):
     print(("ok   " if condition else "FAIL ") + what, flush=True)
     if not condition:
         raise AssertionError(what)
+
+
+def certificate_p12(bundle_id, password):
+    """A self-signed push certificate for `bundle_id` and its key, as PKCS#12."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Apple Push Services: " + bundle_id), x509.NameAttribute(NameOID.USER_ID, bundle_id)])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    certificate = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key()).serial_number(x509.random_serial_number())
+                   .not_valid_before(now - datetime.timedelta(days=1)).not_valid_after(now + datetime.timedelta(days=365)).sign(key, hashes.SHA256()))
+    return pkcs12.serialize_key_and_certificates(b"push", key, certificate, None, serialization.BestAvailableEncryption(password))
 
 
 def start_demo(binary):
@@ -103,6 +118,14 @@ class Console:
     def rect(self, css):
         return self.driver.execute_script("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
                                           "return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: innerHeight}", css)
+
+    def record(self):
+        """Keeps every request the page makes from now on in window.__requests (see STUB)."""
+        self.driver.execute_script(STUB, {"method": "NONE", "path": "^$", "keys": ["unused"], "value": None})
+        self.driver.execute_script("window.__requests = []")
+
+    def requests(self, method, path):
+        return self.driver.execute_script("return window.__requests.filter((r) => r.method === arguments[0] && r.path.endsWith(arguments[1]))", method, path)
 
     def stub(self, method, path, keys, value):
         """Changes what the page's fetch answers (see STUB)."""
@@ -177,7 +200,9 @@ const place = (node, keys, value) => {
 };
 if (!window.__realFetch) {
   window.__realFetch = window.fetch;
+  window.__requests = [];
   window.fetch = async (path, init) => {
+    window.__requests.push({method: (init && init.method) || 'GET', path: String(path), body: (init && init.body) || null});
     const answer = await window.__realFetch(path, init);
     const method = (init && init.method) || 'GET';
     const stubs = window.__stubs.filter((stub) => stub.method === method && new RegExp(stub.path).test(String(path)));
@@ -543,6 +568,33 @@ def run(console, keys):
                                                                            console.text('.app:last-child .credential[data-provider="fcm"]')))
     check("no APNs or FCM credentials" not in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text, "the app no longer says it has no credentials")
     check(rsa_key.splitlines()[1] not in d.find_element(By.TAG_NAME, "body").text, "no private key is shown back")
+
+    # APNs by certificate: the .p12 file goes in base64 with its password, without the token's
+    # fields. A server that takes certificates shows it; one that does not says so at the field.
+    card = d.find_elements(By.CSS_SELECTOR, ".app")[-1]
+    if not card.find_element(By.CSS_SELECTOR, "details").get_attribute("open"):
+        card.find_element(By.CSS_SELECTOR, "details summary").click()
+    apns = card.find_element(By.CSS_SELECTOR, "form.credentials")
+    Select(apns.find_element(By.CSS_SELECTOR, '[data-field="authentication"] select')).select_by_visible_text("Certificate (.p12)")
+    check(not apns.find_element(By.CSS_SELECTOR, '[data-field="keyId"]').is_displayed()
+          and apns.find_element(By.CSS_SELECTOR, '[data-field="pkcs12"]').is_displayed(), "a certificate asks for its file and password, not a key ID")
+    p12 = os.path.join(tempfile.mkdtemp(), "push.p12")
+    with open(p12, "wb") as handle:
+        handle.write(certificate_p12("com.example.shop", b"secret"))
+    apns.find_element(By.CSS_SELECTOR, '[data-field="bundleId"] input').clear()
+    apns.find_element(By.CSS_SELECTOR, '[data-field="bundleId"] input').send_keys("com.example.shop")
+    apns.find_element(By.CSS_SELECTOR, '[data-field="pkcs12"] input').send_keys(p12)
+    apns.find_element(By.CSS_SELECTOR, '[data-field="pkcs12Password"] input').send_keys("secret")
+    Select(apns.find_element(By.CSS_SELECTOR, '[data-field="environment"] select')).select_by_visible_text("Development (sandbox)")
+    console.record()
+    apns.find_element(By.XPATH, ".//button[text()='Upload APNs credentials']").click()
+    console.until("the certificate is sent", lambda: console.requests("PUT", "/credentials/apns"))
+    sent = json.loads(console.requests("PUT", "/credentials/apns")[0]["body"])
+    with open(p12, "rb") as handle:
+        check(sent.get("pkcs12") == base64.b64encode(handle.read()).decode() and sent.get("pkcs12Password") == "secret"
+              and "keyId" not in sent and "privateKey" not in sent and sent.get("environment") == "sandbox", f"the certificate is sent as the API takes it: {sorted(sent)}")
+    console.until("the server's answer to a certificate is shown", lambda: re.search(r"Authentication\s+Certificate", console.text(apns_summary))
+                  or "pkcs12" in console.text('.app:last-child [data-field="pkcs12"] .error') or console.text('.app:last-child [data-field="pkcs12"] .error'))
 
     # Rotating a key shows the new one once.
     card = d.find_elements(By.CSS_SELECTOR, ".app")[-1]

@@ -17,28 +17,54 @@ function errorsInto(form, error) {
   else setFieldError(form.querySelector('.field[data-field="form"]') || form.querySelector('.field'), error.message);
 }
 
+// The file's bytes in base64, as the API takes a PKCS#12 file.
+async function base64(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+// APNs by a token key (.p8, key ID, team ID) or by a certificate (.p12 and its password).
 function apnsForm(app, done) {
   const c = {
+    authentication: h('select', {}, h('option', { value: 'token' }, 'Token key (.p8)'), h('option', { value: 'certificate' }, 'Certificate (.p12)')),
     keyId: h('input', { type: 'text', autocomplete: 'off' }), teamId: h('input', { type: 'text', autocomplete: 'off' }),
     bundleId: h('input', { type: 'text', autocomplete: 'off' }),
     // The API's names: sandbox is where development builds' tokens work.
     environment: h('select', {}, h('option', { value: 'production' }, 'Production'), h('option', { value: 'sandbox' }, 'Development (sandbox)')),
     privateKey: h('input', { type: 'file', accept: '.p8' }),
+    pkcs12: h('input', { type: 'file', accept: '.p12,.pfx' }),
+    pkcs12Password: h('input', { type: 'password', autocomplete: 'off' }),
   };
+  const tokenFields = [field('Key ID', c.keyId, { name: 'keyId' }), field('Team ID', c.teamId, { name: 'teamId' })];
+  const keyField = field('.p8 key file', c.privateKey, { name: 'privateKey' });
+  const certificateFields = [field('.p12 certificate file', c.pkcs12, { name: 'pkcs12' }), field('Its password', c.pkcs12Password, { name: 'pkcs12Password' })];
+  const show = () => {
+    const certificate = c.authentication.value === 'certificate';
+    for (const wrapper of [...tokenFields, keyField]) wrapper.hidden = certificate;
+    for (const wrapper of certificateFields) wrapper.hidden = !certificate;
+  };
+  c.authentication.addEventListener('change', show);
+  show();
   const form = h('form', { class: 'credentials', novalidate: true, 'aria-label': `APNs credentials for ${app.name}` },
-    h('h4', {}, 'APNs (token-based, .p8)'),
-    field('Key ID', c.keyId, { name: 'keyId' }), field('Team ID', c.teamId, { name: 'teamId' }), field('Bundle ID', c.bundleId, { name: 'bundleId' }),
-    field('Environment', c.environment, { name: 'environment' }), field('.p8 key file', c.privateKey, { name: 'privateKey' }),
+    h('h4', {}, 'APNs'), field('Authentication', c.authentication, { name: 'authentication' }),
+    tokenFields, field('Bundle ID', c.bundleId, { name: 'bundleId' }),
+    field('Environment', c.environment, { name: 'environment' }), keyField, certificateFields,
     h('button', { type: 'submit' }, 'Upload APNs credentials'));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     form.querySelectorAll('.field').forEach((w) => setFieldError(w, null));
-    const file = c.privateKey.files[0];
+    const body = { bundleId: c.bundleId.value, environment: c.environment.value };
+    if (c.authentication.value === 'certificate') {
+      const file = c.pkcs12.files[0];
+      Object.assign(body, { pkcs12: file ? await base64(file) : '', pkcs12Password: c.pkcs12Password.value });
+    } else {
+      const file = c.privateKey.files[0];
+      Object.assign(body, { keyId: c.keyId.value, teamId: c.teamId.value, privateKey: file ? await file.text() : '' });
+    }
     try {
-      await api.call('PUT', `/v1/apps/${encodeURIComponent(app.id)}/credentials/apns`, {
-        keyId: c.keyId.value, teamId: c.teamId.value, bundleId: c.bundleId.value, environment: c.environment.value,
-        privateKey: file ? await file.text() : '',
-      });
+      await api.call('PUT', `/v1/apps/${encodeURIComponent(app.id)}/credentials/apns`, body);
       announce('APNs credentials stored');
       done();
     } catch (error) { errorsInto(form, error); }
