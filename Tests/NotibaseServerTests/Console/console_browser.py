@@ -594,7 +594,7 @@ def run(console, keys):
         check(sent.get("pkcs12") == base64.b64encode(handle.read()).decode() and sent.get("pkcs12Password") == "secret"
               and "keyId" not in sent and "privateKey" not in sent and sent.get("environment") == "sandbox", f"the certificate is sent as the API takes it: {sorted(sent)}")
     console.until("the server's answer to a certificate is shown", lambda: re.search(r"Authentication\s+Certificate", console.text(apns_summary))
-                  or "pkcs12" in console.text('.app:last-child [data-field="pkcs12"] .error') or console.text('.app:last-child [data-field="pkcs12"] .error'))
+                  or any(console.texts(".app:last-child form.credentials:first-of-type .error")))
 
     # Rotating a key shows the new one once.
     card = d.find_elements(By.CSS_SELECTOR, ".app")[-1]
