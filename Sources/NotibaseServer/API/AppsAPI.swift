@@ -89,10 +89,14 @@ enum AppsAPI {
             return JSON.response(status: 201, answer)
         }
 
+        // The admin lists every app; a server key lists its own (the console finds its app, and
+        // the health of its credentials, this way).
         router.add(.get, "/v1/apps") { request, _ in
-            _ = try await context.caller(request, [.admin])
+            let caller = try await context.caller(request, [.admin, .server])
             var items: [AppBody] = []
-            for app in try await context.store.apps() { items.append(try await body(app, context)) }
+            let apps: [AppRecord]
+            if let appID = caller.appID { apps = try await context.store.app(appID).map { [$0] } ?? [] } else { apps = try await context.store.apps() }
+            for app in apps { items.append(try await body(app, context)) }
             return JSON.response(status: 200, ListBody(items: items, nextCursor: nil))
         }
 
