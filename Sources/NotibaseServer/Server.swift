@@ -56,8 +56,8 @@ package final class Server: Sendable {
         _ configuration: ServerConfiguration, senders: SenderSet, logger: Logger, clock: WallClock = .system, doctor: (any PayloadDoctor)? = nil
     ) async throws -> Server {
         // The shipped resources (the OpenAPI document, the console's files), read now: a binary
-        // deployed without its Notibase_NotibaseServer.resources directory stops here, saying where
-        // it looked, instead of at its first request.
+        // deployed without them stops here, saying where it looked, instead of at its first request.
+        _ = try ResourceDirectory.current.get()
         _ = OpenAPIDocument.bytes
         _ = Console.files
         let directory = configuration.dataDirectory

@@ -72,6 +72,10 @@ enum ServeCommand: Command {
           is how a lost admin key is recovered. It must be nb_admin_ and 32 random bytes in base64url:
           nb_admin_$(openssl rand 32 | basenc --base64url | tr -d =)
 
+          NOTIBASE_RESOURCES_DIR names the directory of the server's resources (openapi.json and the console's
+          Files/); by default they are found from the binary (never the working directory): beside it in
+          Notibase_NotibaseServer.resources, or in ../share/notibase (/usr/share/notibase for /usr/bin/notibase).
+
           --sender accept sends nothing and accepts every push at once (benchmarks, crash tests). --sender simulated
           answers as APNs and FCM would and accepts every push (no phones attached; notibase demo attaches some).
         """
