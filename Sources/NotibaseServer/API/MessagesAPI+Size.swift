@@ -11,22 +11,28 @@ extension MessagesAPI {
     /// The most bytes the whole content (the message and every variant) may take as stored.
     static let maximumContentBytes = 65_536
 
-    /// Throws 413 `message_too_large`, naming `message`, `variants.<locale>` or (for the whole)
-    /// `variants`, when the content is larger than the limits; throws ``EncodingError`` when it
-    /// has no JSON form.
-    static func checkSize(_ content: MessageContent) throws {
-        var parts = [("message", content.message)]
-        parts += (content.variants ?? [:]).sorted { $0.key < $1.key }.map { ("variants.\($0.key)", $0.value) }
-        for (field, message) in parts {
-            let bytes = try StoredJSON.encode(message).utf8.count
-            if bytes > maximumMessageBytes {
-                throw tooLarge(field, "\(field) is \(bytes) bytes as stored; the limit is \(maximumMessageBytes) bytes (what APNs and FCM deliver at most)")
+    /// The content's stored form (``StoredJSON``), after checking it against the limits: throws
+    /// 413 `message_too_large`, naming `message`, `variants.<locale>` or (for the whole)
+    /// `variants`, when it is larger; throws ``EncodingError`` when it has no JSON form.
+    @discardableResult
+    static func checkSize(_ content: MessageContent) throws -> String {
+        let stored = try StoredJSON.encode(content)
+        let bytes = stored.utf8.count
+        // Each part is written inside the whole: when the whole fits a part's limit, every part does.
+        if bytes > maximumMessageBytes {
+            var parts = [("message", content.message)]
+            parts += (content.variants ?? [:]).sorted { $0.key < $1.key }.map { ("variants.\($0.key)", $0.value) }
+            for (field, message) in parts {
+                let bytes = try StoredJSON.encode(message).utf8.count
+                if bytes > maximumMessageBytes {
+                    throw tooLarge(field, "\(field) is \(bytes) bytes as stored; the limit is \(maximumMessageBytes) bytes (what APNs and FCM deliver at most)")
+                }
             }
         }
-        let bytes = try StoredJSON.encode(content).utf8.count
         if bytes > maximumContentBytes {
             throw tooLarge("variants", "the message and its variants are \(bytes) bytes as stored; the limit is \(maximumContentBytes) bytes together: send fewer variants")
         }
+        return stored
     }
 
     private static func tooLarge(_ field: String, _ message: String) -> APIError {

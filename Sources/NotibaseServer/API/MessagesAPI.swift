@@ -15,6 +15,8 @@ enum MessagesAPI {
         var fallbackTimeZone: String?
         var ratePerMinute: Int?
         var quietHours: Bool?
+        /// The content's stored form, once its size was checked (``MessagesAPI/checkSize(_:)``).
+        var storedContent: String?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case message, variants, audience, sendAt, ttl, priority
@@ -107,7 +109,7 @@ enum MessagesAPI {
             }
             try validate(body.content)
             do {
-                try checkSize(body.content)
+                body.storedContent = try checkSize(body.content)
             } catch let error as EncodingError {
                 throw unstorable(error)
             }
@@ -233,9 +235,10 @@ enum MessagesAPI {
 
     private static func newMessage(_ body: SendBody, appID: String, sendAt: Int, audienceSize: Int, now: Int, _ context: APIContext) throws -> NewMessage {
         do {
-            var message = try NewMessage(
-                id: Identifier.make(milliseconds: now), appID: appID, content: body.content, audience: body.audience, sendAt: sendAt,
-                audienceSize: audienceSize, createdAt: now)
+            var message = NewMessage(
+                id: try Identifier.make(milliseconds: now), appID: appID, content: body.content, audience: body.audience, sendAt: sendAt,
+                audienceSize: audienceSize, createdAt: now, storedContent: try body.storedContent ?? StoredJSON.encode(body.content),
+                storedAudience: try StoredJSON.encode(body.audience))
             message.storedBytesLimit = context.limits.appStoredBytes > 0 ? context.limits.appStoredBytes : nil
             return message
         } catch let error as EncodingError {

@@ -119,8 +119,8 @@ struct NewMessage: Sendable {
             storedContent: try StoredJSON.encode(content), storedAudience: try StoredJSON.encode(audience))
     }
 
-    /// A message with stored forms given as they are, for tests that store what a damaged
-    /// database holds.
+    /// A message with stored forms given as they are: made once by the send that checked their
+    /// size, or, in tests, what a damaged database holds.
     init(
         id: String, appID: String, content: MessageContent, audience: Audience, sendAt: Int, audienceSize: Int, createdAt: Int,
         storedContent: String, storedAudience: String
