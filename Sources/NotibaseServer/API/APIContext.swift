@@ -41,7 +41,7 @@ final class APIContext: Sendable {
         credentialsRequired: Bool = false
     ) {
         self.handoff = handoff
-        posts = GroupCommit(limit: Self.postsPerCommit) { posts in
+        posts = GroupCommit(limit: Self.postsPerCommit, concurrency: store.groupCommitsAtOnce) { posts in
             let claim = handoff.flatMap { handoff in
                 let room = handoff.queue.room
                 return room > 0 ? FanOutClaim(lease: Int(handoff.lease.seconds * 1000), limit: room) : nil

@@ -10,9 +10,9 @@ import Synchronization
 /// group changed nothing, and each of its items is tried again alone, so that an error belongs
 /// to its own item only.
 ///
-/// The caller that finds no commit under way commits the group itself, on its own task (no hop
-/// to another thread when the server is quiet); the items that arrived meanwhile are committed by
-/// a task of their own, one group after another.
+/// A caller that finds fewer than `concurrency` commits under way starts one, on a task that
+/// begins on its own thread (no hop when the server is quiet) and goes on committing the groups
+/// that gather meanwhile until none waits.
 final class GroupCommit<Item: Sendable, Output: Sendable>: Sendable {
     typealias Commit = @Sendable ([Item]) async throws -> [Result<Output, any Error>]
 
@@ -23,28 +23,34 @@ final class GroupCommit<Item: Sendable, Output: Sendable>: Sendable {
 
     private struct State {
         var waiting: [Waiting] = []
-        var committing = false
+        /// Groups being committed now.
+        var committing = 0
     }
 
     private let state = Mutex(State())
     private let limit: Int
+    private let concurrency: Int
     private let commit: Commit
 
-    /// Groups of at most `limit` items, each committed by `commit`.
-    init(limit: Int, commit: @escaping Commit) {
+    /// Groups of at most `limit` items, each committed by `commit`, at most `concurrency` at
+    /// once (a store with one writer: 1; PostgreSQL: a few connections, whose groups overlap all
+    /// but what they hold in common).
+    init(limit: Int, concurrency: Int = 1, commit: @escaping Commit) {
         self.limit = max(1, limit)
+        self.concurrency = max(1, concurrency)
         self.commit = commit
     }
 
     /// Commits `item` with those that arrive with it; returns its own outcome.
     func submit(_ item: Item) async throws -> Output {
         try await withCheckedThrowingContinuation { continuation in
-            let first = state.withLock { state in
+            let starts = state.withLock { state in
                 state.waiting.append(Waiting(item: item, continuation: continuation))
-                defer { state.committing = true }
-                return !state.committing
+                guard state.committing < concurrency else { return false }
+                state.committing += 1
+                return true
             }
-            guard first else { return }
+            guard starts else { return }
             // Runs synchronously up to the store's first suspension: the caller's own group.
             Task.immediate { await self.commitGroups() }
         }
@@ -53,7 +59,7 @@ final class GroupCommit<Item: Sendable, Output: Sendable>: Sendable {
     /// How many items wait for the next group (for tests).
     var waitingCount: Int { state.withLock { $0.waiting.count } }
 
-    /// Commits the waiting groups until none is left.
+    /// Commits the waiting groups until none is left (alongside the others under way).
     private func commitGroups() async {
         while let group = nextGroup() {
             let items = group.map(\.item)
@@ -83,11 +89,11 @@ final class GroupCommit<Item: Sendable, Output: Sendable>: Sendable {
         }
     }
 
-    /// The next group, or nil (and no commit under way) when nothing waits.
+    /// The next group, or nil (and one commit fewer under way) when nothing waits.
     private func nextGroup() -> [Waiting]? {
         state.withLock { state in
             guard !state.waiting.isEmpty else {
-                state.committing = false
+                state.committing -= 1
                 return nil
             }
             let count = min(limit, state.waiting.count)

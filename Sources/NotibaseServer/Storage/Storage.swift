@@ -75,6 +75,9 @@ protocol Storage: KeyDirectory {
     /// failure of its own and changes nothing; any other error fails the whole group, which then
     /// changed nothing.
     func createMessagesWithDeliveries(_ posts: [PostedMessage], claim: FanOutClaim?) async throws -> [Result<PostedMessage.Outcome, any Error>]
+    /// How many groups of ``createMessagesWithDeliveries(_:claim:)`` are worth committing at once:
+    /// 1 for a single writer; more where transactions run side by side.
+    var groupCommitsAtOnce: Int { get }
     /// Whether an audience has at least one active device on `platform` (a send that warns
     /// about that platform's credentials asks).
     func audienceReaches(appID: String, _ audience: Audience, platform: Platform) async throws -> Bool

@@ -56,6 +56,25 @@ struct GroupCommitTests {
         #expect(recorder.groups.withLock { $0.map(\.count) } == [1, 2, 2, 1])
     }
 
+    /// With room for two commits at once, a second group starts beside the first (a store whose
+    /// transactions overlap), and the rest wait for either.
+    @Test func upToItsConcurrencyGroupsCommitSideBySide() async throws {
+        let recorder = Recorder()
+        let commits = GroupCommit<Int, Int>(limit: 100, concurrency: 2) { try await recorder.commit($0) }
+        let first = Task { try await commits.submit(1) }
+        while recorder.groups.withLock({ $0.isEmpty }) { await Task.yield() }
+        let second = Task { try await commits.submit(2) }
+        while recorder.groups.withLock({ $0.count < 2 }) { await Task.yield() }
+        #expect(recorder.groups.withLock { $0 } == [[1], [2]], "the second group did not wait for the first")
+        #expect(try await second.value == 20)
+        // The first still holds its commit: the others go through the second's place.
+        let others = (3...5).map { item in Task { try await commits.submit(item) } }
+        for task in others { _ = try await task.value }
+        recorder.gate.open()
+        #expect(try await first.value == 10)
+        #expect(recorder.groups.withLock { $0.flatMap { $0 } }.sorted() == [1, 2, 3, 4, 5])
+    }
+
     /// When the group's transaction fails, it changed nothing: each item is tried alone, so only
     /// the one that breaks it fails, with its own error.
     @Test func aFailedGroupIsTriedAgainItemByItem() async throws {

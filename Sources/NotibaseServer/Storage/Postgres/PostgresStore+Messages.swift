@@ -67,16 +67,23 @@ extension PostgresStore {
         let (outcomes, stamped) = try await pool.transaction { connection -> ([Result<PostedMessage.Outcome, any Error>], Int?) in
             var room = claim?.limit ?? 0
             var stamped: Int?
+            let bytes = GroupBytes()
             let outcomes = try posts.map { post -> Result<PostedMessage.Outcome, any Error> in
                 do {
                     let (outcome, at) = try self.createWithDeliveries(
-                        connection, post, claim: claim.flatMap { room > 0 ? FanOutClaim(lease: $0.lease, limit: room) : nil })
+                        connection, post, claim: claim.flatMap { room > 0 ? FanOutClaim(lease: $0.lease, limit: room) : nil }, bytes: bytes)
                     room -= outcome.claimed.count
                     if let at { stamped = max(stamped ?? at, at) }
                     return .success(outcome)
                 } catch let full as StoredBytesExceeded {
                     return .failure(full)  // refused before it wrote anything: the others stand
                 }
+            }
+            // The group's bytes, one update per app, last: the app's row is held from here to the
+            // commit only, so groups committing at once on several connections overlap all the
+            // rest of their work.
+            for (app, added) in bytes.added.sorted(by: { $0.key < $1.key }) where added != 0 {
+                try connection.run("UPDATE apps SET stored_bytes = stored_bytes + $1 WHERE id = $2", [.int(added), .text(app)])
             }
             return (outcomes, stamped)
         }
@@ -87,10 +94,12 @@ extension PostgresStore {
 
     /// One message of a group, inside its transaction, and when its deliveries were stamped (nil:
     /// none were written).
-    private func createWithDeliveries(_ connection: PostgresConnection, _ post: PostedMessage, claim: FanOutClaim?) throws -> (PostedMessage.Outcome, Int?) {
+    private func createWithDeliveries(
+        _ connection: PostgresConnection, _ post: PostedMessage, claim: FanOutClaim?, bytes: GroupBytes
+    ) throws -> (PostedMessage.Outcome, Int?) {
         var message = post.message
         message.audienceSize = try Self.audienceSize(connection, appID: message.appID, message.audience)
-        let (stored, replayed) = try insertMessage(connection, message, idempotencyKey: post.idempotencyKey, window: post.window)
+        let (stored, replayed) = try insertMessage(connection, message, idempotencyKey: post.idempotencyKey, window: post.window, group: bytes)
         guard !replayed, message.audienceSize <= post.limit else { return (PostedMessage.Outcome(record: stored, replayed: replayed), nil) }
         let (batch, stamped) = try writeFanOutBatch(
             connection, messageSeq: stored.seq, audience: message.audience, chooser: post.chooser, limit: post.limit + 1, now: post.now, claim: claim,
@@ -106,7 +115,24 @@ extension PostgresStore {
     }
 
     /// The message stored, or the one its idempotency key names: inside a transaction.
-    private func insertMessage(_ connection: PostgresConnection, _ message: NewMessage, idempotencyKey: String?, window: Int) throws -> (MessageRecord, replayed: Bool) {
+    /// The stored bytes a group of posts adds to its apps (``createMessagesWithDeliveries(_:claim:)``):
+    /// each app's count is read once, unlocked, each post checked against it and what the group
+    /// added before it, and the group's additions written at the end. Groups committing at the
+    /// same moment (other connections, other nodes) may each see room the other takes: an app
+    /// can pass its quota by what those store at that moment, a few messages, where one update
+    /// per message made every send of the app wait for the one before it to commit.
+    private final class GroupBytes {
+        /// Each app's count as read.
+        var stored: [String: Int] = [:]
+        /// What the group's posts add to it.
+        var added: [String: Int] = [:]
+    }
+
+    /// `group`: the bytes are counted in the group's tally (written at its end), not in the app's
+    /// row at once.
+    private func insertMessage(
+        _ connection: PostgresConnection, _ message: NewMessage, idempotencyKey: String?, window: Int, group: GroupBytes? = nil
+    ) throws -> (MessageRecord, replayed: Bool) {
         if let key = idempotencyKey {
             try connection.run("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [.text(message.appID), .text(key)])
             let earlier = try connection.query(
@@ -119,11 +145,24 @@ extension PostgresStore {
             }
         }
         // The app's quota first: a message that does not fit changes nothing.
-        guard try connection.run(
-            "UPDATE apps SET stored_bytes = stored_bytes + $1 WHERE id = $2 AND ($3::bigint IS NULL OR stored_bytes + $1 <= $3::bigint)",
-            [.int(message.storedBytes), .text(message.appID), .optionalInt(message.storedBytesLimit)]) == 1 else {
-            let used = try connection.query("SELECT stored_bytes FROM apps WHERE id = $1", [.text(message.appID)]).first { $0.int(0) } ?? 0
-            throw StoredBytesExceeded(used: used, limit: message.storedBytesLimit ?? 0, message: message.storedBytes)
+        if let group {
+            if let limit = message.storedBytesLimit {
+                let stored = try group.stored[message.appID]
+                    ?? connection.query("SELECT stored_bytes FROM apps WHERE id = $1", [.text(message.appID)]).first { $0.int(0) } ?? 0
+                group.stored[message.appID] = stored
+                let used = stored + group.added[message.appID, default: 0]
+                guard used + message.storedBytes <= limit else {
+                    throw StoredBytesExceeded(used: used, limit: limit, message: message.storedBytes)
+                }
+            }
+            group.added[message.appID, default: 0] += message.storedBytes
+        } else {
+            guard try connection.run(
+                "UPDATE apps SET stored_bytes = stored_bytes + $1 WHERE id = $2 AND ($3::bigint IS NULL OR stored_bytes + $1 <= $3::bigint)",
+                [.int(message.storedBytes), .text(message.appID), .optionalInt(message.storedBytesLimit)]) == 1 else {
+                let used = try connection.query("SELECT stored_bytes FROM apps WHERE id = $1", [.text(message.appID)]).first { $0.int(0) } ?? 0
+                throw StoredBytesExceeded(used: used, limit: message.storedBytesLimit ?? 0, message: message.storedBytes)
+            }
         }
         guard let seq = try connection.query(
             """

@@ -39,6 +39,11 @@ final class PostgresStore: Storage {
     /// batches of a few hundred with a commit each made a million-device send 34% slower.
     var fanOutBatchTarget: Duration { .milliseconds(250) }
 
+    /// Posts' groups on up to half the pool's connections at once: they overlap everything but
+    /// the update of an app's stored bytes at their end, and leave the rest of the pool to reads,
+    /// claims and records.
+    var groupCommitsAtOnce: Int { max(1, pool.size / 2) }
+
     func listen(_ wake: @escaping @Sendable (AnnouncedWork) -> Void) -> Bool {
         let started = PostgresListener(url: url, channel: channel, wake: wake)
         listener.withLock { listener in

@@ -47,6 +47,9 @@ actor SQLiteStore: Storage {
     /// of that, at the same fan-out speed (docs/benchmarks.md).
     nonisolated var fanOutBatchTarget: Duration { .milliseconds(60) }
 
+    /// One writer: one group commit at a time.
+    nonisolated var groupCommitsAtOnce: Int { 1 }
+
     /// One node uses an SQLite file alone: nothing is announced.
     nonisolated func listen(_ wake: @escaping @Sendable (AnnouncedWork) -> Void) -> Bool { false }
 
