@@ -142,6 +142,8 @@ enum PostgresSchema {
         UPDATE apps SET stored_bytes = coalesce(
             (SELECT sum(octet_length(content) + octet_length(audience)) FROM messages WHERE messages.app_id = apps.id), 0);
         """,
+        // 8: each device's APNs environment, as SQLite's schema 7 (Schema+DeviceEnvironment.swift).
+        Schema.deviceAPNsEnvironment,
     ]
 
     /// A key for `pg_advisory_xact_lock`: the migrations of one database run on one node at a

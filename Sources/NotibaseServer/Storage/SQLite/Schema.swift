@@ -277,6 +277,8 @@ enum Schema {
         UPDATE apps SET stored_bytes = coalesce(
             (SELECT sum(length(CAST(content AS BLOB)) + length(CAST(audience AS BLOB))) FROM messages WHERE messages.app_id = apps.id), 0);
         """,
+        // 7: each device's APNs environment (Schema+DeviceEnvironment.swift).
+        deviceAPNsEnvironment,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.
