@@ -91,12 +91,7 @@ package struct APNsClientCertificate: Sendable, Hashable {
 
     private static func readCertificate(_ pem: String) -> OpaquePointer? {
         OpenSSLFailure.clearQueue()
-        var bytes = Array(pem.utf8)
-        let x509: OpaquePointer? = bytes.withUnsafeMutableBytes { buffer in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_X509(bio, nil, nil, nil)
-        }
+        let x509 = readMemoryBIO(pem) { PEM_read_bio_X509($0, nil, nil, nil) }
         OpenSSLFailure.clearQueue()
         return x509
     }
