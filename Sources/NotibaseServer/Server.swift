@@ -71,10 +71,13 @@ package final class Server: Sendable {
         let signals = WorkSignals()
         // On PostgreSQL other nodes' work wakes this one too, so it can look less often on its own.
         let listening = store.listen { signals.notify($0) }
+        // A batch's worth for each worker waits at most.
+        let handoff = Handoff(workers: configuration.delivery.workers, batchSize: configuration.delivery.batchSize)
         let context = APIContext(
             store: store, auth: Authenticator(store: store, adminKeyHash: adminHash), limiter: RateLimiter(rates: configuration.limits.rates),
             box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits, doctor: doctor,
-            signals: signals, metricsTokenHash: try configuration.metricsToken.map { try Crypto.sha256($0.utf8) })
+            signals: signals, metricsTokenHash: try configuration.metricsToken.map { try Crypto.sha256($0.utf8) },
+            handoff: (handoff, configuration.delivery.lease))
         var options = HTTPServer.Options(host: configuration.host, port: configuration.port, maxBodyBytes: configuration.limits.maxBodyBytes)
         options.logger = logger
         options.connections = try ConnectionLimits(configuration.connections)
@@ -88,8 +91,6 @@ package final class Server: Sendable {
         let http = try HTTPServer(options: options, responder: APIResponder(context: context, accessLog: configuration.accessLog))
 
         let delivery = configuration.delivery
-        // A batch's worth for each worker waits at most.
-        let handoff = Handoff(workers: delivery.workers, batchSize: delivery.batchSize)
         let fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize,
             minimumBatchSize: BatchPacing.defaultMinimum, signals: signals, handoff: (handoff, delivery.lease))
         let worker = DeliveryWorker(

@@ -125,7 +125,8 @@ enum MessagesAPI {
                 }
                 context.logger.info("message accepted", ["requestId": .string(request.id), "messageId": .string(stored.id), "audienceSize": .int(stored.audienceSize)])
             }
-            var answer = try await messageBody(stored, context)
+            // Counted as the transaction wrote them, when it wrote them: no read.
+            var answer = try await messageBody(stored, context, written: created.counts)
             if replayed { answer.replayed = true }
             return JSON.response(status: 202, answer)
         }
@@ -150,6 +151,7 @@ enum MessagesAPI {
             guard let message = try await context.store.cancelMessage(appID: appID, id: parameters["messageId"], now: context.clock.milliseconds()) else {
                 throw APIError.notFound("message")
             }
+            context.handoff?.queue.forget(messageSeq: message.seq)
             if message.state == .completed {
                 throw APIError(status: 409, code: "already_finished", message: "the message already reached every device it could; there is nothing to cancel", field: nil)
             }
@@ -157,16 +159,19 @@ enum MessagesAPI {
         }
     }
 
-    /// A message as stored by its send, and how many deliveries were written with it (nil: none yet).
+    /// A message as stored by its send, how many deliveries were written with it (nil: none yet),
+    /// and those counted by platform and state.
     private struct Created: Sendable {
         var record: MessageRecord
         var written: Int?
+        var counts: [String: [String: Int]]? = nil
     }
 
     /// Stores the message a send asks for (or finds the one its idempotency key stored before).
     /// One due now to a short list of devices or users, without pacing, is stored with its
-    /// deliveries in one transaction (``Storage/createMessageWithDeliveries(_:idempotencyKey:window:chooser:limit:now:)``):
-    /// the everyday one-device message costs the store one write.
+    /// deliveries in one transaction (``Storage/createMessagesWithDeliveries(_:claim:)``), shared
+    /// with the other posts that arrive with it (``APIContext/posts``): the everyday one-device
+    /// message costs the store a share of one write.
     private static func create(_ body: SendBody, appID: String, now: Int, _ context: APIContext) async throws -> (Created, replayed: Bool) {
         var sendAt = max(now, body.sendAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? now)
         guard sendAt <= now + 30 * 86_400_000 else { throw APIError.invalid("sendAt", "must be within 30 days") }
@@ -177,11 +182,11 @@ enum MessagesAPI {
         }
         if pacing == nil, sendAt <= now, let listed = body.audience.listed, listed.count <= FanOut.atOnceAudience {
             let message = try newMessage(body, appID: appID, sendAt: sendAt, audienceSize: 0, now: now, context)
-            let (record, replayed, written) = try await storing {
-                try await context.store.createMessageWithDeliveries(
-                    message, idempotencyKey: body.idempotencyKey, window: 86_400_000, chooser: VariantChooser(body.content), limit: FanOut.atOnceAudience, now: now)
-            }
-            return (Created(record: record, written: written), replayed)
+            let post = PostedMessage(
+                message: message, idempotencyKey: body.idempotencyKey, window: 86_400_000, chooser: VariantChooser(body.content),
+                limit: FanOut.atOnceAudience, now: now)
+            let outcome = try await storing { try await context.posts.submit(post) }
+            return (Created(record: outcome.record, written: outcome.written, counts: outcome.written == nil ? nil : outcome.counts), outcome.replayed)
         }
         let audienceSize: Int
         if var paced = pacing, paced.usesTimeZones {
@@ -254,7 +259,11 @@ enum MessagesAPI {
         throw error
     }
 
-    private static func messageBody(_ record: MessageRecord, _ context: APIContext, counts includeCounts: Bool = true) async throws -> MessageBody {
+    /// `written`: the deliveries the send wrote, by platform and state, when it wrote them all
+    /// (the counts then need no read).
+    private static func messageBody(
+        _ record: MessageRecord, _ context: APIContext, counts includeCounts: Bool = true, written: [String: [String: Int]]? = nil
+    ) async throws -> MessageBody {
         // A message whose stored content cannot be read (a damaged database) is still listed, with
         // what is known of it and its failure, so that one bad row never breaks the app's list.
         let content = record.content
@@ -263,7 +272,12 @@ enum MessagesAPI {
         var counts: Counts?
         if includeCounts {
             var tally = Counts()
-            for row in try await context.store.deliveryCounts(messageSeq: record.seq) {
+            let rows = if let written {
+                written.flatMap { platform, states in states.map { (state: $0.key, platform: platform, count: $0.value) } }
+            } else {
+                try await context.store.deliveryCounts(messageSeq: record.seq)
+            }
+            for row in rows {
                 tally.total += row.count
                 tally.byState[row.state, default: 0] += row.count
                 tally.byPlatform[row.platform, default: [:]][row.state, default: 0] += row.count

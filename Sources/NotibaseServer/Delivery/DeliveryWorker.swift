@@ -47,9 +47,10 @@ final class DeliveryWorker: Sendable {
     /// deliveries it handled.
     @discardableResult
     func runOnce() async throws -> Int {
-        let claimed = try await nextBatch()
+        let batch = try await nextBatch()
+        let claimed = batch.deliveries
         guard !claimed.isEmpty else { return 0 }
-        var plan = try await prepare(claimed)
+        var plan = try await prepare(claimed, known: batch.messages)
         let outcomes = await send(plan.pushes)
         let now = clock.now()
         for (index, item) in plan.pushes.enumerated() {
@@ -61,12 +62,12 @@ final class DeliveryWorker: Sendable {
 
     /// A handed-off batch and a claim take turns; a claim that finds nothing takes a handed-off
     /// batch instead.
-    private func nextBatch() async throws -> [ClaimedDelivery] {
+    private func nextBatch() async throws -> Handoff.Batch {
         if let batch = handoff?.take() { return batch }
         let claimed = try await store.claimDeliveries(
             now: clock.milliseconds(), lease: Int(options.lease.seconds * 1000), limit: options.batchSize)
         if claimed.isEmpty, let batch = handoff?.takeAny() { return batch }
-        return claimed
+        return Handoff.Batch(deliveries: claimed)
     }
 
     /// Runs until cancelled; when nothing is due, waits `idle` or until deliveries are signalled.
@@ -102,11 +103,13 @@ final class DeliveryWorker: Sendable {
         case fcm(FCMRenderer)
     }
 
-    private func prepare(_ claimed: [ClaimedDelivery]) async throws -> Plan {
+    /// Renders a batch. `known` are messages handed over with it (a post's, as it stored them);
+    /// the others are read, in one read: a batch of one-device messages has one message a delivery.
+    private func prepare(_ claimed: [ClaimedDelivery], known: [Int: MessageRecord]) async throws -> Plan {
         var plan = Plan()
-        // The batch's messages in one read: a batch of one-device messages has one message a delivery.
         var messages: [Int: (record: MessageRecord, content: MessageContent)] = [:]
-        for record in try await store.messages(seqs: Array(Set(claimed.map(\.messageSeq)))) {
+        let unknown = Set(claimed.map(\.messageSeq)).filter { known[$0] == nil }
+        for record in Array(known.values) + (unknown.isEmpty ? [] : try await store.messages(seqs: Array(unknown))) {
             if let content = record.content { messages[record.seq] = (record, content) }
         }
         var renderers: [String: Result<Renderer, RenderError>] = [:]

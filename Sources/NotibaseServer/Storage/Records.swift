@@ -229,6 +229,37 @@ struct FanOutBatch: Sendable {
     var written: Int
     var done: Bool
     var claimed: [ClaimedDelivery] = []
+    /// The deliveries written, counted by platform and then by state (`queued`, or `failed` when
+    /// pacing gave one no moment).
+    var counts: [String: [String: Int]] = [:]
+}
+
+/// A send due now to a short list of devices or users, without pacing, that its store writes with
+/// its deliveries in one transaction (``Storage/createMessagesWithDeliveries(_:claim:)``).
+struct PostedMessage: Sendable {
+    var message: NewMessage
+    /// Its idempotency key, replayed within `window` milliseconds.
+    var idempotencyKey: String?
+    var window: Int
+    var chooser: VariantChooser
+    /// The most deliveries written with it; a larger audience is left to the fan-out loop.
+    var limit: Int
+    /// When it was received: its deliveries are written at this moment.
+    var now: Int
+
+    /// What storing it did.
+    struct Outcome: Sendable {
+        /// The message as it is after the transaction (`sending`, or `completed` when nobody
+        /// matched), or the one its idempotency key stored before.
+        var record: MessageRecord
+        var replayed: Bool
+        /// Deliveries written; nil when none were: a replay, or an audience over the limit.
+        var written: Int?
+        /// Those written claimed for the caller (``FanOutClaim``).
+        var claimed: [ClaimedDelivery] = []
+        /// Those written, by platform and state.
+        var counts: [String: [String: Int]] = [:]
+    }
 }
 
 /// A delivery claimed by a worker, with what it needs to render and send it.

@@ -60,15 +60,17 @@ protocol Storage: KeyDirectory {
     /// The same devices counted by time zone (nil: registered without one).
     func audienceByTimeZone(appID: String, _ audience: Audience) async throws -> [String?: Int]
     func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) async throws -> (MessageRecord, replayed: Bool)
-    /// Stores a new message due now, its audience counted in the same transaction (the message's
-    /// `audienceSize` is ignored), and when at most `limit` devices match, writes all their
-    /// deliveries there too, as ``fanOutBatch(messageSeq:audience:chooser:limit:now:claim:)``
-    /// would (the message then `sending`, or `completed` when none matched): the one-device message
-    /// is one transaction (``FanOut/atOnce``). `written` is nil when nothing was written: a replay
-    /// (`idempotencyKey` used within `window`) or an audience larger than `limit`.
-    func createMessageWithDeliveries(
-        _ message: NewMessage, idempotencyKey: String?, window: Int, chooser: VariantChooser, limit: Int, now: Int
-    ) async throws -> (MessageRecord, replayed: Bool, written: Int?)
+    /// Stores new messages due now (``PostedMessage``), in one transaction (a group commit), each
+    /// with its audience counted (the message's `audienceSize` is ignored) and, when at most its
+    /// `limit` devices match, all its deliveries written as
+    /// ``fanOutBatch(messageSeq:audience:chooser:limit:now:claim:)`` would (the message then
+    /// `sending`, or `completed` when none matched): the one-device message is one write, shared
+    /// with the others that arrive with it. With `claim`, up to `claim.limit` of the deliveries
+    /// written, over all the messages, are written claimed by the caller and come back with their
+    /// outcomes. A message the app's stored-bytes quota refuses (``StoredBytesExceeded``) is a
+    /// failure of its own and changes nothing; any other error fails the whole group, which then
+    /// changed nothing.
+    func createMessagesWithDeliveries(_ posts: [PostedMessage], claim: FanOutClaim?) async throws -> [Result<PostedMessage.Outcome, any Error>]
     func message(appID: String, id: String) async throws -> MessageRecord?
     func message(seq: Int) async throws -> MessageRecord?
     /// The messages of these numbers that are stored, in one read (a worker's batch).
@@ -145,6 +147,15 @@ enum AnnouncedWork: String, Sendable, CaseIterable {
 }
 
 extension Storage {
+    /// One message stored as ``createMessagesWithDeliveries(_:claim:)`` stores a group, claiming nothing.
+    func createMessageWithDeliveries(
+        _ message: NewMessage, idempotencyKey: String?, window: Int, chooser: VariantChooser, limit: Int, now: Int
+    ) async throws -> (MessageRecord, replayed: Bool, written: Int?) {
+        let post = PostedMessage(message: message, idempotencyKey: idempotencyKey, window: window, chooser: chooser, limit: limit, now: now)
+        let outcome = try await createMessagesWithDeliveries([post], claim: nil)[0].get()
+        return (outcome.record, outcome.replayed, outcome.written)
+    }
+
     /// A fan-out batch that claims nothing.
     func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int) async throws -> (written: Int, done: Bool) {
         let batch = try await fanOutBatch(messageSeq: messageSeq, audience: audience, chooser: chooser, limit: limit, now: now, claim: nil)

@@ -33,7 +33,7 @@ final class Harness: TestClient {
         sender: any Sender = ScriptedSender(), rates: [KeyKind: Int] = [:], policy: RetryPolicy = RetryPolicy(), batchSize: Int = 500,
         logger: Logger = .silent, quickHandlers: Bool = true, acceptsAnyFCMTokenURI: Bool = false, busyTimeout: Int32 = 5_000,
         doctor: (any PayloadDoctor)? = nil, messagesPerMinute: Int = ServerConfiguration.Limits().appMessagesPerMinute, plans: QueryPlans? = nil,
-        storedBytes: Int = ServerConfiguration.Limits().appStoredBytes
+        storedBytes: Int = ServerConfiguration.Limits().appStoredBytes, handoff: Handoff? = nil
     ) async throws {
         directory = NSTemporaryDirectory() + "notibase-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -58,13 +58,14 @@ final class Harness: TestClient {
         let context = APIContext(
             store: store, auth: Authenticator(store: store, adminKeyHash: try APIKey.hash(Self.adminKey)), limiter: RateLimiter(rates: rates, now: { start }),
             box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: limits, doctor: doctor,
-            quota: MessageQuota(perMinute: messagesPerMinute) { start + .milliseconds(Int(time.now.timeIntervalSince(Harness.start) * 1000)) })
+            quota: MessageQuota(perMinute: messagesPerMinute) { start + .milliseconds(Int(time.now.timeIntervalSince(Harness.start) * 1000)) },
+            handoff: handoff.map { ($0, .seconds(30)) })
         responder = APIResponder(context: context, accessLog: true, quickHandlers: quickHandlers)
         let senders = SenderSet(ios: sender, android: sender, credentials: .notRequired)
         fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: 1_000)
         worker = DeliveryWorker(
             store: store, senders: senders, vault: CredentialVault(store: store, box: box), clock: clock, logger: logger, metrics: metrics,
-            signer: signer, options: DeliveryWorker.Options(batchSize: batchSize, lease: .seconds(30), policy: policy))
+            signer: signer, options: DeliveryWorker.Options(batchSize: batchSize, lease: .seconds(30), policy: policy), handoff: handoff)
     }
 
     /// Every test that used a harness ends with the storage integrity check: whatever it did, no
