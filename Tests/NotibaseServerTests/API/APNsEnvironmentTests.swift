@@ -61,8 +61,10 @@ struct APNsEnvironmentTests {
     }
 
     /// The app's credentials name production; a device registered in the sandbox goes there with the
-    /// same key, a device that said nothing goes to the app's environment.
-    @Test func eachDeviceIsSentToItsEnvironmentWithTheAppsKey() async throws {
+    /// same key, a device that said nothing goes to the app's environment. Through the fan-out (to
+    /// everyone) and through a one-device send's own write (to listed devices).
+    @Test(arguments: [false, true])
+    func eachDeviceIsSentToItsEnvironmentWithTheAppsKey(listed: Bool) async throws {
         let sender = ScriptedSender()
         let harness = try await Harness()
         let app = try await harness.createApp()
@@ -71,13 +73,14 @@ struct APNsEnvironmentTests {
             {"keyId": "ABC123DEFG", "teamId": "TEAM123456", "bundleId": "com.example.shop", "environment": "production", "privateKey": "\#(pem)"}
             """#)
         #expect(put.status == 200)
-        try await harness.registerDevice(app, number: 1, extra: #", "apnsEnvironment": "sandbox""#)
-        try await harness.registerDevice(app, number: 2)
+        let first = try await harness.registerDevice(app, number: 1, extra: #", "apnsEnvironment": "sandbox""#)
+        let second = try await harness.registerDevice(app, number: 2)
         let worker = DeliveryWorker(
             store: harness.store, senders: SenderSet(ios: sender, android: sender, credentials: .stored),
             vault: CredentialVault(store: harness.store, box: try SecretBox(key: Harness.secretKey)), clock: WallClock { harness.time.now },
             logger: .silent, metrics: Metrics(), signer: harness.signer, options: .init())
-        _ = try await harness.send(app, #"{"message": {"title": "Hi"}, "audience": {"all": true}}"#)
+        let audience = listed ? #"{"deviceIds": ["\#(first)", "\#(second)"]}"# : #"{"all": true}"#
+        _ = try await harness.send(app, #"{"message": {"title": "Hi"}, "audience": \#(audience)}"#)
         try await harness.fanOut.runOnce()
         #expect(try await worker.runOnce() == 2)
         var environments: [String: APNsEnvironment] = [:]
