@@ -101,7 +101,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "notibase", dependencies: ["NotibaseCLI"]),
-        .testTarget(name: "NotibaseCLITests", dependencies: ["NotibaseCLI"]),
+        .testTarget(name: "NotibaseCLITests", dependencies: ["NotibaseCLI", "NotibaseCore", "NotibaseTestSupport"]),
 
         // MARK: UserNotifications stand-in (Linux)
         // Apple's UserNotifications declarations plus a simulated device, so the extension's source

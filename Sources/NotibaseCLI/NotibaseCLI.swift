@@ -1,3 +1,4 @@
+import NotibaseCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -25,6 +26,10 @@ package enum NotibaseCLI {
         guard let name = words.first, name != "help", name != "--help", name != "-h" else {
             io.writeOutput(overview)
             return words.isEmpty ? 2 : 0
+        }
+        if name == "--version" {
+            io.writeOutput("notibase \(NotibaseVersion.current)\n")
+            return 0
         }
         guard let command = commands.first(where: { $0.name == name }) else {
             io.writeError("notibase: unknown command '\(name)'.\n\n" + overview)
@@ -59,7 +64,7 @@ package enum NotibaseCLI {
         for command in commands {
             text += "  " + command.name + String(repeating: " ", count: width + 2 - command.name.count) + command.summary + "\n"
         }
-        text += "\n'notibase <command> --help' describes a command's options.\n"
+        text += "\n'notibase <command> --help' describes a command's options; 'notibase --version' prints the version.\n"
         return text
     }
 }

@@ -61,7 +61,8 @@ enum ServeCommand: Command {
           --apns-sandbox-url URL    APNs host for the sandbox only, instead of --apns-url's (NOTIBASE_APNS_SANDBOX_URL)
           --apns-ca FILE            CA certificates to trust for APNs instead of the system's (NOTIBASE_APNS_CA)
           --fcm-url URL             FCM base URL, for a test peer (NOTIBASE_FCM_URL)
-          --fcm-token-url URL       OAuth token endpoint instead of the service account's (NOTIBASE_FCM_TOKEN_URL)
+          --fcm-token-url URL       OAuth token endpoint instead of Google's, for a test peer; uploads may then
+                                    name any https token_uri (NOTIBASE_FCM_TOKEN_URL)
           --fcm-ca FILE             CA certificates to trust for FCM and its token endpoint (NOTIBASE_FCM_CA)
           --log-level LEVEL         debug, info, warning or error (NOTIBASE_LOG_LEVEL, default info)
           --no-access-log           do not log every request (NOTIBASE_ACCESS_LOG=off)
@@ -71,6 +72,10 @@ enum ServeCommand: Command {
           NOTIBASE_ADMIN_KEY sets the admin key instead of generating one; it replaces a stored one, which
           is how a lost admin key is recovered. It must be nb_admin_ and 32 random bytes in base64url:
           nb_admin_$(openssl rand 32 | basenc --base64url | tr -d =)
+
+          NOTIBASE_RESOURCES_DIR names the directory of the server's resources (openapi.json and the console's
+          Files/); by default they are found from the binary (never the working directory): beside it in
+          Notibase_NotibaseServer.resources, or in ../share/notibase (/usr/share/notibase for /usr/bin/notibase).
 
           --sender accept sends nothing and accepts every push at once (benchmarks, crash tests). --sender simulated
           answers as APNs and FCM would and accepts every push (no phones attached; notibase demo attaches some).

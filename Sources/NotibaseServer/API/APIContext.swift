@@ -28,11 +28,17 @@ final class APIContext: Sendable {
     /// goes to the ``handoff`` with their messages, so a worker sends it without a claim, a read
     /// or decoding the message again.
     let posts: GroupCommit<PostedMessage, PostedMessage.Outcome>
+    /// Each app's credential health, as the workers found it.
+    let credentialMonitor: CredentialMonitor
+    /// Whether the senders send with the apps' stored credentials (not the accepting or simulated
+    /// ones): only then does a send warn about missing or failing credentials.
+    let credentialsRequired: Bool
 
     init(
         store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
         limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil, signals: WorkSignals = WorkSignals(), quota: MessageQuota? = nil,
-        metricsTokenHash: [UInt8]? = nil, handoff: (queue: Handoff, lease: Duration)? = nil
+        metricsTokenHash: [UInt8]? = nil, handoff: (queue: Handoff, lease: Duration)? = nil, credentialMonitor: CredentialMonitor? = nil,
+        credentialsRequired: Bool = false
     ) {
         self.handoff = handoff
         posts = GroupCommit(limit: Self.postsPerCommit) { posts in
@@ -52,6 +58,8 @@ final class APIContext: Sendable {
             }
             return outcomes
         }
+        self.credentialMonitor = credentialMonitor ?? CredentialMonitor(store: store, logger: logger, clock: clock)
+        self.credentialsRequired = credentialsRequired
         self.metricsTokenHash = metricsTokenHash
         self.quota = quota ?? MessageQuota(perMinute: limits.appMessagesPerMinute)
         self.signals = signals

@@ -1,7 +1,10 @@
-/// `/healthz` (answered on the polling thread: the cheapest route, the benchmark ceiling),
-/// `/metrics` (Prometheus text) and `/openapi.json`.
+import NotibaseCore
+
+/// `/healthz` (answered on the polling thread: the cheapest route, the benchmark ceiling; it names
+/// the running version), `/metrics` (Prometheus text) and `/openapi.json`.
 enum HealthAPI {
-    static let healthz = HTTPResponse(status: 200, contentType: "application/json", body: Array(#"{"status":"ok"}"#.utf8))
+    static let healthz = HTTPResponse(
+        status: 200, contentType: "application/json", body: Array(#"{"status":"ok","version":"\#(NotibaseVersion.current)"}"#.utf8))
 
     static func add(to router: inout Router, _ context: APIContext) {
         router.add(.get, "/healthz") { _, _ in healthz }

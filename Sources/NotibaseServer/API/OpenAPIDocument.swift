@@ -1,13 +1,20 @@
 import Foundation
 
 /// The OpenAPI 3.1 description of the API, served at `/openapi.json`: the resource file
-/// `API/openapi.json`, read once. Keep it in step with the routes: a test checks that every route
+/// `API/openapi.json` (in the ``ResourceDirectory``), read once. Its `info.version` is
+/// ``NotibaseVersion/current`` (a test checks). Keep it in step with the routes: a test checks that every route
 /// is documented.
 enum OpenAPIDocument {
     /// The document exactly as the file holds it.
     static let bytes: [UInt8] = {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"), let data = try? Data(contentsOf: url) else {
-            fatalError("openapi.json is missing from the NotibaseServer resources: ship the Notibase_NotibaseServer.resources directory beside the binary")
+        // Server.start stops first when the resources are missing.
+        let resources: ResourceDirectory
+        switch ResourceDirectory.current {
+        case .success(let found): resources = found
+        case .failure(let error): fatalError(error.description)
+        }
+        guard let data = FileManager.default.contents(atPath: resources.url.appendingPathComponent("openapi.json").path) else {
+            fatalError("\(resources.url.path)/openapi.json cannot be read")
         }
         return Array(data)
     }()

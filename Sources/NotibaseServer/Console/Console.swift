@@ -1,6 +1,7 @@
 import Foundation
 
-/// The web console's static files (`Console/Files`, a SwiftPM resource shipped beside the binary),
+/// The web console's static files (`Console/Files`, a SwiftPM resource: `Files/` in the
+/// ``ResourceDirectory``),
 /// served at `/console/`: read once, each with its content type, a strict Content-Security-Policy
 /// (scripts and styles from this server only, no inline script), `nosniff`, and `no-cache` so an
 /// upgraded server is never shown with an old page.
@@ -59,7 +60,8 @@ enum Console {
     }
 
     private static func load() -> [String: File] {
-        guard let root = Bundle.module.url(forResource: "Files", withExtension: nil) else { return [:] }
+        guard case .success(let resources) = ResourceDirectory.current else { return [:] }
+        let root = resources.url.appendingPathComponent("Files")
         var files: [String: File] = [:]
         let prefix = root.standardizedFileURL.path + "/"
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [:] }

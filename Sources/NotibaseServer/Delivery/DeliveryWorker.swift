@@ -26,11 +26,14 @@ final class DeliveryWorker: Sendable {
     private let signal: WorkSignal
     /// What this node's fan-out wrote claimed for it, when it hands batches over.
     private let handoff: Handoff?
+    /// Told how each batch went with each app's stored credentials.
+    private let monitor: CredentialMonitor?
 
     init(
         store: any Storage, senders: SenderSet, vault: CredentialVault, clock: WallClock, logger: Logger, metrics: Metrics, signer: Signer,
-        options: Options, signal: WorkSignal = WorkSignal(), handoff: Handoff? = nil
+        options: Options, signal: WorkSignal = WorkSignal(), handoff: Handoff? = nil, monitor: CredentialMonitor? = nil
     ) {
+        self.monitor = monitor
         self.handoff = handoff
         self.signal = signal
         self.signer = signer
@@ -217,7 +220,38 @@ final class DeliveryWorker: Sendable {
         var counts: [String: Int] = [:]
         for outcome in outcomes { counts[outcome.disposition.rawValue, default: 0] += 1 }
         metrics.recordSends(provider: senders.providerNames[platform] ?? platform.rawValue, outcomes: counts, seconds: (ContinuousClock.now - started).seconds)
+        if case .stored = senders.credentials, let monitor { await Self.observe(pushes, outcomes, monitor) }
         return outcomes
+    }
+
+    /// Tells the monitor, once per app and provider, whether the batch had a push accepted and
+    /// why the provider refused the credentials when it did.
+    private static func observe(_ pushes: [Push], _ outcomes: [SendOutcome], _ monitor: CredentialMonitor) async {
+        struct Credentials: Hashable {
+            var appID: String
+            var provider: String
+            var revision: Int
+        }
+        var seen: [Credentials: (succeeded: Bool, failureReason: String?)] = [:]
+        for (push, outcome) in zip(pushes, outcomes) {
+            let credentials = switch push.credentials {
+            case .apns(let apns): Credentials(appID: apns.appID, provider: "apns", revision: apns.revision)
+            case .fcm(let fcm): Credentials(appID: fcm.appID, provider: "fcm", revision: fcm.revision)
+            }
+            var entry = seen[credentials] ?? (false, nil)
+            switch outcome.disposition {
+            case .sent: entry.succeeded = true
+            case .credentialsRejected:
+                let reason = [outcome.providerReason, outcome.explanation].compactMap { $0 }.joined(separator: ": ")
+                entry.failureReason = entry.failureReason ?? (reason.isEmpty ? "refused without a reason" : reason)
+            case .retry, .failed, .deactivateDevice: break
+            }
+            seen[credentials] = entry
+        }
+        for (credentials, entry) in seen {
+            await monitor.observe(
+                appID: credentials.appID, provider: credentials.provider, revision: credentials.revision, succeeded: entry.succeeded, failureReason: entry.failureReason)
+        }
     }
 
     // MARK: Recording

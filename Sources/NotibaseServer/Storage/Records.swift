@@ -19,6 +19,8 @@ struct CredentialRecord: Sendable {
     var sealed: [UInt8]
     var summary: String
     var updatedAt: Int
+    /// How sending with them went: `untested` until a send says otherwise.
+    var health = CredentialHealth()
 }
 
 /// What a key resolves to.
@@ -232,6 +234,9 @@ struct FanOutBatch: Sendable {
     /// The deliveries written, counted by platform and then by state (`queued`, or `failed` when
     /// pacing gave one no moment).
     var counts: [String: [String: Int]] = [:]
+
+    /// The platforms of the devices it wrote deliveries for.
+    var platforms: Set<Platform> { Set(counts.keys.compactMap(Platform.init(rawValue:))) }
 }
 
 /// A send due now to a short list of devices or users, without pacing, that its store writes with
@@ -259,6 +264,9 @@ struct PostedMessage: Sendable {
         var claimed: [ClaimedDelivery] = []
         /// Those written, by platform and state.
         var counts: [String: [String: Int]] = [:]
+
+        /// The platforms of the devices it wrote deliveries for.
+        var platforms: Set<Platform> { Set(counts.keys.compactMap(Platform.init(rawValue:))) }
     }
 }
 
@@ -313,6 +321,15 @@ enum ReceiptResult: Sendable, Equatable {
 
 /// A message's funnel, counted by the store: how many deliveries reached each step, what devices
 /// reported drawing, and why deliveries failed.
+/// Deliveries of a message waiting for working credentials, on one platform for one reason.
+struct CredentialWait: Sendable, Equatable, Encodable {
+    var platform: String
+    var reason: String
+    var count: Int
+    /// What the provider's answer means and what to do.
+    var explanation: String?
+}
+
 struct Funnel: Sendable {
     /// Deliveries by state.
     var byState: [String: Int] = [:]

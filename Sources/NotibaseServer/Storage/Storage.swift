@@ -38,6 +38,10 @@ protocol Storage: KeyDirectory {
     func putCredentials(appID: String, provider: String, sealed: [UInt8], summary: String, now: Int) async throws
     func deleteCredentials(appID: String, provider: String) async throws -> Bool
     func credentials(appID: String) async throws -> [CredentialRecord]
+    /// Stores how sending with an app's credentials for `provider` went, when the app's
+    /// credentials are still those of `revision` (replaced ones are `untested` again, whatever
+    /// their last sends said); returns whether it did.
+    func recordCredentialHealth(appID: String, provider: String, revision: Int, _ health: CredentialHealth) async throws -> Bool
 
     // Devices
     /// Registers a device (its ID made by the store), or updates the one with the same platform
@@ -71,6 +75,9 @@ protocol Storage: KeyDirectory {
     /// failure of its own and changes nothing; any other error fails the whole group, which then
     /// changed nothing.
     func createMessagesWithDeliveries(_ posts: [PostedMessage], claim: FanOutClaim?) async throws -> [Result<PostedMessage.Outcome, any Error>]
+    /// Whether an audience has at least one active device on `platform` (a send that warns
+    /// about that platform's credentials asks).
+    func audienceReaches(appID: String, _ audience: Audience, platform: Platform) async throws -> Bool
     func message(appID: String, id: String) async throws -> MessageRecord?
     func message(seq: Int) async throws -> MessageRecord?
     /// The messages of these numbers that are stored, in one read (a worker's batch).
@@ -82,6 +89,9 @@ protocol Storage: KeyDirectory {
     func waitingDeliveries(messageSeq: Int, now: Int) async throws -> (count: Int, lastDueAt: Int?)
     /// A message's funnel: deliveries by state, what devices reported, failures by reason.
     func funnel(messageSeq: Int) async throws -> Funnel
+    /// A message's deliveries retrying because the provider refused the app's credentials, by
+    /// platform and reason (the provider's, as their last history entry says).
+    func waitingForCredentials(messageSeq: Int) async throws -> [CredentialWait]
     /// Marks a message that has not finished `cancelled` (with `finished_at`), in one short
     /// transaction, and returns it as it is afterwards (nil when the app has no such message): from
     /// then on no fan-out batch writes more of it and no claim hands out its deliveries. Its
@@ -147,13 +157,14 @@ enum AnnouncedWork: String, Sendable, CaseIterable {
 }
 
 extension Storage {
-    /// One message stored as ``createMessagesWithDeliveries(_:claim:)`` stores a group, claiming nothing.
+    /// One message stored as ``createMessagesWithDeliveries(_:claim:)`` stores a group, claiming
+    /// nothing; `platforms` are those of the devices written for.
     func createMessageWithDeliveries(
         _ message: NewMessage, idempotencyKey: String?, window: Int, chooser: VariantChooser, limit: Int, now: Int
-    ) async throws -> (MessageRecord, replayed: Bool, written: Int?) {
+    ) async throws -> (MessageRecord, replayed: Bool, written: Int?, platforms: Set<Platform>) {
         let post = PostedMessage(message: message, idempotencyKey: idempotencyKey, window: window, chooser: chooser, limit: limit, now: now)
         let outcome = try await createMessagesWithDeliveries([post], claim: nil)[0].get()
-        return (outcome.record, outcome.replayed, outcome.written)
+        return (outcome.record, outcome.replayed, outcome.written, outcome.platforms)
     }
 
     /// A fan-out batch that claims nothing.

@@ -68,10 +68,7 @@ struct APNsEnvironmentTests {
         let sender = ScriptedSender()
         let harness = try await Harness()
         let app = try await harness.createApp()
-        let pem = "-----BEGIN PRIVATE KEY-----\\nMIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg\\n-----END PRIVATE KEY-----"
-        let put = await harness.request("PUT", "/v1/apps/\(app.id)/credentials/apns", key: app.serverKey, body: #"""
-            {"keyId": "ABC123DEFG", "teamId": "TEAM123456", "bundleId": "com.example.shop", "environment": "production", "privateKey": "\#(pem)"}
-            """#)
+        let put = await harness.request("PUT", "/v1/apps/\(app.id)/credentials/apns", key: app.serverKey, body: TestCredentials.apns(["environment": "production"]))
         #expect(put.status == 200)
         let first = try await harness.registerDevice(app, number: 1, extra: #", "apnsEnvironment": "sandbox""#)
         let second = try await harness.registerDevice(app, number: 2)
@@ -97,15 +94,10 @@ struct APNsEnvironmentTests {
     @Test func credentialsTakeDevelopmentAsTheSandbox() async throws {
         let harness = try await Harness()
         let app = try await harness.createApp()
-        let pem = "-----BEGIN PRIVATE KEY-----\\nMIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg\\n-----END PRIVATE KEY-----"
-        let put = await harness.request("PUT", "/v1/apps/\(app.id)/credentials/apns", key: app.serverKey, body: #"""
-            {"keyId": "ABC123DEFG", "teamId": "TEAM123456", "bundleId": "com.example.shop", "environment": "development", "privateKey": "\#(pem)"}
-            """#)
+        let put = await harness.request("PUT", "/v1/apps/\(app.id)/credentials/apns", key: app.serverKey, body: TestCredentials.apns(["environment": "development"]))
         #expect(put.status == 200, "\(put.text)")
         #expect(put["environment"].string == "sandbox")
-        let wrong = await harness.request("PUT", "/v1/apps/\(app.id)/credentials/apns", key: app.serverKey, body: #"""
-            {"keyId": "ABC123DEFG", "teamId": "TEAM123456", "bundleId": "com.example.shop", "environment": "staging", "privateKey": "\#(pem)"}
-            """#)
+        let wrong = await harness.request("PUT", "/v1/apps/\(app.id)/credentials/apns", key: app.serverKey, body: TestCredentials.apns(["environment": "staging"]))
         #expect(wrong.status == 400)
         #expect(wrong["error"]["field"].string == "environment")
     }

@@ -36,6 +36,7 @@ struct APNsCertificateUploadTests {
         let shown = await harness.request("GET", "/v1/apps/\(app.id)", key: app.serverKey)["credentials"]["apns"]
         #expect(shown["expiresAt"] == reply["expiresAt"])
         #expect(shown["expiresSoon"] == .bool(false))
+        #expect(shown["health"]["state"].string == "untested", "the certificate's summary sits beside its health")
 
         // The sender gets the certificate and key as a TLS client certificate.
         let vault = CredentialVault(store: harness.store, box: try SecretBox(key: Harness.secretKey))

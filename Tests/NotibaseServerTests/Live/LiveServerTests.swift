@@ -106,7 +106,7 @@ struct LiveServerTests {
             $0.tlsKeyPath = directory.path + "/key.pem"
         }
         let curl = try await runToEnd("/usr/bin/curl", ["-s", "--cacert", directory.path + "/cert.pem", "https://localhost:\(server.port)/healthz"])
-        #expect(curl.output == #"{"status":"ok"}"#)
+        #expect(curl.output == #"{"status":"ok","version":"\#(NotibaseVersion.current)"}"#)
         await server.shutdown()
         _ = data
     }

@@ -111,9 +111,10 @@ final class StorageContractTests: Sendable {
             try NewMessage(id: id, appID: app, content: MessageContent(message: Message(title: "T"), variants: nil), audience: audience,
                            sendAt: 100, audienceSize: 0, createdAt: 100)
         }
-        let (one, replayed, written) = try await store.createMessageWithDeliveries(
+        let (one, replayed, written, platforms) = try await store.createMessageWithDeliveries(
             try new("one", .devices(["app-dev-3", "nope"])), idempotencyKey: "k", window: 1_000, chooser: VariantChooser(locales: []), limit: 3, now: 100)
         #expect(!replayed && written == 1 && one.audienceSize == 1 && one.state == .sending)
+        #expect(platforms == [.ios], "the platforms written for, so a send knows them without a read")
         #expect(try await store.deliveries(messageSeq: one.seq, state: .queued, afterSeq: 0, limit: 10).compactMap(\.deviceID) == ["app-dev-3"])
         let again = try await store.createMessageWithDeliveries(
             try new("two", .devices(["app-dev-3"])), idempotencyKey: "k", window: 1_000, chooser: VariantChooser(locales: []), limit: 3, now: 150)
@@ -161,6 +162,23 @@ final class StorageContractTests: Sendable {
         // What was claimed is not claimed again; the rest is due now.
         let due = try await store.claimDeliveries(now: 101, lease: 30_000, limit: 10)
         #expect(Set(due.map(\.messageSeq)) == [b.record.seq, e.record.seq])
+    }
+
+    /// A credential's health is stored for the credentials it was observed with: an upload starts
+    /// them `untested`, and an outcome of the credentials it replaced is not stored over that.
+    @Test func credentialHealthIsStoredForTheCurrentCredentialsOnly() async throws {
+        let app = try await app()
+        try await store.putCredentials(appID: app, provider: "apns", sealed: [1], summary: "{}", now: 10)
+        let revision = try #require(try await store.app(app)).credentialsRevision
+        let failing = CredentialHealth(state: .failing, lastSuccessAt: 15, lastFailureAt: 20, lastFailureReason: "BadTopic: APNs refuses the topic")
+        #expect(try await store.recordCredentialHealth(appID: app, provider: "apns", revision: revision, failing))
+        #expect(try await store.credentials(appID: app).first?.health == failing)
+        #expect(try await !store.recordCredentialHealth(appID: app, provider: "fcm", revision: revision, failing), "no FCM credentials to mark")
+
+        try await store.putCredentials(appID: app, provider: "apns", sealed: [2], summary: "{}", now: 30)
+        #expect(try await store.credentials(appID: app).first?.health == CredentialHealth(), "an upload starts untested")
+        #expect(try await !store.recordCredentialHealth(appID: app, provider: "apns", revision: revision, failing), "an outcome of the replaced credentials")
+        #expect(try await store.credentials(appID: app).first?.health == CredentialHealth())
     }
 
     /// An app's stored messages are bounded in bytes: one that does not fit is refused and stores

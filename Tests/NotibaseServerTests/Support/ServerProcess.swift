@@ -30,12 +30,17 @@ final class ServerProcess: TestClient {
 
     /// Starts `notibase serve` with `arguments` (on 127.0.0.1, a free port, with the harness's
     /// admin key) and waits until it listens. With `captureStandardError` its standard error (the
-    /// log) is kept for ``standardErrorText`` instead of passed through.
-    static func start(dataDirectory: String, arguments: [String], captureStandardError: Bool = false) async throws -> ServerProcess {
+    /// log) is kept for ``standardErrorText`` instead of passed through. `command` runs another
+    /// binary, or runs one through a launcher (`/usr/bin/env -C DIR BINARY` starts it in DIR);
+    /// `environment` adds to the test's.
+    static func start(
+        dataDirectory: String, arguments: [String], captureStandardError: Bool = false, command: [String]? = nil, environment: [String: String] = [:]
+    ) async throws -> ServerProcess {
+        let command = try command ?? [binary()]
         let child = try ChildProcess(
-            try binary(),
-            ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--no-access-log", "--log-level", "warning"] + arguments,
-            environment: ["NOTIBASE_ADMIN_KEY": Harness.adminKey], capturesStandardError: captureStandardError)
+            command[0],
+            command.dropFirst() + ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--no-access-log", "--log-level", "warning"] + arguments,
+            environment: environment.merging(["NOTIBASE_ADMIN_KEY": Harness.adminKey]) { own, _ in own }, capturesStandardError: captureStandardError)
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline && child.isRunning {
             let port = child.printed.components(separatedBy: "\n").compactMap { line in

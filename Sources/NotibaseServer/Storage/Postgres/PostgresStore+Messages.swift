@@ -13,6 +13,15 @@ extension PostgresStore {
             .first { $0.int(0) } ?? 0
     }
 
+    func audienceReaches(appID: String, _ audience: Audience, platform: Platform) async throws -> Bool {
+        let source = audience.postgresSource(parameter: 3)
+        return try await pool.withConnection {
+            try $0.query(
+                "SELECT 1 FROM \(source.from) WHERE devices.app_id = $1 AND devices.active = 1 AND devices.platform = $2 AND \(source.condition) LIMIT 1",
+                [.text(appID), .text(platform.rawValue)] + source.values).first { $0.int(0) } != nil
+        }
+    }
+
     func audienceByTimeZone(appID: String, _ audience: Audience) async throws -> [String?: Int] {
         let source = audience.postgresSource(parameter: 2)
         let rows = try await pool.withConnection {

@@ -1,3 +1,5 @@
+import NotibaseCore
+
 extension SQLiteStore {
 
     /// Stores a new message, or, when `idempotencyKey` was used by the app within `window`
@@ -162,6 +164,13 @@ extension SQLiteStore {
 /// Messages and their audiences, read on a reader's connection (or the writer's, inside its transactions: ``SQLiteReads``).
 extension SQLiteReads {
     /// How many active devices of the app an audience matches now.
+    func audienceReaches(appID: String, _ audience: Audience, platform: Platform) throws -> Bool {
+        let source = audience.sqlSource
+        return try connection.first(
+            "SELECT 1 FROM \(source.from) WHERE devices.app_id = ? AND devices.active = 1 AND devices.platform = ? AND \(source.condition) LIMIT 1",
+            source.fromValues + [.text(appID), .text(platform.rawValue)] + source.values) { $0.int(0) } != nil
+    }
+
     func audienceSize(appID: String, _ audience: Audience) throws -> Int {
         let source = audience.sqlSource
         return try connection.first(
