@@ -11,6 +11,8 @@
 #include <openssl/hmac.h>
 #include <openssl/params.h>
 #include <openssl/pem.h>
+#include <openssl/pkcs12.h>
+#include <openssl/provider.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <openssl/sha.h>

@@ -73,6 +73,7 @@ public final class NotibaseClient: Sendable {
         next.timeZone = timeZone()
         next.appVersion = configuration.appVersion
         next.sdkVersion = NotibaseConfiguration.sdkVersion
+        next.apnsEnvironment = configuration.pushEnvironment?.rawValue
         if let sent, !sent.token.isEmpty, sent.token != next.token {
             next.previousToken = sent.token
         }

@@ -17,6 +17,11 @@ public struct NotibaseConfiguration: Sendable {
     public var stateDirectory: URL
     /// The app's version, sent with the registration.
     public var appVersion: String?
+    /// The APNs environment of this build's device tokens, sent with the registration so the
+    /// server sends this device to the right one: by default what the app's provisioning profile
+    /// grants (its `aps-environment` entitlement); nil, the server uses the app's default. Set it
+    /// when the profile is not the truth (an enterprise re-signing, say).
+    public var pushEnvironment: PushEnvironment?
     /// First retry delay for the outbox; doubles up to `maximumRetryDelay`, with jitter.
     public var initialRetryDelay: Duration = .seconds(2)
     /// The longest wait between retries.
@@ -33,6 +38,7 @@ public struct NotibaseConfiguration: Sendable {
             ?? FileManager.default.temporaryDirectory
         self.stateDirectory = stateDirectory ?? support.appendingPathComponent("Notibase")
         self.appVersion = Bundle.main.infoDictionary?["CFBundleShortVersionString"] as? String
+        self.pushEnvironment = PushEnvironment.fromProvisioningProfile()
     }
 
     /// `explicit`, else the App Group's container. A group without a container (missing from the

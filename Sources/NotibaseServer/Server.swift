@@ -95,7 +95,7 @@ package final class Server: Sendable {
         let fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize,
             minimumBatchSize: BatchPacing.defaultMinimum, signals: signals, handoff: (handoff, delivery.lease))
         let worker = DeliveryWorker(
-            store: store, senders: senders, vault: CredentialVault(store: store, box: box), clock: clock, logger: logger, metrics: metrics,
+            store: store, senders: senders, vault: CredentialVault(store: store, box: box, clock: clock, logger: logger), clock: clock, logger: logger, metrics: metrics,
             signer: signer, options: DeliveryWorker.Options(batchSize: delivery.batchSize, lease: delivery.lease), signal: signals.delivery,
             handoff: handoff, monitor: monitor)
         let poll = listening ? max(delivery.pollInterval, ServerConfiguration.Delivery.listeningPollInterval) : delivery.pollInterval

@@ -100,6 +100,7 @@ extension ServeCommand {
                     apns.productionURL = url
                     apns.sandboxURL = url
                 }
+                if let url = value("apns-sandbox-url", "NOTIBASE_APNS_SANDBOX_URL") { apns.sandboxURL = url }
                 apns.caFile = value("apns-ca", "NOTIBASE_APNS_CA")
                 var fcm = FCMSenderConfiguration()
                 if let url = value("fcm-url", "NOTIBASE_FCM_URL") { fcm.baseURL = url }

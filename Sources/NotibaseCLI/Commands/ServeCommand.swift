@@ -58,6 +58,7 @@ enum ServeCommand: Command {
           --sender KIND             providers (APNs and FCM), simulated or accept (NOTIBASE_SENDER, default providers)
           --sender-record FILE      with --sender accept: append every delivery ID accepted (NOTIBASE_SENDER_RECORD)
           --apns-url URL            APNs host for both environments, for a test peer (NOTIBASE_APNS_URL)
+          --apns-sandbox-url URL    APNs host for the sandbox only, instead of --apns-url's (NOTIBASE_APNS_SANDBOX_URL)
           --apns-ca FILE            CA certificates to trust for APNs instead of the system's (NOTIBASE_APNS_CA)
           --fcm-url URL             FCM base URL, for a test peer (NOTIBASE_FCM_URL)
           --fcm-token-url URL       OAuth token endpoint instead of Google's, for a test peer; uploads may then
@@ -87,7 +88,7 @@ enum ServeCommand: Command {
         .value("shutdown-grace-seconds"),
         .value("workers"), .value("batch-size"), .value("lease-seconds"), .value("fanout-batch"), .value("retention-days"),
         .value("sender"), .value("sender-record"), .value("log-level"), .flag("no-access-log"), .flag("check"),
-        .value("apns-url"), .value("apns-ca"), .value("fcm-url"), .value("fcm-token-url"), .value("fcm-ca"),
+        .value("apns-url"), .value("apns-sandbox-url"), .value("apns-ca"), .value("fcm-url"), .value("fcm-token-url"), .value("fcm-ca"),
     ]
 
     static func run(_ arguments: Arguments, io: TerminalIO) async throws -> Int32 {

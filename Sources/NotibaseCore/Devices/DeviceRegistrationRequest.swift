@@ -27,16 +27,21 @@ public struct DeviceRegistrationRequest: Codable, Sendable, Hashable {
     /// The token this one replaces (APNs and FCM rotate tokens): the device registered under it is
     /// deactivated.
     public var previousToken: String?
+    /// The APNs environment the device's token belongs to: `sandbox` (a development build) or
+    /// `production` (TestFlight and App Store builds); `development` is read as `sandbox`. Left
+    /// out, the server uses the app's default (the environment of its APNs credentials).
+    public var apnsEnvironment: String?
 
     /// The JSON field names.
     public enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
-        case platform, token, externalUserId, externalUserIdToken, tags, locale, timeZone, appVersion, sdkVersion, previousToken
+        case platform, token, externalUserId, externalUserIdToken, tags, locale, timeZone, appVersion, sdkVersion, previousToken, apnsEnvironment
     }
 
     /// A registration of `token` on `platform`, with the other fields as given.
     public init(
         platform: Platform, token: String, externalUserId: String? = nil, externalUserIdToken: String? = nil, tags: [String]? = nil,
-        locale: String? = nil, timeZone: String? = nil, appVersion: String? = nil, sdkVersion: String? = nil, previousToken: String? = nil
+        locale: String? = nil, timeZone: String? = nil, appVersion: String? = nil, sdkVersion: String? = nil, previousToken: String? = nil,
+        apnsEnvironment: String? = nil
     ) {
         self.platform = platform
         self.token = token
@@ -48,5 +53,6 @@ public struct DeviceRegistrationRequest: Codable, Sendable, Hashable {
         self.appVersion = appVersion
         self.sdkVersion = sdkVersion
         self.previousToken = previousToken
+        self.apnsEnvironment = apnsEnvironment
     }
 }

@@ -13,7 +13,7 @@ enum APNsAnswerTable {
     /// The documented answers.
     static let rows: [Row] = [
         Row(status: 400, reason: .badCollapseId, action: .failed, explanation: "The collapse ID is longer than 64 bytes; shorten it."),
-        Row(status: 400, reason: .badDeviceToken, action: .deactivateDevice, explanation: "The device token is not valid here. Often it is a sandbox token sent to production (or the reverse): check that the app build and the environment match."),
+        Row(status: 400, reason: .badDeviceToken, action: .deactivateDevice, explanation: "The device token is not valid in the environment it was sent to (named after this text). Often it is a development build's sandbox token sent to production, or the reverse: the device's registration named the wrong apnsEnvironment, or named none and the app's default is the other one. Not retried in the other environment; the device's next registration with the right environment reactivates it."),
         Row(status: 400, reason: .badExpirationDate, action: .failed, explanation: "The apns-expiration value is not valid."),
         Row(status: 400, reason: .badMessageId, action: .failed, explanation: "The apns-id value is not a valid UUID."),
         Row(status: 400, reason: .badPriority, action: .failed, explanation: "The apns-priority value is not 1, 5 or 10."),

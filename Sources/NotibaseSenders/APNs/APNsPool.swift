@@ -100,6 +100,9 @@ final class APNsPool: Sendable {
             explanation: row.explanation,
             tokenInvalidSince: body.invalidSince
         )
+        if row.reason == .badDeviceToken {
+            outcome.explanation? += " It was sent to the \(credentials.environment.rawValue) environment."
+        }
         switch row.action {
         case .renewCredentialOnce:
             // A client certificate has no token to renew: its refusal stands.

@@ -27,12 +27,7 @@ final class TLSContext {
     deinit { SSL_CTX_free(context) }
 
     private func useClientCertificate(_ certificate: HTTP2ClientConfiguration.ClientCertificate) throws(TransportError) {
-        var certificatePEM = Array(certificate.certificatePEM.utf8)
-        let x509: OpaquePointer? = certificatePEM.withUnsafeMutableBytes { bytes in
-            guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_X509(bio, nil, nil, nil)
-        }
+        let x509 = readMemoryBIO(certificate.certificatePEM) { PEM_read_bio_X509($0, nil, nil, nil) }
         guard let x509 else { throw Self.error("the client certificate is not a readable PEM certificate", cause: .clientCertificate) }
         defer { X509_free(x509) }
         guard SSL_CTX_use_certificate(context, x509) == 1 else { throw Self.error("the client certificate was refused", cause: .clientCertificate) }

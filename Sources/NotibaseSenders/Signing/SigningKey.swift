@@ -44,12 +44,7 @@ final class SigningKey {
     /// Parses a PEM private key; the caller owns the handle.
     private static func readPrivateKey(_ pem: String) throws(SigningError) -> OpaquePointer {
         OpenSSLFailure.clearQueue()
-        var bytes = Array(pem.utf8)
-        let parsed: OpaquePointer? = bytes.withUnsafeMutableBytes { buffer in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
-        }
+        let parsed = readMemoryBIO(pem) { PEM_read_bio_PrivateKey($0, nil, nil, nil) }
         guard let parsed else { throw SigningError.unreadableKey(OpenSSLFailure("reading a PEM private key")) }
         // OpenSSL's decoders queue the formats they tried even when one of them reads the key.
         OpenSSLFailure.clearQueue()

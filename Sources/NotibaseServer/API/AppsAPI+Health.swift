@@ -1,8 +1,11 @@
+import NotibaseCore
+
 extension AppsAPI {
     /// One provider's credentials as `GET /v1/apps/{appId}` shows them: the summary (nothing
-    /// secret), when they were uploaded, and their ``HealthBody``.
+    /// secret; a certificate's `expiresAt` with `expiresSoon`), when they were uploaded, and their
+    /// ``HealthBody``.
     struct CredentialBody: Encodable {
-        var summary: [String: String]
+        var summary: [String: JSONValue]
         var health: HealthBody
 
         private struct Key: CodingKey {

@@ -141,7 +141,12 @@ enum AppsAPI {
         router.add(.put, "/v1/apps/{appId}/credentials/apns") { request, parameters in
             let app = try await access(request, parameters["appId"], context)
             let credentials = try JSON.decode(StoredAPNsCredentials.self, from: request)
-            try CredentialChecks.apnsTokenKey(keyID: credentials.keyID, teamID: credentials.teamID, privateKey: credentials.privateKey)
+            if credentials.certificate != nil {
+                // A certificate was checked as it was read (its key matches it); here, its date.
+                try credentials.checkNotExpired(now: context.clock.milliseconds(), uploadedAs: request.body)
+            } else {
+                try CredentialChecks.apnsTokenKey(keyID: credentials.keyID, teamID: credentials.teamID, privateKey: credentials.privateKey)
+            }
             try CredentialChecks.bundleID(credentials.bundleID)
             return try await store(credentials, provider: "apns", summary: credentials.summary, app: app, context)
         }
@@ -179,7 +184,23 @@ enum AppsAPI {
         let now = context.clock.milliseconds()
         try await context.store.putCredentials(appID: app.id, provider: provider, sealed: sealed, summary: JSON.text(summary), now: now)
         context.logger.info("credentials stored", ["appId": .string(app.id), "provider": .string(provider)])
-        return JSON.response(status: 200, summary.merging(["provider": provider, "updatedAt": now.timestamp]) { a, _ in a })
+        let shown = shown(summary.merging(["provider": provider, "updatedAt": now.timestamp]) { a, _ in a }, appID: app.id, provider: provider, warn: true, context)
+        return JSON.response(status: 200, shown)
+    }
+
+    /// A stored summary as the API shows it: with `expiresSoon` beside a certificate's `expiresAt`
+    /// (30 days or less ahead), and, on upload (`warn`), a warning in the log when it is (the
+    /// workers warn once a day while they send with it: CredentialVault).
+    private static func shown(_ summary: [String: String], appID: String, provider: String, warn: Bool = false, _ context: APIContext) -> [String: JSONValue] {
+        var shown = summary.mapValues(JSONValue.string)
+        if let expiresAt = summary["expiresAt"].flatMap(Timestamp.parse).map({ Int(($0.timeIntervalSince1970 * 1000).rounded()) }) {
+            let soon = StoredAPNsCredentials.expiresSoon(expiresAt, now: context.clock.milliseconds())
+            shown["expiresSoon"] = .bool(soon)
+            if soon && warn {
+                context.logger.warning("APNs certificate expires soon", ["appId": .string(appID), "provider": .string(provider), "expiresAt": .string(expiresAt.timestamp)])
+            }
+        }
+        return shown
     }
 
     private static func body(_ app: AppRecord, _ context: APIContext) async throws -> AppBody {
@@ -187,7 +208,8 @@ enum AppsAPI {
         for record in try await context.store.credentials(appID: app.id) {
             var summary = (try? JSONDecoder().decode([String: String].self, from: Data(record.summary.utf8))) ?? [:]
             summary["updatedAt"] = record.updatedAt.timestamp
-            credentials[record.provider] = CredentialBody(summary: summary, health: HealthBody(record.health))
+            credentials[record.provider] = CredentialBody(
+                summary: shown(summary, appID: app.id, provider: record.provider, context), health: HealthBody(record.health))
         }
         return AppBody(
             id: app.id, name: app.name, requireIdentityVerification: app.requireIdentityVerification, quietHours: app.pacing.quietHours,

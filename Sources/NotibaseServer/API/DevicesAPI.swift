@@ -1,5 +1,6 @@
 import Foundation
 import NotibaseCore
+import NotibaseSenders
 
 /// `/v1/devices`: register (server or client key), list, read and delete (server key); and
 /// `/v1/identity-tokens`, which the app's backend asks for the token that lets a device claim a user.
@@ -19,6 +20,7 @@ enum DevicesAPI {
         var id: String
         var platform: String
         var token: String
+        var apnsEnvironment: String?
         var externalUserId: String?
         var tags: [String]
         var locale: String?
@@ -35,6 +37,7 @@ enum DevicesAPI {
             id = device.id
             platform = device.platform.rawValue
             token = device.token
+            apnsEnvironment = device.apnsEnvironment?.rawValue
             externalUserId = device.externalUserID
             tags = device.tags
             locale = device.locale
@@ -54,6 +57,7 @@ enum DevicesAPI {
     static func json(_ device: DeviceRecord) -> [UInt8] {
         var writer = JSONObjectWriter()
         writer.field("active", device.active)
+        writer.field("apnsEnvironment", device.apnsEnvironment?.rawValue)
         writer.field("appVersion", device.appVersion)
         writer.field("createdAt", time: device.createdAt)
         writer.field("deactivatedAt", time: device.deactivatedAt)

@@ -62,7 +62,7 @@ private struct PlainJSONReader {
                         guard let tags = stringArray() else { return nil }
                         fields.tags = tags
                     }
-                case .externalUserId, .externalUserIdToken, .locale, .timeZone, .appVersion, .sdkVersion, .previousToken:
+                case .externalUserId, .externalUserIdToken, .locale, .timeZone, .appVersion, .sdkVersion, .previousToken, .apnsEnvironment:
                     if !takeNull() {
                         guard let text = string() else { return nil }
                         switch key {
@@ -72,6 +72,7 @@ private struct PlainJSONReader {
                         case .timeZone: fields.timeZone = text
                         case .appVersion: fields.appVersion = text
                         case .sdkVersion: fields.sdkVersion = text
+                        case .apnsEnvironment: fields.apnsEnvironment = text
                         default: fields.previousToken = text
                         }
                     }

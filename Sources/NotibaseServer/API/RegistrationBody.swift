@@ -1,5 +1,6 @@
 import Foundation
 import NotibaseCore
+import NotibaseSenders
 
 /// The body of a device registration: `{"platform", "token", "externalUserId",
 /// "externalUserIdToken", "tags", "locale", "timeZone", "appVersion", "sdkVersion", "previousToken"}`. `previousToken` is the token this one
@@ -77,12 +78,15 @@ struct RegistrationBody: Decodable {
         try require(length(fields.appVersion, 1...64), .appVersion, "must be 1 to 64 characters, none a control character")
         try require(length(fields.sdkVersion, 1...64), .sdkVersion, "must be 1 to 64 characters, none a control character")
         try require(length(fields.previousToken, 1...4096), .previousToken, "must be the token this registration replaces")
+        let apnsEnvironment = fields.apnsEnvironment.map(APNsEnvironment.init(name:))
+        try require(apnsEnvironment != .some(nil), .apnsEnvironment, APNsEnvironment.namesExplained)
+        try require(apnsEnvironment == nil || fields.platform == .ios, .apnsEnvironment, "is for iOS devices only: leave it out for Android")
         return DeviceRegistration(
             platform: fields.platform, token: fields.platform == .ios ? token.lowercased() : token, externalUserID: fields.externalUserId,
             identityToken: fields.externalUserId == nil ? nil : fields.externalUserIdToken,
             tags: tags.map { $0.count < 2 ? $0 : Array(Set($0)).sorted() }, locale: fields.locale, timeZone: fields.timeZone,
             appVersion: fields.appVersion, sdkVersion: fields.sdkVersion,
-            previousToken: fields.previousToken.map { fields.platform == .ios ? $0.lowercased() : $0 })
+            previousToken: fields.previousToken.map { fields.platform == .ios ? $0.lowercased() : $0 }, apnsEnvironment: apnsEnvironment ?? nil)
     }
 
     /// A locale such as `en`, `fr-FR` or `pt_BR` (ASCII letters, digits, `-` and `_`).

@@ -1,41 +1,54 @@
 import NotibaseSenders
 import NotibaseCore
 
-/// APNs token credentials as uploaded (`PUT /v1/apps/{appId}/credentials/apns`) and sealed.
+/// APNs credentials as uploaded (`PUT /v1/apps/{appId}/credentials/apns`) and sealed: a token
+/// (.p8) key, or a push certificate (StoredCredentials+Certificate.swift).
 struct StoredAPNsCredentials: Sendable, Codable {
+    /// Empty for a certificate, as are ``teamID`` and ``privateKey``.
     var keyID: String
     var teamID: String
     var bundleID: String
     var environment: APNsEnvironment
     var privateKey: String
+    /// Set for certificate authentication.
+    var certificate: APNsClientCertificate?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case keyID = "keyId", teamID = "teamId", bundleID = "bundleId", environment, privateKey
+        case certificate, certificateKey, pkcs12, pkcs12Password
     }
 
     init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownFields(CodingKeys.self)
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        bundleID = try c.decode(String.self, forKey: .bundleID)
+        environment = try Self.environment(c)
+        try check(!bundleID.isEmpty && bundleID.unicodeScalars.count <= 255, .bundleID, c, "must be the app's bundle identifier, such as com.example.app")
+        if let certificate = try Self.certificate(c) {
+            self.certificate = certificate
+            (keyID, teamID, privateKey) = ("", "", "")
+            return
+        }
         keyID = try c.decode(String.self, forKey: .keyID)
         teamID = try c.decode(String.self, forKey: .teamID)
-        bundleID = try c.decode(String.self, forKey: .bundleID)
-        environment = try c.decode(APNsEnvironment.self, forKey: .environment)
         privateKey = try c.decode(String.self, forKey: .privateKey)
         try check(keyID.unicodeScalars.count == 10, .keyID, c, "must be the 10-character key ID shown next to the key in Apple's developer account")
         try check(teamID.unicodeScalars.count == 10, .teamID, c, "must be the 10-character team ID of the Apple developer account")
-        try check(!bundleID.isEmpty && bundleID.unicodeScalars.count <= 255, .bundleID, c, "must be the app's bundle identifier, such as com.example.app")
         try check(privateKey.contains("-----BEGIN PRIVATE KEY-----"), .privateKey, c, "must be the text of the .p8 file, from -----BEGIN PRIVATE KEY----- to -----END PRIVATE KEY-----")
     }
 
     /// The non-secret part, shown by the API.
     var summary: [String: String] {
-        ["keyId": keyID, "teamId": teamID, "bundleId": bundleID, "environment": environment.rawValue]
+        if let certificate { return certificateSummary(certificate) }
+        return ["keyId": keyID, "teamId": teamID, "bundleId": bundleID, "environment": environment.rawValue]
     }
 
     func credentials(appID: String, revision: Int) -> ProviderCredentials {
         .apns(APNsCredentials(
             appID: appID, bundleID: bundleID, environment: environment,
-            authentication: .token(privateKeyPEM: privateKey, keyID: keyID, teamID: teamID), revision: revision))
+            authentication: certificate.map { .certificate(certificatePEM: $0.certificatePEM, privateKeyPEM: $0.privateKeyPEM) }
+                ?? .token(privateKeyPEM: privateKey, keyID: keyID, teamID: teamID),
+            revision: revision))
     }
 }
 

@@ -140,9 +140,9 @@ final class DeliveryWorker: Sendable {
                     plan.updates.append(failed(delivery, "the app has no \(provider.uppercased()) credentials; upload them with PUT /v1/apps/\(record.appID)/credentials/\(provider)"))
                     continue
                 }
-                credentials = stored
+                credentials = stored.forDevice(apnsEnvironment: delivery.apnsEnvironment)
             case .notRequired:
-                credentials = Self.placeholder(appID: record.appID, platform: delivery.platform)
+                credentials = Self.placeholder(appID: record.appID, platform: delivery.platform).forDevice(apnsEnvironment: delivery.apnsEnvironment)
             }
             // Its TTL counts from its own moment when pacing gave it one (its local time), else from
             // the message's send time: deliveries of one moment share a renderer.

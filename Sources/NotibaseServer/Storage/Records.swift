@@ -1,4 +1,5 @@
 import NotibaseCore
+import NotibaseSenders
 
 /// An app as stored (never its keys, only their hashes, which stay in the database).
 struct AppRecord: Sendable {
@@ -44,6 +45,9 @@ struct DeviceRegistration: Sendable, Equatable {
     var sdkVersion: String?
     /// The token this registration replaces: that device is deactivated.
     var previousToken: String? = nil
+    /// The APNs environment the device's token belongs to (nil keeps the stored one; a device
+    /// without one uses its app's).
+    var apnsEnvironment: APNsEnvironment? = nil
     /// Whether the stored users of devices are verified and this registration may not override
     /// them (the client key of an app that requires identity verification): a device stored with
     /// another user than ``externalUserID`` (which the API kept only with its identity token) is
@@ -78,6 +82,8 @@ struct DeviceRecord: Sendable {
     var deactivatedAt: Int?
     var createdAt: Int
     var updatedAt: Int
+    /// The APNs environment it registered; nil: its app's.
+    var apnsEnvironment: APNsEnvironment? = nil
 }
 
 /// Which devices a listing returns.
@@ -285,6 +291,8 @@ struct ClaimedDelivery: Sendable {
     var momentAt: Int? = nil
     /// When pacing first made it due, if it did (the retry budget's age counts from it).
     var scheduledAt: Int? = nil
+    /// The APNs environment its device registered; nil: its app's.
+    var apnsEnvironment: APNsEnvironment? = nil
 }
 
 /// What a worker decided for one claimed delivery.

@@ -1,5 +1,6 @@
 import Foundation
 import NotibaseCore
+import NotibaseSenders
 
 /// A row of a query result, as both backends read it: columns by position.
 protocol StoredRow {
@@ -24,7 +25,7 @@ enum Rows {
 
     static let deviceColumns = """
         seq, id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version,
-        active, deactivated_reason, deactivated_at, created_at, updated_at
+        active, deactivated_reason, deactivated_at, created_at, updated_at, apns_environment
         """
 
     static let messageColumns = "seq, id, app_id, content, audience, state, send_at, audience_size, fanout_cursor, created_at, finished_at, failure_reason, pacing"
@@ -81,7 +82,8 @@ enum Rows {
             seq: row.int(0), id: row.text(1), platform: platform, token: row.text(3), externalUserID: row.optionalText(4),
             tags: tags, locale: row.optionalText(6), timeZone: row.optionalText(7), appVersion: row.optionalText(8),
             sdkVersion: row.optionalText(9), active: row.int(10) == 1, deactivatedReason: row.optionalText(11),
-            deactivatedAt: row.optionalInt(12), createdAt: row.int(13), updatedAt: row.int(14))
+            deactivatedAt: row.optionalInt(12), createdAt: row.int(13), updatedAt: row.int(14),
+            apnsEnvironment: row.optionalText(15).flatMap(APNsEnvironment.init(rawValue:)))
     }
 
     static func message(_ row: some StoredRow) throws -> MessageRecord {
@@ -108,7 +110,7 @@ enum Rows {
     /// delivery, `v` the device).
     static let claimedColumns = """
         d.seq, d.id, d.message_seq, d.device_seq, d.platform, d.variant, d.attempts, d.created_at,
-        v.token, v.active, v.deactivated_reason, d.moment_at, d.scheduled_at
+        v.token, v.active, v.deactivated_reason, d.moment_at, d.scheduled_at, v.apns_environment
         """
 
     static func claimed(_ row: some StoredRow) -> ClaimedDelivery {
@@ -116,6 +118,7 @@ enum Rows {
             seq: row.int(0), id: row.text(1), messageSeq: row.int(2), deviceSeq: row.optionalInt(3),
             platform: Platform(rawValue: row.text(4)) ?? .ios, variant: row.optionalText(5), attempts: row.int(6),
             createdAt: row.int(7), token: row.optionalText(8), deviceActive: row.optionalInt(9) == 1,
-            deactivatedReason: row.optionalText(10), momentAt: row.optionalInt(11), scheduledAt: row.optionalInt(12))
+            deactivatedReason: row.optionalText(10), momentAt: row.optionalInt(11), scheduledAt: row.optionalInt(12),
+            apnsEnvironment: row.optionalText(13).flatMap(APNsEnvironment.init(rawValue:)))
     }
 }

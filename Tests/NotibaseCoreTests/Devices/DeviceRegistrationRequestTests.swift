@@ -15,11 +15,11 @@ struct DeviceRegistrationRequestTests {
     @Test func everyFieldRoundTripsUnderItsDocumentedName() throws {
         let request = DeviceRegistrationRequest(
             platform: .android, token: "t", externalUserId: "u", externalUserIdToken: "nbid1.x", tags: ["a"], locale: "fr-FR", timeZone: "Europe/Paris",
-            appVersion: "3.1", sdkVersion: "1.0", previousToken: "old")
+            appVersion: "3.1", sdkVersion: "1.0", previousToken: "old", apnsEnvironment: "sandbox")
         let data = try JSONEncoder().encode(request)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(Set(object.keys) == Set(DeviceRegistrationRequest.CodingKeys.allCases.map(\.stringValue)))
-        #expect(Set(object.keys) == ["platform", "token", "externalUserId", "externalUserIdToken", "tags", "locale", "timeZone", "appVersion", "sdkVersion", "previousToken"])
+        #expect(Set(object.keys) == ["platform", "token", "externalUserId", "externalUserIdToken", "tags", "locale", "timeZone", "appVersion", "sdkVersion", "previousToken", "apnsEnvironment"])
         #expect(try JSONDecoder().decode(DeviceRegistrationRequest.self, from: data) == request)
     }
 }

@@ -18,6 +18,7 @@ import datetime
 import ipaddress
 import json
 import os
+import shutil
 import ssl
 import sys
 import threading
@@ -247,16 +248,22 @@ def serve(handler, extra_arguments=None, on_start=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--state-dir", required=True)
     parser.add_argument("--require-client-certificate", action="store_true")
+    parser.add_argument("--certificates-from", default=None, help="use another peer's CA and certificates (one CA file trusts both)")
+    parser.add_argument("--client-ca", default=None, help="with --require-client-certificate: trust this CA for clients instead of the run's")
     for name, kwargs in (extra_arguments or []):
         parser.add_argument(name, **kwargs)
     arguments = parser.parse_args()
-    make_certificates(arguments.state_dir)
+    if arguments.certificates_from:
+        for name in ("ca.pem", "server-cert.pem", "server-key.pem", "client-cert.pem", "client-key.pem"):
+            shutil.copyfile(os.path.join(arguments.certificates_from, name), os.path.join(arguments.state_dir, name))
+    else:
+        make_certificates(arguments.state_dir)
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.load_cert_chain(os.path.join(arguments.state_dir, "server-cert.pem"), os.path.join(arguments.state_dir, "server-key.pem"))
     context.set_alpn_protocols(["h2"])
     if arguments.require_client_certificate:
         context.verify_mode = ssl.CERT_REQUIRED
-        context.load_verify_locations(os.path.join(arguments.state_dir, "ca.pem"))
+        context.load_verify_locations(arguments.client_ca or os.path.join(arguments.state_dir, "ca.pem"))
     peer = Peer(arguments.state_dir, handler)
     if on_start:
         on_start(peer, arguments)

@@ -60,13 +60,15 @@ final class LiveWorld: Sendable {
 
     /// A client (the app's SDK) for a simulated iPhone, in `timeZone` (this machine's by default).
     func client(
-        for phone: SimulatedIPhone, retryDelay: Duration = .milliseconds(100), timeZone: @escaping @Sendable () -> String = { TimeZone.current.identifier }
+        for phone: SimulatedIPhone, retryDelay: Duration = .milliseconds(100), timeZone: @escaping @Sendable () -> String = { TimeZone.current.identifier },
+        pushEnvironment: PushEnvironment? = nil
     ) -> NotibaseClient {
         var configuration = NotibaseConfiguration(
             serverURL: serverURL, clientKey: clientKey, sharedDirectory: phone.sharedDirectory,
             stateDirectory: phone.sharedDirectory.appendingPathComponent("app"))
         configuration.initialRetryDelay = retryDelay
         configuration.maximumRetryDelay = .seconds(1)
+        configuration.pushEnvironment = pushEnvironment
         return NotibaseClient(configuration: configuration, center: phone.device.center, timeZone: timeZone)
     }
 

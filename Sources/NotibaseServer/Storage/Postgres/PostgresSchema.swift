@@ -149,6 +149,8 @@ enum PostgresSchema {
         ALTER TABLE credentials ADD COLUMN last_failure_at BIGINT;
         ALTER TABLE credentials ADD COLUMN last_failure_reason TEXT;
         """,
+        // 9: each device's APNs environment, as SQLite's schema 8 (Schema+DeviceEnvironment.swift).
+        Schema.deviceAPNsEnvironment,
     ]
 
     /// A key for `pg_advisory_xact_lock`: the migrations of one database run on one node at a

@@ -1,5 +1,6 @@
 import Foundation
 import NotibaseCore
+import NotibaseSenders
 import Synchronization
 
 extension Audience {
@@ -31,13 +32,13 @@ extension Audience {
 
 extension PostgresStore {
     private static let upsertDevice = """
-        INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at)
-        VALUES ($1, $2, $3, $4, $5, coalesce($6::jsonb, '[]'), $7, $8, $9, $10, $11, $11)
+        INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at, apns_environment)
+        VALUES ($1, $2, $3, $4, $5, coalesce($6::jsonb, '[]'), $7, $8, $9, $10, $11, $11, $13)
         ON CONFLICT (app_id, platform, token) DO UPDATE SET
             external_user_id = coalesce($5, devices.external_user_id), tags = coalesce($6::jsonb, devices.tags),
             locale = coalesce($7, devices.locale), time_zone = coalesce($8, devices.time_zone),
             app_version = coalesce($9, devices.app_version), sdk_version = coalesce($10, devices.sdk_version),
-            active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = $11
+            apns_environment = coalesce($13, devices.apns_environment), active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = $11
         WHERE $12::integer = 0 OR devices.external_user_id IS NULL OR devices.external_user_id = $5
         RETURNING \(Rows.deviceColumns), (xmax = 0)
         """
@@ -120,7 +121,7 @@ extension PostgresStore {
         guard group.count > 1, isPlain(group) else { return try group.map(single) }
         var written: [String: (DeviceRecord, created: Bool)] = [:]
         for (app, device, created) in try connection.query(upsertedRows, [.text(try json(group.map(BulkRow.init)))])
-            .map({ ($0.text(16), try Rows.device($0), $0.text(15) == "t") }) {
+            .map({ ($0.text(17), try Rows.device($0), $0.text(16) == "t") }) {
             written[GroupItem.key(app, device.platform, device.token)] = (device, created)
         }
         return try group.map { item in try written[item.key] ?? single(item) }
@@ -143,11 +144,11 @@ extension PostgresStore {
         WITH r AS (
             SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
                 app text, now bigint, id text, platform text, token text, "externalUserID" text, tags jsonb, locale text, "timeZone" text,
-                "appVersion" text, "sdkVersion" text, "protectsVerifiedUsers" boolean)),
+                "appVersion" text, "sdkVersion" text, "protectsVerifiedUsers" boolean, "apnsEnvironment" text)),
         inserted AS (
-            INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at)
+            INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at, apns_environment)
             SELECT r.id, r.app, r.platform, r.token, r."externalUserID", coalesce(r.tags, '[]'), r.locale, r."timeZone", r."appVersion", r."sdkVersion",
-                r.now, r.now
+                r.now, r.now, r."apnsEnvironment"
             FROM r ON CONFLICT (app_id, platform, token) DO NOTHING
             RETURNING \(answer == .rows ? Rows.deviceColumns + ", true, app_id" : "1")),
         updated AS (
@@ -155,7 +156,7 @@ extension PostgresStore {
                 external_user_id = coalesce(r."externalUserID", d.external_user_id), tags = coalesce(r.tags, d.tags),
                 locale = coalesce(r.locale, d.locale), time_zone = coalesce(r."timeZone", d.time_zone),
                 app_version = coalesce(r."appVersion", d.app_version), sdk_version = coalesce(r."sdkVersion", d.sdk_version),
-                active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = r.now
+                apns_environment = coalesce(r."apnsEnvironment", d.apns_environment), active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = r.now
             FROM r WHERE d.app_id = r.app AND d.platform = r.platform AND d.token = r.token
                 AND (NOT r."protectsVerifiedUsers" OR d.external_user_id IS NULL OR d.external_user_id = r."externalUserID")
             RETURNING \(answer == .rows ? qualifiedDeviceColumns + ", false, d.app_id" : "1"))
@@ -201,6 +202,7 @@ extension PostgresStore {
         var appVersion: String?
         var sdkVersion: String?
         var protectsVerifiedUsers: Bool
+        var apnsEnvironment: String?
 
         init(_ item: GroupItem) {
             let registration = item.registration
@@ -216,6 +218,7 @@ extension PostgresStore {
             appVersion = registration.appVersion
             sdkVersion = registration.sdkVersion
             protectsVerifiedUsers = registration.protectsVerifiedUsers
+            apnsEnvironment = registration.apnsEnvironment?.rawValue
         }
     }
 
@@ -224,9 +227,9 @@ extension PostgresStore {
             .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
             .optionalText(registration.externalUserID), .optionalText(registration.tags.map(Rows.tagsJSON)), .optionalText(registration.locale),
             .optionalText(registration.timeZone), .optionalText(registration.appVersion), .optionalText(registration.sdkVersion), .int(now),
-            .int(registration.protectsVerifiedUsers ? 1 : 0),
+            .int(registration.protectsVerifiedUsers ? 1 : 0), .optionalText(registration.apnsEnvironment?.rawValue),
         ]
-        guard let result = try connection.query(upsertDevice, values).first({ (try Rows.device($0), $0.text(15) == "t") }) else {
+        guard let result = try connection.query(upsertDevice, values).first({ (try Rows.device($0), $0.text(16) == "t") }) else {
             if registration.protectsVerifiedUsers { throw DeviceRegistration.claimedByAnotherUser }
             throw StorageError.corrupt("device upsert returned nothing")
         }

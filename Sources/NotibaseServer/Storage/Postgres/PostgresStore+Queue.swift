@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import NotibaseCore
+import NotibaseSenders
 
 extension PostgresStore {
     func messagesToFanOut(now: Int, limit: Int) async throws -> [MessageRecord] {
@@ -61,11 +62,12 @@ extension PostgresStore {
         guard message.state == .scheduled || message.state == .fanningOut else { return (FanOutBatch(written: 0, done: true), now) }
         let targets = try connection.query(
             """
-            SELECT devices.seq, devices.platform, devices.locale, devices.time_zone, devices.token, devices.created_at FROM \(source.from)
+            SELECT devices.seq, devices.platform, devices.locale, devices.time_zone, devices.token, devices.created_at, devices.apns_environment FROM \(source.from)
             WHERE devices.app_id = $1 AND devices.active = 1 AND devices.seq > $2 AND \(source.condition)
             ORDER BY devices.seq LIMIT $\(source.values.count + 3)
             """, [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]).map {
-            Target(device: $0.int(0), platform: $0.text(1), locale: $0.optionalText(2), timeZone: $0.optionalText(3), token: $0.text(4), createdAt: $0.int(5))
+            Target(device: $0.int(0), platform: $0.text(1), locale: $0.optionalText(2), timeZone: $0.optionalText(3), token: $0.text(4), createdAt: $0.int(5),
+                   apnsEnvironment: $0.optionalText(6).flatMap(APNsEnvironment.init(rawValue:)))
         }
         let written = Lifecycle.deliveriesWritten(now: now, messageCreated: message.createdAt, devicesCreated: targets.map(\.createdAt))
         var variants: [String: String?] = [:]
@@ -114,7 +116,7 @@ extension PostgresStore {
                 guard let seq = numbers[id] else { throw StorageError.corrupt("a delivery claimed by its fan-out was not written") }
                 return ClaimedDelivery(
                     seq: seq, id: id, messageSeq: messageSeq, deviceSeq: target.device, platform: Platform(rawValue: target.platform) ?? .ios,
-                    variant: variant, attempts: 1, createdAt: written, token: target.token, deviceActive: true)
+                    variant: variant, attempts: 1, createdAt: written, token: target.token, deviceActive: true, apnsEnvironment: target.apnsEnvironment)
             }
             try self.announce(.delivery, on: connection)
         }
@@ -145,6 +147,7 @@ extension PostgresStore {
         var timeZone: String?
         var token: String
         var createdAt: Int
+        var apnsEnvironment: APNsEnvironment?
     }
 
     /// A delivery to write; what pacing decided, when the message has pacing.
@@ -201,7 +204,7 @@ extension PostgresStore {
                 SELECT \(Rows.claimedColumns)
                 FROM deliveries d JOIN messages m ON m.seq = d.message_seq
                 LEFT JOIN LATERAL (
-                    SELECT token, active, deactivated_reason FROM devices WHERE seq = d.device_seq AND app_id = m.app_id) v ON true
+                    SELECT token, active, deactivated_reason, apns_environment FROM devices WHERE seq = d.device_seq AND app_id = m.app_id) v ON true
                 WHERE d.seq = ANY($1::bigint[]) ORDER BY d.seq
                 """, [.text("{" + seqs.map(String.init).joined(separator: ",") + "}")]).map(Rows.claimed)
         }

@@ -1,12 +1,13 @@
 import Foundation
 import NotibaseCore
+import NotibaseSenders
 import Synchronization
 
 extension SQLiteStore {
 
     private static let insertDevice = """
-        INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at)
-        VALUES (?1, ?2, ?3, ?4, ?5, coalesce(?6, '[]'), ?7, ?8, ?9, ?10, ?11, ?11)
+        INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at, apns_environment)
+        VALUES (?1, ?2, ?3, ?4, ?5, coalesce(?6, '[]'), ?7, ?8, ?9, ?10, ?11, ?11, ?13)
         """
 
     private static let insertNewDevice = insertDevice + " ON CONFLICT (app_id, platform, token) DO NOTHING"
@@ -16,7 +17,7 @@ extension SQLiteStore {
         ON CONFLICT (app_id, platform, token) DO UPDATE SET
             external_user_id = coalesce(?5, external_user_id), tags = coalesce(?6, tags), locale = coalesce(?7, locale),
             time_zone = coalesce(?8, time_zone), app_version = coalesce(?9, app_version), sdk_version = coalesce(?10, sdk_version),
-            active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = ?11
+            apns_environment = coalesce(?13, apns_environment), active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = ?11
         WHERE ?12 = 0 OR external_user_id IS NULL OR external_user_id = ?5
         RETURNING \(Rows.deviceColumns)
         """
@@ -87,6 +88,7 @@ extension SQLiteStore {
             .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
             .optionalText(registration.externalUserID), .optionalText(tags), .optionalText(registration.locale),
             .optionalText(registration.timeZone), .optionalText(registration.appVersion), .optionalText(registration.sdkVersion), .int(now),
+            .int(registration.protectsVerifiedUsers ? 1 : 0), .optionalText(registration.apnsEnvironment?.rawValue),
         ]
         let device: DeviceRecord
         if try connection.run(Self.insertNewDevice, values) == 1 {
@@ -96,10 +98,9 @@ extension SQLiteStore {
                 seq: connection.lastInsertRowID, id: newID, platform: registration.platform, token: registration.token,
                 externalUserID: registration.externalUserID, tags: registration.tags ?? [], locale: registration.locale,
                 timeZone: registration.timeZone, appVersion: registration.appVersion, sdkVersion: registration.sdkVersion,
-                active: true, createdAt: now, updatedAt: now)
+                active: true, createdAt: now, updatedAt: now, apnsEnvironment: registration.apnsEnvironment)
         } else {
-            let guarded = values + [.int(registration.protectsVerifiedUsers ? 1 : 0)]
-            guard let updated = try connection.first(Self.upsertDevice, guarded, { try Rows.device($0, knownTags: registration.tags) }) else {
+            guard let updated = try connection.first(Self.upsertDevice, values, { try Rows.device($0, knownTags: registration.tags) }) else {
                 if registration.protectsVerifiedUsers { throw DeviceRegistration.claimedByAnotherUser }
                 throw StorageError.corrupt("device upsert returned nothing")
             }

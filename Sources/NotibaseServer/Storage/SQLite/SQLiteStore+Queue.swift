@@ -1,4 +1,5 @@
 import NotibaseCore
+import NotibaseSenders
 
 extension SQLiteStore {
     /// Messages whose fan-out is due or under way (oldest first): those due, through their send
@@ -31,11 +32,12 @@ extension SQLiteStore {
         let source = audience.sqlSource
         let targets = try connection.query(
             """
-            SELECT devices.seq, devices.platform, devices.locale, devices.time_zone, devices.token, devices.created_at FROM \(source.from)
+            SELECT devices.seq, devices.platform, devices.locale, devices.time_zone, devices.token, devices.created_at, devices.apns_environment FROM \(source.from)
             WHERE devices.app_id = ? AND devices.active = 1 AND devices.seq > ? AND \(source.condition) ORDER BY devices.seq LIMIT ?
             """,
             source.fromValues + [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]) {
-            ($0.int(0), $0.text(1), $0.optionalText(2), $0.optionalText(3), $0.text(4), createdAt: $0.int(5))
+            ($0.int(0), $0.text(1), $0.optionalText(2), $0.optionalText(3), $0.text(4), createdAt: $0.int(5),
+             apnsEnvironment: $0.optionalText(6).flatMap(APNsEnvironment.init(rawValue:)))
         }
         let written = Lifecycle.deliveriesWritten(now: now, messageCreated: message.createdAt, devicesCreated: targets.map(\.createdAt))
         let ids = try Identifier.make(count: targets.count, milliseconds: written)
@@ -43,7 +45,7 @@ extension SQLiteStore {
         var schedule = DeliverySchedule(message: message)
         var claimed: [ClaimedDelivery] = []
         var counts: [String: [String: Int]] = [:]
-        for ((deviceSeq, platform, locale, timeZone, token, _), id) in zip(targets, ids) {
+        for ((deviceSeq, platform, locale, timeZone, token, _, apnsEnvironment), id) in zip(targets, ids) {
             let variant: String? = locale.flatMap { locale in
                 if let known = variants[locale] { return known }
                 let chosen = chooser.variant(for: locale)
@@ -67,7 +69,7 @@ extension SQLiteStore {
             if claiming, let seq {
                 claimed.append(ClaimedDelivery(
                     seq: seq, id: id, messageSeq: messageSeq, deviceSeq: deviceSeq, platform: Platform(rawValue: platform) ?? .ios, variant: variant,
-                    attempts: 1, createdAt: written, token: token, deviceActive: true))
+                    attempts: 1, createdAt: written, token: token, deviceActive: true, apnsEnvironment: apnsEnvironment))
             }
             if let failure = decision?.failure, let seq {
                 try connection.run(

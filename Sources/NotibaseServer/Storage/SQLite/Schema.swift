@@ -285,6 +285,8 @@ enum Schema {
         ALTER TABLE credentials ADD COLUMN last_failure_at INTEGER;
         ALTER TABLE credentials ADD COLUMN last_failure_reason TEXT;
         """,
+        // 8: each device's APNs environment (Schema+DeviceEnvironment.swift).
+        deviceAPNsEnvironment,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.
