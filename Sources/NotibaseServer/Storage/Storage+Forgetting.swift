@@ -13,6 +13,23 @@ enum Forgetting {
     static let devicesPerStep = 100
 }
 
+extension Forgetting {
+    /// The stored audiences among `candidates` (a message's number and its stored audience) that
+    /// list `user`, rewritten without it (``Audience/forgetting(_:)``), and the bytes that saves the
+    /// app's count.
+    static func rewrites(_ candidates: [(seq: Int, audience: String)], forgetting user: String) throws -> (rewrites: [(seq: Int, audience: String)], bytesSaved: Int) {
+        var rewrites: [(seq: Int, audience: String)] = []
+        var saved = 0
+        for (seq, stored) in candidates {
+            guard let audience = StoredJSON.decode(Audience.self, stored)?.forgetting(user) else { continue }
+            let replaced = try StoredJSON.encode(audience)
+            rewrites.append((seq, replaced))
+            saved += stored.utf8.count - replaced.utf8.count
+        }
+        return (rewrites, saved)
+    }
+}
+
 /// What forgetting a user removed.
 struct ForgottenUser: Sendable, Equatable {
     var devicesDeleted = 0

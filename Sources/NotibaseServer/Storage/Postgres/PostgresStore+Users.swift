@@ -55,20 +55,15 @@ extension PostgresStore {
                 WHERE app_id = $1 AND seq > $2 AND seq <= $3 AND left(audience, $4) = $5 AND strpos(audience, $6) > 0
                 FOR UPDATE
                 """, [.text(appID), .int(afterSeq), .int(last), .int(Rows.userAudiencePrefix.count), .text(Rows.userAudiencePrefix), .text(needle)]
-            ).map { ($0.int(0), $0.text(1)) }
-            var rewritten = 0
-            var bytes = 0
-            for (seq, stored) in candidates {
-                guard let audience = StoredJSON.decode(Audience.self, stored)?.forgetting(externalUserID) else { continue }
-                let replaced = try StoredJSON.encode(audience)
-                try connection.run("UPDATE messages SET audience = $1 WHERE seq = $2", [.text(replaced), .int(seq)])
-                rewritten += 1
-                bytes += stored.utf8.count - replaced.utf8.count
+            ).map { (seq: $0.int(0), audience: $0.text(1)) }
+            let (rewrites, saved) = try Forgetting.rewrites(candidates, forgetting: externalUserID)
+            for rewrite in rewrites {
+                try connection.run("UPDATE messages SET audience = $1 WHERE seq = $2", [.text(rewrite.audience), .int(rewrite.seq)])
             }
-            if bytes != 0 {
-                try connection.run("UPDATE apps SET stored_bytes = greatest(0, stored_bytes - $1) WHERE id = $2", [.int(bytes), .text(appID)])
+            if saved != 0 {
+                try connection.run("UPDATE apps SET stored_bytes = greatest(0, stored_bytes - $1) WHERE id = $2", [.int(saved), .text(appID)])
             }
-            return (rewritten, last)
+            return (rewrites.count, last)
         }
     }
 }

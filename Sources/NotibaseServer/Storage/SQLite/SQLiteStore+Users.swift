@@ -46,20 +46,15 @@ extension SQLiteStore {
                 SELECT seq, audience FROM messages
                 WHERE app_id = ? AND seq > ? AND seq <= ? AND substr(audience, 1, ?) = ? AND instr(audience, ?) > 0
                 """, [.text(appID), .int(afterSeq), .int(last), .int(Rows.userAudiencePrefix.utf8.count), .text(Rows.userAudiencePrefix),
-                      .text(try Rows.storedUserID(externalUserID))]) { ($0.int(0), $0.text(1)) }
-            var rewritten = 0
-            var bytes = 0
-            for (seq, stored) in candidates {
-                guard let audience = StoredJSON.decode(Audience.self, stored)?.forgetting(externalUserID) else { continue }
-                let replaced = try StoredJSON.encode(audience)
-                try connection.run("UPDATE messages SET audience = ? WHERE seq = ?", [.text(replaced), .int(seq)])
-                rewritten += 1
-                bytes += stored.utf8.count - replaced.utf8.count
+                      .text(try Rows.storedUserID(externalUserID))]) { (seq: $0.int(0), audience: $0.text(1)) }
+            let (rewrites, saved) = try Forgetting.rewrites(candidates, forgetting: externalUserID)
+            for rewrite in rewrites {
+                try connection.run("UPDATE messages SET audience = ? WHERE seq = ?", [.text(rewrite.audience), .int(rewrite.seq)])
             }
-            if bytes != 0 {
-                try connection.run("UPDATE apps SET stored_bytes = max(0, stored_bytes - ?) WHERE id = ?", [.int(bytes), .text(appID)])
+            if saved != 0 {
+                try connection.run("UPDATE apps SET stored_bytes = max(0, stored_bytes - ?) WHERE id = ?", [.int(saved), .text(appID)])
             }
-            return (rewritten, last)
+            return (rewrites.count, last)
         }
     }
 }
