@@ -1,4 +1,5 @@
 public import Foundation
+import NotibaseCore
 import NotibaseExtension
 
 /// Where the app's Notibase server is and how the SDK behaves.
@@ -47,6 +48,6 @@ public struct NotibaseConfiguration: Sendable {
         return nil
     }
 
-    /// The SDK's version, sent with the registration.
-    public static let sdkVersion = "notibase-ios/0.1.0"
+    /// The SDK's version, sent with the registration: `notibase-ios/` and `NotibaseVersion.current`.
+    public static let sdkVersion = "notibase-ios/" + NotibaseVersion.current
 }

@@ -71,10 +71,14 @@ package final class Server: Sendable {
         let signals = WorkSignals()
         // On PostgreSQL other nodes' work wakes this one too, so it can look less often on its own.
         let listening = store.listen { signals.notify($0) }
+        let monitor = CredentialMonitor(store: store, logger: logger, clock: clock)
+        // A batch's worth for each worker waits at most.
+        let handoff = Handoff(workers: configuration.delivery.workers, batchSize: configuration.delivery.batchSize)
         let context = APIContext(
             store: store, auth: Authenticator(store: store, adminKeyHash: adminHash), limiter: RateLimiter(rates: configuration.limits.rates),
             box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits, doctor: doctor,
-            signals: signals, metricsTokenHash: try configuration.metricsToken.map { try Crypto.sha256($0.utf8) })
+            signals: signals, metricsTokenHash: try configuration.metricsToken.map { try Crypto.sha256($0.utf8) }, handoff: (handoff, configuration.delivery.lease),
+            credentialMonitor: monitor, credentialsRequired: { if case .stored = senders.credentials { true } else { false } }())
         var options = HTTPServer.Options(host: configuration.host, port: configuration.port, maxBodyBytes: configuration.limits.maxBodyBytes)
         options.logger = logger
         options.connections = try ConnectionLimits(configuration.connections)
@@ -88,14 +92,12 @@ package final class Server: Sendable {
         let http = try HTTPServer(options: options, responder: APIResponder(context: context, accessLog: configuration.accessLog))
 
         let delivery = configuration.delivery
-        // A batch's worth for each worker waits at most.
-        let handoff = Handoff(workers: delivery.workers, batchSize: delivery.batchSize)
         let fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize,
             minimumBatchSize: BatchPacing.defaultMinimum, signals: signals, handoff: (handoff, delivery.lease))
         let worker = DeliveryWorker(
             store: store, senders: senders, vault: CredentialVault(store: store, box: box), clock: clock, logger: logger, metrics: metrics,
             signer: signer, options: DeliveryWorker.Options(batchSize: delivery.batchSize, lease: delivery.lease), signal: signals.delivery,
-            handoff: handoff)
+            handoff: handoff, monitor: monitor)
         let poll = listening ? max(delivery.pollInterval, ServerConfiguration.Delivery.listeningPollInterval) : delivery.pollInterval
         var background = [Task(priority: Self.backgroundPriority) { await fanOut.run(interval: poll) }]
         for _ in 0..<max(1, delivery.workers) {

@@ -1,4 +1,5 @@
 import Foundation
+import NotibaseExtension
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -19,13 +20,7 @@ struct ServerConnection: Sendable {
     }
 
     func post(_ path: String, body: Data, timeout: Duration = .seconds(15)) async -> Outcome {
-        var request = URLRequest(url: serverURL.appendingPathComponent(path))
-        request.httpMethod = "POST"
-        request.httpBody = body
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("Bearer " + clientKey, forHTTPHeaderField: "Authorization")
-        let (seconds, attoseconds) = timeout.components
-        request.timeoutInterval = Double(seconds) + Double(attoseconds) / 1e18
+        let request = self.request(path, body: body, timeout: timeout)
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
         guard let (data, response) = try? await session.data(for: request), let http = response as? HTTPURLResponse else {
@@ -40,5 +35,18 @@ struct ServerConnection: Sendable {
         default:
             return .rejected(status: http.statusCode, body: data)
         }
+    }
+
+    /// The POST of `body` to `path`, with the client key and the SDK's user agent.
+    func request(_ path: String, body: Data, timeout: Duration) -> URLRequest {
+        var request = URLRequest(url: serverURL.appendingPathComponent(path))
+        request.httpMethod = "POST"
+        request.httpBody = body
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("Bearer " + clientKey, forHTTPHeaderField: "Authorization")
+        request.setValue(SDKUserAgent.value, forHTTPHeaderField: "User-Agent")
+        let (seconds, attoseconds) = timeout.components
+        request.timeoutInterval = Double(seconds) + Double(attoseconds) / 1e18
+        return request
     }
 }

@@ -60,7 +60,8 @@ enum ServeCommand: Command {
           --apns-url URL            APNs host for both environments, for a test peer (NOTIBASE_APNS_URL)
           --apns-ca FILE            CA certificates to trust for APNs instead of the system's (NOTIBASE_APNS_CA)
           --fcm-url URL             FCM base URL, for a test peer (NOTIBASE_FCM_URL)
-          --fcm-token-url URL       OAuth token endpoint instead of the service account's (NOTIBASE_FCM_TOKEN_URL)
+          --fcm-token-url URL       OAuth token endpoint instead of Google's, for a test peer; uploads may then
+                                    name any https token_uri (NOTIBASE_FCM_TOKEN_URL)
           --fcm-ca FILE             CA certificates to trust for FCM and its token endpoint (NOTIBASE_FCM_CA)
           --log-level LEVEL         debug, info, warning or error (NOTIBASE_LOG_LEVEL, default info)
           --no-access-log           do not log every request (NOTIBASE_ACCESS_LOG=off)

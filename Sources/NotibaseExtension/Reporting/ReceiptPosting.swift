@@ -52,13 +52,7 @@ public struct HTTPReceiptPoster: ReceiptPosting {
     }
 
     public func send(_ receipt: Receipt, timeout: Duration) async -> ReceiptDelivery {
-        var request = URLRequest(url: endpoint.serverURL.appendingPathComponent("v1/receipts"))
-        request.httpMethod = "POST"
-        request.timeoutInterval = timeout.timeInterval
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("Bearer " + endpoint.clientKey, forHTTPHeaderField: "Authorization")
-        guard let body = try? JSONEncoder().encode(receipt) else { return .rejected(status: 0) }
-        request.httpBody = body
+        guard let request = self.request(for: receipt, timeout: timeout) else { return .rejected(status: 0) }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout.timeInterval
         configuration.timeoutIntervalForResource = timeout.timeInterval
@@ -72,5 +66,18 @@ public struct HTTPReceiptPoster: ReceiptPosting {
         case 408, 429, 500...: return .retryLater
         default: return .rejected(status: status)
         }
+    }
+
+    /// The `POST /v1/receipts` request for `receipt`, or nil when it cannot be encoded.
+    func request(for receipt: Receipt, timeout: Duration) -> URLRequest? {
+        guard let body = try? JSONEncoder().encode(receipt) else { return nil }
+        var request = URLRequest(url: endpoint.serverURL.appendingPathComponent("v1/receipts"))
+        request.httpMethod = "POST"
+        request.timeoutInterval = timeout.timeInterval
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("Bearer " + endpoint.clientKey, forHTTPHeaderField: "Authorization")
+        request.setValue(SDKUserAgent.value, forHTTPHeaderField: "User-Agent")
+        request.httpBody = body
+        return request
     }
 }

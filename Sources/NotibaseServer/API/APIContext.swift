@@ -21,12 +21,45 @@ final class APIContext: Sendable {
     let signals: WorkSignals
     /// The SHA-256 of the token `/metrics` needs, when it needs one.
     let metricsTokenHash: [UInt8]?
+    /// Where this node's workers take what was written claimed for them, and for how long such a
+    /// claim holds; nil when posts leave their deliveries to the workers' own claims.
+    let handoff: (queue: Handoff, lease: Duration)?
+    /// One-device messages (``PostedMessage``) stored in group commits; what they write claimed
+    /// goes to the ``handoff`` with their messages, so a worker sends it without a claim, a read
+    /// or decoding the message again.
+    let posts: GroupCommit<PostedMessage, PostedMessage.Outcome>
+    /// Each app's credential health, as the workers found it.
+    let credentialMonitor: CredentialMonitor
+    /// Whether the senders send with the apps' stored credentials (not the accepting or simulated
+    /// ones): only then does a send warn about missing or failing credentials.
+    let credentialsRequired: Bool
 
     init(
         store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
         limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil, signals: WorkSignals = WorkSignals(), quota: MessageQuota? = nil,
-        metricsTokenHash: [UInt8]? = nil
+        metricsTokenHash: [UInt8]? = nil, handoff: (queue: Handoff, lease: Duration)? = nil, credentialMonitor: CredentialMonitor? = nil,
+        credentialsRequired: Bool = false
     ) {
+        self.handoff = handoff
+        posts = GroupCommit(limit: Self.postsPerCommit) { posts in
+            let claim = handoff.flatMap { handoff in
+                let room = handoff.queue.room
+                return room > 0 ? FanOutClaim(lease: Int(handoff.lease.seconds * 1000), limit: room) : nil
+            }
+            let outcomes = try await store.createMessagesWithDeliveries(posts, claim: claim)
+            if let handoff {
+                var claimed: [ClaimedDelivery] = []
+                var messages: [MessageRecord] = []
+                for case .success(let outcome) in outcomes where !outcome.claimed.isEmpty {
+                    claimed += outcome.claimed
+                    messages.append(outcome.record)
+                }
+                handoff.queue.put(claimed, messages: messages)
+            }
+            return outcomes
+        }
+        self.credentialMonitor = credentialMonitor ?? CredentialMonitor(store: store, logger: logger, clock: clock)
+        self.credentialsRequired = credentialsRequired
         self.metricsTokenHash = metricsTokenHash
         self.quota = quota ?? MessageQuota(perMinute: limits.appMessagesPerMinute)
         self.signals = signals
@@ -41,6 +74,9 @@ final class APIContext: Sendable {
         self.limits = limits
         self.doctor = doctor
     }
+
+    /// The most posts one transaction stores (each writes at most ``FanOut/atOnceAudience`` deliveries).
+    static let postsPerCommit = 128
 
     /// Authenticates and rate-limits a request.
     func caller(_ request: HTTPRequest, _ allowed: Set<KeyKind>) async throws -> Caller {

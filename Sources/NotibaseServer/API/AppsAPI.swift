@@ -56,7 +56,7 @@ enum AppsAPI {
         var quietHours: QuietHours?
         var defaultRatePerMinute: Int?
         var createdAt: String
-        var credentials: [String: [String: String]]
+        var credentials: [String: CredentialBody]
         /// Only in the answer that creates the app: shown once, never again.
         var serverKey: String?
         var clientKey: String?
@@ -89,10 +89,14 @@ enum AppsAPI {
             return JSON.response(status: 201, answer)
         }
 
+        // The admin lists every app; a server key lists its own (the console finds its app, and
+        // the health of its credentials, this way).
         router.add(.get, "/v1/apps") { request, _ in
-            _ = try await context.caller(request, [.admin])
+            let caller = try await context.caller(request, [.admin, .server])
             var items: [AppBody] = []
-            for app in try await context.store.apps() { items.append(try await body(app, context)) }
+            let apps: [AppRecord]
+            if let appID = caller.appID { apps = try await context.store.app(appID).map { [$0] } ?? [] } else { apps = try await context.store.apps() }
+            for app in apps { items.append(try await body(app, context)) }
             return JSON.response(status: 200, ListBody(items: items, nextCursor: nil))
         }
 
@@ -137,15 +141,16 @@ enum AppsAPI {
         router.add(.put, "/v1/apps/{appId}/credentials/apns") { request, parameters in
             let app = try await access(request, parameters["appId"], context)
             let credentials = try JSON.decode(StoredAPNsCredentials.self, from: request)
+            try CredentialChecks.apnsTokenKey(keyID: credentials.keyID, teamID: credentials.teamID, privateKey: credentials.privateKey)
+            try CredentialChecks.bundleID(credentials.bundleID)
             return try await store(credentials, provider: "apns", summary: credentials.summary, app: app, context)
         }
 
         router.add(.put, "/v1/apps/{appId}/credentials/fcm") { request, parameters in
             let app = try await access(request, parameters["appId"], context)
+            try JSON.checkBody(request)
+            try CredentialChecks.serviceAccount(request.body, acceptsAnyTokenURI: context.limits.acceptsAnyFCMTokenURI)
             let credentials = try JSON.decode(StoredFCMCredentials.self, from: request)
-            guard credentials.tokenURI == StoredFCMCredentials.googleTokenURI || context.limits.acceptsAnyFCMTokenURI else {
-                throw APIError.invalid("token_uri", "must be Google's token endpoint, \(StoredFCMCredentials.googleTokenURI), as in the key file Firebase issues")
-            }
             return try await store(credentials, provider: "fcm", summary: credentials.summary, app: app, context)
         }
 
@@ -178,11 +183,11 @@ enum AppsAPI {
     }
 
     private static func body(_ app: AppRecord, _ context: APIContext) async throws -> AppBody {
-        var credentials: [String: [String: String]] = [:]
+        var credentials: [String: CredentialBody] = [:]
         for record in try await context.store.credentials(appID: app.id) {
             var summary = (try? JSONDecoder().decode([String: String].self, from: Data(record.summary.utf8))) ?? [:]
             summary["updatedAt"] = record.updatedAt.timestamp
-            credentials[record.provider] = summary
+            credentials[record.provider] = CredentialBody(summary: summary, health: HealthBody(record.health))
         }
         return AppBody(
             id: app.id, name: app.name, requireIdentityVerification: app.requireIdentityVerification, quietHours: app.pacing.quietHours,

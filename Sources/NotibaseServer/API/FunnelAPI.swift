@@ -30,6 +30,9 @@ enum FunnelAPI {
         var actions: [String: Int]
         var dismissed: Int
         var failures: [Failure]
+        /// Deliveries retrying because the provider refuses the app's credentials, by platform
+        /// and reason: they are sent once working credentials are uploaded.
+        var waitingForCredentials: [CredentialWait]
     }
 
     struct AudienceBody: Decodable {
@@ -53,12 +56,14 @@ enum FunnelAPI {
             guard let message = try await context.store.message(appID: appID, id: parameters["messageId"]) else { throw APIError.notFound("message") }
             let funnel = try await context.store.funnel(messageSeq: message.seq)
             let states = funnel.byState
+            let waiting = states["retrying", default: 0] > 0 ? try await context.store.waitingForCredentials(messageSeq: message.seq) : []
             return JSON.response(status: 200, FunnelBody(
                 messageId: message.id, state: message.state.rawValue, audience: message.audienceSize, deliveries: states.values.reduce(0, +),
                 queued: (states["queued"] ?? 0) + (states["retrying"] ?? 0), sent: funnel.sent, failed: states["failed"] ?? 0,
                 cancelled: states["cancelled"] ?? 0, rendered: funnel.rendered, renderedWithButtons: funnel.renderedWithButtons,
                 renderedWithImage: funnel.renderedWithImage, opened: funnel.opened, actions: funnel.actions, dismissed: funnel.dismissed,
-                failures: funnel.failures.map { FunnelBody.Failure(reason: $0.reason, count: $0.count, example: $0.example, explanation: $0.explanation) }))
+                failures: funnel.failures.map { FunnelBody.Failure(reason: $0.reason, count: $0.count, example: $0.example, explanation: $0.explanation) },
+                waitingForCredentials: waiting))
         }
 
         router.add(.post, "/v1/audience/count") { request, _ in

@@ -77,6 +77,9 @@ enum MessagesAPI {
         var timeZoneFallbacks: Int?
         var counts: Counts?
         var replayed: Bool?
+        /// What stands between the message and its audience (``MessagesAPI/Warning``): in the
+        /// answer to a send and to `GET /v1/messages/{messageId}`, empty when nothing does.
+        var warnings: [Warning]?
     }
 
     struct Counts: Encodable {
@@ -87,6 +90,9 @@ enum MessagesAPI {
         /// the rate), and when the last of those written so far is due.
         var waiting: Int?
         var lastDueAt: String?
+        /// Deliveries retrying because the provider refuses the app's credentials, by platform and
+        /// reason (only when some are).
+        var waitingForCredentials: [CredentialWait]?
     }
 
     static func add(to router: inout Router, _ context: APIContext) {
@@ -109,13 +115,17 @@ enum MessagesAPI {
             // Charged before the audience is counted: a refused message costs the database nothing.
             let (created, replayed) = try await context.quota.charging(appID) { try await create(body, appID: appID, now: now, context) }
             var stored = created.record
+            var platforms = created.platforms
             if !replayed {
                 if stored.sendAt <= now {
                     var written = created.written
                     if written == nil, stored.audienceSize <= FanOut.atOnceAudience,
                        let batch = await FanOut.atOnce(stored, store: context.store, now: context.clock.milliseconds()) {
                         written = batch.count
-                        if batch.done { stored = try await context.store.message(seq: stored.seq) ?? stored }  // sending, or completed
+                        if batch.done {
+                            stored = try await context.store.message(seq: stored.seq) ?? stored  // sending, or completed
+                            platforms = batch.platforms
+                        }
                     }
                     if let written {
                         context.metrics.recordFanOut(deliveries: written)
@@ -125,8 +135,13 @@ enum MessagesAPI {
                 }
                 context.logger.info("message accepted", ["requestId": .string(request.id), "messageId": .string(stored.id), "audienceSize": .int(stored.audienceSize)])
             }
-            var answer = try await messageBody(stored, context)
-            if replayed { answer.replayed = true }
+            // Counted as the transaction wrote them, when it wrote them: no read.
+            var answer = try await messageBody(stored, context, written: created.counts)
+            if replayed {
+                answer.replayed = true
+            } else {
+                answer.warnings = try await sendWarnings(stored, app: created.app, platforms: platforms, context)
+            }
             return JSON.response(status: 202, answer)
         }
 
@@ -142,7 +157,9 @@ enum MessagesAPI {
         router.add(.get, "/v1/messages/{messageId}") { request, parameters in
             let appID = try await context.appID(request)
             guard let message = try await context.store.message(appID: appID, id: parameters["messageId"]) else { throw APIError.notFound("message") }
-            return JSON.response(status: 200, try await messageBody(message, context))
+            var answer = try await messageBody(message, context)
+            answer.warnings = try await currentWarnings(message, counts: answer.counts ?? Counts(), context)
+            return JSON.response(status: 200, answer)
         }
 
         router.add(.post, "/v1/messages/{messageId}/cancel") { request, parameters in
@@ -150,6 +167,7 @@ enum MessagesAPI {
             guard let message = try await context.store.cancelMessage(appID: appID, id: parameters["messageId"], now: context.clock.milliseconds()) else {
                 throw APIError.notFound("message")
             }
+            context.handoff?.queue.forget(messageSeq: message.seq)
             if message.state == .completed {
                 throw APIError(status: 409, code: "already_finished", message: "the message already reached every device it could; there is nothing to cancel", field: nil)
             }
@@ -157,31 +175,43 @@ enum MessagesAPI {
         }
     }
 
-    /// A message as stored by its send, and how many deliveries were written with it (nil: none yet).
+    /// A message as stored by its send, how many deliveries were written with it (nil: none yet),
+    /// and those counted by platform and state.
     private struct Created: Sendable {
         var record: MessageRecord
         var written: Int?
+        /// Those written, by platform and state, when all were (nil: not known yet).
+        var counts: [String: [String: Int]]? = nil
+        /// The platforms of the devices written for, when all were (nil: not known yet).
+        var platforms: Set<Platform>?
+        /// The sending app, as read for the send.
+        var app: AppRecord?
     }
 
     /// Stores the message a send asks for (or finds the one its idempotency key stored before).
     /// One due now to a short list of devices or users, without pacing, is stored with its
-    /// deliveries in one transaction (``Storage/createMessageWithDeliveries(_:idempotencyKey:window:chooser:limit:now:)``):
-    /// the everyday one-device message costs the store one write.
+    /// deliveries in one transaction (``Storage/createMessagesWithDeliveries(_:claim:)``), shared
+    /// with the other posts that arrive with it (``APIContext/posts``): the everyday one-device
+    /// message costs the store a share of one write.
     private static func create(_ body: SendBody, appID: String, now: Int, _ context: APIContext) async throws -> (Created, replayed: Bool) {
         var sendAt = max(now, body.sendAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? now)
         guard sendAt <= now + 30 * 86_400_000 else { throw APIError.invalid("sendAt", "must be within 30 days") }
-        var pacing = try pacing(body, app: try await context.store.app(appID)?.pacing ?? AppPacing(), now: now)
+        let app = try await context.store.app(appID)
+        var pacing = try pacing(body, app: app?.pacing ?? AppPacing(), now: now)
         if let start = pacing?.fanOutStart(now: now), pacing?.localDate != nil {
             guard start <= now + 30 * 86_400_000 else { throw APIError.invalid("localDate", "must be within 30 days") }
             sendAt = start
         }
         if pacing == nil, sendAt <= now, let listed = body.audience.listed, listed.count <= FanOut.atOnceAudience {
             let message = try newMessage(body, appID: appID, sendAt: sendAt, audienceSize: 0, now: now, context)
-            let (record, replayed, written) = try await storing {
-                try await context.store.createMessageWithDeliveries(
-                    message, idempotencyKey: body.idempotencyKey, window: 86_400_000, chooser: VariantChooser(body.content), limit: FanOut.atOnceAudience, now: now)
-            }
-            return (Created(record: record, written: written), replayed)
+            let post = PostedMessage(
+                message: message, idempotencyKey: body.idempotencyKey, window: 86_400_000, chooser: VariantChooser(body.content),
+                limit: FanOut.atOnceAudience, now: now)
+            let outcome = try await storing { try await context.posts.submit(post) }
+            let written = outcome.written != nil
+            return (Created(
+                record: outcome.record, written: outcome.written, counts: written ? outcome.counts : nil, platforms: written ? outcome.platforms : nil, app: app),
+                    outcome.replayed)
         }
         let audienceSize: Int
         if var paced = pacing, paced.usesTimeZones {
@@ -198,7 +228,7 @@ enum MessagesAPI {
         var message = try newMessage(body, appID: appID, sendAt: sendAt, audienceSize: audienceSize, now: now, context)
         message.pacing = pacing
         let (record, replayed) = try await storing { try await context.store.createMessage(message, idempotencyKey: body.idempotencyKey, window: 86_400_000) }
-        return (Created(record: record), replayed)
+        return (Created(record: record, app: app), replayed)
     }
 
     private static func newMessage(_ body: SendBody, appID: String, sendAt: Int, audienceSize: Int, now: Int, _ context: APIContext) throws -> NewMessage {
@@ -254,7 +284,11 @@ enum MessagesAPI {
         throw error
     }
 
-    private static func messageBody(_ record: MessageRecord, _ context: APIContext, counts includeCounts: Bool = true) async throws -> MessageBody {
+    /// `written`: the deliveries the send wrote, by platform and state, when it wrote them all
+    /// (the counts then need no read).
+    private static func messageBody(
+        _ record: MessageRecord, _ context: APIContext, counts includeCounts: Bool = true, written: [String: [String: Int]]? = nil
+    ) async throws -> MessageBody {
         // A message whose stored content cannot be read (a damaged database) is still listed, with
         // what is known of it and its failure, so that one bad row never breaks the app's list.
         let content = record.content
@@ -263,7 +297,12 @@ enum MessagesAPI {
         var counts: Counts?
         if includeCounts {
             var tally = Counts()
-            for row in try await context.store.deliveryCounts(messageSeq: record.seq) {
+            let rows = if let written {
+                written.flatMap { platform, states in states.map { (state: $0.key, platform: platform, count: $0.value) } }
+            } else {
+                try await context.store.deliveryCounts(messageSeq: record.seq)
+            }
+            for row in rows {
                 tally.total += row.count
                 tally.byState[row.state, default: 0] += row.count
                 tally.byPlatform[row.platform, default: [:]][row.state, default: 0] += row.count
@@ -272,6 +311,10 @@ enum MessagesAPI {
                 let waiting = try await context.store.waitingDeliveries(messageSeq: record.seq, now: context.clock.milliseconds())
                 tally.waiting = waiting.count
                 tally.lastDueAt = waiting.lastDueAt?.timestamp
+            }
+            if tally.byState["retrying", default: 0] > 0 {
+                let waiting = try await context.store.waitingForCredentials(messageSeq: record.seq)
+                if !waiting.isEmpty { tally.waitingForCredentials = waiting }
             }
             counts = tally
         }

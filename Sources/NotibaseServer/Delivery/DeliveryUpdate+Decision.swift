@@ -14,6 +14,7 @@ extension DeliveryUpdate {
         case .retry(let at, let reason):
             detail.reason = reason
             detail.retryAt = Timestamp.format(at)
+            if outcome.disposition == .credentialsRejected { detail.credentialsRejected = true }
             self.init(seq: delivery.seq, state: .retrying, dueAt: Int(at.timeIntervalSince1970 * 1000), detail: detail)
         case .fail(let reason):
             detail.reason = reason

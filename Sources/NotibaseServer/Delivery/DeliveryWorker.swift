@@ -26,11 +26,14 @@ final class DeliveryWorker: Sendable {
     private let signal: WorkSignal
     /// What this node's fan-out wrote claimed for it, when it hands batches over.
     private let handoff: Handoff?
+    /// Told how each batch went with each app's stored credentials.
+    private let monitor: CredentialMonitor?
 
     init(
         store: any Storage, senders: SenderSet, vault: CredentialVault, clock: WallClock, logger: Logger, metrics: Metrics, signer: Signer,
-        options: Options, signal: WorkSignal = WorkSignal(), handoff: Handoff? = nil
+        options: Options, signal: WorkSignal = WorkSignal(), handoff: Handoff? = nil, monitor: CredentialMonitor? = nil
     ) {
+        self.monitor = monitor
         self.handoff = handoff
         self.signal = signal
         self.signer = signer
@@ -47,9 +50,10 @@ final class DeliveryWorker: Sendable {
     /// deliveries it handled.
     @discardableResult
     func runOnce() async throws -> Int {
-        let claimed = try await nextBatch()
+        let batch = try await nextBatch()
+        let claimed = batch.deliveries
         guard !claimed.isEmpty else { return 0 }
-        var plan = try await prepare(claimed)
+        var plan = try await prepare(claimed, known: batch.messages)
         let outcomes = await send(plan.pushes)
         let now = clock.now()
         for (index, item) in plan.pushes.enumerated() {
@@ -61,12 +65,12 @@ final class DeliveryWorker: Sendable {
 
     /// A handed-off batch and a claim take turns; a claim that finds nothing takes a handed-off
     /// batch instead.
-    private func nextBatch() async throws -> [ClaimedDelivery] {
+    private func nextBatch() async throws -> Handoff.Batch {
         if let batch = handoff?.take() { return batch }
         let claimed = try await store.claimDeliveries(
             now: clock.milliseconds(), lease: Int(options.lease.seconds * 1000), limit: options.batchSize)
         if claimed.isEmpty, let batch = handoff?.takeAny() { return batch }
-        return claimed
+        return Handoff.Batch(deliveries: claimed)
     }
 
     /// Runs until cancelled; when nothing is due, waits `idle` or until deliveries are signalled.
@@ -102,11 +106,13 @@ final class DeliveryWorker: Sendable {
         case fcm(FCMRenderer)
     }
 
-    private func prepare(_ claimed: [ClaimedDelivery]) async throws -> Plan {
+    /// Renders a batch. `known` are messages handed over with it (a post's, as it stored them);
+    /// the others are read, in one read: a batch of one-device messages has one message a delivery.
+    private func prepare(_ claimed: [ClaimedDelivery], known: [Int: MessageRecord]) async throws -> Plan {
         var plan = Plan()
-        // The batch's messages in one read: a batch of one-device messages has one message a delivery.
         var messages: [Int: (record: MessageRecord, content: MessageContent)] = [:]
-        for record in try await store.messages(seqs: Array(Set(claimed.map(\.messageSeq)))) {
+        let unknown = Set(claimed.map(\.messageSeq)).filter { known[$0] == nil }
+        for record in Array(known.values) + (unknown.isEmpty ? [] : try await store.messages(seqs: Array(unknown))) {
             if let content = record.content { messages[record.seq] = (record, content) }
         }
         var renderers: [String: Result<Renderer, RenderError>] = [:]
@@ -214,7 +220,38 @@ final class DeliveryWorker: Sendable {
         var counts: [String: Int] = [:]
         for outcome in outcomes { counts[outcome.disposition.rawValue, default: 0] += 1 }
         metrics.recordSends(provider: senders.providerNames[platform] ?? platform.rawValue, outcomes: counts, seconds: (ContinuousClock.now - started).seconds)
+        if case .stored = senders.credentials, let monitor { await Self.observe(pushes, outcomes, monitor) }
         return outcomes
+    }
+
+    /// Tells the monitor, once per app and provider, whether the batch had a push accepted and
+    /// why the provider refused the credentials when it did.
+    private static func observe(_ pushes: [Push], _ outcomes: [SendOutcome], _ monitor: CredentialMonitor) async {
+        struct Credentials: Hashable {
+            var appID: String
+            var provider: String
+            var revision: Int
+        }
+        var seen: [Credentials: (succeeded: Bool, failureReason: String?)] = [:]
+        for (push, outcome) in zip(pushes, outcomes) {
+            let credentials = switch push.credentials {
+            case .apns(let apns): Credentials(appID: apns.appID, provider: "apns", revision: apns.revision)
+            case .fcm(let fcm): Credentials(appID: fcm.appID, provider: "fcm", revision: fcm.revision)
+            }
+            var entry = seen[credentials] ?? (false, nil)
+            switch outcome.disposition {
+            case .sent: entry.succeeded = true
+            case .credentialsRejected:
+                let reason = [outcome.providerReason, outcome.explanation].compactMap { $0 }.joined(separator: ": ")
+                entry.failureReason = entry.failureReason ?? (reason.isEmpty ? "refused without a reason" : reason)
+            case .retry, .failed, .deactivateDevice: break
+            }
+            seen[credentials] = entry
+        }
+        for (credentials, entry) in seen {
+            await monitor.observe(
+                appID: credentials.appID, provider: credentials.provider, revision: credentials.revision, succeeded: entry.succeeded, failureReason: entry.failureReason)
+        }
     }
 
     // MARK: Recording

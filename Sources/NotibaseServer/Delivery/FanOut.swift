@@ -1,4 +1,5 @@
 import Foundation
+import NotibaseCore
 import NotibaseSenders
 
 /// Writes the deliveries of due messages, a batch of devices per transaction, so a large audience
@@ -106,14 +107,15 @@ actor FanOut {
     /// Writes the deliveries of a message due now in one batch, from the request that posted it,
     /// as the fan-out loop would (the same store call: the cursor moves with the batch, and on
     /// PostgreSQL the message's row is locked for it, so the loop and other nodes skip it
-    /// meanwhile). Returns how many were written and whether that was the whole audience, or nil
-    /// when it wrote nothing and the loop does it (content unreadable, a failure of the store).
-    static func atOnce(_ message: MessageRecord, store: any Storage, now: Int) async -> (count: Int, done: Bool)? {
+    /// meanwhile). Returns how many were written, whether that was the whole audience and the
+    /// devices' platforms, or nil when it wrote nothing and the loop does it (content unreadable,
+    /// a failure of the store).
+    static func atOnce(_ message: MessageRecord, store: any Storage, now: Int) async -> (count: Int, done: Bool, platforms: Set<Platform>)? {
         guard let content = message.content, let audience = message.audience else { return nil }
         let chooser = VariantChooser(content)
         guard let batch = try? await store.fanOutBatch(
-            messageSeq: message.seq, audience: audience, chooser: chooser, limit: atOnceAudience + 1, now: now) else { return nil }
-        return (batch.written, batch.done)
+            messageSeq: message.seq, audience: audience, chooser: chooser, limit: atOnceAudience + 1, now: now, claim: nil) else { return nil }
+        return (batch.written, batch.done, batch.platforms)
     }
 
     /// `messages` (oldest first) in the order a round gives them their batch: those not started yet

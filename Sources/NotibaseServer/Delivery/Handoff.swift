@@ -10,12 +10,20 @@ import Synchronization
 /// large message's whole audience. What is still here when the node stops is due again when its
 /// lease ends, for any node.
 final class Handoff: Sendable {
+    /// Deliveries a worker takes at once, and the messages of those that came with them.
+    struct Batch: Sendable {
+        var deliveries: [ClaimedDelivery] = []
+        /// Messages their writer handed over with them, as stored (a post's own message): the
+        /// worker renders these without reading them again. Keyed by `seq`.
+        var messages: [Int: MessageRecord] = [:]
+    }
+
     private struct State {
-        var batches: [[ClaimedDelivery]] = []
+        var batches: [Batch] = []
         /// Whether the store has the next turn.
         var storeNext = false
 
-        mutating func removeFirst() -> [ClaimedDelivery]? {
+        mutating func removeFirst() -> Batch? {
             guard !batches.isEmpty else { return nil }
             return batches.removeFirst()
         }
@@ -33,20 +41,51 @@ final class Handoff: Sendable {
     }
 
     /// How many more deliveries it takes now.
-    var room: Int { state.withLock { max(0, capacity - $0.batches.reduce(0) { $0 + $1.count }) } }
+    var room: Int { state.withLock { max(0, capacity - $0.batches.reduce(0) { $0 + $1.deliveries.count }) } }
 
-    /// Queues what a fan-out batch claimed, in pieces of at most `batchSize`: a worker takes no
-    /// more at once than a claim of its own would give it, so what a node has in flight (and may
-    /// send twice if it dies) stays within its workers' batches.
-    func put(_ batch: [ClaimedDelivery]) {
-        guard !batch.isEmpty else { return }
-        let pieces = stride(from: 0, to: batch.count, by: batchSize).map { Array(batch[$0..<min($0 + batchSize, batch.count)]) }
-        state.withLock { $0.batches += pieces }
+    /// Queues what a fan-out batch or a post claimed, in batches of at most `batchSize`: a worker
+    /// takes no more at once than a claim of its own would give it, so what a node has in flight
+    /// (and may send twice if it dies) stays within its workers' batches. Small ones (a post's
+    /// one delivery) join the last batch while it has room, so that a worker sends many posts'
+    /// deliveries at once and records them in one write. `messages` travel with the deliveries
+    /// of theirs.
+    func put(_ deliveries: [ClaimedDelivery], messages: [MessageRecord] = []) {
+        guard !deliveries.isEmpty else { return }
+        let known = Dictionary(messages.map { ($0.seq, $0) }) { first, _ in first }
+        state.withLock { state in
+            var rest = deliveries[...]
+            if var last = state.batches.popLast() {
+                let joining = rest.prefix(batchSize - last.deliveries.count)
+                last.deliveries += joining
+                for delivery in joining { last.messages[delivery.messageSeq] = known[delivery.messageSeq] ?? last.messages[delivery.messageSeq] }
+                state.batches.append(last)
+                rest = rest.dropFirst(joining.count)
+            }
+            while !rest.isEmpty {
+                let piece = rest.prefix(batchSize)
+                var batch = Batch(deliveries: Array(piece))
+                for delivery in piece { batch.messages[delivery.messageSeq] = known[delivery.messageSeq] }
+                state.batches.append(batch)
+                rest = rest.dropFirst(piece.count)
+            }
+        }
+    }
+
+    /// Drops what waits here of a message that stopped being sent (cancelled on this node): its
+    /// deliveries stay claimed in the store, where the cancel ends them.
+    func forget(messageSeq: Int) {
+        state.withLock { state in
+            for index in state.batches.indices {
+                state.batches[index].deliveries.removeAll { $0.messageSeq == messageSeq }
+                state.batches[index].messages[messageSeq] = nil
+            }
+            state.batches.removeAll { $0.deliveries.isEmpty }
+        }
     }
 
     /// The oldest handed-off batch, unless the store has this turn: after each batch taken here,
     /// the next turn is the store's.
-    func take() -> [ClaimedDelivery]? {
+    func take() -> Batch? {
         state.withLock { state in
             if state.storeNext {
                 state.storeNext = false
@@ -59,7 +98,7 @@ final class Handoff: Sendable {
     }
 
     /// The oldest handed-off batch, whoever's turn it is: for a worker whose claim found nothing.
-    func takeAny() -> [ClaimedDelivery]? {
+    func takeAny() -> Batch? {
         state.withLock { $0.removeFirst() }
     }
 }

@@ -13,6 +13,9 @@ struct DeliveryEventDetail: Codable, Sendable, Equatable {
     var reason: String?
     var retryAt: String?
     var deviceDeactivated: Bool?
+    /// A retry because the provider refused the app's credentials: the delivery waits for
+    /// working ones (the funnel's `waitingForCredentials`).
+    var credentialsRejected: Bool?
     /// A receipt's ID, and what the device reported with it.
     var receiptID: String?
     var render: RenderReport?
@@ -28,7 +31,7 @@ struct DeliveryEventDetail: Codable, Sendable, Equatable {
     var decidedBy: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case attempt, status, providerID = "providerId", providerReason, explanation, reason, retryAt, deviceDeactivated
+        case attempt, status, providerID = "providerId", providerReason, explanation, reason, retryAt, deviceDeactivated, credentialsRejected
         case receiptID = "receiptId", render, actionID = "actionId", text
         case dueAt, timeZone, localTime, timeZoneFallback, decidedBy
     }

@@ -18,6 +18,8 @@ struct CredentialRecord: Sendable {
     var sealed: [UInt8]
     var summary: String
     var updatedAt: Int
+    /// How sending with them went: `untested` until a send says otherwise.
+    var health = CredentialHealth()
 }
 
 /// What a key resolves to.
@@ -223,6 +225,43 @@ struct FanOutBatch: Sendable {
     var written: Int
     var done: Bool
     var claimed: [ClaimedDelivery] = []
+    /// The deliveries written, counted by platform and then by state (`queued`, or `failed` when
+    /// pacing gave one no moment).
+    var counts: [String: [String: Int]] = [:]
+
+    /// The platforms of the devices it wrote deliveries for.
+    var platforms: Set<Platform> { Set(counts.keys.compactMap(Platform.init(rawValue:))) }
+}
+
+/// A send due now to a short list of devices or users, without pacing, that its store writes with
+/// its deliveries in one transaction (``Storage/createMessagesWithDeliveries(_:claim:)``).
+struct PostedMessage: Sendable {
+    var message: NewMessage
+    /// Its idempotency key, replayed within `window` milliseconds.
+    var idempotencyKey: String?
+    var window: Int
+    var chooser: VariantChooser
+    /// The most deliveries written with it; a larger audience is left to the fan-out loop.
+    var limit: Int
+    /// When it was received: its deliveries are written at this moment.
+    var now: Int
+
+    /// What storing it did.
+    struct Outcome: Sendable {
+        /// The message as it is after the transaction (`sending`, or `completed` when nobody
+        /// matched), or the one its idempotency key stored before.
+        var record: MessageRecord
+        var replayed: Bool
+        /// Deliveries written; nil when none were: a replay, or an audience over the limit.
+        var written: Int?
+        /// Those written claimed for the caller (``FanOutClaim``).
+        var claimed: [ClaimedDelivery] = []
+        /// Those written, by platform and state.
+        var counts: [String: [String: Int]] = [:]
+
+        /// The platforms of the devices it wrote deliveries for.
+        var platforms: Set<Platform> { Set(counts.keys.compactMap(Platform.init(rawValue:))) }
+    }
 }
 
 /// A delivery claimed by a worker, with what it needs to render and send it.
@@ -274,6 +313,15 @@ enum ReceiptResult: Sendable, Equatable {
 
 /// A message's funnel, counted by the store: how many deliveries reached each step, what devices
 /// reported drawing, and why deliveries failed.
+/// Deliveries of a message waiting for working credentials, on one platform for one reason.
+struct CredentialWait: Sendable, Equatable, Encodable {
+    var platform: String
+    var reason: String
+    var count: Int
+    /// What the provider's answer means and what to do.
+    var explanation: String?
+}
+
 struct Funnel: Sendable {
     /// Deliveries by state.
     var byState: [String: Int] = [:]

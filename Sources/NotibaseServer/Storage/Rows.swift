@@ -20,6 +20,8 @@ extension StoredRow {
 enum Rows {
     static let appColumns = "id, name, credentials_revision, created_at, require_identity_verification, pacing"
 
+    static let credentialColumns = "provider, sealed, summary, updated_at, health_state, last_success_at, last_failure_at, last_failure_reason"
+
     static let deviceColumns = """
         seq, id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version,
         active, deactivated_reason, deactivated_at, created_at, updated_at
@@ -68,6 +70,14 @@ enum Rows {
         AppRecord(
             id: row.text(0), name: row.text(1), credentialsRevision: row.int(2), createdAt: row.int(3), requireIdentityVerification: row.int(4) == 1,
             pacing: row.optionalText(5).flatMap { StoredJSON.decode(AppPacing.self, $0) } ?? AppPacing())
+    }
+
+    static func credential(_ row: some StoredRow) -> CredentialRecord {
+        CredentialRecord(
+            provider: row.text(0), sealed: row.blob(1), summary: row.text(2), updatedAt: row.int(3),
+            health: CredentialHealth(
+                state: CredentialHealth.State(rawValue: row.text(4)) ?? .untested, lastSuccessAt: row.optionalInt(5), lastFailureAt: row.optionalInt(6),
+                lastFailureReason: row.optionalText(7)))
     }
 
     static func device(_ row: some StoredRow) throws -> DeviceRecord {

@@ -38,6 +38,10 @@ protocol Storage: KeyDirectory {
     func putCredentials(appID: String, provider: String, sealed: [UInt8], summary: String, now: Int) async throws
     func deleteCredentials(appID: String, provider: String) async throws -> Bool
     func credentials(appID: String) async throws -> [CredentialRecord]
+    /// Stores how sending with an app's credentials for `provider` went, when the app's
+    /// credentials are still those of `revision` (replaced ones are `untested` again, whatever
+    /// their last sends said); returns whether it did.
+    func recordCredentialHealth(appID: String, provider: String, revision: Int, _ health: CredentialHealth) async throws -> Bool
 
     // Devices
     /// Registers a device (its ID made by the store), or updates the one with the same platform
@@ -74,15 +78,20 @@ protocol Storage: KeyDirectory {
     /// The same devices counted by time zone (nil: registered without one).
     func audienceByTimeZone(appID: String, _ audience: Audience) async throws -> [String?: Int]
     func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) async throws -> (MessageRecord, replayed: Bool)
-    /// Stores a new message due now, its audience counted in the same transaction (the message's
-    /// `audienceSize` is ignored), and when at most `limit` devices match, writes all their
-    /// deliveries there too, as ``fanOutBatch(messageSeq:audience:chooser:limit:now:claim:)``
-    /// would (the message then `sending`, or `completed` when none matched): the one-device message
-    /// is one transaction (``FanOut/atOnce``). `written` is nil when nothing was written: a replay
-    /// (`idempotencyKey` used within `window`) or an audience larger than `limit`.
-    func createMessageWithDeliveries(
-        _ message: NewMessage, idempotencyKey: String?, window: Int, chooser: VariantChooser, limit: Int, now: Int
-    ) async throws -> (MessageRecord, replayed: Bool, written: Int?)
+    /// Stores new messages due now (``PostedMessage``), in one transaction (a group commit), each
+    /// with its audience counted (the message's `audienceSize` is ignored) and, when at most its
+    /// `limit` devices match, all its deliveries written as
+    /// ``fanOutBatch(messageSeq:audience:chooser:limit:now:claim:)`` would (the message then
+    /// `sending`, or `completed` when none matched): the one-device message is one write, shared
+    /// with the others that arrive with it. With `claim`, up to `claim.limit` of the deliveries
+    /// written, over all the messages, are written claimed by the caller and come back with their
+    /// outcomes. A message the app's stored-bytes quota refuses (``StoredBytesExceeded``) is a
+    /// failure of its own and changes nothing; any other error fails the whole group, which then
+    /// changed nothing.
+    func createMessagesWithDeliveries(_ posts: [PostedMessage], claim: FanOutClaim?) async throws -> [Result<PostedMessage.Outcome, any Error>]
+    /// Whether an audience has at least one active device on `platform` (a send that warns
+    /// about that platform's credentials asks).
+    func audienceReaches(appID: String, _ audience: Audience, platform: Platform) async throws -> Bool
     func message(appID: String, id: String) async throws -> MessageRecord?
     func message(seq: Int) async throws -> MessageRecord?
     /// The messages of these numbers that are stored, in one read (a worker's batch).
@@ -94,6 +103,9 @@ protocol Storage: KeyDirectory {
     func waitingDeliveries(messageSeq: Int, now: Int) async throws -> (count: Int, lastDueAt: Int?)
     /// A message's funnel: deliveries by state, what devices reported, failures by reason.
     func funnel(messageSeq: Int) async throws -> Funnel
+    /// A message's deliveries retrying because the provider refused the app's credentials, by
+    /// platform and reason (the provider's, as their last history entry says).
+    func waitingForCredentials(messageSeq: Int) async throws -> [CredentialWait]
     /// Marks a message that has not finished `cancelled` (with `finished_at`), in one short
     /// transaction, and returns it as it is afterwards (nil when the app has no such message): from
     /// then on no fan-out batch writes more of it and no claim hands out its deliveries. Its
@@ -159,6 +171,16 @@ enum AnnouncedWork: String, Sendable, CaseIterable {
 }
 
 extension Storage {
+    /// One message stored as ``createMessagesWithDeliveries(_:claim:)`` stores a group, claiming
+    /// nothing; `platforms` are those of the devices written for.
+    func createMessageWithDeliveries(
+        _ message: NewMessage, idempotencyKey: String?, window: Int, chooser: VariantChooser, limit: Int, now: Int
+    ) async throws -> (MessageRecord, replayed: Bool, written: Int?, platforms: Set<Platform>) {
+        let post = PostedMessage(message: message, idempotencyKey: idempotencyKey, window: window, chooser: chooser, limit: limit, now: now)
+        let outcome = try await createMessagesWithDeliveries([post], claim: nil)[0].get()
+        return (outcome.record, outcome.replayed, outcome.written, outcome.platforms)
+    }
+
     /// A fan-out batch that claims nothing.
     func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int) async throws -> (written: Int, done: Bool) {
         let batch = try await fanOutBatch(messageSeq: messageSeq, audience: audience, chooser: chooser, limit: limit, now: now, claim: nil)

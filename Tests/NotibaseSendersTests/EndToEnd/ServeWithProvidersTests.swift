@@ -19,14 +19,7 @@ extension PeerTests {
             let gone = String(repeating: "0b", count: 32)
             let fixture = try await APNsFixture.start(script: ["tokens": [gone: [["status": 410, "reason": "Unregistered", "timestamp": 1_764_000_000_000]]]])
             let data = TemporaryDirectory("notibase-serve-providers")
-            let server = try ChildProcess(
-                TestProducts.executable("notibase").path,
-                ["serve", "--listen", "127.0.0.1:0", "--data-dir", data.url.path, "--no-access-log", "--log-level", "error",
-                 "--apns-url", fixture.peer.url, "--apns-ca", fixture.peer.caFile],
-                environment: ["NOTIBASE_ADMIN_KEY": Self.admin])
-            var line = ""
-            while !line.contains("listening on") { line = try server.readLine(timeout: .seconds(30)) }
-            let base = URL(string: String(line[line.range(of: "http://")!.lowerBound...]))!
+            let (server, base) = try Self.serve(data, logLevel: "error", ["--apns-url", fixture.peer.url, "--apns-ca", fixture.peer.caFile])
 
             let app = try await call(base, "POST", "/v1/apps", Self.admin, #"{"name":"APNs"}"#)
             let appID = try #require(app["id"] as? String)
@@ -68,6 +61,18 @@ extension PeerTests {
             #expect(dead?["active"] as? Bool == false)
             #expect((dead?["deactivatedReason"] as? String)?.contains("Unregistered") == true)
             server.stop()
+        }
+
+        /// `notibase serve` on a free port with the real senders and `arguments`, its standard
+        /// error kept (``ChildProcess/standardErrorText``), and the URL it listens on.
+        static func serve(_ data: TemporaryDirectory, logLevel: String, _ arguments: [String]) throws -> (ChildProcess, URL) {
+            let server = try ChildProcess(
+                TestProducts.executable("notibase").path,
+                ["serve", "--listen", "127.0.0.1:0", "--data-dir", data.url.path, "--no-access-log", "--log-level", logLevel] + arguments,
+                environment: ["NOTIBASE_ADMIN_KEY": admin], capturesStandardError: true)
+            var line = ""
+            while !line.contains("listening on") { line = try server.readLine(timeout: .seconds(30)) }
+            return (server, URL(string: String(line[line.range(of: "http://")!.lowerBound...]))!)
         }
 
         func call(_ base: URL, _ method: String, _ path: String, _ key: String, _ body: String?) async throws -> [String: Any] {

@@ -81,4 +81,21 @@ struct AuthTests {
             #expect(!listed.text.contains("serverKey"))
         }
     }
+
+    /// A server key finds its own app (the console signed in with it reads its credentials'
+    /// health), and no other; the client key lists none.
+    @Test(arguments: Transport.allCases)
+    func aServerKeyListsItsOwnAppOnly(over transport: Transport) async throws {
+        let harness = try await Harness()
+        try await harness.test(transport) { client in
+            let mine = try await client.createApp("Mine")
+            _ = try await client.createApp("Theirs")
+            let listed = try await client.request("GET", "/v1/apps", key: mine.serverKey)
+            #expect(listed.status == 200)
+            #expect(listed["items"].array.map { $0["id"].string } == [mine.id])
+            #expect(listed["items"][0]["name"].string == "Mine")
+            #expect(try await client.request("GET", "/v1/apps", key: mine.clientKey).status == 403)
+            #expect(try await client.request("GET", "/v1/apps", key: Harness.adminKey)["items"].array.count == 2)
+        }
+    }
 }

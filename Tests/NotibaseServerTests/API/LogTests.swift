@@ -19,10 +19,8 @@ struct LogTests {
         let harness = try await Harness(sender: sender, logger: logger)
         let app = try await harness.createApp()
         try await harness.registerDevice(app, number: 7)
-        let pem = "-----BEGIN PRIVATE KEY-----\\nSECRETSECRET\\n-----END PRIVATE KEY-----"
-        _ = await harness.request("PUT", "/v1/apps/\(app.id)/credentials/apns", key: app.serverKey, body: #"""
-            {"keyId": "ABC123DEFG", "teamId": "TEAM123456", "bundleId": "com.example.shop", "environment": "sandbox", "privateKey": "\#(pem)"}
-            """#)
+        let keyLine = TestCredentials.p256Key.split(separator: "\n")[1]
+        _ = await harness.request("PUT", "/v1/apps/\(app.id)/credentials/apns", key: app.serverKey, body: TestCredentials.apns())
         _ = try await harness.send(app, #"{"message": {"title": "Hi"}, "audience": {"all": true}}"#)
         try await harness.deliverDue()
         _ = await harness.request("GET", "/v1/devices", key: "nb_server_wrong-key")
@@ -32,7 +30,7 @@ struct LogTests {
         #expect(lines.contains { $0.contains(#""requestId":"#) && $0.contains(#""status":401"#) })
         for line in lines {
             #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not JSON: \(line)")
-            for secret in [Harness.token(7), app.serverKey, app.clientKey, Harness.adminKey, "SECRETSECRET", "nb_server_wrong-key"] {
+            for secret in [Harness.token(7), app.serverKey, app.clientKey, Harness.adminKey, String(keyLine), "nb_server_wrong-key"] {
                 #expect(!line.contains(secret), "\(line) holds a secret")
             }
         }

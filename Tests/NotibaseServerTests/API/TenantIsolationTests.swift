@@ -131,15 +131,16 @@ struct TenantIsolationTests {
         try await harness.registerDevices(1, in: small, first: 50_000)
         let reset = try await harness.send(small, #"{"message": {"title": "Your code"}, "audience": {"all": true}}"#)
         let resetSeq = try #require(try await harness.store.message(appID: small.id, id: reset)).seq
-        // A worker's turns: a handed-off batch, then the store's claim.
-        #expect(handoff.take()?.count == 1_000)
+        // A worker's turns: a handed-off batch (the second fan-out batch's 500 joined the first
+        // up to a worker's batch size), then the store's claim.
+        #expect(handoff.take()?.deliveries.count == 1_500)
         #expect(handoff.take() == nil)
         let now = Int(harness.time.now.timeIntervalSince1970 * 1000)
         let claimed = try await harness.store.claimDeliveries(now: now + 1, lease: 30_000, limit: 1_000)
         #expect(claimed.contains { $0.messageSeq == resetSeq }, "the one-device message waited for more than one handed-off batch")
-        // Due in the store: the 500 the handoff had no room for, and the reset; nothing handed off.
+        // Due in the store: the 500 the handoff had no room for, and the reset; nothing more handed off.
         #expect(claimed.count == 501)
-        #expect(handoff.takeAny()?.count == 500)
+        #expect(handoff.takeAny() == nil)
     }
 
     /// A message to a few devices is written by the post that sends it, so it waits for no turn
@@ -157,6 +158,34 @@ struct TenantIsolationTests {
         try await harness.registerDevice(app, number: 1_000)
         let larger = await harness.request("POST", "/v1/messages", key: app.serverKey, body: #"{"message": {"title": "Digest"}, "audience": {"all": true}}"#)
         #expect(larger.status == 202 && larger["state"].string == "scheduled" && larger["counts"]["total"].int == 0)
+    }
+
+    /// A one-device post's delivery goes to this node's workers already claimed, with the message
+    /// as the post stored it: the worker sends it without a claim of its own, and no claim finds
+    /// it again. A message cancelled on this node before its turn is not sent.
+    @Test func aPostsDeliveryGoesToThisNodesWorkersWithItsMessage() async throws {
+        let sender = ScriptedSender()
+        let handoff = Handoff(workers: 1, batchSize: 10)
+        let harness = try await Harness(sender: sender, handoff: handoff)
+        let app = try await harness.createApp()
+        try await harness.registerDevices(2, in: app)
+        let ids = await harness.request("GET", "/v1/devices", key: app.serverKey)["items"].array.compactMap { $0["id"].string }
+        #expect(ids.count == 2)
+        let now = Int(harness.time.now.timeIntervalSince1970 * 1000)
+        let code = await harness.request("POST", "/v1/messages", key: app.serverKey, body: #"{"message": {"title": "Your code"}, "audience": {"deviceIds": ["\#(ids[0])"]}}"#)
+        #expect(code.status == 202 && code["counts"]["byState"]["queued"].int == 1 && code["counts"]["total"].int == 1)
+        #expect(handoff.room == 9)
+        #expect(try await harness.store.claimDeliveries(now: now + 1, lease: 30_000, limit: 10).isEmpty, "handed over claimed")
+        #expect(try await harness.worker.runOnce() == 1)
+        #expect(sender.pushes.count == 1)
+        #expect(await harness.request("GET", "/v1/messages/\(code["id"].string ?? "")", key: app.serverKey)["counts"]["byState"]["sent"].int == 1)
+
+        let cancelled = await harness.request("POST", "/v1/messages", key: app.serverKey, body: #"{"message": {"title": "Oops"}, "audience": {"deviceIds": ["\#(ids[1])"]}}"#)
+        #expect(handoff.room == 9)
+        #expect(await harness.request("POST", "/v1/messages/\(cancelled["id"].string ?? "")/cancel", key: app.serverKey).status == 200)
+        #expect(handoff.room == 10)
+        #expect(try await harness.worker.runOnce() == 0)
+        #expect(sender.pushes.count == 1, "a cancelled message's delivery was sent")
     }
 
     @Test func aRoundStartsWithTheMessagesNotStartedYet() {

@@ -25,7 +25,7 @@ struct ConsoleBrowserTests {
         print(text.components(separatedBy: "\n").filter { $0.hasPrefix("console browser test") || $0.hasPrefix("FAIL") }.joined(separator: "\n"))
         #expect(status == 0, "\(text.suffix(8_000))")
         #expect(text.contains("checks passed"))
-        for page in ["sign-in-refused", "compose", "compose-doctor", "message", "messages", "device", "apps", "compose-phone"] {
+        for page in ["sign-in-refused", "compose", "compose-doctor", "message", "messages", "devices", "device", "apps", "apps-delete", "compose-phone"] {
             #expect(FileManager.default.fileExists(atPath: "\(screenshots)/\(page).png"), "no screenshot of \(page)")
         }
     }

@@ -9,6 +9,8 @@ page goes to the directory named by --screenshots. Exits 0 when every check pass
     python console_browser.py --notibase .build/debug/notibase --screenshots DIR
 """
 import argparse
+import base64
+import datetime
 import json
 import os
 import re
@@ -16,9 +18,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
-from cryptography.hazmat.primitives import serialization
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.serialization import pkcs12
+from cryptography.x509.oid import NameOID
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
@@ -38,6 +44,16 @@ def check(condition, what):
     print(("ok   " if condition else "FAIL ") + what, flush=True)
     if not condition:
         raise AssertionError(what)
+
+
+def certificate_p12(bundle_id, password):
+    """A self-signed push certificate for `bundle_id` and its key, as PKCS#12."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Apple Push Services: " + bundle_id), x509.NameAttribute(NameOID.USER_ID, bundle_id)])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    certificate = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key()).serial_number(x509.random_serial_number())
+                   .not_valid_before(now - datetime.timedelta(days=1)).not_valid_after(now + datetime.timedelta(days=365)).sign(key, hashes.SHA256()))
+    return pkcs12.serialize_key_and_certificates(b"push", key, certificate, None, serialization.BestAvailableEncryption(password))
 
 
 def start_demo(binary):
@@ -64,7 +80,7 @@ def start_demo(binary):
 def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = os.environ.get("NOTIBASE_CHROMIUM", "/usr/bin/chromium")
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"]:
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1440,900"]:
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = Service(executable_path=os.environ.get("NOTIBASE_CHROMEDRIVER", "/usr/bin/chromedriver"))
@@ -76,15 +92,44 @@ class Console:
         self.driver, self.url, self.screenshots = driver, url, screenshots
         self.wait = WebDriverWait(driver, 20)
 
-    def shot(self, name):
+    def shot(self, name, top=True):
+        """What a reader sees at 1440x900 (or the phone's size), from the top of the page."""
         path = os.path.join(self.screenshots, name + ".png")
-        # The whole page, not just the window.
-        height = self.driver.execute_script("return document.documentElement.scrollHeight")
-        width = self.driver.get_window_size()["width"]
-        self.driver.set_window_size(width, max(900, min(height + 120, 4000)))
+        if top:
+            self.driver.execute_script("window.scrollTo(0, 0)")
         time.sleep(0.2)
         self.driver.save_screenshot(path)
         print("screenshot " + path, flush=True)
+
+    def press(self, element):
+        """Clicks an element after scrolling it to the middle of the window (Send's bar stays over
+        the bottom of the window, where WebDriver would leave it)."""
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+
+    def unfold(self, css):
+        """Opens a folded section (details) of the page."""
+        self.driver.execute_script("document.querySelector(arguments[0]).open = true", css)
+
+    def shown(self, css):
+        """Whether an element is drawn (not hidden, not display: none)."""
+        return self.driver.execute_script("const e = document.querySelector(arguments[0]); return !!e && e.getClientRects().length > 0", css)
+
+    def rect(self, css):
+        return self.driver.execute_script("const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+                                          "return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: innerHeight}", css)
+
+    def record(self):
+        """Keeps every request the page makes from now on in window.__requests (see STUB)."""
+        self.driver.execute_script(STUB, {"method": "NONE", "path": "^$", "keys": ["unused"], "value": None})
+        self.driver.execute_script("window.__requests = []")
+
+    def requests(self, method, path):
+        return self.driver.execute_script("return window.__requests.filter((r) => r.method === arguments[0] && r.path.endsWith(arguments[1]))", method, path)
+
+    def stub(self, method, path, keys, value):
+        """Changes what the page's fetch answers (see STUB)."""
+        self.driver.execute_script(STUB, {"method": method, "path": path, "keys": keys, "value": value})
 
     def find(self, css):
         return self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, css)))
@@ -137,6 +182,37 @@ class Console:
         self.find('input[name="key"]')
 
 
+# Wraps the page's fetch so that answers to `method path` (path matched by a regular expression)
+# get `value` set at `keys` in their JSON (a key "*" is every item of an array, -1 its last):
+# for API fields this server may not have yet. Data, not code: the page's policy forbids eval.
+# The console reads fetch at each call, so its pages see the stub until the page is reloaded.
+STUB = """window.__stubs = window.__stubs || [];
+window.__stubs.push(arguments[0]);
+const place = (node, keys, value) => {
+  if (node === null || typeof node !== 'object') return;
+  const [key, ...rest] = keys;
+  const targets = key === '*' ? (Array.isArray(node) ? node.map((_, i) => i) : []) : [key === -1 && Array.isArray(node) ? node.length - 1 : key];
+  for (const k of targets) {
+    if (!rest.length) { node[k] = value; continue; }
+    if (node[k] === undefined) node[k] = {};
+    place(node[k], rest, value);
+  }
+};
+if (!window.__realFetch) {
+  window.__realFetch = window.fetch;
+  window.__requests = [];
+  window.fetch = async (path, init) => {
+    window.__requests.push({method: (init && init.method) || 'GET', path: String(path), body: (init && init.body) || null});
+    const answer = await window.__realFetch(path, init);
+    const method = (init && init.method) || 'GET';
+    const stubs = window.__stubs.filter((stub) => stub.method === method && new RegExp(stub.path).test(String(path)));
+    if (!stubs.length) return answer;
+    const json = JSON.parse(await answer.text());
+    for (const stub of stubs) place(json, stub.keys, stub.value);
+    return new Response(JSON.stringify(json), {status: answer.status, headers: {'Content-Type': 'application/json'}});
+  };
+}"""
+
 UNLABELLED = """return [...document.querySelectorAll('main input, main select, main textarea, main button')]
   .filter((e) => e.type !== 'hidden' && !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !(e.tagName === 'BUTTON' && e.textContent.trim()))
   .map((e) => e.outerHTML.slice(0, 80))"""
@@ -155,6 +231,7 @@ def run(console, keys):
     console.until("a wrong key is refused", lambda: "did not accept" in console.text(".field .error"))
     check(d.execute_script("return sessionStorage.getItem('notibase.key')") is None, "a refused key is not kept")
     check("nb_server_" not in d.current_url, "the key is never in the URL")
+    check(not console.shown("#nav a") and not console.shown("#sign-out"), "signed out, neither the menu nor Sign out shows")
     console.shot("sign-in-refused")
 
     labelled(console, "sign-in")
@@ -168,23 +245,56 @@ def run(console, keys):
     console.until("the page's heading has the focus", lambda: d.execute_script("return document.activeElement.tagName + ' ' + document.activeElement.textContent") == "H1 Compose")
     check(d.find_element(By.ID, "status").get_attribute("textContent") == "Compose", "the new page is announced")
     d.switch_to.active_element.send_keys(Keys.TAB)
-    check(d.execute_script("return document.activeElement.name") == "title", "Tab from the heading reaches the title")
+    check(d.execute_script("return document.activeElement.name") == "audienceKind", "Tab from the heading reaches the audience, the form's first field")
     check(d.execute_script("return sessionStorage.getItem('notibase.key')") == keys["server"], "the key is kept in sessionStorage")
     check(keys["server"] not in d.current_url, "the key is not in the URL after signing in")
+    check(console.shown("#sign-out") and console.shown('#nav a[data-page="compose"]'), "signed in, the menu and Sign out show")
+    check(not console.shown('#nav a[data-page="apps"]'), "the server key's menu has no Apps")
+
+    # Nothing is wrong with a form nobody has typed in yet.
+    console.until("the empty form's preview has answered", lambda: d.execute_script("return document.querySelector('.preview').dataset.answered || ''") != "")
+    console.until("the audience is counted", lambda: "Reaches" in console.text(".count"))
+    errors = d.execute_script("return [...document.querySelectorAll('main .error')].filter((e) => e.getClientRects().length).map((e) => e.textContent)")
+    check(errors == [], f"no error shows before anything is typed: {errors}")
+    # "IDs or tags" only for an audience that lists some, named after what it lists.
+    check(not console.shown('[data-field="audience.values"]'), "Everyone asks for no IDs or tags")
+    Select(console.field("audience")).select_by_value("anyOf")
+    console.until("tags are asked for with any-of", lambda: console.shown('[data-field="audience.values"]')
+                  and console.text('[data-field="audience.values"] label').startswith("Tags"))
+    Select(console.field("audience")).select_by_value("all")
+    check(not console.shown('[data-field="audience.values"]'), "back to Everyone, the IDs or tags are hidden again")
+
+    # Credentials that fail are loud on compose (the health as GET /v1/apps gives it, stubbed
+    # where this server does not report it), and the page comes back without the banner after.
+    console.stub("GET", r"/v1/apps$", ["items", 0, "credentials", "apns"], {
+        "keyId": "KEY1234567", "teamId": "TEAM123456", "bundleId": "com.example.shop", "environment": "production", "updatedAt": "2026-01-02T03:04:05Z",
+        "health": {"state": "failing", "lastSuccessAt": None, "lastFailureAt": "2026-01-02T03:05:00Z", "lastFailureReason": "InvalidProviderToken"}})
+    d.execute_script("location.hash = '#/devices'")
+    console.find('input[name="q"]')
+    d.execute_script("location.hash = '#/compose'")
+    console.until("failing APNs credentials show a red banner on compose",
+                  lambda: "APNs credentials are failing" in console.text(".banners .banner") and "InvalidProviderToken" in console.text(".banners .banner"))
+    d.execute_script("window.__stubs = []; location.hash = '#/devices'")
+    console.find('input[name="q"]')
+    d.execute_script("location.hash = '#/compose'")
+    console.until("an app without credentials says so on compose", lambda: "no APNs or FCM credentials" in console.text(".banners .notice"))
+    check(not console.shown(".banners .banner"), "no red banner without failing credentials")
+    console.field("message.title")
 
     # Compose: hostile title, body, two buttons (the second destructive), an image.
     console.field("message.title").send_keys(HOSTILE)
     console.field("message.body").send_keys("Parcel 4242 arrives Thursday.")
     console.field("message.image").send_keys("https://images.demo.notibase/parcel.jpg")
     for number, (identifier, text) in enumerate([("track", "Track parcel"), ("cancel", "Cancel order")]):
-        d.find_element(By.XPATH, "//button[text()='Add a button']").click()
+        console.press(d.find_element(By.XPATH, "//button[text()='Add a button']"))
         # The row is drawn after the click is handled; wait for it rather than race it.
         console.until(f"button row {number + 1} is drawn", lambda: len(d.find_elements(By.CSS_SELECTOR, ".button-row")) > number)
         row = d.find_elements(By.CSS_SELECTOR, ".button-row")[number]
+        check(row.find_element(By.CSS_SELECTOR, 'input[value="foreground"]').is_selected(), "a new button opens the app (foreground) unless told otherwise")
         row.find_element(By.CSS_SELECTOR, 'input[name="button-id"]').send_keys(identifier)
         row.find_element(By.CSS_SELECTOR, 'input[name="button-text"]').send_keys(text)
         if identifier == "cancel":
-            row.find_element(By.CSS_SELECTOR, 'input[value="destructive"]').click()
+            console.press(row.find_element(By.CSS_SELECTOR, 'input[value="destructive"]'))
 
     # The live preview, from the server.
     console.until("the iPhone banner shows the title as text", lambda: console.text(".ios-banner .ios-title") == HOSTILE)
@@ -217,38 +327,40 @@ def run(console, keys):
     console.until("the preview follows the shorter body", lambda: console.text(".ios-banner .ios-body") == "Parcel 4242 arrives Thursday.")
 
     # The doctor's verdict when iOS would draw no buttons: a category the app never registers.
+    console.unfold("#more-content")
     category = console.field("message.category")
     for number in range(2):
-        d.find_elements(By.XPATH, "//button[text()='Remove button']")[0].click()
+        console.press(d.find_elements(By.XPATH, "//button[text()='Remove button']")[0])
     category.send_keys("INVITATION")
     console.until("the doctor says why iOS draws no buttons",
                   lambda: "nothing registers a category" in console.text(".doctor .problem") and console.text(".ios-none") == "No buttons")
-    console.shot("compose-doctor")
+    d.execute_script("window.scrollTo(0, 0); document.querySelector('.doctor').scrollIntoView({block: 'nearest'})")
+    console.shot("compose-doctor", top=False)
     category.clear()
     for number, (identifier, text) in enumerate([("track", "Track parcel"), ("cancel", "Cancel order")]):
-        d.find_element(By.XPATH, "//button[text()='Add a button']").click()
+        console.press(d.find_element(By.XPATH, "//button[text()='Add a button']"))
         # The row is drawn after the click is handled; wait for it rather than race it.
         console.until(f"button row {number + 1} is drawn", lambda: len(d.find_elements(By.CSS_SELECTOR, ".button-row")) > number)
         row = d.find_elements(By.CSS_SELECTOR, ".button-row")[number]
         row.find_element(By.CSS_SELECTOR, 'input[name="button-id"]').send_keys(identifier)
         row.find_element(By.CSS_SELECTOR, 'input[name="button-text"]').send_keys(text)
         if identifier == "cancel":
-            row.find_element(By.CSS_SELECTOR, 'input[value="destructive"]').click()
+            console.press(row.find_element(By.CSS_SELECTOR, 'input[value="destructive"]'))
     # A reply button: a text field on both platforms.
-    d.find_element(By.XPATH, "//button[text()='Add a button']").click()
+    console.press(d.find_element(By.XPATH, "//button[text()='Add a button']"))
     reply = d.find_elements(By.CSS_SELECTOR, ".button-row")[2]
     reply.find_element(By.CSS_SELECTOR, 'input[name="button-id"]').send_keys("reply")
     reply.find_element(By.CSS_SELECTOR, 'input[name="button-text"]').send_keys("Reply")
-    reply.find_element(By.CSS_SELECTOR, 'input[name="button-input"]').click()
+    console.press(reply.find_element(By.CSS_SELECTOR, 'input[name="button-input"]'))
     reply.find_element(By.CSS_SELECTOR, 'input[name="button-send"]').send_keys("Send")
     console.until("a reply button is drawn with its text field", lambda: console.texts(".ios-actions li")[-1:] == ["Reply (text field)"])
     console.until("the payload carries the text input", lambda: '"button": "Send"' in console.texts(".payload pre.json", "textContent")[0])
-    reply.find_element(By.XPATH, ".//button[text()='Remove button']").click()
+    console.press(reply.find_element(By.XPATH, ".//button[text()='Remove button']"))
     console.until("the buttons are back in the preview",
                   lambda: console.texts(".ios-actions li") == ["Track parcel", "Cancel order"] and not console.text(".doctor .problem"))
 
     # A French variant, previewed on its own; Chloé's Pixel (fr-FR) gets it.
-    d.find_element(By.XPATH, "//button[text()='Add a locale variant']").click()
+    console.press(d.find_element(By.XPATH, "//button[text()='Add a locale variant']"))
     variant = d.find_element(By.CSS_SELECTOR, ".variant-row")
     variant.find_element(By.CSS_SELECTOR, 'input[name="variant-locale"]').send_keys("fr")
     variant.find_element(By.CSS_SELECTOR, 'input[name="variant-title"]').send_keys("Commande expédiée")
@@ -264,9 +376,23 @@ def run(console, keys):
     # The audience: everyone, with its live count (the deleted app's iPhone is deactivated).
     console.until("the audience count is live", lambda: "Reaches 3 devices" in console.text(".count"))
     labelled(console, "compose")
+    # At 1440x900 the preview is beside the form, Send is in view, and the preview stays in view
+    # while one scrolls down the form.
+    form, side, send = console.rect("form.compose"), console.rect(".preview-side"), console.rect(".send-bar button.primary")
+    check(side["left"] >= form["right"] and side["top"] < 300, f"the preview is beside the form: {form} {side}")
+    check(0 <= send["top"] and send["bottom"] <= send["height"], f"Send is in view without scrolling: {send}")
+    d.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+    console.until("the preview stays in view at the bottom of the form",
+                  lambda: 0 <= console.rect(".preview-side")["top"] < 100 and 0 <= console.rect(".ios-banner")["top"] < console.rect(".ios-banner")["height"])
+    check(console.rect(".send-bar button.primary")["bottom"] <= send["height"], "Send is in view at the bottom of the form")
     console.shot("compose")
 
-    # Send it; the message's page watches the funnel reach rendered and an action.
+    # Send it; the message's page watches the funnel reach rendered and an action. The send's
+    # warnings (stubbed where this server gives none) show on the message's page.
+    console.stub("POST", r"/v1/messages$", ["warnings"], [{"code": "credentials_failing", "platform": "ios",
+                                                          "message": "APNs credentials are failing: iPhones wait for them"}])
+    console.stub("GET", r"/funnel$", ["waitingForCredentials"], [{"platform": "ios", "reason": "InvalidProviderToken", "count": 2,
+                                                                  "explanation": "Upload a working .p8 key"}])
     d.find_element(By.XPATH, "//button[text()='Send']").click()
     console.find("#message-state")
     check(console.text("h1") == HOSTILE, "the message's page shows the hostile title as text")
@@ -284,6 +410,21 @@ def run(console, keys):
     Select(d.find_element(By.ID, "state-filter")).select_by_value("")
     console.until("the delivery log lists every delivery", lambda: len(d.find_elements(By.CSS_SELECTOR, ".deliveries tbody tr")) == 3)
     console.until("the French phone got the French variant", lambda: console.texts(".deliveries .variant") == ["· fr"])
+    rate = lambda label: d.execute_script("const e = [...document.querySelectorAll('[data-step]')].find((v) => v.dataset.step === arguments[0]);"
+                                          "return e && e.querySelector('.rate') ? e.querySelector('.rate').textContent : ''", label)
+    console.until("the funnel gives rates", lambda: rate("Sent") == "100% of the audience" and rate("Rendered") == "100% of sent"
+                  and rate("Action “track”") == "33% of rendered" and rate("Opened").endswith("of rendered"))
+    check(console.text(".composed .composed-title") == HOSTILE and console.text(".composed .composed-body") == "Parcel 4242 arrives Thursday.",
+          "the message is shown as composed, its title as text")
+    check([t.split(" (")[0] for t in console.texts(".composed-buttons li")] == ["Track parcel", "Cancel order"], "the message's buttons are shown")
+    check(console.text("#message-audience").startswith("Everyone: 3 devices"), "the audience is said in words")
+    names = lambda: console.texts(".deliveries tbody td:first-child a")
+    console.until("each device is named by its user and locale, not an ID", lambda: sorted(t.split(" · ")[0] for t in names()) ==
+                  ["Anna's iPhone", "Ben's iPhone", "Chloé's Pixel"] and "Chloé's Pixel · fr-FR" in names())
+    check("APNs credentials are failing" in console.text(".message-warnings"), "the send's warnings show on the message's page")
+    check(console.text(".waiting li strong") == "iOS: 2 waiting" and "InvalidProviderToken" in console.text(".waiting"),
+          "the deliveries waiting for credentials are counted with their reason")
+    d.execute_script("window.__stubs = []")
     labelled(console, "message")
     console.shot("message")
 
@@ -291,8 +432,18 @@ def run(console, keys):
     d.get(console.url + "#/messages")
     console.until("the messages list shows the new message first with its counts",
                   lambda: console.text("table.messages tbody tr th a") == HOSTILE)
-    console.until("the list's funnel counts are there", lambda: [e.text for e in d.find_elements(By.CSS_SELECTOR, "table.messages tbody tr")[0].find_elements(By.CSS_SELECTOR, "td")][2:6] == ["3", "0", "3", "3"])
+    first_row = "table.messages tbody tr:first-child td"
+    console.until("the list's funnel counts are there", lambda: console.texts(first_row + " .value", "textContent")[:3] == ["3", "0", "3"])
+    console.until("the list gives rates", lambda: console.texts(first_row + " .rate", "textContent")[:3] == ["100%", "0%", "100%"])
+    check(console.texts(first_row)[1] == "Everyone (3)", "the list says the audience in words")
     check(len(d.find_elements(By.CSS_SELECTOR, "table.messages tbody tr")) == 2, "both messages are listed")
+    console.type_into("#message-search", "__pwned")
+    console.until("the search keeps the matching message", lambda: console.texts("table.messages tbody tr th a") == [HOSTILE])
+    console.type_into("#message-search", "no such words")
+    console.until("a search that matches nothing says so", lambda: not console.texts("table.messages tbody tr") and console.shown("#no-match"))
+    d.find_element(By.ID, "message-search").clear()
+    d.execute_script("document.getElementById('message-search').dispatchEvent(new Event('input'))")
+    console.until("clearing the search lists both again", lambda: len(console.texts("table.messages tbody tr")) == 2)
     console.shot("messages")
 
     # Devices: find Dev's old iPhone by external user ID; its log says why nothing was shown.
@@ -301,6 +452,7 @@ def run(console, keys):
     query.send_keys("Dev's old iPhone")
     query.send_keys(Keys.ENTER)
     console.until("the device is found by external user ID", lambda: len(d.find_elements(By.CSS_SELECTOR, "table.devices tbody tr")) == 1)
+    console.shot("devices")
     d.find_element(By.CSS_SELECTOR, "table.devices tbody tr a").click()
     console.until("the device's log explains why nothing was shown", lambda: "never shown" in console.text(".why") and "Unregistered" in console.text(".why"))
     # Chloé's Pixel, found by token prefix: rendered with both buttons, from its render report.
@@ -313,12 +465,14 @@ def run(console, keys):
     d.find_element(By.CSS_SELECTOR, "table.devices tbody tr a").click()
     console.until("the device's log shows what it drew", lambda: "rendered with 2 buttons (track, cancel) and the image" in console.text(".device-log"))
     check(console.text(".device-log .delivery h3").startswith("Commande expédiée (fr)"), "the device's log names the variant it was sent")
+    check(re.search(r"Platform\s+Android", console.text(".facts")), "the platform is named as people say it")
     labelled(console, "device")
     console.shot("device")
 
     # Send at a time, then cancel it from its page before it goes.
     d.get(console.url + "#/compose")
     console.field("message.title").send_keys("Tomorrow's reminder")
+    console.unfold("#more-delivery")
     later = console.field("sendAt")
     d.execute_script(
         "const t = new Date(Date.now() + 86400000); t.setSeconds(0, 0);"
@@ -335,6 +489,7 @@ def run(console, keys):
     # paces it and how many deliveries wait for their moment; cancel stops them.
     d.get(console.url + "#/compose")
     console.field("message.title").send_keys("Good morning")
+    console.unfold("#more-delivery")
     in_two_hours = time.strftime("%H:%M", time.gmtime(time.time() + 7200))  # devices without a zone follow UTC
     d.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))",
                      console.field("localTime"), in_two_hours)
@@ -355,9 +510,16 @@ def run(console, keys):
     console.type_into('[data-field="name"] input', "Browser <b>test</b> app", Keys.ENTER)
     console.until("a new app's keys are shown once", lambda: "nb_server_" in console.text(".secret") and "nb_client_" in console.text(".secret"))
     created_keys = {"server": d.find_elements(By.CSS_SELECTOR, ".secret code")[0].text}
+    # Each key has a copy button that puts exactly the key on the clipboard.
+    d.execute_cdp_cmd("Browser.grantPermissions", {"origin": console.url.split("/console")[0], "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    check(console.texts(".secret button.copy") == ["Copy", "Copy"], "both new keys have a copy button")
+    d.find_elements(By.CSS_SELECTOR, ".secret button.copy")[0].click()
+    console.until("the copy button says it copied", lambda: console.texts(".secret button.copy")[0] == "Copied")
+    clipboard = d.execute_async_script("navigator.clipboard.readText().then(arguments[0], (e) => arguments[0]('refused: ' + e))")
+    check(clipboard == created_keys["server"], f"the clipboard holds the server key: {clipboard[:20]}")
     console.until("the new app is listed with its name as text", lambda: "Browser <b>test</b> app" in console.texts(".app h3"))
     check("Demo Shop" in console.texts(".app h3"), "the demo app is listed")
-    check("none uploaded" in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text, "the new app shows it has no credentials")
+    check("no APNs or FCM credentials" in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text, "the new app shows it has no credentials")
     box = d.find_elements(By.CSS_SELECTOR, ".app")[-1].find_element(By.CSS_SELECTOR, 'input[type="checkbox"]')
     check(box.is_selected(), "the new app requires identity verification")
     box.click()
@@ -374,6 +536,8 @@ def run(console, keys):
     apns.find_element(By.CSS_SELECTOR, '[data-field="keyId"] input').send_keys("SHORT")
     apns.find_element(By.CSS_SELECTOR, '[data-field="teamId"] input').send_keys("TEAM123456")
     apns.find_element(By.CSS_SELECTOR, '[data-field="bundleId"] input').send_keys("com.example.shop")
+    # Development builds: the sandbox.
+    Select(apns.find_element(By.CSS_SELECTOR, '[data-field="environment"] select')).select_by_visible_text("Development (sandbox)")
     apns.find_element(By.CSS_SELECTOR, '[data-field="privateKey"] input').send_keys(os.path.abspath(p8))
     apns.find_element(By.XPATH, ".//button[text()='Upload APNs credentials']").click()
     console.until("a wrong APNs key ID is named next to its field", lambda: "10-character key ID" in apns.find_element(By.CSS_SELECTOR, '[data-field="keyId"] .error').text)
@@ -381,7 +545,15 @@ def run(console, keys):
     key_id.clear()
     key_id.send_keys("KEY1234567")
     apns.find_element(By.XPATH, ".//button[text()='Upload APNs credentials']").click()
-    console.until("the APNs credentials are shown as set", lambda: "keyId KEY1234567" in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text)
+    apns_summary = '.app:last-child .credential[data-provider="apns"]'
+    console.until("the APNs credentials are shown as set, in words", lambda: re.search(r"Key ID\s+KEY1234567", console.text(apns_summary)))
+    check("Development (sandbox)" in console.text(apns_summary), "the environment chosen is shown back: development (sandbox)")
+    check("keyId" not in console.text(apns_summary) and not re.search(r"\d{4}-\d\d-\d\dT", console.text(apns_summary)),
+          "no camelCase field names or ISO timestamps in the summary")
+    app_id = d.find_elements(By.CSS_SELECTOR, ".app")[-1].find_element(By.CSS_SELECTOR, ".facts code").text
+    read_back = json.load(urllib.request.urlopen(urllib.request.Request(f"{console.url.split('/console')[0]}/v1/apps/{app_id}",
+                                                                        headers={"Authorization": "Bearer " + keys["admin"]})))
+    check(read_back["credentials"]["apns"]["environment"] in ("sandbox", "development"), f"the API stored the sandbox: {read_back['credentials']['apns']}")
     rsa_key = rsa.generate_private_key(public_exponent=65537, key_size=2048).private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
     account = json.dumps({"type": "service_account", "project_id": "demo-shop", "client_email": "push@demo-shop.iam.gserviceaccount.com",
@@ -392,9 +564,37 @@ def run(console, keys):
     fcm = card.find_elements(By.CSS_SELECTOR, "form.credentials")[1]
     d.execute_script("arguments[0].value = arguments[1]", fcm.find_element(By.CSS_SELECTOR, "textarea"), account)
     fcm.find_element(By.XPATH, ".//button[text()='Upload FCM credentials']").click()
-    console.until("the FCM credentials are shown as set", lambda: "clientEmail push@demo-shop.iam.gserviceaccount.com" in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text)
-    check("none uploaded" not in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text, "the app no longer says it has no credentials")
+    console.until("the FCM credentials are shown as set", lambda: re.search(r"Service account\s+push@demo-shop.iam.gserviceaccount.com",
+                                                                           console.text('.app:last-child .credential[data-provider="fcm"]')))
+    check("no APNs or FCM credentials" not in d.find_elements(By.CSS_SELECTOR, ".app")[-1].text, "the app no longer says it has no credentials")
     check(rsa_key.splitlines()[1] not in d.find_element(By.TAG_NAME, "body").text, "no private key is shown back")
+
+    # APNs by certificate: the .p12 file goes in base64 with its password, without the token's
+    # fields. A server that takes certificates shows it; one that does not says so at the field.
+    card = d.find_elements(By.CSS_SELECTOR, ".app")[-1]
+    if not card.find_element(By.CSS_SELECTOR, "details").get_attribute("open"):
+        card.find_element(By.CSS_SELECTOR, "details summary").click()
+    apns = card.find_element(By.CSS_SELECTOR, "form.credentials")
+    Select(apns.find_element(By.CSS_SELECTOR, '[data-field="authentication"] select')).select_by_visible_text("Certificate (.p12)")
+    check(not apns.find_element(By.CSS_SELECTOR, '[data-field="keyId"]').is_displayed()
+          and apns.find_element(By.CSS_SELECTOR, '[data-field="pkcs12"]').is_displayed(), "a certificate asks for its file and password, not a key ID")
+    p12 = os.path.join(tempfile.mkdtemp(), "push.p12")
+    with open(p12, "wb") as handle:
+        handle.write(certificate_p12("com.example.shop", b"secret"))
+    apns.find_element(By.CSS_SELECTOR, '[data-field="bundleId"] input').clear()
+    apns.find_element(By.CSS_SELECTOR, '[data-field="bundleId"] input').send_keys("com.example.shop")
+    apns.find_element(By.CSS_SELECTOR, '[data-field="pkcs12"] input').send_keys(p12)
+    apns.find_element(By.CSS_SELECTOR, '[data-field="pkcs12Password"] input').send_keys("secret")
+    Select(apns.find_element(By.CSS_SELECTOR, '[data-field="environment"] select')).select_by_visible_text("Development (sandbox)")
+    console.record()
+    apns.find_element(By.XPATH, ".//button[text()='Upload APNs credentials']").click()
+    console.until("the certificate is sent", lambda: console.requests("PUT", "/credentials/apns"))
+    sent = json.loads(console.requests("PUT", "/credentials/apns")[0]["body"])
+    with open(p12, "rb") as handle:
+        check(sent.get("pkcs12") == base64.b64encode(handle.read()).decode() and sent.get("pkcs12Password") == "secret"
+              and "keyId" not in sent and "privateKey" not in sent and sent.get("environment") == "sandbox", f"the certificate is sent as the API takes it: {sorted(sent)}")
+    console.until("the server's answer to a certificate is shown", lambda: re.search(r"Authentication\s+Certificate", console.text(apns_summary))
+                  or any(console.texts(".app:last-child form.credentials:first-of-type .error")))
 
     # Rotating a key shows the new one once.
     card = d.find_elements(By.CSS_SELECTOR, ".app")[-1]
@@ -403,7 +603,26 @@ def run(console, keys):
     d.switch_to.alert.accept()
     console.until("a rotated key is shown once", lambda: "The new client key" in console.text(".secret") and "nb_client_" in console.text(".secret"))
     labelled(console, "apps")
-    console.shot("apps")
+    # Their health (as GET /v1/apps gives it; stubbed where this server does not report it):
+    # failing APNs credentials are a red banner on the app, working FCM ones say when they last worked.
+    console.stub("GET", r"/v1/apps$", ["items", -1, "credentials", "apns", "health"],
+                 {"state": "failing", "lastSuccessAt": None, "lastFailureAt": "2026-01-02T03:05:00Z", "lastFailureReason": "InvalidProviderToken"})
+    console.stub("GET", r"/v1/apps$", ["items", -1, "credentials", "fcm", "health"],
+                 {"state": "ok", "lastSuccessAt": "2026-01-02T03:00:00Z", "lastFailureAt": None, "lastFailureReason": None})
+    expires = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 10 * 86400))
+    console.stub("GET", r"/v1/apps$", ["items", 0, "credentials", "apns"], {
+        "authentication": "certificate", "bundleId": "com.example.shop", "environment": "production", "expiresAt": expires, "expiresSoon": True,
+        "subject": "Apple Push Services: com.example.shop", "updatedAt": "2026-01-02T03:04:05Z"})
+    d.execute_script("location.hash = '#/compose'")
+    d.execute_script("location.hash = '#/apps'")
+    console.until("failing credentials are a red banner on the app", lambda: "APNs credentials are failing: InvalidProviderToken" in console.text(".app:last-child .banner"))
+    check(console.text('.app:last-child [data-provider="apns"] .health.failing').startswith("Failing: InvalidProviderToken"), "the APNs health says why it fails")
+    check(console.text('.app:last-child [data-provider="fcm"] .health.ok').startswith("Working: last accepted"), "the FCM health says when it last worked")
+    check("The APNs certificate expires" in console.text(".app:first-child .banner"), "a certificate expiring within 30 days is a banner on its app")
+    check(re.search(r"Authentication\s+Certificate", console.text('.app:first-child .credential[data-provider="apns"]'))
+          and "expiresSoon" not in console.text(".app:first-child"), "a certificate's summary is in words")
+    d.execute_script("document.querySelector('.app:last-child').scrollIntoView()")
+    console.shot("apps", top=False)
     d.refresh()
     console.until("a refreshed page never shows the keys again", lambda: len(d.find_elements(By.CSS_SELECTOR, ".app")) == 2 and not d.find_elements(By.CSS_SELECTOR, ".secret dd"))
 
@@ -426,15 +645,44 @@ def run(console, keys):
     d.get(console.url + "#/devices")
     console.until("the reason stays after a page change", lambda: "no longer accepts this key" in console.text(".notice"))
 
+    check(not console.shown("#sign-out"), "signed out by the server, Sign out is not offered")
+
+    # Deleting an app takes its name typed out.
+    console.sign_in(keys["admin"])
+    console.until("both apps are listed", lambda: len(console.texts(".app h3")) == 2)
+    check("no longer accepts" not in console.text(".notice"), "signing in again drops the reason")
+    card = d.find_elements(By.CSS_SELECTOR, ".app")[-1]
+    card.find_element(By.CSS_SELECTOR, ".danger-zone summary").click()
+    confirm = card.find_element(By.CSS_SELECTOR, ".delete-app input")
+    delete = card.find_element(By.CSS_SELECTOR, ".delete-app button")
+    check(delete.text == "Delete Browser <b>test</b> app" and not delete.is_enabled(), "Delete names the app and waits for its name")
+    confirm.send_keys("Browser test app")
+    check(not delete.is_enabled(), "a name that is not the app's does not delete it")
+    confirm.clear()
+    confirm.send_keys("Browser <b>test</b> app")
+    check(delete.is_enabled(), "the app's name typed out allows deleting it")
+    labelled(console, "apps")
+    d.execute_script("arguments[0].scrollIntoView()", card)
+    console.shot("apps-delete", top=False)
+    delete.click()
+    console.until("the deleted app is gone from the list", lambda: console.texts(".app h3") == ["Demo Shop"])
+    gone = urllib.request.Request(f"{console.url.split('/console')[0]}/v1/apps/{app_id}", headers={"Authorization": "Bearer " + keys["admin"]})
+    try:
+        urllib.request.urlopen(gone)
+        check(False, "the deleted app is gone from the API")
+    except urllib.error.HTTPError as error:
+        check(error.code == 404, "the deleted app is gone from the API")
+
     # A phone-sized screen.
     console.sign_out()
-    check("no longer accepts" not in console.text(".notice"), "signing out by hand drops the reason")
+    check(not console.shown("#sign-out"), "signed out by hand, Sign out is not offered")
     console.sign_in(keys["server"])
     console.find('[data-field="message.title"] input')
     d.set_window_size(390, 844)
     console.field("message.title").send_keys("On a phone")
     console.until("the preview works on a phone-sized screen", lambda: console.text(".ios-banner .ios-title") == "On a phone")
-    console.shot("compose-phone")
+    d.execute_script("document.querySelector('.preview-side').scrollIntoView()")  # on a phone the preview follows the form
+    console.shot("compose-phone", top=False)
 
     # Nothing the console did broke its Content-Security-Policy.
     violations = [entry["message"] for entry in d.get_log("browser") if "Content Security Policy" in entry["message"] or "Refused" in entry["message"]]

@@ -124,10 +124,7 @@ struct DeliveryFlowTests {
         let harness = try await Harness()
         let app = try await harness.createApp()
         try await harness.registerDevice(app, number: 1)
-        let pem = "-----BEGIN PRIVATE KEY-----\\nMIGTAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBHkwdwIBAQQg\\n-----END PRIVATE KEY-----"
-        let put = await harness.request("PUT", "/v1/apps/\(app.id)/credentials/apns", key: app.serverKey, body: #"""
-            {"keyId": "ABC123DEFG", "teamId": "TEAM123456", "bundleId": "com.example.shop", "environment": "sandbox", "privateKey": "\#(pem)"}
-            """#)
+        let put = await harness.request("PUT", "/v1/apps/\(app.id)/credentials/apns", key: app.serverKey, body: TestCredentials.apns())
         #expect(put.status == 200)
         #expect(!put.text.contains("PRIVATE KEY"))
         let shown = await harness.request("GET", "/v1/apps/\(app.id)", key: app.serverKey)

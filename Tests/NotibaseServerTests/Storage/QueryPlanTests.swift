@@ -13,8 +13,11 @@ import Testing
 struct QueryPlanTests {
     @Test func theEverydayPathsReachEveryTableThroughAnIndexBoundedByWhatTheyReturn() async throws {
         let plans = QueryPlans()
-        let harness = try await Harness(plans: plans)
+        // Sent with the app's stored credentials, as with the real senders: their reads, the send's
+        // warnings and the health the workers write are on these paths too.
+        let harness = try await Harness(plans: plans, storedCredentials: true)
         let app = try await harness.createApp()
+        #expect(await harness.request("PUT", "/v1/apps/\(app.id)/credentials/apns", key: app.serverKey, body: TestCredentials.apns()).status == 200)
         let other = try await harness.createApp("Other")
         // Before any device or message is written: each statement's plan is recorded when it first runs.
         if TestDatabase.isPostgres { try await Self.history(harness.store, app: app.id) }
@@ -49,6 +52,7 @@ struct QueryPlanTests {
         // The lookups this suite is about were among them.
         #expect(recorded.contains { $0.sql.contains("wanted.value") && $0.sql.contains("devices.id") })
         #expect(recorded.contains { $0.sql.contains("wanted.value") && $0.sql.contains("external_user_id") })
+        #expect(recorded.contains { $0.sql.contains("UPDATE credentials SET health_state") }, "the credentials' health was written")
         // The messages due for fan-out are found by their send time, not among every scheduled one.
         let due = try #require(recorded.first { $0.sql.contains("send_at <=") })
         #expect(due.plan.contains("messages_pending"), "\(due.plan)")

@@ -111,9 +111,10 @@ final class StorageContractTests: Sendable {
             try NewMessage(id: id, appID: app, content: MessageContent(message: Message(title: "T"), variants: nil), audience: audience,
                            sendAt: 100, audienceSize: 0, createdAt: 100)
         }
-        let (one, replayed, written) = try await store.createMessageWithDeliveries(
+        let (one, replayed, written, platforms) = try await store.createMessageWithDeliveries(
             try new("one", .devices(["app-dev-3", "nope"])), idempotencyKey: "k", window: 1_000, chooser: VariantChooser(locales: []), limit: 3, now: 100)
         #expect(!replayed && written == 1 && one.audienceSize == 1 && one.state == .sending)
+        #expect(platforms == [.ios], "the platforms written for, so a send knows them without a read")
         #expect(try await store.deliveries(messageSeq: one.seq, state: .queued, afterSeq: 0, limit: 10).compactMap(\.deviceID) == ["app-dev-3"])
         let again = try await store.createMessageWithDeliveries(
             try new("two", .devices(["app-dev-3"])), idempotencyKey: "k", window: 1_000, chooser: VariantChooser(locales: []), limit: 3, now: 150)
@@ -123,6 +124,61 @@ final class StorageContractTests: Sendable {
         #expect(large.written == nil && large.0.audienceSize == 5 && large.0.state == .scheduled)
         #expect(try await store.deliveries(messageSeq: large.0.seq, state: nil, afterSeq: 0, limit: 10).isEmpty)
         #expect(try await store.rowCount("deliveries") == 1)
+    }
+
+    /// Posts that arrive together are stored in one transaction, each answered on its own: one
+    /// the app's stored-bytes quota refuses fails alone and stores nothing; a key used twice in
+    /// the group replays the first; the claim is shared over the group and what it claimed comes
+    /// back with each message, counted by platform and state.
+    @Test func postsArrivingTogetherAreStoredAsOneGroupEachAnsweredOnItsOwn() async throws {
+        let app = try await app()
+        try await devices(app, 5)
+        func post(_ id: String, _ devices: [String], key: String? = nil, limit bytes: Int? = nil) throws -> PostedMessage {
+            var message = try NewMessage(
+                id: id, appID: app, content: MessageContent(message: Message(title: "T", body: String(repeating: "b", count: 400)), variants: nil),
+                audience: .devices(devices), sendAt: 100, audienceSize: 0, createdAt: 100)
+            message.storedBytesLimit = bytes
+            return PostedMessage(message: message, idempotencyKey: key, window: 1_000, chooser: VariantChooser(locales: []), limit: 3, now: 100)
+        }
+        // Room for a and b exactly.
+        let room = try post("a", ["app-dev-1", "app-dev-2"]).message.storedBytes + post("b", ["app-dev-3"]).message.storedBytes
+        let outcomes = try await store.createMessagesWithDeliveries([
+            try post("a", ["app-dev-1", "app-dev-2"], key: "k"),
+            try post("b", ["app-dev-3"], limit: room),
+            try post("c", ["app-dev-4"], limit: room),  // the app already holds a and b: refused
+            try post("d", ["app-dev-5"], key: "k"),  // a's key: a replay
+            try post("e", ["app-dev-5"]),
+        ], claim: FanOutClaim(lease: 30_000, limit: 2))
+        #expect(outcomes.count == 5)
+        let a = try outcomes[0].get(), b = try outcomes[1].get(), d = try outcomes[3].get(), e = try outcomes[4].get()
+        #expect(a.written == 2 && a.record.state == .sending && a.counts == ["ios": ["queued": 2]])
+        #expect(a.claimed.map(\.deviceSeq).count == 2 && a.claimed.allSatisfy { $0.messageSeq == a.record.seq && $0.attempts == 1 })
+        #expect(b.written == 1 && b.claimed.isEmpty, "the claim's two places went to the first message")
+        #expect(throws: StoredBytesExceeded.self) { try outcomes[2].get() }
+        #expect(d.replayed && d.record.id == "a" && d.written == nil)
+        #expect(e.written == 1 && e.record.content?.message.title == "T")
+        #expect(try await store.messages(appID: app, beforeSeq: Int.max, limit: 10).map(\.id) == ["e", "b", "a"])
+        #expect(try await store.rowCount("deliveries") == 4)
+        // What was claimed is not claimed again; the rest is due now.
+        let due = try await store.claimDeliveries(now: 101, lease: 30_000, limit: 10)
+        #expect(Set(due.map(\.messageSeq)) == [b.record.seq, e.record.seq])
+    }
+
+    /// A credential's health is stored for the credentials it was observed with: an upload starts
+    /// them `untested`, and an outcome of the credentials it replaced is not stored over that.
+    @Test func credentialHealthIsStoredForTheCurrentCredentialsOnly() async throws {
+        let app = try await app()
+        try await store.putCredentials(appID: app, provider: "apns", sealed: [1], summary: "{}", now: 10)
+        let revision = try #require(try await store.app(app)).credentialsRevision
+        let failing = CredentialHealth(state: .failing, lastSuccessAt: 15, lastFailureAt: 20, lastFailureReason: "BadTopic: APNs refuses the topic")
+        #expect(try await store.recordCredentialHealth(appID: app, provider: "apns", revision: revision, failing))
+        #expect(try await store.credentials(appID: app).first?.health == failing)
+        #expect(try await !store.recordCredentialHealth(appID: app, provider: "fcm", revision: revision, failing), "no FCM credentials to mark")
+
+        try await store.putCredentials(appID: app, provider: "apns", sealed: [2], summary: "{}", now: 30)
+        #expect(try await store.credentials(appID: app).first?.health == CredentialHealth(), "an upload starts untested")
+        #expect(try await !store.recordCredentialHealth(appID: app, provider: "apns", revision: revision, failing), "an outcome of the replaced credentials")
+        #expect(try await store.credentials(appID: app).first?.health == CredentialHealth())
     }
 
     /// An app's stored messages are bounded in bytes: one that does not fit is refused and stores

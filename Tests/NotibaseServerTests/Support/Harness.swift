@@ -33,7 +33,7 @@ final class Harness: TestClient {
         sender: any Sender = ScriptedSender(), rates: [KeyKind: Int] = [:], policy: RetryPolicy = RetryPolicy(), batchSize: Int = 500,
         logger: Logger = .silent, quickHandlers: Bool = true, acceptsAnyFCMTokenURI: Bool = false, busyTimeout: Int32 = 5_000,
         doctor: (any PayloadDoctor)? = nil, messagesPerMinute: Int = ServerConfiguration.Limits().appMessagesPerMinute, plans: QueryPlans? = nil,
-        storedBytes: Int = ServerConfiguration.Limits().appStoredBytes
+        storedBytes: Int = ServerConfiguration.Limits().appStoredBytes, storedCredentials: Bool = false, handoff: Handoff? = nil
     ) async throws {
         directory = NSTemporaryDirectory() + "notibase-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -55,16 +55,20 @@ final class Harness: TestClient {
         // Rate limits on a stopped clock: no bucket refills while a test runs, however slowly. The
         // message quota refills as the test's clock moves (``advance(_:)``).
         let start = ContinuousClock.now
+        // With `storedCredentials` the workers send with each app's uploaded credentials (and
+        // track their health), as a server with the real senders does.
+        let monitor = CredentialMonitor(store: store, logger: logger, clock: clock)
         let context = APIContext(
             store: store, auth: Authenticator(store: store, adminKeyHash: try APIKey.hash(Self.adminKey)), limiter: RateLimiter(rates: rates, now: { start }),
             box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: limits, doctor: doctor,
-            quota: MessageQuota(perMinute: messagesPerMinute) { start + .milliseconds(Int(time.now.timeIntervalSince(Harness.start) * 1000)) })
+            quota: MessageQuota(perMinute: messagesPerMinute) { start + .milliseconds(Int(time.now.timeIntervalSince(Harness.start) * 1000)) },
+            handoff: handoff.map { ($0, .seconds(30)) }, credentialMonitor: monitor, credentialsRequired: storedCredentials)
         responder = APIResponder(context: context, accessLog: true, quickHandlers: quickHandlers)
-        let senders = SenderSet(ios: sender, android: sender, credentials: .notRequired)
+        let senders = SenderSet(ios: sender, android: sender, credentials: storedCredentials ? .stored : .notRequired)
         fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: 1_000)
         worker = DeliveryWorker(
             store: store, senders: senders, vault: CredentialVault(store: store, box: box), clock: clock, logger: logger, metrics: metrics,
-            signer: signer, options: DeliveryWorker.Options(batchSize: batchSize, lease: .seconds(30), policy: policy))
+            signer: signer, options: DeliveryWorker.Options(batchSize: batchSize, lease: .seconds(30), policy: policy), handoff: handoff, monitor: monitor)
     }
 
     /// Every test that used a harness ends with the storage integrity check: whatever it did, no

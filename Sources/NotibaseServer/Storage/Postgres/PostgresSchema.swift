@@ -142,6 +142,13 @@ enum PostgresSchema {
         UPDATE apps SET stored_bytes = coalesce(
             (SELECT sum(octet_length(content) + octet_length(audience)) FROM messages WHERE messages.app_id = apps.id), 0);
         """,
+        // 8: each credential's health, as SQLite's schema 7.
+        """
+        ALTER TABLE credentials ADD COLUMN health_state TEXT NOT NULL DEFAULT 'untested';
+        ALTER TABLE credentials ADD COLUMN last_success_at BIGINT;
+        ALTER TABLE credentials ADD COLUMN last_failure_at BIGINT;
+        ALTER TABLE credentials ADD COLUMN last_failure_reason TEXT;
+        """,
     ]
 
     /// A key for `pg_advisory_xact_lock`: the migrations of one database run on one node at a

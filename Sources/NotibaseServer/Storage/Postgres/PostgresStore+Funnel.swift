@@ -43,4 +43,18 @@ extension PostgresStore {
             return funnel
         }
     }
+
+    func waitingForCredentials(messageSeq: Int) async throws -> [CredentialWait] {
+        try await pool.withConnection { connection in
+            try connection.query(
+                """
+                SELECT d.platform, coalesce(e.detail::jsonb ->> 'providerReason', e.detail::jsonb ->> 'reason', 'unknown'), count(*),
+                       max(e.detail::jsonb ->> 'explanation')
+                FROM deliveries d JOIN delivery_events e ON e.delivery_created_at = d.created_at AND e.seq = (
+                    SELECT max(seq) FROM delivery_events WHERE delivery_seq = d.seq AND delivery_created_at = d.created_at)
+                WHERE d.message_seq = $1 AND d.state = 'retrying' AND (e.detail::jsonb ->> 'credentialsRejected') = 'true'
+                GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2
+                """, [.int(messageSeq)]).map { CredentialWait(platform: $0.text(0), reason: $0.text(1), count: $0.int(2), explanation: $0.optionalText(3)) }
+        }
+    }
 }

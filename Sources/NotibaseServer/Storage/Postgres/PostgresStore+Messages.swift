@@ -13,6 +13,15 @@ extension PostgresStore {
             .first { $0.int(0) } ?? 0
     }
 
+    func audienceReaches(appID: String, _ audience: Audience, platform: Platform) async throws -> Bool {
+        let source = audience.postgresSource(parameter: 3)
+        return try await pool.withConnection {
+            try $0.query(
+                "SELECT 1 FROM \(source.from) WHERE devices.app_id = $1 AND devices.active = 1 AND devices.platform = $2 AND \(source.condition) LIMIT 1",
+                [.text(appID), .text(platform.rawValue)] + source.values).first { $0.int(0) } != nil
+        }
+    }
+
     func audienceByTimeZone(appID: String, _ audience: Audience) async throws -> [String?: Int] {
         let source = audience.postgresSource(parameter: 2)
         let rows = try await pool.withConnection {
@@ -51,29 +60,49 @@ extension PostgresStore {
         try await pool.transaction { try self.insertMessage($0, message, idempotencyKey: idempotencyKey, window: window) }
     }
 
-    /// ``Storage/createMessageWithDeliveries(_:idempotencyKey:window:chooser:limit:now:)``: the
-    /// audience counted, the message stored and its deliveries written, in one transaction.
-    func createMessageWithDeliveries(
-        _ message: NewMessage, idempotencyKey: String?, window: Int, chooser: VariantChooser, limit: Int, now: Int
-    ) async throws -> (MessageRecord, replayed: Bool, written: Int?) {
-        let (stored, replayed, batch) = try await pool.transaction { connection -> (MessageRecord, Bool, (FanOutBatch, Int)?) in
-            var message = message
-            message.audienceSize = try Self.audienceSize(connection, appID: message.appID, message.audience)
-            let (stored, replayed) = try self.insertMessage(connection, message, idempotencyKey: idempotencyKey, window: window)
-            guard !replayed, message.audienceSize <= limit else { return (stored, replayed, nil) }
-            let batch = try self.writeFanOutBatch(
-                connection, messageSeq: stored.seq, audience: message.audience, chooser: chooser, limit: limit + 1, now: now, claim: nil, inserted: stored)
-            // What the batch changed (sending, or completed when nobody matched), without decoding the content again.
-            var after = stored
-            if let row = try connection.query("SELECT state, finished_at FROM messages WHERE seq = $1", [.int(stored.seq)]).first({ ($0.text(0), $0.optionalInt(1)) }) {
-                after.state = MessageState(rawValue: row.0) ?? after.state
-                after.finishedAt = row.1
+    /// ``Storage/createMessagesWithDeliveries(_:claim:)``: the group in one transaction, on one
+    /// connection: one commit for all, and the app's row (its stored bytes) locked once for all
+    /// of them, where one transaction each made one app's sends wait for each other's commits.
+    func createMessagesWithDeliveries(_ posts: [PostedMessage], claim: FanOutClaim?) async throws -> [Result<PostedMessage.Outcome, any Error>] {
+        let (outcomes, stamped) = try await pool.transaction { connection -> ([Result<PostedMessage.Outcome, any Error>], Int?) in
+            var room = claim?.limit ?? 0
+            var stamped: Int?
+            let outcomes = try posts.map { post -> Result<PostedMessage.Outcome, any Error> in
+                do {
+                    let (outcome, at) = try self.createWithDeliveries(
+                        connection, post, claim: claim.flatMap { room > 0 ? FanOutClaim(lease: $0.lease, limit: room) : nil })
+                    room -= outcome.claimed.count
+                    if let at { stamped = max(stamped ?? at, at) }
+                    return .success(outcome)
+                } catch let full as StoredBytesExceeded {
+                    return .failure(full)  // refused before it wrote anything: the others stand
+                }
             }
-            return (after, false, batch)
+            return (outcomes, stamped)
         }
         // As after a fan-out batch: a new week's first rows get their statistics.
-        if let (fanOut, stamped) = batch, fanOut.written > 0 { await giveHistoryStatistics(at: stamped) }
-        return (stored, replayed, batch?.0.written)
+        if let stamped { await giveHistoryStatistics(at: stamped) }
+        return outcomes
+    }
+
+    /// One message of a group, inside its transaction, and when its deliveries were stamped (nil:
+    /// none were written).
+    private func createWithDeliveries(_ connection: PostgresConnection, _ post: PostedMessage, claim: FanOutClaim?) throws -> (PostedMessage.Outcome, Int?) {
+        var message = post.message
+        message.audienceSize = try Self.audienceSize(connection, appID: message.appID, message.audience)
+        let (stored, replayed) = try insertMessage(connection, message, idempotencyKey: post.idempotencyKey, window: post.window)
+        guard !replayed, message.audienceSize <= post.limit else { return (PostedMessage.Outcome(record: stored, replayed: replayed), nil) }
+        let (batch, stamped) = try writeFanOutBatch(
+            connection, messageSeq: stored.seq, audience: message.audience, chooser: post.chooser, limit: post.limit + 1, now: post.now, claim: claim,
+            inserted: stored)
+        // What the batch changed (sending, or completed when nobody matched), without decoding the content again.
+        var after = stored
+        if let row = try connection.query("SELECT state, finished_at FROM messages WHERE seq = $1", [.int(stored.seq)]).first({ ($0.text(0), $0.optionalInt(1)) }) {
+            after.state = MessageState(rawValue: row.0) ?? after.state
+            after.finishedAt = row.1
+        }
+        let outcome = PostedMessage.Outcome(record: after, replayed: false, written: batch.written, claimed: batch.claimed, counts: batch.counts)
+        return (outcome, batch.written > 0 ? stamped : nil)
     }
 
     /// The message stored, or the one its idempotency key names: inside a transaction.

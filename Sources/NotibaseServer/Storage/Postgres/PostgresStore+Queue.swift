@@ -93,6 +93,8 @@ extension PostgresStore {
             }
             return row
         }
+        var counts: [String: [String: Int]] = [:]
+        for row in rows { counts[row.platform, default: [:]][row.state ?? DeliveryState.queued.rawValue, default: 0] += 1 }
         var claimed: [ClaimedDelivery] = []
         if !rows.isEmpty {
             // The whole batch in one statement; the claimed ones' numbers come back.
@@ -133,7 +135,7 @@ extension PostgresStore {
             "UPDATE messages SET fanout_cursor = $1, state = $2 WHERE seq = $3",
             [.int(targets.last?.device ?? message.fanOutCursor), .text((done ? MessageState.sending : .fanningOut).rawValue), .int(messageSeq)])
         if done { try Self.completeIfFinished(connection, messageSeqs: [messageSeq], now: written) }
-        return (FanOutBatch(written: targets.count, done: done, claimed: claimed), written)
+        return (FanOutBatch(written: targets.count, done: done, claimed: claimed, counts: counts), written)
     }
 
     private struct Target {

@@ -149,7 +149,8 @@ final class PostgresStore: Storage {
             try connection.run(
                 """
                 INSERT INTO credentials (app_id, provider, sealed, summary, updated_at) VALUES ($1, $2, $3, $4, $5)
-                ON CONFLICT (app_id, provider) DO UPDATE SET sealed = excluded.sealed, summary = excluded.summary, updated_at = excluded.updated_at
+                ON CONFLICT (app_id, provider) DO UPDATE SET sealed = excluded.sealed, summary = excluded.summary, updated_at = excluded.updated_at,
+                    \(CredentialHealth.resetSQL)
                 """, [.text(appID), .text(provider), .bytes(sealed), .text(summary), .int(now)])
             try connection.run("UPDATE apps SET credentials_revision = credentials_revision + 1 WHERE id = $1", [.text(appID)])
         }
@@ -165,9 +166,19 @@ final class PostgresStore: Storage {
 
     func credentials(appID: String) async throws -> [CredentialRecord] {
         try await pool.withConnection {
-            try $0.query("SELECT provider, sealed, summary, updated_at FROM credentials WHERE app_id = $1 ORDER BY provider", [.text(appID)]).map {
-                CredentialRecord(provider: $0.text(0), sealed: $0.blob(1), summary: $0.text(2), updatedAt: $0.int(3))
-            }
+            try $0.query("SELECT \(Rows.credentialColumns) FROM credentials WHERE app_id = $1 ORDER BY provider", [.text(appID)]).map(Rows.credential)
+        }
+    }
+
+    func recordCredentialHealth(appID: String, provider: String, revision: Int, _ health: CredentialHealth) async throws -> Bool {
+        try await pool.withConnection {
+            try $0.run(
+                """
+                UPDATE credentials SET health_state = $1, last_success_at = $2, last_failure_at = $3, last_failure_reason = $4
+                WHERE app_id = $5 AND provider = $6 AND EXISTS (SELECT 1 FROM apps WHERE id = $5 AND credentials_revision = $7)
+                """,
+                [.text(health.state.rawValue), .optionalInt(health.lastSuccessAt), .optionalInt(health.lastFailureAt), .optionalText(health.lastFailureReason),
+                 .text(appID), .text(provider), .int(revision)]) == 1
         }
     }
 }

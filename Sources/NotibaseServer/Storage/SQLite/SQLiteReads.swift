@@ -61,6 +61,10 @@ extension SQLiteStore {
         try await readers.read { try $0.audienceSize(appID: appID, audience) }
     }
 
+    nonisolated func audienceReaches(appID: String, _ audience: Audience, platform: Platform) async throws -> Bool {
+        try await readers.read { try $0.audienceReaches(appID: appID, audience, platform: platform) }
+    }
+
     nonisolated func audienceByTimeZone(appID: String, _ audience: Audience) async throws -> [String?: Int] {
         try await readers.read { try $0.audienceByTimeZone(appID: appID, audience) }
     }
@@ -91,6 +95,10 @@ extension SQLiteStore {
 
     nonisolated func funnel(messageSeq: Int) async throws -> Funnel {
         try await readers.read { try $0.funnel(messageSeq: messageSeq) }
+    }
+
+    nonisolated func waitingForCredentials(messageSeq: Int) async throws -> [CredentialWait] {
+        try await readers.read { try $0.waitingForCredentials(messageSeq: messageSeq) }
     }
 
     nonisolated func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord] {

@@ -56,7 +56,8 @@ extension SQLiteStore {
             try connection.run(
                 """
                 INSERT INTO credentials (app_id, provider, sealed, summary, updated_at) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (app_id, provider) DO UPDATE SET sealed = excluded.sealed, summary = excluded.summary, updated_at = excluded.updated_at
+                ON CONFLICT (app_id, provider) DO UPDATE SET sealed = excluded.sealed, summary = excluded.summary, updated_at = excluded.updated_at,
+                    \(CredentialHealth.resetSQL)
                 """,
                 [.text(appID), .text(provider), .blob(sealed), .text(summary), .int(now)])
             try connection.run("UPDATE apps SET credentials_revision = credentials_revision + 1 WHERE id = ?", [.text(appID)])
@@ -72,9 +73,17 @@ extension SQLiteStore {
     }
 
     func credentials(appID: String) throws -> [CredentialRecord] {
-        try connection.query("SELECT provider, sealed, summary, updated_at FROM credentials WHERE app_id = ? ORDER BY provider", [.text(appID)]) {
-            CredentialRecord(provider: $0.text(0), sealed: $0.blob(1), summary: $0.text(2), updatedAt: $0.int(3))
-        }
+        try connection.query("SELECT \(Rows.credentialColumns) FROM credentials WHERE app_id = ? ORDER BY provider", [.text(appID)], Rows.credential)
+    }
+
+    func recordCredentialHealth(appID: String, provider: String, revision: Int, _ health: CredentialHealth) throws -> Bool {
+        try connection.run(
+            """
+            UPDATE credentials SET health_state = ?, last_success_at = ?, last_failure_at = ?, last_failure_reason = ?
+            WHERE app_id = ? AND provider = ? AND EXISTS (SELECT 1 FROM apps WHERE id = ? AND credentials_revision = ?)
+            """,
+            [.text(health.state.rawValue), .optionalInt(health.lastSuccessAt), .optionalInt(health.lastFailureAt), .optionalText(health.lastFailureReason),
+             .text(appID), .text(provider), .text(appID), .int(revision)]) == 1
     }
 }
 

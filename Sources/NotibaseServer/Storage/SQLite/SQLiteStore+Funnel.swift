@@ -38,4 +38,15 @@ extension SQLiteReads {
             """, seq) { (reason: $0.text(0), count: $0.int(1), example: $0.optionalText(2), explanation: $0.optionalText(3)) }
         return funnel
     }
+
+    func waitingForCredentials(messageSeq: Int) throws -> [CredentialWait] {
+        try connection.query(
+            """
+            SELECT d.platform, coalesce(json_extract(e.detail, '$.providerReason'), json_extract(e.detail, '$.reason'), 'unknown'), count(*),
+                   max(json_extract(e.detail, '$.explanation'))
+            FROM deliveries d JOIN delivery_events e ON e.seq = (SELECT max(seq) FROM delivery_events WHERE delivery_seq = d.seq)
+            WHERE d.message_seq = ? AND d.state = 'retrying' AND json_valid(e.detail) AND json_extract(e.detail, '$.credentialsRejected') = 1
+            GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2
+            """, [.int(messageSeq)]) { CredentialWait(platform: $0.text(0), reason: $0.text(1), count: $0.int(2), explanation: $0.optionalText(3)) }
+    }
 }

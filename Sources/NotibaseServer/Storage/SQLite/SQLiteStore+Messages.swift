@@ -1,3 +1,5 @@
+import NotibaseCore
+
 extension SQLiteStore {
 
     /// Stores a new message, or, when `idempotencyKey` was used by the app within `window`
@@ -6,27 +8,38 @@ extension SQLiteStore {
         try connection.transaction { try insertMessage(message, idempotencyKey: idempotencyKey, window: window) }
     }
 
-    /// ``Storage/createMessageWithDeliveries(_:idempotencyKey:window:chooser:limit:now:)``: the
-    /// audience counted, the message stored and its deliveries written, in one transaction.
-    func createMessageWithDeliveries(
-        _ message: NewMessage, idempotencyKey: String?, window: Int, chooser: VariantChooser, limit: Int, now: Int
-    ) throws -> (MessageRecord, replayed: Bool, written: Int?) {
+    /// ``Storage/createMessagesWithDeliveries(_:claim:)``: the group in one transaction.
+    func createMessagesWithDeliveries(_ posts: [PostedMessage], claim: FanOutClaim?) throws -> [Result<PostedMessage.Outcome, any Error>] {
         try connection.transaction {
-            var message = message
-            message.audienceSize = try reads.audienceSize(appID: message.appID, message.audience)
-            let (stored, replayed) = try insertMessage(message, idempotencyKey: idempotencyKey, window: window)
-            guard !replayed, message.audienceSize <= limit else { return (stored, replayed, nil) }
-            let batch = try writeFanOutBatch(
-                messageSeq: stored.seq, audience: message.audience, chooser: chooser, limit: limit + 1, now: now, claim: nil, inserted: stored)
-            // What the batch changed (sending, or completed when nobody matched), without decoding
-            // the content again.
-            var after = stored
-            try connection.each("SELECT state, finished_at FROM messages WHERE seq = ?", [.int(stored.seq)]) { row in
-                after.state = MessageState(rawValue: row.text(0)) ?? after.state
-                after.finishedAt = row.optionalInt(1)
+            var room = claim?.limit ?? 0
+            return try posts.map { post in
+                do {
+                    let outcome = try createWithDeliveries(post, claim: claim.flatMap { room > 0 ? FanOutClaim(lease: $0.lease, limit: room) : nil })
+                    room -= outcome.claimed.count
+                    return .success(outcome)
+                } catch let full as StoredBytesExceeded {
+                    return .failure(full)  // refused before it wrote anything: the others stand
+                }
             }
-            return (after, false, batch.written)
         }
+    }
+
+    /// One message of a group, inside its transaction.
+    private func createWithDeliveries(_ post: PostedMessage, claim: FanOutClaim?) throws -> PostedMessage.Outcome {
+        var message = post.message
+        message.audienceSize = try reads.audienceSize(appID: message.appID, message.audience)
+        let (stored, replayed) = try insertMessage(message, idempotencyKey: post.idempotencyKey, window: post.window)
+        guard !replayed, message.audienceSize <= post.limit else { return PostedMessage.Outcome(record: stored, replayed: replayed) }
+        let batch = try writeFanOutBatch(
+            messageSeq: stored.seq, audience: message.audience, chooser: post.chooser, limit: post.limit + 1, now: post.now, claim: claim, inserted: stored)
+        // What the batch changed (sending, or completed when nobody matched), without decoding
+        // the content again.
+        var after = stored
+        try connection.each("SELECT state, finished_at FROM messages WHERE seq = ?", [.int(stored.seq)]) { row in
+            after.state = MessageState(rawValue: row.text(0)) ?? after.state
+            after.finishedAt = row.optionalInt(1)
+        }
+        return PostedMessage.Outcome(record: after, replayed: false, written: batch.written, claimed: batch.claimed, counts: batch.counts)
     }
 
     /// The message stored, or the one its idempotency key names: inside a transaction.
@@ -151,6 +164,13 @@ extension SQLiteStore {
 /// Messages and their audiences, read on a reader's connection (or the writer's, inside its transactions: ``SQLiteReads``).
 extension SQLiteReads {
     /// How many active devices of the app an audience matches now.
+    func audienceReaches(appID: String, _ audience: Audience, platform: Platform) throws -> Bool {
+        let source = audience.sqlSource
+        return try connection.first(
+            "SELECT 1 FROM \(source.from) WHERE devices.app_id = ? AND devices.active = 1 AND devices.platform = ? AND \(source.condition) LIMIT 1",
+            source.fromValues + [.text(appID), .text(platform.rawValue)] + source.values) { $0.int(0) } != nil
+    }
+
     func audienceSize(appID: String, _ audience: Audience) throws -> Int {
         let source = audience.sqlSource
         return try connection.first(

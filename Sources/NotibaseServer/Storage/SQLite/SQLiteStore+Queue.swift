@@ -42,6 +42,7 @@ extension SQLiteStore {
         var variants: [String: String?] = [:]  // locales repeat: choose once per locale
         var schedule = DeliverySchedule(message: message)
         var claimed: [ClaimedDelivery] = []
+        var counts: [String: [String: Int]] = [:]
         for ((deviceSeq, platform, locale, timeZone, token, _), id) in zip(targets, ids) {
             let variant: String? = locale.flatMap { locale in
                 if let known = variants[locale] { return known }
@@ -54,6 +55,7 @@ extension SQLiteStore {
             let lease = decision == nil && claimed.count < (claim?.limit ?? 0) ? claim?.lease : nil
             let claiming = lease != nil
             let due: Int? = lease.map { now + $0 } ?? (decision?.failure == nil ? decision?.dueAt ?? now : nil)
+            counts[platform, default: [:]][decision?.failure == nil ? "queued" : "failed", default: 0] += 1
             let seq = try connection.first(
                 """
                 INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, attempts, created_at, updated_at, moment_at, scheduled_at, schedule)
@@ -83,7 +85,7 @@ extension SQLiteStore {
             "UPDATE messages SET fanout_cursor = ?, state = ? WHERE seq = ?",
             [.int(targets.last?.0 ?? message.fanOutCursor), .text(state.rawValue), .int(messageSeq)])
         if done { try completeIfFinished(messageSeqs: [messageSeq], now: written) }
-        return FanOutBatch(written: targets.count, done: done, claimed: claimed)
+        return FanOutBatch(written: targets.count, done: done, claimed: claimed, counts: counts)
     }
 
     /// Claims up to `limit` due deliveries for `lease` milliseconds: their due time moves to the

@@ -277,6 +277,14 @@ enum Schema {
         UPDATE apps SET stored_bytes = coalesce(
             (SELECT sum(length(CAST(content AS BLOB)) + length(CAST(audience AS BLOB))) FROM messages WHERE messages.app_id = apps.id), 0);
         """,
+        // 7: each credential's health (ok, failing or untested): its last success, its last
+        // failure and why, written when its state changes and at most every few seconds otherwise.
+        """
+        ALTER TABLE credentials ADD COLUMN health_state TEXT NOT NULL DEFAULT 'untested';
+        ALTER TABLE credentials ADD COLUMN last_success_at INTEGER;
+        ALTER TABLE credentials ADD COLUMN last_failure_at INTEGER;
+        ALTER TABLE credentials ADD COLUMN last_failure_reason TEXT;
+        """,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.

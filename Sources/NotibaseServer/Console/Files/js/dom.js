@@ -75,3 +75,33 @@ export function when(text) {
   const date = new Date(text);
   return Number.isNaN(date.getTime()) ? text : date.toLocaleString();
 }
+
+/** A share as a whole percentage ("0%" when there is nothing to share). */
+export function percent(part, whole) {
+  if (!whole) return '0%';
+  const value = (part / whole) * 100;
+  return (value > 0 && value < 1 ? '<1' : String(Math.round(value))) + '%';
+}
+
+/** A camelCase name in words: "clientEmail" → "Client email". */
+export function words(name) {
+  const spaced = String(name).replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/** A button that copies `text` to the clipboard and says so. */
+export function copyButton(text, what) {
+  const button = h('button', { type: 'button', class: 'copy', 'aria-label': `Copy the ${what}` }, 'Copy');
+  button.addEventListener('click', async () => {
+    let copied = false;
+    try { await navigator.clipboard.writeText(text); copied = true; } catch { copied = false; }
+    button.textContent = copied ? 'Copied' : 'Select and copy by hand';
+    announce(copied ? `The ${what} is copied` : `The browser refused the clipboard: select the ${what} and copy it`);
+  });
+  return button;
+}
+
+/** A platform as people say it: "iOS", "Android". */
+export function platformName(platform) {
+  return { ios: 'iOS', android: 'Android' }[platform] || String(platform);
+}

@@ -1,12 +1,14 @@
-// Apps (admin key): create an app, rotate its keys (each new key shown once), require identity
-// verification or not, upload APNs and FCM credentials, and see which are set.
-import { h, replace, field, setFieldError, announce, when } from '../dom.js';
+// Apps (admin key): create an app, rotate its keys (each new key shown once, with a copy
+// button), require identity verification or not, upload APNs and FCM credentials and see whether
+// they work, and delete an app once its name is typed.
+import { h, replace, field, setFieldError, announce, when, copyButton } from '../dom.js';
 import * as api from '../api.js';
+import { credentialsSummary, credentialBanners } from './credentials.js';
 
 function secretBox(title, entries) {
   return h('div', { class: 'secret', role: 'alert' },
-    h('p', {}, h('strong', {}, title), ' Shown only this once: store it now.'),
-    h('dl', {}, entries.map(([name, value]) => [h('dt', {}, name), h('dd', {}, h('code', {}, value))])));
+    h('p', {}, h('strong', {}, title), ' Shown only this once: copy it now.'),
+    h('dl', {}, entries.map(([name, value]) => [h('dt', {}, name), h('dd', {}, h('code', {}, value), ' ', copyButton(value, name.toLowerCase()))])));
 }
 
 function errorsInto(form, error) {
@@ -15,27 +17,54 @@ function errorsInto(form, error) {
   else setFieldError(form.querySelector('.field[data-field="form"]') || form.querySelector('.field'), error.message);
 }
 
+// The file's bytes in base64, as the API takes a PKCS#12 file.
+async function base64(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+// APNs by a token key (.p8, key ID, team ID) or by a certificate (.p12 and its password).
 function apnsForm(app, done) {
   const c = {
+    authentication: h('select', {}, h('option', { value: 'token' }, 'Token key (.p8)'), h('option', { value: 'certificate' }, 'Certificate (.p12)')),
     keyId: h('input', { type: 'text', autocomplete: 'off' }), teamId: h('input', { type: 'text', autocomplete: 'off' }),
     bundleId: h('input', { type: 'text', autocomplete: 'off' }),
-    environment: h('select', {}, h('option', { value: 'production' }, 'production'), h('option', { value: 'development' }, 'development')),
+    // The API's names: sandbox is where development builds' tokens work.
+    environment: h('select', {}, h('option', { value: 'production' }, 'Production'), h('option', { value: 'sandbox' }, 'Development (sandbox)')),
     privateKey: h('input', { type: 'file', accept: '.p8' }),
+    pkcs12: h('input', { type: 'file', accept: '.p12,.pfx' }),
+    pkcs12Password: h('input', { type: 'password', autocomplete: 'off' }),
   };
+  const tokenFields = [field('Key ID', c.keyId, { name: 'keyId' }), field('Team ID', c.teamId, { name: 'teamId' })];
+  const keyField = field('.p8 key file', c.privateKey, { name: 'privateKey' });
+  const certificateFields = [field('.p12 certificate file', c.pkcs12, { name: 'pkcs12' }), field('Its password', c.pkcs12Password, { name: 'pkcs12Password' })];
+  const show = () => {
+    const certificate = c.authentication.value === 'certificate';
+    for (const wrapper of [...tokenFields, keyField]) wrapper.hidden = certificate;
+    for (const wrapper of certificateFields) wrapper.hidden = !certificate;
+  };
+  c.authentication.addEventListener('change', show);
+  show();
   const form = h('form', { class: 'credentials', novalidate: true, 'aria-label': `APNs credentials for ${app.name}` },
-    h('h4', {}, 'APNs (token-based, .p8)'),
-    field('Key ID', c.keyId, { name: 'keyId' }), field('Team ID', c.teamId, { name: 'teamId' }), field('Bundle ID', c.bundleId, { name: 'bundleId' }),
-    field('Environment', c.environment, { name: 'environment' }), field('.p8 key file', c.privateKey, { name: 'privateKey' }),
+    h('h4', {}, 'APNs'), field('Authentication', c.authentication, { name: 'authentication' }),
+    tokenFields, field('Bundle ID', c.bundleId, { name: 'bundleId' }),
+    field('Environment', c.environment, { name: 'environment' }), keyField, certificateFields,
     h('button', { type: 'submit' }, 'Upload APNs credentials'));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     form.querySelectorAll('.field').forEach((w) => setFieldError(w, null));
-    const file = c.privateKey.files[0];
+    const body = { bundleId: c.bundleId.value, environment: c.environment.value };
+    if (c.authentication.value === 'certificate') {
+      const file = c.pkcs12.files[0];
+      Object.assign(body, { pkcs12: file ? await base64(file) : '', pkcs12Password: c.pkcs12Password.value });
+    } else {
+      const file = c.privateKey.files[0];
+      Object.assign(body, { keyId: c.keyId.value, teamId: c.teamId.value, privateKey: file ? await file.text() : '' });
+    }
     try {
-      await api.call('PUT', `/v1/apps/${encodeURIComponent(app.id)}/credentials/apns`, {
-        keyId: c.keyId.value, teamId: c.teamId.value, bundleId: c.bundleId.value, environment: c.environment.value,
-        privateKey: file ? await file.text() : '',
-      });
+      await api.call('PUT', `/v1/apps/${encodeURIComponent(app.id)}/credentials/apns`, body);
       announce('APNs credentials stored');
       done();
     } catch (error) { errorsInto(form, error); }
@@ -80,17 +109,35 @@ function appCard(app, refresh, reveal) {
       reveal(secretBox(`The new ${kind} key of ${app.name}.`, [[`${kind} key`, answer.key]]));
     } catch (error) { announce(error.message); }
   } }, `Rotate the ${kind} key`);
-  const set = Object.entries(app.credentials || {});
   return h('article', { class: 'card app', 'aria-labelledby': `app-${app.id}` },
     h('h3', { id: `app-${app.id}` }, app.name),
-    h('dl', { class: 'facts' }, h('dt', {}, 'App ID'), h('dd', {}, h('code', {}, app.id)), h('dt', {}, 'Created'), h('dd', {}, when(app.createdAt)),
-      h('dt', {}, 'Credentials'), h('dd', {}, set.length
-        ? set.map(([provider, summary]) => h('span', { class: 'tag' },
-          `${provider === 'apns' ? 'APNs' : 'FCM'}: ${Object.entries(summary).sort().map(([name, value]) => `${name} ${value}`).join(', ')}`))
-        : 'none uploaded (with real providers, nothing is delivered until APNs or FCM credentials are)')),
+    credentialBanners(app),
+    h('dl', { class: 'facts' }, h('dt', {}, 'App ID'), h('dd', {}, h('code', {}, app.id), ' ', copyButton(app.id, 'app ID')),
+      h('dt', {}, 'Created'), h('dd', {}, when(app.createdAt))),
+    h('div', { class: 'credentials-summary' }, credentialsSummary(app)),
     h('label', { class: 'check' }, verification, ' Require identity verification (devices register external user IDs only with a token from your backend)'),
     h('div', { class: 'actions' }, rotate('server'), rotate('client')),
-    h('details', {}, h('summary', {}, 'Upload credentials'), apnsForm(app, refresh), fcmForm(app, refresh)));
+    h('details', {}, h('summary', {}, 'Upload credentials'), apnsForm(app, refresh), fcmForm(app, refresh)),
+    deleteForm(app, refresh));
+}
+
+// Deleting takes the app's name typed out: its devices, messages and history go with it.
+function deleteForm(app, done) {
+  const name = h('input', { type: 'text', autocomplete: 'off', spellcheck: false });
+  const nameField = field(`Type “${app.name}” to delete this app`, name, { hint: 'Its keys stop working at once; its devices, messages and delivery log are deleted.' });
+  const button = h('button', { type: 'submit', class: 'danger', disabled: true }, `Delete ${app.name}`);
+  name.addEventListener('input', () => { button.disabled = name.value !== app.name; });
+  const form = h('form', { class: 'delete-app', novalidate: true, 'aria-label': `Delete ${app.name}` }, nameField, button);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (name.value !== app.name) return;
+    try {
+      await api.call('DELETE', `/v1/apps/${encodeURIComponent(app.id)}`);
+      announce(`${app.name} is deleted`);
+      done();
+    } catch (error) { setFieldError(nameField, error.message); }
+  });
+  return h('details', { class: 'danger-zone' }, h('summary', {}, 'Delete this app'), form);
 }
 
 export function appsPage(root) {

@@ -1,10 +1,14 @@
 // Compose: every field of a message, its audience with a live count, and a live preview that the
-// server computes (POST /v1/preview), so the console and the server never disagree.
+// server computes (POST /v1/preview), so the console and the server never disagree. The preview
+// stays beside the form (sticky) and Send stays in view; what is rarely changed folds away.
 import { h, replace, field, setFieldError, announce } from '../dom.js';
 import * as api from '../api.js';
 import { renderPreview } from './preview.js';
+import { credentialBanners } from './credentials.js';
+import { rememberWarnings } from './messages.js';
 
 const buttonOptions = ['foreground', 'destructive', 'authenticationRequired'];
+const optionLabels = { foreground: 'Opens the app (foreground)', destructive: 'Destructive (red)', authenticationRequired: 'Unlock first' };
 
 function debounce(fn, ms) {
   let timer = null;
@@ -15,7 +19,9 @@ function buttonRow(list, onChange) {
   const id = h('input', { type: 'text', name: 'button-id', maxlength: 64, autocomplete: 'off' });
   const text = h('input', { type: 'text', name: 'button-text', autocomplete: 'off' });
   const url = h('input', { type: 'text', name: 'button-url', autocomplete: 'off', placeholder: 'app://…' });
-  const options = buttonOptions.map((option) => h('label', { class: 'check' }, h('input', { type: 'checkbox', value: option }), ' ' + option));
+  // Foreground is what a button does unless told otherwise (an absent options list means it).
+  const options = buttonOptions.map((option) => h('label', { class: 'check' },
+    h('input', { type: 'checkbox', value: option, checked: option === 'foreground' }), ' ' + optionLabels[option]));
   const input = h('input', { type: 'checkbox', name: 'button-input' });
   const placeholder = h('input', { type: 'text', name: 'button-placeholder', autocomplete: 'off' });
   const sendTitle = h('input', { type: 'text', name: 'button-send', autocomplete: 'off', placeholder: 'Send' });
@@ -29,7 +35,7 @@ function buttonRow(list, onChange) {
   row.read = () => {
     const button = { id: id.value, text: text.value };
     const chosen = options.map((label) => label.querySelector('input')).filter((box) => box.checked).map((box) => box.value);
-    if (chosen.length) button.options = chosen;
+    if (chosen.join() !== 'foreground') button.options = chosen;
     if (url.value) button.url = url.value;
     if (input.checked) {
       button.input = {};
@@ -97,13 +103,14 @@ export function composePage(root) {
     add('message.body', 'Body', area('body')),
     add('message.image', 'Image URL', text('image', { inputmode: 'url', placeholder: 'https://…' }), 'https; iOS attaches images up to 10 MB.'),
     add('message.url', 'Deep link', text('url', { placeholder: 'app://…' })),
+    h('details', { class: 'more', id: 'more-content' }, h('summary', {}, 'Sound, badge, thread, category, interruption level, data'),
     add('message.sound', 'Sound', text('sound', { placeholder: 'default' })),
     add('message.badge', 'Badge', text('badge', { inputmode: 'numeric' })),
     add('message.threadId', 'Thread', text('threadId')),
     add('message.category', 'App category (instead of buttons)', text('category'), 'A category the app registers itself; buttons above replace it.'),
     add('message.interruptionLevel', 'Interruption level', c.interruptionLevel = h('select', { name: 'interruptionLevel' }, h('option', { value: '' }, 'Default'),
       ['passive', 'active', 'time-sensitive', 'critical'].map((level) => h('option', { value: level }, level)))),
-    add('message.data', 'Data (JSON object)', area('data', { placeholder: '{"orderId": "4242"}' })),
+    add('message.data', 'Data (JSON object)', area('data', { placeholder: '{"orderId": "4242"}' }))),
   );
   const buttons = h('div', { class: 'buttons' });
   const addButton = h('button', { type: 'button' }, 'Add a button');
@@ -128,6 +135,15 @@ export function composePage(root) {
     add('audience', 'Send to', audienceKind),
     add('audience.values', 'IDs or tags (comma-separated)', text('audienceValues')),
     audienceCount);
+  // The list of values only for an audience that has one, named after what it lists.
+  const valuesLabels = { deviceIds: 'Device IDs (comma-separated)', externalUserIds: 'External user IDs (comma-separated)',
+    allOf: 'Tags (comma-separated): devices with all of them', anyOf: 'Tags (comma-separated): devices with any of them' };
+  const showValues = () => {
+    fields['audience.values'].hidden = audienceKind.value === 'all';
+    fields['audience.values'].querySelector('label').textContent = valuesLabels[audienceKind.value] || '';
+  };
+  audienceKind.addEventListener('change', showValues);
+  showValues();
 
   const delivery = h('fieldset', {}, h('legend', {}, 'Delivery'),
     add('sendAt', 'Send at (empty: now)', c.sendAt = h('input', { type: 'datetime-local', name: 'sendAt' })),
@@ -147,11 +163,29 @@ export function composePage(root) {
   );
   const formError = h('p', { class: 'error', role: 'alert', hidden: true });
   const send = h('button', { type: 'submit', class: 'primary' }, 'Send');
-  const form = h('form', { class: 'compose', novalidate: true, 'aria-label': 'Message' }, content, buttonsSet, variantsSet, audienceSet, delivery, pacing, formError, send);
-  const preview = h('section', { class: 'preview', 'aria-label': 'Live preview', 'aria-live': 'off' });
+  const schedule = h('details', { class: 'more', id: 'more-delivery' }, h('summary', {}, 'Schedule, pacing and delivery options'), delivery, pacing);
+  // Send stays at the bottom of the window however long the form grows.
+  const sendBar = h('div', { class: 'send-bar' }, formError, h('p', { class: 'hint', id: 'send-summary' }), send);
+  const form = h('form', { class: 'compose', novalidate: true, 'aria-label': 'Message' }, audienceSet, content, buttonsSet, variantsSet, schedule, sendBar);
+  const preview = h('section', { class: 'preview', 'aria-label': 'Live preview', 'aria-live': 'off' },
+    h('p', { class: 'hint' }, 'Type a title or a body: the iPhone and Android previews appear here.'));
   const previewSide = h('div', { class: 'preview-side' },
     h('div', { class: 'field inline' }, h('label', { for: 'preview-locale' }, 'Preview'), previewLocale), preview);
-  root.append(h('h1', {}, 'Compose'), h('div', { class: 'compose-layout' }, form, previewSide));
+  const banners = h('div', { class: 'banners' });
+  root.append(h('h1', {}, 'Compose'), banners, h('div', { class: 'compose-layout' }, form, previewSide));
+  // The signed-in app's credentials: a red banner when a provider refuses them.
+  api.get('/v1/apps').then((apps) => { if (apps.items && apps.items[0]) replace(banners, credentialBanners(apps.items[0])); }).catch(() => {});
+
+  // Errors are shown for the fields one has typed in (or all of them once Send is pressed): an
+  // empty form is not wrong yet.
+  const touched = new Set();
+  let sendPressed = false;
+  form.addEventListener('input', (event) => {
+    const wrapper = event.target.closest && event.target.closest('[data-field]');
+    if (wrapper) touched.add(wrapper);
+    if (event.target.closest && event.target.closest('.button-row, .variant-row')) touched.add(event.target.closest('.button-row, .variant-row'));
+  });
+  const shows = (wrapper) => sendPressed || touched.has(wrapper) || [...touched].some((t) => t.contains(wrapper));
 
   function readVariants(base) {
     const rows = [...variants.children];
@@ -217,7 +251,12 @@ export function composePage(root) {
         || form.querySelector(`[data-field="${CSS.escape((issue.field || '').replace(/\[\d+\]$/, ''))}"]`)
         || form.querySelector(`[data-field="${CSS.escape((issue.field || '').split('.').slice(0, 2).join('.'))}"]`)
         || form.querySelector(`[data-field="${CSS.escape((issue.field || '').split(/[.[]/)[0])}"]`);
-      if (wrapper) setFieldError(wrapper, issue.message); else unplaced.push(`${issue.field}: ${issue.message}`);
+      if (wrapper && !shows(wrapper)) continue;
+      if (wrapper) {
+        setFieldError(wrapper, issue.message);
+        // An error in a folded section unfolds it.
+        for (let fold = wrapper.closest('details'); fold; fold = fold.parentElement.closest('details')) fold.open = true;
+      } else if (sendPressed || touched.size) unplaced.push(`${issue.field}: ${issue.message}`);
     }
     if (unplaced.length) { formError.textContent = unplaced.join(' '); formError.hidden = false; }
   }
@@ -239,17 +278,28 @@ export function composePage(root) {
       if (mine !== sequence) return;
       clearErrors();
       renderPreview(preview, answer, body.message);
+      preview.dataset.answered = 'preview';
     } catch (error) {
       if (mine !== sequence) return;
       // The last good preview stays; what to fix is shown next to each field.
       clearErrors();
       showErrors(error.issues.length ? error.issues : [{ field: error.field || '', message: error.message }]);
+      preview.dataset.answered = 'issues';
     }
   }, 250);
   const refreshCount = debounce(async () => {
+    const audience = readAudience();
+    if (!audience.all && !c.audienceValues.value.trim()) {
+      // Nothing to count yet: not an error before the IDs or tags are typed.
+      audienceCount.textContent = '';
+      sendSummary.textContent = '';
+      setFieldError(fields['audience.values'], null);
+      return;
+    }
     try {
-      const answer = await api.post('/v1/audience/count', { audience: readAudience() });
+      const answer = await api.post('/v1/audience/count', { audience });
       audienceCount.textContent = `Reaches ${answer.count} device${answer.count === 1 ? '' : 's'} now.`;
+      sendSummary.textContent = `To ${answer.count} device${answer.count === 1 ? '' : 's'} now.`;
       setFieldError(fields['audience.values'], null);
     } catch (error) {
       audienceCount.textContent = '';
@@ -277,8 +327,10 @@ export function composePage(root) {
   audienceSet.addEventListener('input', refreshCount);
   audienceSet.addEventListener('change', refreshCount);
 
+  const sendSummary = sendBar.querySelector('#send-summary');
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
+    sendPressed = true;
     clearErrors();
     let body;
     try {
@@ -294,6 +346,7 @@ export function composePage(root) {
     send.disabled = true;
     try {
       const sent = await api.post('/v1/messages', body);
+      rememberWarnings(sent.id, sent.warnings);
       announce('Message accepted');
       location.hash = '#/messages/' + sent.id;
     } catch (error) {

@@ -1,6 +1,6 @@
 // Devices: find one by device ID, external user ID or token prefix; a device's details and its
 // own delivery log, with "why no buttons / no image" answered from its render reports.
-import { h, replace, field, setFieldError, when } from '../dom.js';
+import { h, replace, field, setFieldError, when, platformName } from '../dom.js';
 import * as api from '../api.js';
 import { describeEvent } from './messages.js';
 
@@ -43,7 +43,7 @@ function deviceList(items) {
     h('thead', {}, h('tr', {}, ['Device', 'Platform', 'External user', 'Token', 'Tags', 'Active'].map((n) => h('th', { scope: 'col' }, n)))),
     h('tbody', {}, items.map((device) => h('tr', {},
       h('th', { scope: 'row' }, h('a', { href: `#/devices/${device.id}` }, device.id)),
-      h('td', {}, device.platform), h('td', {}, device.externalUserId || ''), h('td', {}, shortToken(device.token)),
+      h('td', {}, platformName(device.platform)), h('td', {}, device.externalUserId || ''), h('td', {}, shortToken(device.token)),
       h('td', {}, device.tags.join(', ')), h('td', {}, device.active ? 'yes' : `no: ${device.deactivatedReason || ''}`)))));
 }
 
@@ -83,7 +83,7 @@ export function devicePage(root, id) {
       const device = await api.get(`/v1/devices/${encodeURIComponent(id)}`);
       heading.textContent = `Device ${device.externalUserId ? '· ' + device.externalUserId : device.id}`;
       replace(details, h('dl', { class: 'facts' },
-        [['ID', device.id], ['Platform', device.platform], ['External user ID', device.externalUserId || '—'], ['Token', shortToken(device.token)],
+        [['ID', device.id], ['Platform', platformName(device.platform)], ['External user ID', device.externalUserId || '—'], ['Token', shortToken(device.token)],
           ['Tags', device.tags.join(', ') || '—'], ['Locale', device.locale || '—'], ['Time zone', device.timeZone || '—'],
           ['App version', device.appVersion || '—'], ['SDK version', device.sdkVersion || '—'],
           ['Active', device.active ? 'yes' : `no: ${device.deactivatedReason || ''} (${when(device.deactivatedAt)})`], ['Registered', when(device.createdAt)]]

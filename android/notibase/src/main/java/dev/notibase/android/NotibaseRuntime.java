@@ -7,6 +7,7 @@ import android.graphics.Bitmap;
 import android.os.Bundle;
 import dev.notibase.core.Clock;
 import dev.notibase.core.Logger;
+import dev.notibase.core.SDKVersion;
 import dev.notibase.core.image.ImageFetcher;
 import dev.notibase.core.outbox.Backoff;
 import dev.notibase.core.outbox.Flusher;
@@ -34,7 +35,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class NotibaseRuntime {
     /** The SDK's version, sent with the registration. */
-    public static final String SDK_VERSION = "0.1.0";
+    public static final String SDK_VERSION = SDKVersion.CURRENT;
     private static final int NETWORK_TIMEOUT_MILLIS = 10_000;
     /** Each connect and read of an image; the whole download has ImageLimits.DEADLINE_MILLIS. */
     private static final int IMAGE_TIMEOUT_MILLIS = 3_000;

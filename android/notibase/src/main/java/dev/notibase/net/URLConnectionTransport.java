@@ -1,5 +1,6 @@
 package dev.notibase.net;
 
+import dev.notibase.core.SDKVersion;
 import dev.notibase.core.outbox.Answer;
 import dev.notibase.core.outbox.Transport;
 import java.io.IOException;
@@ -11,7 +12,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Posts to the Notibase server over {@link HttpURLConnection}, which Android and every JVM have,
- * so the SDK needs no HTTP library. The client key goes in {@code Authorization: Bearer}.
+ * so the SDK needs no HTTP library. The client key goes in {@code Authorization: Bearer}, the SDK's
+ * version in {@code User-Agent: Notibase-Android/<version>}.
  */
 public final class URLConnectionTransport implements Transport {
     private final String baseURL;
@@ -39,6 +41,7 @@ public final class URLConnectionTransport implements Transport {
             connection.setRequestProperty("Content-Type", "application/json");
             connection.setRequestProperty("Accept", "application/json");
             connection.setRequestProperty("Authorization", "Bearer " + clientKey);
+            connection.setRequestProperty("User-Agent", SDKVersion.USER_AGENT);
             try (OutputStream out = connection.getOutputStream()) {
                 out.write(bytes);
             }

@@ -3,6 +3,7 @@ package dev.notibase.net;
 import static org.junit.Assert.assertEquals;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.notibase.core.SDKVersion;
 import dev.notibase.core.outbox.Answer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -17,6 +18,7 @@ import org.junit.Test;
 public final class URLConnectionTransportTest {
     private HttpServer server;
     private final List<String> seen = new ArrayList<>();
+    private final List<String> userAgents = new ArrayList<>();
     private volatile int status = 202;
     private volatile String answer = "{\"error\":{\"code\":\"x\"}}";
 
@@ -28,6 +30,7 @@ public final class URLConnectionTransportTest {
             synchronized (seen) {
                 seen.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " " + exchange.getRequestHeaders().getFirst("Authorization")
                         + " " + exchange.getRequestHeaders().getFirst("Content-Type") + " " + body);
+                userAgents.add(exchange.getRequestHeaders().getFirst("User-Agent"));
             }
             byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(status, bytes.length);
@@ -54,6 +57,14 @@ public final class URLConnectionTransportTest {
         assertEquals(403, transport.post("/v1/receipts", "{}").status);
         assertEquals(List.of("POST /v1/receipts Bearer nb_client_abc application/json {\"id\":\"é\"}",
                 "POST /v1/receipts Bearer nb_client_abc application/json {}"), seen);
+    }
+
+    @Test
+    public void everyRequestNamesTheSDKAndItsVersion() throws IOException {
+        URLConnectionTransport transport = new URLConnectionTransport(base(), "k", 2_000);
+        transport.post("/v1/devices", "{}");
+        transport.post("/v1/receipts", "{}");
+        assertEquals(List.of("Notibase-Android/" + SDKVersion.CURRENT, "Notibase-Android/" + SDKVersion.CURRENT), userAgents);
     }
 
     @Test

@@ -1,0 +1,103 @@
+import Synchronization
+
+/// Writes that arrive together, committed together: while one group's transaction runs, those
+/// that arrive wait, and the next group takes them all (up to `limit`). One commit then serves
+/// many requests: on SQLite one write-ahead-log commit and one turn of the writer, on PostgreSQL
+/// one flush to disk and one hold of the rows they share (an app's row), instead of one each.
+///
+/// Backend-neutral: `commit` is a store's method for a group, which answers each item on its own
+/// (an item refused by a rule of its own, such as a quota, fails alone). When `commit` throws, the
+/// group changed nothing, and each of its items is tried again alone, so that an error belongs
+/// to its own item only.
+///
+/// The caller that finds no commit under way commits the group itself, on its own task (no hop
+/// to another thread when the server is quiet); the items that arrived meanwhile are committed by
+/// a task of their own, one group after another.
+final class GroupCommit<Item: Sendable, Output: Sendable>: Sendable {
+    typealias Commit = @Sendable ([Item]) async throws -> [Result<Output, any Error>]
+
+    private struct Waiting: Sendable {
+        var item: Item
+        var continuation: CheckedContinuation<Output, any Error>
+    }
+
+    private struct State {
+        var waiting: [Waiting] = []
+        var committing = false
+    }
+
+    private let state = Mutex(State())
+    private let limit: Int
+    private let commit: Commit
+
+    /// Groups of at most `limit` items, each committed by `commit`.
+    init(limit: Int, commit: @escaping Commit) {
+        self.limit = max(1, limit)
+        self.commit = commit
+    }
+
+    /// Commits `item` with those that arrive with it; returns its own outcome.
+    func submit(_ item: Item) async throws -> Output {
+        try await withCheckedThrowingContinuation { continuation in
+            let first = state.withLock { state in
+                state.waiting.append(Waiting(item: item, continuation: continuation))
+                defer { state.committing = true }
+                return !state.committing
+            }
+            guard first else { return }
+            // Runs synchronously up to the store's first suspension: the caller's own group.
+            Task.immediate { await self.commitGroups() }
+        }
+    }
+
+    /// How many items wait for the next group (for tests).
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
+
+    /// Commits the waiting groups until none is left.
+    private func commitGroups() async {
+        while let group = nextGroup() {
+            let items = group.map(\.item)
+            let outcomes: [Result<Output, any Error>]
+            do {
+                outcomes = try await commit(items)
+            } catch {
+                // The group changed nothing: each alone, so the error stays with its own item.
+                var alone: [Result<Output, any Error>] = []
+                for item in items {
+                    alone.append(group.count == 1 ? .failure(error) : await Self.single(item, commit))
+                }
+                outcomes = alone
+            }
+            for (waiting, outcome) in zip(group, outcomes) { waiting.continuation.resume(with: outcome) }
+            for waiting in group.dropFirst(outcomes.count) {
+                waiting.continuation.resume(throwing: GroupCommitError.noOutcome)
+            }
+        }
+    }
+
+    private static func single(_ item: Item, _ commit: Commit) async -> Result<Output, any Error> {
+        do {
+            return try await commit([item]).first ?? .failure(GroupCommitError.noOutcome)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The next group, or nil (and no commit under way) when nothing waits.
+    private func nextGroup() -> [Waiting]? {
+        state.withLock { state in
+            guard !state.waiting.isEmpty else {
+                state.committing = false
+                return nil
+            }
+            let count = min(limit, state.waiting.count)
+            defer { state.waiting.removeFirst(count) }
+            return Array(state.waiting.prefix(count))
+        }
+    }
+}
+
+/// A store's group commit answered fewer items than it was given (a bug in the store).
+enum GroupCommitError: Error {
+    case noOutcome
+}
