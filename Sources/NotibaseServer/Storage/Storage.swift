@@ -60,9 +60,10 @@ protocol Storage: KeyDirectory {
     func deleteDevice(appID: String, id: String, now: Int) async throws -> Bool
     /// Clears the external user ID of the app's device registered under `platform` and `token`, in
     /// one transaction, and ends as `cancelled` its deliveries not yet sent of messages addressed by
-    /// `externalUserIds` (they were meant for the user who signed out). Returns whether the app has
-    /// such a device. A fan-out that starts after it commits no longer finds the device by its user.
-    func signOut(appID: String, platform: Platform, token: String, now: Int) async throws -> Bool
+    /// `externalUserIds` (they were meant for the user who signed out). Returns those deliveries'
+    /// numbers (a node drops them from its ``Handoff``), or nil when the app has no such device. A
+    /// fan-out that starts after it commits no longer finds the device by its user.
+    func signOut(appID: String, platform: Platform, token: String, now: Int) async throws -> [Int]?
     /// Removes the text typed into a reply field (`text`) from up to `limit` history entries of the
     /// deliveries to the app's device `deviceSeq`, in one transaction; returns how many; 0 when none
     /// is left. What else the entries say stays.

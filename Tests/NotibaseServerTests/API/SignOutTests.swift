@@ -15,8 +15,8 @@ struct SignOutTests {
     }
 
     /// An app that requires identity verification, with alice signed in on phones 1 and 2.
-    private func alicesPhones(sender: ScriptedSender) async throws -> (Harness, TestApp, String, String) {
-        let harness = try await Harness(sender: sender)
+    private func alicesPhones(sender: ScriptedSender, handoff: Handoff? = nil) async throws -> (Harness, TestApp, String, String) {
+        let harness = try await Harness(sender: sender, handoff: handoff)
         let app = try await harness.createApp(verifiesIdentity: true)
         let token = try await identityToken(harness, app, "alice")
         let signIn = #", "externalUserId": "alice", "externalUserIdToken": "\#(token)""#
@@ -51,9 +51,13 @@ struct SignOutTests {
         #expect(sender.pushes.count == 3)
     }
 
-    @Test func aMessageToTheUserAcceptedBeforeTheSignOutIsNotSentAfterIt() async throws {
+    /// With or without a handoff: a post's deliveries written claimed and handed to this node's
+    /// workers in memory are not sent either.
+    @Test(arguments: [false, true])
+    func aMessageToTheUserAcceptedBeforeTheSignOutIsNotSentAfterIt(handedOff: Bool) async throws {
         let sender = ScriptedSender()
-        let (harness, app, signedOut, stillSignedIn) = try await alicesPhones(sender: sender)
+        let handoff = handedOff ? Handoff(workers: 1, batchSize: 10) : nil
+        let (harness, app, signedOut, stillSignedIn) = try await alicesPhones(sender: sender, handoff: handoff)
         // Written to both phones, not yet sent; one waiting for its time, not yet fanned out; one
         // to every device.
         let queued = try await harness.send(app, #"{"message": {"title": "Your order shipped"}, "audience": {"externalUserIds": ["alice"]}}"#)
@@ -61,6 +65,7 @@ struct SignOutTests {
         let scheduled = try await harness.send(app, #"{"message": {"title": "Reminder"}, "audience": {"externalUserIds": ["alice"]}, "sendAt": "\#(later)"}"#)
         let toEveryone = try await harness.send(app, #"{"message": {"title": "Sale"}, "audience": {"all": true}}"#)
         #expect(await deliveries(harness, app, queued) == [signedOut: "queued", stillSignedIn: "queued"])
+        if let handoff { #expect(handoff.room < handoff.capacity) }
 
         #expect(await signOut(harness, key: app.clientKey, 1).status == 204)
         try await harness.deliverDue()

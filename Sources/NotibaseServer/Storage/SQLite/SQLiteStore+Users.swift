@@ -2,12 +2,12 @@ import NotibaseCore
 
 /// Signing a device out of its user, and forgetting a user (``Forgetting``).
 extension SQLiteStore {
-    func signOut(appID: String, platform: Platform, token: String, now: Int) throws -> Bool {
+    func signOut(appID: String, platform: Platform, token: String, now: Int) throws -> [Int]? {
         try connection.transaction {
             guard let seq = try connection.first(
                 "UPDATE devices SET external_user_id = NULL, updated_at = ? WHERE app_id = ? AND platform = ? AND token = ? RETURNING seq",
                 [.int(now), .text(appID), .text(platform.rawValue), .text(token)], { $0.int(0) })
-            else { return false }
+            else { return nil }
             let ended = try connection.query(
                 """
                 UPDATE deliveries SET state = 'cancelled', due_at = NULL, updated_at = ?
@@ -21,7 +21,7 @@ extension SQLiteStore {
                     [.int(delivery), .int(now), .text(Rows.signedOutDetail)])
             }
             try completeIfFinished(messageSeqs: Set(ended.map(\.1)), now: now)
-            return true
+            return ended.map(\.0)
         }
     }
 
