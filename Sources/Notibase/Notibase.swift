@@ -52,9 +52,10 @@ public enum Notibase {
         configured("registerDeviceToken(_:)")?.registerDeviceToken(token)
     }
 
-    /// Associates the device with your own user ID (nil removes it), with the identity token your
-    /// backend got for it from `POST /v1/identity-tokens` (required by apps that verify identities,
-    /// which is the default for new apps).
+    /// Associates the device with your own user ID, with the identity token your backend got for it
+    /// from `POST /v1/identity-tokens` (required by apps that verify identities, which is the
+    /// default for new apps). `nil` signs the user out: the server clears the device's user at once
+    /// (retried until it lands), and messages addressed to that user stop reaching this device.
     public static func setExternalUserID(_ id: String?, token: String? = nil) {
         configured("setExternalUserID(_:token:)")?.setExternalUserID(id, token: token)
     }

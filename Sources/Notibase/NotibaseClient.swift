@@ -53,11 +53,21 @@ public final class NotibaseClient: Sendable {
     /// Queues the external user ID for the registration, with the identity token your backend got
     /// for it from `POST /v1/identity-tokens` (apps that require identity verification, the
     /// default, ignore a user ID sent without it). The token is sent only to the server.
+    ///
+    /// `nil` signs the user out: the server is told to clear the device's user at once
+    /// (`POST /v1/devices/sign-out`, retried until it lands, before any registration queued after
+    /// it), and from its answer on no message addressed to that user reaches this device.
     public func setExternalUserID(_ id: String?, token: String? = nil) {
+        // The token the server knows the device by (the one it accepted, else the one on its way).
+        let registered = [registration.sent?.token, registration.pending?.token].compactMap { $0 }.first { !$0.isEmpty }
+        if id == nil, let registered {
+            registration.setPendingSignOut(DeviceSignOutRequest(platform: .ios, token: registered))
+        }
         updateRegistration {
             $0.externalUserId = id
             $0.externalUserIdToken = id == nil ? nil : token
         }
+        if id == nil, registered != nil { flush() }
     }
 
     /// Queues the tags for the registration.
@@ -95,6 +105,11 @@ public final class NotibaseClient: Sendable {
     /// Whether a registration is waiting to be sent.
     public var hasPendingRegistration: Bool {
         registration.pending.map { !$0.token.isEmpty } ?? false
+    }
+
+    /// Whether a sign-out (``setExternalUserID(_:token:)`` with `nil`) is waiting to be sent.
+    public var hasPendingSignOut: Bool {
+        registration.pendingSignOut != nil
     }
 
     // MARK: Responses
@@ -136,10 +151,26 @@ public final class NotibaseClient: Sendable {
 
     /// One attempt at everything pending; true when nothing is left.
     private func sendPending() async -> Bool {
+        // The sign-out first: a registration queued after it (a new user signing in) must land
+        // after it, or the device would end signed out.
+        if let signOut = registration.pendingSignOut, await !send(signOut) { return false }
         if let pending = registration.pending, !pending.token.isEmpty, await !send(pending) { return false }
         let poster = HTTPReceiptPoster(endpoint: ReceiptEndpoint(serverURL: configuration.serverURL, clientKey: configuration.clientKey))
         _ = await outbox.flush(with: poster)
-        return outbox.pending().isEmpty && !(registration.pending.map { !$0.token.isEmpty } ?? false)
+        return outbox.pending().isEmpty && !hasPendingRegistration && !hasPendingSignOut
+    }
+
+    /// One attempt at a sign-out; false when it must be tried again later.
+    private func send(_ signOut: DeviceSignOutRequest) async -> Bool {
+        guard let body = try? JSONEncoder().encode(signOut) else { return false }
+        switch await connection.post("v1/devices/sign-out", body: body) {
+        case .accepted, .rejected:
+            // A refusal (a revoked key) would be refused forever.
+            registration.markSignedOut(signOut)
+            return true
+        case .retryLater:
+            return false
+        }
     }
 
     /// One attempt at a registration; false when it must be tried again later.

@@ -25,19 +25,33 @@ extension DeviceRegistration {
 }
 
 /// The registration waiting to be sent, and the last one the server accepted, on disk so that
-/// neither is lost offline or across launches.
+/// neither is lost offline or across launches; and a sign-out waiting to be sent, which goes
+/// before any registration queued with it (a sign-in after a sign-out ends signed in).
 struct RegistrationState: Sendable {
     let pendingFile: URL
     let sentFile: URL
+    let signOutFile: URL
 
     init(directory: URL) {
         pendingFile = directory.appendingPathComponent("registration-pending.json")
         sentFile = directory.appendingPathComponent("registration-sent.json")
+        signOutFile = directory.appendingPathComponent("sign-out-pending.json")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
     var pending: DeviceRegistration? { Self.read(pendingFile) }
     var sent: DeviceRegistration? { Self.read(sentFile) }
+    var pendingSignOut: DeviceSignOutRequest? { Self.read(signOutFile) }
+
+    func setPendingSignOut(_ signOut: DeviceSignOutRequest) {
+        Self.write(signOut, to: signOutFile)
+    }
+
+    /// The server took `signOut` (or never will): it is no longer pending, unless another was
+    /// queued meanwhile.
+    func markSignedOut(_ signOut: DeviceSignOutRequest) {
+        if pendingSignOut == signOut { try? FileManager.default.removeItem(at: signOutFile) }
+    }
 
     func setPending(_ registration: DeviceRegistration) {
         Self.write(registration, to: pendingFile)
@@ -52,13 +66,13 @@ struct RegistrationState: Sendable {
         if pending == registration { try? FileManager.default.removeItem(at: pendingFile) }
     }
 
-    private static func read(_ file: URL) -> DeviceRegistration? {
+    private static func read<Request: Decodable>(_ file: URL) -> Request? {
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
-        return try? JSONDecoder().decode(DeviceRegistration.self, from: data)
+        return try? JSONDecoder().decode(Request.self, from: data)
     }
 
-    private static func write(_ registration: DeviceRegistration, to file: URL) {
-        guard let data = try? JSONEncoder().encode(registration) else { return }
+    private static func write(_ request: some Encodable, to file: URL) {
+        guard let data = try? JSONEncoder().encode(request) else { return }
         try? data.write(to: file, options: .atomic)
     }
 }

@@ -160,7 +160,7 @@ struct Demo {
                 io.writeOutput("  \(phone.label): \"\(drawn.title)\" / \"\(drawn.body)\"  \(buttons)  \(image)\n")
             case .android:
                 guard let drawn = fleet.android(phone.token)?.drawn.first else { continue }
-                io.writeOutput("  \(phone.label): \"\(drawn.title)\" / \"\(drawn.body)\"  \(drawn.buttons.map { "[\($0)]" }.joined(separator: " "))  image \(drawn.image ?? "none")\n")
+                io.writeOutput("  \(phone.label): \"\(drawn.title)\" / \"\(drawn.body)\"  \(drawn.buttons.map { "[\($0)]" }.joined(separator: " "))  \(drawn.image.map { "image \($0)" } ?? drawn.imageFailure.map { "no image: \($0)" } ?? "no image")\n")
             }
         }
         if keepData { io.writeOutput("\nData kept in \(directory.path)\n") }

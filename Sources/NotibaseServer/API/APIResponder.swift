@@ -18,6 +18,7 @@ struct APIResponder: HTTPResponder {
         var router = Router()
         AppsAPI.add(to: &router, context)
         DevicesAPI.add(to: &router, context)
+        UsersAPI.add(to: &router, context)
         MessagesAPI.add(to: &router, context)
         DeliveriesAPI.add(to: &router, context)
         ReceiptsAPI.add(to: &router, context)

@@ -185,6 +185,8 @@ enum DevicesAPI {
             return JSON.response(status: 200, BatchResult(registered: registrations.count, created: created))
         }
 
+        addSignOut(to: &router, context)
+
         router.add(.get, "/v1/devices") { request, _ in
             let appID = try await context.appID(request)
             let page = try Page(request)

@@ -9,7 +9,8 @@ enum DeliveryState: String, Sendable, Codable, CaseIterable {
     case sent
     /// It can never be delivered: the provider's reason, or the retry budget ran out.
     case failed
-    /// The message was cancelled before this delivery was sent.
+    /// The message was cancelled before this delivery was sent, or (a message addressed by user)
+    /// its device signed out of that user first.
     case cancelled
     /// The device's extension drew it (from its receipt).
     case rendered

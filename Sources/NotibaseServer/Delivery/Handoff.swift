@@ -83,6 +83,17 @@ final class Handoff: Sendable {
         }
     }
 
+    /// Drops what waits here of these deliveries (their device signed out of the user their message
+    /// was addressed to): the store has ended them.
+    func forget(deliverySeqs: Set<Int>) {
+        state.withLock { state in
+            for index in state.batches.indices {
+                state.batches[index].deliveries.removeAll { deliverySeqs.contains($0.seq) }
+            }
+            state.batches.removeAll { $0.deliveries.isEmpty }
+        }
+    }
+
     /// The oldest handed-off batch, unless the store has this turn: after each batch taken here,
     /// the next turn is the store's.
     func take() -> Batch? {

@@ -48,6 +48,18 @@ enum Rows {
     /// The detail of the `failed` entry a deleted device's waiting deliveries get.
     static let deviceDeletedDetail = DeliveryEventDetail.because("the device was deleted before this was sent").stored
 
+    /// The detail of the `cancelled` entry a signed-out device's waiting deliveries of messages
+    /// addressed by user get.
+    static let signedOutDetail = DeliveryEventDetail.because("the device signed out of its user before this was sent").stored
+
+    /// How a stored audience that lists users starts (``StoredJSON``: its one key): what the stores
+    /// look for without decoding every audience.
+    static let userAudiencePrefix = #"{"externalUserIds":"#
+
+    /// A user ID as it is written in a stored audience's list (a JSON string): what the stores look
+    /// for in an audience before decoding it.
+    static func storedUserID(_ user: String) throws -> String { try StoredJSON.encode(user) }
+
     /// A history entry from its event, time and detail columns, starting at `column`.
     static func event(_ row: some StoredRow, from column: Int32) -> DeliveryEventRecord {
         DeliveryEventRecord(

@@ -58,6 +58,21 @@ protocol Storage: KeyDirectory {
     func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) async throws -> [DeviceRecord]
     /// Deletes a device; its deliveries not yet sent fail.
     func deleteDevice(appID: String, id: String, now: Int) async throws -> Bool
+    /// Clears the external user ID of the app's device registered under `platform` and `token`, in
+    /// one transaction, and ends as `cancelled` its deliveries not yet sent of messages addressed by
+    /// `externalUserIds` (they were meant for the user who signed out). Returns those deliveries'
+    /// numbers (a node drops them from its ``Handoff``), or nil when the app has no such device. A
+    /// fan-out that starts after it commits no longer finds the device by its user.
+    func signOut(appID: String, platform: Platform, token: String, now: Int) async throws -> [Int]?
+    /// Removes the text typed into a reply field (`text`) from up to `limit` history entries of the
+    /// deliveries to the app's device `deviceSeq`, in one transaction; returns how many; 0 when none
+    /// is left. What else the entries say stays.
+    func removeReplyTexts(appID: String, deviceSeq: Int, limit: Int) async throws -> Int
+    /// Looks at up to `limit` of the app's messages after `afterSeq` (in order) and replaces
+    /// `externalUserID` by `""` (which no device can have) in the audiences that list it, in one
+    /// transaction, keeping the app's count of stored bytes. Returns how many it rewrote and the last
+    /// message it looked at (nil when there was none left).
+    func forgetUserInAudiences(appID: String, externalUserID: String, afterSeq: Int, limit: Int) async throws -> (rewritten: Int, lastSeq: Int?)
 
     // Messages
     func audienceSize(appID: String, _ audience: Audience) async throws -> Int

@@ -45,7 +45,8 @@ package final class SimulatedFleet: Sendable {
     /// Adds an Android phone with the app installed.
     @discardableResult
     package func addAndroid(name: String, token: String) -> SimulatedAndroid {
-        let phone = SimulatedAndroid(name: name, token: token, receiptEndpoint: receiptEndpoint)
+        let phone = SimulatedAndroid(
+            name: name, token: token, receiptEndpoint: receiptEndpoint, images: images, directory: directory.appendingPathComponent("android-\(token.suffix(16))"))
         phones.withLock { $0.androids[token] = phone }
         return phone
     }

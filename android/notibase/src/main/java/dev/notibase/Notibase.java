@@ -63,7 +63,11 @@ public final class Notibase {
         guarded(context, runtime -> runtime.setToken(token));
     }
 
-    /** The app's ID for the signed-in user (null on sign-out), for apps that do not require identity verification. */
+    /**
+     * The app's ID for the signed-in user, for apps that do not require identity verification. Null
+     * signs the user out: the server clears the device's user at once (retried until it lands), and
+     * messages addressed to that user stop reaching this device; no identity token is needed.
+     */
     public static void setExternalUserId(Context context, String userID) {
         setExternalUserId(context, userID, null);
     }

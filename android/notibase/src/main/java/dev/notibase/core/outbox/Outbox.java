@@ -48,9 +48,13 @@ public final class Outbox {
         save();
     }
 
-    /** The entry to send now: the oldest whose time has come, or null. */
+    /**
+     * The entry to send now: the oldest whose time has come, or null. Requests about the device
+     * ({@link #keepsOrder}) never overtake one another: only the first of them queued may go (a
+     * registration after a sign-out lands after it, even while the sign-out waits to be retried).
+     */
     public synchronized Entry nextDue(long now) {
-        for (Entry entry : entries) {
+        for (Entry entry : sendable()) {
             if (entry.notBefore <= now) return entry;
         }
         return null;
@@ -59,10 +63,29 @@ public final class Outbox {
     /** When the next entry is due, or -1 when the outbox is empty. */
     public synchronized long nextAttemptAt() {
         long next = -1;
-        for (Entry entry : entries) {
+        for (Entry entry : sendable()) {
             if (next < 0 || entry.notBefore < next) next = entry.notBefore;
         }
         return next;
+    }
+
+    /** Whether {@code entry} is about the device ({@code /v1/devices…}: registration, sign-out): sent in the order queued. */
+    static boolean keepsOrder(Entry entry) {
+        return entry.path.startsWith("/v1/devices");
+    }
+
+    /** The entries that may go next, oldest first: all but the requests about the device queued after the first. */
+    private List<Entry> sendable() {
+        List<Entry> sendable = new ArrayList<>();
+        boolean deviceFirst = false;
+        for (Entry entry : entries) {
+            if (keepsOrder(entry)) {
+                if (deviceFirst) continue;
+                deviceFirst = true;
+            }
+            sendable.add(entry);
+        }
+        return sendable;
     }
 
     /**

@@ -18,6 +18,7 @@ public final class Registrar {
     static final String WANTED_KEY = "notibase.registration.wanted";
     static final String SENT_KEY = "notibase.registration.sent";
     static final String ENTRY_ID = "registration";
+    static final String SIGN_OUT_ID = "sign-out";
 
     private final Store store;
     private final Outbox outbox;
@@ -42,9 +43,28 @@ public final class Registrar {
         update(registration -> registration.withToken(token));
     }
 
-    /** {@code idToken} is the app backend's identity token for {@code id}, or null when the app does not require one. */
-    public void setExternalUserID(String id, String idToken) {
+    /**
+     * {@code idToken} is the app backend's identity token for {@code id}, or null when the app does
+     * not require one. A null {@code id} signs the user out: a sign-out is queued for the server
+     * ({@link Registration#SIGN_OUT_PATH}), which clears the device's user at once; the outbox sends
+     * it before any registration queued after it, so a sign-in that follows ends signed in.
+     */
+    public synchronized void setExternalUserID(String id, String idToken) {
+        if (id == null) {
+            String token = registeredToken();
+            if (token != null) {
+                outbox.add(new Entry(SIGN_OUT_ID, "sign-out", Registration.SIGN_OUT_PATH, Registration.signOutJSON(token), 0, clock.nowMillis()));
+                logger.info("sign-out queued");
+            }
+        }
         update(registration -> registration.withExternalUserID(id, idToken));
+    }
+
+    /** The token the server knows the device by: the one it accepted, else the one on its way. */
+    private String registeredToken() {
+        String saved = store.get(SENT_KEY);
+        Registration sent = saved == null ? null : Registration.fromJSON(saved);
+        return sent != null && sent.token != null ? sent.token : wanted().token;
     }
 
     public void setTags(Set<String> tags) {

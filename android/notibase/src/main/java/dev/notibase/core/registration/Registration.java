@@ -19,6 +19,8 @@ import java.util.TreeSet;
  */
 public final class Registration {
     public static final String PATH = "/v1/devices";
+    /** Where a sign-out goes ({@code DeviceSignOutRequest.swift}): the server clears the device's user at once. */
+    public static final String SIGN_OUT_PATH = "/v1/devices/sign-out";
 
     public final String token;
     public final String previousToken;
@@ -91,6 +93,14 @@ public final class Registration {
         object.put("appVersion", appVersion);
         object.put("sdkVersion", sdkVersion);
         object.put("previousToken", previousToken);
+        return JsonWriter.write(object);
+    }
+
+    /** The body of a sign-out of the device registered under {@code token}. */
+    public static String signOutJSON(String token) {
+        Map<String, Object> object = new LinkedHashMap<>();
+        object.put("platform", "android");
+        object.put("token", token);
         return JsonWriter.write(object);
     }
 

@@ -1,0 +1,32 @@
+import NotibaseCore
+
+/// `/v1/users/{externalUserId}`: forgetting a user (the right to be forgotten), with the server
+/// key. Every device of the user is deleted, the texts they typed into reply fields are removed
+/// from the delivery log, and their user ID from the audiences of the messages that listed it; the
+/// counts stay (docs/server.md, docs/decisions/0023).
+enum UsersAPI {
+    struct DeletedBody: Encodable {
+        var externalUserId: String
+        var devicesDeleted: Int
+        var repliesRemoved: Int
+        var messagesRewritten: Int
+    }
+
+    static func add(to router: inout Router, _ context: APIContext) {
+        router.add(.delete, "/v1/users/{externalUserId}") { request, parameters in
+            let appID = try await context.appID(request)
+            let user = try parameters["externalUserId"]
+            guard (1...256).contains(user.unicodeScalars.count), !user.hasControlCharacters else {
+                throw APIError.invalid("externalUserId", "must be 1 to 256 characters, none a control character")
+            }
+            let forgotten = try await context.store.deleteUser(appID: appID, externalUserID: user, now: context.clock.milliseconds())
+            context.logger.info("user deleted", [
+                "appId": .string(appID), "devices": .int(forgotten.devicesDeleted), "replies": .int(forgotten.repliesRemoved),
+                "messages": .int(forgotten.messagesRewritten),
+            ])
+            return JSON.response(status: 200, DeletedBody(
+                externalUserId: user, devicesDeleted: forgotten.devicesDeleted, repliesRemoved: forgotten.repliesRemoved,
+                messagesRewritten: forgotten.messagesRewritten))
+        }
+    }
+}
