@@ -97,6 +97,22 @@ struct DocsExamplesTests {
         print("README.md quick start: \(examples.count - skipped) commands run, \(skipped) skipped")
     }
 
+    /// `Examples/payload.json` is what `notibase render` makes of `Examples/message.json` (with the
+    /// delivery and message IDs it names), so the quick start's preview is of that message.
+    @Test("Examples/payload.json is the payload of Examples/message.json")
+    func examplePayload() async throws {
+        let root = TestProducts.packageRoot.appendingPathComponent("Examples")
+        let payload = try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("payload.json"))) as? NSDictionary
+        let deliveryID = try #require(payload?["nb_delivery"] as? String)
+        let messageID = try #require(payload?["nb_message"] as? String)
+        let render = try runToCompletion(
+            try ServerProcess.binary(), ["render", "--platform", "ios", "--json", "--delivery-id", deliveryID, "--message-id", messageID],
+            input: try String(contentsOf: root.appendingPathComponent("message.json"), encoding: .utf8))
+        #expect(render.status == 0)
+        let request = try JSONSerialization.jsonObject(with: Data(render.output.utf8)) as? NSDictionary
+        #expect(request?["body"] as? NSDictionary == payload, "Examples/payload.json is not what notibase render makes of Examples/message.json: \(render.output)")
+    }
+
     /// What an elided answer on a page matches, and what it does not.
     @Test("an answer shown with … matches what it shows and nothing else")
     func elisions() throws {
