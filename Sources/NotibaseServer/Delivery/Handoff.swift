@@ -74,21 +74,23 @@ final class Handoff: Sendable {
     /// Drops what waits here of a message that stopped being sent (cancelled on this node): its
     /// deliveries stay claimed in the store, where the cancel ends them.
     func forget(messageSeq: Int) {
-        state.withLock { state in
-            for index in state.batches.indices {
-                state.batches[index].deliveries.removeAll { $0.messageSeq == messageSeq }
-                state.batches[index].messages[messageSeq] = nil
-            }
-            state.batches.removeAll { $0.deliveries.isEmpty }
-        }
+        drop { $0.messageSeq == messageSeq }
     }
 
     /// Drops what waits here of these deliveries (their device signed out of the user their message
     /// was addressed to): the store has ended them.
     func forget(deliverySeqs: Set<Int>) {
+        drop { deliverySeqs.contains($0.seq) }
+    }
+
+    /// Removes the deliveries `isGone` picks, the messages no delivery of their batch still
+    /// needs, and the batches left empty.
+    private func drop(_ isGone: (ClaimedDelivery) -> Bool) {
         state.withLock { state in
             for index in state.batches.indices {
-                state.batches[index].deliveries.removeAll { deliverySeqs.contains($0.seq) }
+                state.batches[index].deliveries.removeAll(where: isGone)
+                let needed = Set(state.batches[index].deliveries.map(\.messageSeq))
+                state.batches[index].messages = state.batches[index].messages.filter { needed.contains($0.key) }
             }
             state.batches.removeAll { $0.deliveries.isEmpty }
         }
