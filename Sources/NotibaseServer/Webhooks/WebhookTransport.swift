@@ -1,0 +1,62 @@
+/// How a batch of events reaches a customer's endpoint: one POST, and what became of it. The
+/// dispatcher (what to send, when, how often) knows only this protocol; the transport owns the
+/// network and the address policy (https only, public addresses only, checked again at connect
+/// time, no redirects, bounded answers). Tests use an in-process double.
+protocol WebhookTransport: Sendable {
+    /// Why `url` may not be registered as an endpoint (its scheme, host and port, and the
+    /// addresses its name resolves to now), or nil when it may.
+    func refusal(of url: String) async -> WebhookURLRefusal?
+
+    /// Sends one POST. Never throws: every failure is an outcome.
+    func post(_ request: WebhookRequest) async -> WebhookAttempt
+}
+
+/// One signed request to an endpoint.
+struct WebhookRequest: Sendable {
+    var url: String
+    /// Sent as given, after the transport's own (`Host`, `Content-Length`, `Content-Type: application/json`).
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
+    /// The whole attempt's deadline: resolving, connecting, sending and reading the answer.
+    var timeout: Duration
+}
+
+/// Why a URL is not an endpoint Notibase will call.
+struct WebhookURLRefusal: Error, Sendable, Equatable {
+    enum Reason: String, Sendable {
+        /// Not `https` (and insecure endpoints are not allowed on this server).
+        case notHTTPS = "not_https"
+        /// Not a URL with a host, or with user information, or too long.
+        case malformed
+        /// The host is, or resolves to, an address that is not public: loopback, private,
+        /// link-local, multicast, unspecified, or the cloud metadata range.
+        case forbiddenAddress = "forbidden_address"
+        /// The host's name does not resolve.
+        case unresolvable
+    }
+
+    var reason: Reason
+    /// Says which part of the URL, without echoing secrets it may carry.
+    var detail: String
+}
+
+/// What one POST became.
+struct WebhookAttempt: Sendable {
+    enum Outcome: Sendable, Equatable {
+        /// The endpoint answered (redirects are not followed: a 3xx is an answer like any other).
+        /// `retryAfter` is the `Retry-After` header when present and valid.
+        case answered(status: Int, retryAfter: Duration?)
+        /// The address policy refused the URL when connecting (DNS may have changed since registration).
+        case refused(WebhookURLRefusal)
+        /// The deadline passed before a whole answer's head arrived.
+        case timedOut
+        /// Resolving, connecting, TLS or the connection itself failed; `reason` says which, in words.
+        case failed(reason: String)
+    }
+
+    var outcome: Outcome
+    var latency: Duration
+    /// The answer body's first bytes as text (at most 1 KB read, invalid UTF-8 replaced, control
+    /// characters other than newline removed), for the attempts log; empty when there was no answer.
+    var answerPrefix: String
+}
