@@ -66,7 +66,7 @@ enum ReceiptsAPI {
             let detail = DeliveryEventDetail(receiptID: receipt.id, render: receipt.render, actionID: receipt.actionID, text: receipt.text)
             let result = Identifier.isWellFormed(receipt.deliveryID)
                 ? try await context.store.applyReceipt(
-                    appID: appID, receipt, detail: detail, limit: Self.maximumReceiptsPerDelivery, now: context.clock.milliseconds())
+                    appID: appID, receipt, detail: detail, limit: Self.maximumReceiptsPerDelivery, now: context.clock.milliseconds(), decision: ReceiptDecision())
                 : .unknownDelivery
             switch result {
             case .accepted(let deliveryID):
