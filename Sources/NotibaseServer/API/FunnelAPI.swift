@@ -54,7 +54,7 @@ enum FunnelAPI {
         router.add(.get, "/v1/messages/{messageId}/funnel") { request, parameters in
             let appID = try await context.appID(request)
             guard let message = try await context.store.message(appID: appID, id: parameters["messageId"]) else { throw APIError.notFound("message") }
-            let funnel = try await context.store.funnel(messageSeq: message.seq)
+            let funnel = try await context.store.funnel(messageSeq: message.seq, counting: FunnelSteps())
             let states = funnel.byState
             let waiting = states["retrying", default: 0] > 0 ? try await context.store.waitingForCredentials(messageSeq: message.seq) : []
             return JSON.response(status: 200, FunnelBody(

@@ -105,8 +105,9 @@ protocol Storage: KeyDirectory {
     /// How many of a message's deliveries wait for a later moment (queued, never tried, due after
     /// `now`: their local time, quiet hours or their turn at the rate), and when the last is due.
     func waitingDeliveries(messageSeq: Int, now: Int) async throws -> (count: Int, lastDueAt: Int?)
-    /// A message's funnel: deliveries by state, what devices reported, failures by reason.
-    func funnel(messageSeq: Int) async throws -> Funnel
+    /// A message's funnel: deliveries by state, what devices reported, failures by reason, counted as
+    /// `counting` says (the caller passes the funnel's rules).
+    func funnel(messageSeq: Int, counting: some FunnelCounting) async throws -> Funnel
     /// A message's deliveries retrying because the provider refused the app's credentials, by
     /// platform and reason (the provider's, as their last history entry says).
     func waitingForCredentials(messageSeq: Int) async throws -> [CredentialWait]
