@@ -35,7 +35,9 @@ struct ServerParts: Sendable {
     let monitor: CredentialMonitor
     let metrics: Metrics
     let signer: Signer
-    private let configuration: ServerConfiguration
+    /// The queue settings the loops run with, and how often the queue's depth is measured.
+    private let delivery: ServerConfiguration.Delivery
+    private let queueDepthInterval: Duration
     private let clock: WallClock
     private let logger: Logger
 
@@ -70,13 +72,12 @@ struct ServerParts: Sendable {
         // clock, and its loop started in ``start()`` beside the others.
         return ServerParts(
             store: store, context: context, signals: signals, handoff: handoff, fanOut: fanOut, worker: worker, monitor: monitor, metrics: metrics,
-            signer: signer, configuration: configuration, clock: clock, logger: logger)
+            signer: signer, delivery: delivery, queueDepthInterval: configuration.queueDepthInterval, clock: clock, logger: logger)
     }
 
     /// Starts the loops `notibase serve` runs, until their tasks are cancelled: the fan-out, the
     /// workers, the queue depth probe and retention; on PostgreSQL, listening for other nodes' work.
     func start() -> [Task<Void, Never>] {
-        let delivery = configuration.delivery
         // On PostgreSQL other nodes' work wakes this one too, so it can look less often on its own.
         let listening = store.listen { [signals] in signals.notify($0) }
         let poll = listening ? max(delivery.pollInterval, ServerConfiguration.Delivery.listeningPollInterval) : delivery.pollInterval
@@ -85,7 +86,7 @@ struct ServerParts: Sendable {
             tasks.append(Task(priority: Server.deliveryPriority) { [worker] in await worker.run(idle: poll) })
         }
         let probe = QueueDepthProbe(store: store, metrics: metrics, logger: logger)
-        tasks.append(Task(priority: Server.backgroundPriority) { [configuration] in await probe.run(interval: configuration.queueDepthInterval) })
+        tasks.append(Task(priority: Server.backgroundPriority) { [queueDepthInterval] in await probe.run(interval: queueDepthInterval) })
         let retention = Retention(store: store, clock: clock, logger: logger, period: delivery.retention)
         tasks.append(Task(priority: Server.backgroundPriority) { await retention.run(interval: .seconds(60)) })
         return tasks

@@ -6,7 +6,8 @@ import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
 
-/// The server's parts in one process: requests go straight to the responder (``request(_:_:key:body:headers:)``),
+/// The server's parts in one process, wired by ``ServerParts/make(store:configuration:senders:secretKey:adminKeyHash:logger:clock:doctor:options:)``
+/// as `notibase serve` wires them: requests go straight to the responder (``request(_:_:key:body:headers:)``),
 /// or, inside ``test(_:_:)`` over `.live`, over a socket to the same responder; the fan-out and the
 /// workers run when the test says. Time is a settable clock.
 final class Harness: TestClient {
