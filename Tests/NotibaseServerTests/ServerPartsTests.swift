@@ -40,4 +40,31 @@ struct ServerPartsTests {
         #expect(parts.signals.delivery.generation > delivering, "the fan-out did not wake the workers")
         #expect(parts.handoff.room == parts.handoff.capacity - (FanOut.atOnceAudience + 1), "the fan-out's batch was not handed over")
     }
+
+    /// Every harness has a handoff now; what a post writes while it is full waits unclaimed in the
+    /// store, for any worker's claim, and a sign-out still stops it there (the path the sign-out
+    /// tests took without a handoff).
+    @Test func aPostThatFindsTheHandoffFullWaitsInTheStoreAndASignOutStillStopsIt() async throws {
+        let sender = ScriptedSender()
+        let harness = try await Harness(sender: sender, handoff: Handoff(workers: 1, batchSize: 1))
+        let app = try await harness.createApp()
+        let signedIn = #", "externalUserId": "alice""#
+        let signedOut = try await harness.registerDevice(app, number: 1, extra: signedIn)
+        let stillSignedIn = try await harness.registerDevice(app, number: 2, extra: signedIn)
+        let other = try await harness.registerDevice(app, number: 3)
+        _ = try await harness.send(app, #"{"message": {"title": "Hi"}, "audience": {"deviceIds": ["\#(other)"]}}"#)
+        #expect(harness.parts.handoff.room == 0)
+        let toAlice = try await harness.send(app, #"{"message": {"title": "Your order shipped"}, "audience": {"externalUserIds": ["alice"]}}"#)
+        // Written unclaimed (a claim counts an attempt), for any worker's claim.
+        let written = await harness.request("GET", "/v1/messages/\(toAlice)/deliveries", key: app.serverKey)["items"].array
+        #expect(written.count == 2 && written.allSatisfy { $0["attempts"].int == 0 }, "\(written)")
+
+        let signOut = #"{"platform": "ios", "token": "\#(Harness.token(1))"}"#
+        #expect(await harness.request("POST", "/v1/devices/sign-out", key: app.clientKey, body: signOut).status == 204)
+        try await harness.deliverDue()
+        let log = await harness.request("GET", "/v1/messages/\(toAlice)/deliveries", key: app.serverKey)["items"].array
+        let states = Dictionary(log.map { ($0["deviceId"].string ?? "", $0["state"].string ?? "") }, uniquingKeysWith: { $1 })
+        #expect(states == [signedOut: "cancelled", stillSignedIn: "sent"])
+        #expect(sender.pushes.count == 2)
+    }
 }
