@@ -79,7 +79,11 @@ struct ServerParts: Sendable {
     /// workers, the queue depth probe and retention; on PostgreSQL, listening for other nodes' work.
     func start() -> [Task<Void, Never>] {
         // On PostgreSQL other nodes' work wakes this one too, so it can look less often on its own.
-        let listening = store.listen { [signals] in signals.notify($0) }
+        // …and another node's change to an app makes this one forget what it resolved of it.
+        let listening = store.listen { [signals, auth = context.auth] work in
+            signals.notify(work)
+            auth.hear(work)
+        }
         let poll = listening ? max(delivery.pollInterval, ServerConfiguration.Delivery.listeningPollInterval) : delivery.pollInterval
         var tasks = [Task(priority: Server.backgroundPriority) { [fanOut] in await fanOut.run(interval: poll) }]
         for _ in 0..<max(1, delivery.workers) {

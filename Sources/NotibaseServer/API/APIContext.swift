@@ -39,7 +39,7 @@ final class APIContext: Sendable {
     ) {
         self.handoff = handoff
         messages = MessageService(
-            store: store, clock: clock, logger: logger, metrics: metrics, limits: limits, quota: quota ?? MessageQuota(perMinute: limits.appMessagesPerMinute),
+            store: store, auth: auth, clock: clock, logger: logger, metrics: metrics, limits: limits, quota: quota ?? MessageQuota(perMinute: limits.appMessagesPerMinute),
             signals: signals, handoff: handoff, credentialMonitor: credentialMonitor ?? CredentialMonitor(store: store, logger: logger, clock: clock),
             credentialsRequired: credentialsRequired)
         receipts = ReceiptService(store: store, clock: clock, metrics: metrics)

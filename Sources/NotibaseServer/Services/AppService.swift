@@ -74,6 +74,7 @@ struct AppService: Sendable {
         let sealed = try box.seal(Array(plaintext), context: "\(provider):\(app.id)")
         let now = clock.milliseconds()
         try await store.putCredentials(appID: app.id, provider: provider, sealed: sealed, summary: JSON.text(summary), now: now)
+        auth.invalidate()  // the app's credentials' revision changed
         logger.info("credentials stored", ["appId": .string(app.id), "provider": .string(provider)])
         return now
     }
@@ -81,6 +82,7 @@ struct AppService: Sendable {
     /// Removes a provider's credentials; none stored is the state asked for.
     func deleteCredentials(of app: AppRecord, provider: String) async throws {
         _ = try await store.deleteCredentials(appID: app.id, provider: provider)
+        auth.invalidate()  // the app's credentials' revision changed
     }
 
     /// The app's credentials: each provider's summary and health.

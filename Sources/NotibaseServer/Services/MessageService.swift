@@ -9,6 +9,8 @@ import NotibaseSenders
 /// (docs/decisions/0033).
 struct MessageService: Sendable {
     let store: any Storage
+    /// Keeps the apps' settings this node read, until an app changes.
+    let auth: Authenticator
     let clock: WallClock
     let logger: Logger
     let metrics: Metrics
@@ -31,7 +33,7 @@ struct MessageService: Sendable {
     let credentialsRequired: Bool
 
     init(
-        store: any Storage, clock: WallClock, logger: Logger, metrics: Metrics, limits: ServerConfiguration.Limits, quota: MessageQuota,
+        store: any Storage, auth: Authenticator, clock: WallClock, logger: Logger, metrics: Metrics, limits: ServerConfiguration.Limits, quota: MessageQuota,
         signals: WorkSignals, handoff: (queue: Handoff, lease: Duration)?, credentialMonitor: CredentialMonitor, credentialsRequired: Bool
     ) {
         posts = GroupCommit(limit: Self.postsPerCommit, concurrency: store.groupCommitsAtOnce) { posts in
@@ -52,6 +54,7 @@ struct MessageService: Sendable {
             return outcomes
         }
         self.store = store
+        self.auth = auth
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
@@ -105,6 +108,11 @@ struct MessageService: Sendable {
         return answer
     }
 
+    /// The app `id`'s settings, cached by the authenticator until an app changes.
+    private func app(_ id: String) async throws -> AppRecord? {
+        try await auth.app(id) { try await store.app(id) }
+    }
+
     /// A message as stored by its send, how many deliveries were written with it (nil: none yet),
     /// and those counted by platform and state.
     private struct Created: Sendable {
@@ -126,7 +134,7 @@ struct MessageService: Sendable {
     private func create(_ body: MessagesAPI.SendBody, appID: String, now: Int) async throws -> (Created, replayed: Bool) {
         var sendAt = max(now, body.sendAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? now)
         guard sendAt <= now + 30 * 86_400_000 else { throw APIError.invalid("sendAt", "must be within 30 days") }
-        let app = try await store.app(appID)
+        let app = try await self.app(appID)
         var pacing = try MessagesAPI.pacing(body, app: app?.pacing ?? AppPacing(), now: now)
         if let start = pacing?.fanOutStart(now: now), pacing?.localDate != nil {
             guard start <= now + 30 * 86_400_000 else { throw APIError.invalid("localDate", "must be within 30 days") }
