@@ -78,8 +78,8 @@ struct ServerParts: Sendable {
     /// Starts the loops `notibase serve` runs, until their tasks are cancelled: the fan-out, the
     /// workers, the queue depth probe and retention; on PostgreSQL, listening for other nodes' work.
     func start() -> [Task<Void, Never>] {
-        // On PostgreSQL other nodes' work wakes this one too, so it can look less often on its own.
-        // …and another node's change to an app makes this one forget what it resolved of it.
+        // On PostgreSQL other nodes' work wakes this one too, so it can look less often on its own;
+        // another node's change to an app makes this one forget what it resolved of the apps.
         let listening = store.listen { [signals, auth = context.auth] work in
             signals.notify(work)
             auth.hear(work)
