@@ -5,7 +5,7 @@ import NotibaseTestSupport
 /// The boundaries of docs/decisions/0033, read from the sources: a route parses, authorizes and
 /// answers, and reaches the store only through a service; a service never sees HTTP; the console
 /// is files that read the API; one function wires a node's parts.
-@Suite("Service boundaries")
+@Suite("Service boundaries", .tags(.sqliteOnly))
 struct ServiceBoundaryTests {
     static let server = TestProducts.packageRoot.appendingPathComponent("Sources/NotibaseServer")
 
