@@ -213,12 +213,7 @@ final class H2Connection {
         guard let ssl else { return close(TLSContext.error("could not create a TLS session")) }
         state = .handshaking
         SSL_set_fd(ssl, fd)
-        if origin.host.contains(":") || origin.host.allSatisfy({ $0.isNumber || $0 == "." }) {
-            X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), origin.host)
-        } else {
-            _ = notibase_ssl_set_host_name(ssl, origin.host)
-            SSL_set1_host(ssl, origin.host)
-        }
+        TLSPeer.expect(origin.host, on: ssl)
         continueHandshake()
     }
 
@@ -240,9 +235,8 @@ final class H2Connection {
         case SSL_ERROR_WANT_READ: handshakeWantsWrite = false
         case SSL_ERROR_WANT_WRITE: handshakeWantsWrite = true
         default:
-            let verify = SSL_get_verify_result(ssl)
-            if verify != X509_V_OK {
-                close(TransportError(kind: .tls, cause: .untrustedPeer, message: "the certificate of \(origin.authority) is not trusted: " + String(cString: X509_verify_cert_error_string(verify))))
+            if let failure = TLSPeer.certificateFailure(on: ssl) {
+                close(TransportError(kind: .tls, cause: .untrustedPeer, message: "the certificate of \(origin.authority) is not trusted: " + failure))
             } else {
                 close(TLSContext.error("TLS handshake with \(origin.authority) failed"))
             }
