@@ -1,4 +1,5 @@
 import Foundation
+import NotibaseSenders
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -17,14 +18,7 @@ final class WebhookPoller: Sendable {
     private let wakeWrite: Int32
 
     private init() {
-        var fds: [Int32] = [-1, -1]
-        precondition(pipe(&fds) == 0, "pipe failed (errno \(errno))")
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        wakeRead = fds[0]
-        wakeWrite = fds[1]
+        (wakeRead, wakeWrite) = PollingThread.makeWakePipe()
         let thread = Thread { [self] in run() }
         thread.name = "notibase-webhooks"
         thread.start()
