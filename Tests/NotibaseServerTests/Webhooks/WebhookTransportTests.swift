@@ -125,6 +125,22 @@ import Glibc
         #expect(resolver.lookups(of: "rebind.example.com") == 1)
     }
 
+    /// A header value that would end the head and start another request is never written: the
+    /// attempt fails before it connects.
+    @Test func aHeaderThatWouldSplitTheRequestIsNotSent() async {
+        let listener = try? LoopbackListener()
+        let port = listener?.port ?? 9
+        let transport = Self.transport(allowInsecure: true)
+        let attempt = await transport.post(WebhookRequest(
+            url: "http://127.0.0.1:\(port)/hook", headers: [("webhook-id", "msg_1\r\n\r\nPOST /other HTTP/1.1")], body: [], timeout: .seconds(2)))
+        guard case .failed(let reason) = attempt.outcome else {
+            Issue.record("expected a failure, got \(attempt.outcome)")
+            return
+        }
+        #expect(reason.contains("line break"))
+        #expect(listener?.pendingConnections() == 0)
+    }
+
     @Test func retryAfterInSecondsOrAnHTTPDate() {
         let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
         #expect(RetryAfter.parse("120", now: now) == .seconds(120))
