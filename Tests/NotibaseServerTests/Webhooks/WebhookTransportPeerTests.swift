@@ -5,9 +5,9 @@ import Testing
 
 /// The webhook transport against a real HTTPS receiver on loopback (Python, `Peers/`): what each
 /// kind of answer becomes, the deadline, the bounds on what is read, and signatures that the
-/// Standard Webhooks libraries verify unchanged. In script/test's peer pass (the name ends in
-/// PeerTests): it starts Python processes.
-@Suite struct WebhookTransportPeerTests {
+/// Standard Webhooks libraries verify unchanged. In script/test's peer pass: it starts Python
+/// processes.
+@Suite(.tags(.peers)) struct WebhookTransportPeerTests {
     /// Loopback allowed (the receiver is on 127.0.0.1), its certificate authority trusted.
     private static func transport(_ receiver: WebhookReceiver, resolver: ScriptedResolver = ScriptedResolver([:])) -> HTTPSWebhookTransport {
         HTTPSWebhookTransport(allowInsecure: true, resolver: resolver, trust: .certificateFile(receiver.caFile))

@@ -1,13 +1,15 @@
 import Foundation
 @testable import NotibaseServer
+import NotibaseTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The webhook transport's address policy, without a network: what may be registered, what is
-/// refused and why, and the same policy again at connect time (DNS rebinding).
-@Suite struct WebhookTransportTests {
+/// refused and why, and the same policy again at connect time (DNS rebinding). It says nothing
+/// about the store, so it is not run again on PostgreSQL.
+@Suite(.tags(.sqliteOnly)) struct WebhookTransportTests {
     /// Names the tests resolve: a public name, one that also resolves to a private address, and one
     /// that resolves to nothing.
     private static let resolver = ScriptedResolver([
