@@ -219,9 +219,8 @@ final class H2Connection {
 
     private func continueHandshake() {
         guard let ssl else { return }
-        OpenSSLFailure.clearQueue()
-        let result = SSL_connect(ssl)
-        if result == 1 {
+        switch TLSPeer.handshake(on: ssl) {
+        case .done:
             var protocolName: UnsafePointer<UInt8>?
             var length: UInt32 = 0
             SSL_get0_alpn_selected(ssl, &protocolName, &length)
@@ -229,17 +228,12 @@ final class H2Connection {
                 return close(TransportError(kind: .tls, cause: .tlsHandshake, message: "\(origin.authority) does not offer HTTP/2 (ALPN h2)"))
             }
             startSession()
-            return
-        }
-        switch SSL_get_error(ssl, result) {
-        case SSL_ERROR_WANT_READ: handshakeWantsWrite = false
-        case SSL_ERROR_WANT_WRITE: handshakeWantsWrite = true
-        default:
-            if let failure = TLSPeer.certificateFailure(on: ssl) {
-                close(TransportError(kind: .tls, cause: .untrustedPeer, message: "the certificate of \(origin.authority) is not trusted: " + failure))
-            } else {
-                close(TLSContext.error("TLS handshake with \(origin.authority) failed"))
-            }
+        case .wantsRead: handshakeWantsWrite = false
+        case .wantsWrite: handshakeWantsWrite = true
+        case .failed(let certificate?):
+            close(TransportError(kind: .tls, cause: .untrustedPeer, message: "the certificate of \(origin.authority) is not trusted: " + certificate))
+        case .failed(nil):
+            close(TLSContext.error("TLS handshake with \(origin.authority) failed"))
         }
     }
 

@@ -14,6 +14,30 @@ package enum TLSPeer {
         }
     }
 
+    /// Where a non-blocking handshake stands.
+    package enum HandshakeStep: Equatable {
+        case done
+        /// Call again when the socket is readable.
+        case wantsRead
+        /// Call again when the socket is writable.
+        case wantsWrite
+        /// Over: `certificate` says why the peer's certificate was refused, or is nil when the
+        /// handshake failed otherwise (OpenSSL's error queue then says how).
+        case failed(certificate: String?)
+    }
+
+    /// Takes the client handshake on `ssl` (its socket non-blocking) as far as it goes now.
+    package static func handshake(on ssl: OpaquePointer) -> HandshakeStep {
+        OpenSSLFailure.clearQueue()
+        let result = SSL_connect(ssl)
+        if result == 1 { return .done }
+        switch SSL_get_error(ssl, result) {
+        case SSL_ERROR_WANT_READ: return .wantsRead
+        case SSL_ERROR_WANT_WRITE: return .wantsWrite
+        default: return .failed(certificate: certificateFailure(on: ssl))
+        }
+    }
+
     /// Why the peer's certificate was not accepted in the failed handshake on `ssl` (OpenSSL's
     /// words: untrusted, expired, another host's), or nil when the certificate was not the cause.
     package static func certificateFailure(on ssl: OpaquePointer) -> String? {

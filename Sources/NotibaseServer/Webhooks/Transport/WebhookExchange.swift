@@ -105,20 +105,16 @@ final class WebhookExchange {
                 }
             case .handshaking:
                 guard let ssl else { return }
-                OpenSSLFailure.clearQueue()
-                let result = SSL_connect(ssl)
-                if result == 1 {
+                switch TLSPeer.handshake(on: ssl) {
+                case .done:
                     phase = .sending
                     continue
-                }
-                switch SSL_get_error(ssl, result) {
-                case SSL_ERROR_WANT_READ: handshakeWantsWrite = false
-                case SSL_ERROR_WANT_WRITE: handshakeWantsWrite = true
-                default:
-                    if let failure = TLSPeer.certificateFailure(on: ssl) {
-                        return finish(.failed(reason: "the certificate of \(endpoint) is not trusted: \(failure)"))
-                    }
-                    return finish(.failed(reason: "the TLS handshake with \(endpoint) failed" + (OpenSSLFailure("").queueText.map { " (OpenSSL: \($0))" } ?? "")))
+                case .wantsRead: handshakeWantsWrite = false
+                case .wantsWrite: handshakeWantsWrite = true
+                case .failed(let certificate?):
+                    return finish(.failed(reason: "the certificate of \(endpoint) is not trusted: \(certificate)"))
+                case .failed(nil):
+                    return finish(.failed(reason: "the TLS handshake with \(endpoint) failed" + (OpenSSLFailure("the TLS handshake").queueText.map { " (OpenSSL: \($0))" } ?? "")))
                 }
                 return
             case .sending:
