@@ -133,7 +133,7 @@ enum MessagesAPI {
                         context.metrics.recordFanOut(deliveries: written)
                         if written > 0 { context.signals.delivery.notify() }
                     }
-                    if stored.state == .scheduled || stored.state == .fanningOut { context.signals.fanOut.notify() }
+                    if Lifecycle.toFanOut.contains(stored.state) { context.signals.fanOut.notify() }
                 }
                 context.logger.info("message accepted", ["requestId": .string(request.id), "messageId": .string(stored.id), "audienceSize": .int(stored.audienceSize)])
             }
