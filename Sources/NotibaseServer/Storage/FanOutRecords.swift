@@ -81,3 +81,15 @@ struct FanOutRow: Sendable, Equatable {
             variant: variant, attempts: attempts, createdAt: written, token: target.token, deviceActive: true, apnsEnvironment: target.apnsEnvironment)
     }
 }
+
+extension Rows {
+    /// The columns of ``fanOutTarget(_:)``, of the `devices` table.
+    static let fanOutTargetColumns =
+        "devices.seq, devices.platform, devices.locale, devices.time_zone, devices.token, devices.created_at, devices.apns_environment"
+
+    static func fanOutTarget(_ row: some StoredRow) -> FanOutTarget {
+        FanOutTarget(
+            seq: row.int(0), platform: row.text(1), locale: row.optionalText(2), timeZone: row.optionalText(3), token: row.text(4), createdAt: row.int(5),
+            apnsEnvironment: row.optionalText(6).flatMap(APNsEnvironment.init(rawValue:)))
+    }
+}

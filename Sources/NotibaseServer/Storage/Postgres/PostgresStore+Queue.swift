@@ -51,7 +51,7 @@ extension PostgresStore {
     /// `inserted` is the message when this transaction stored it (its row is this transaction's
     /// already; not read again).
     func writeFanOutBatch(
-        _ connection: PostgresConnection, messageSeq: Int, audience: Audience, limit: Int, now: Int, claim: FanOutClaim?, plan: @escaping FanOutPlan,
+        _ connection: PostgresConnection, messageSeq: Int, audience: Audience, limit: Int, now: Int, claim: FanOutClaim?, plan: FanOutPlan,
         inserted: MessageRecord? = nil
     ) throws -> (FanOutBatch, Int) {
         let source = audience.postgresSource(parameter: 3)
@@ -62,13 +62,10 @@ extension PostgresStore {
         guard Lifecycle.toFanOut.contains(message.state) else { return (FanOutBatch(written: 0, done: true), now) }
         let targets = try connection.query(
             """
-            SELECT devices.seq, devices.platform, devices.locale, devices.time_zone, devices.token, devices.created_at, devices.apns_environment FROM \(source.from)
+            SELECT \(Rows.fanOutTargetColumns) FROM \(source.from)
             WHERE devices.app_id = $1 AND devices.active = 1 AND devices.seq > $2 AND \(source.condition)
             ORDER BY devices.seq LIMIT $\(source.values.count + 3)
-            """, [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]).map {
-            FanOutTarget(seq: $0.int(0), platform: $0.text(1), locale: $0.optionalText(2), timeZone: $0.optionalText(3), token: $0.text(4), createdAt: $0.int(5),
-                         apnsEnvironment: $0.optionalText(6).flatMap(APNsEnvironment.init(rawValue:)))
-        }
+            """, [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]).map(Rows.fanOutTarget)
         let writes = plan(FanOutInputs(message: message, targets: targets, limit: limit, now: now, claim: claim))
         let written = writes.written
         let ids = try Identifier.make(count: writes.rows.count, milliseconds: written)

@@ -25,7 +25,7 @@ extension SQLiteStore {
     /// The batch ``fanOutBatch(messageSeq:audience:limit:now:claim:plan:)`` writes, inside a
     /// transaction; `inserted` is the message when this transaction stored it (not read again).
     func writeFanOutBatch(
-        messageSeq: Int, audience: Audience, limit: Int, now: Int, claim: FanOutClaim?, plan: @escaping FanOutPlan, inserted: MessageRecord? = nil
+        messageSeq: Int, audience: Audience, limit: Int, now: Int, claim: FanOutClaim?, plan: FanOutPlan, inserted: MessageRecord? = nil
     ) throws -> FanOutBatch {
         guard let message = try inserted ?? reads.message(seq: messageSeq), Lifecycle.toFanOut.contains(message.state) else {
             return FanOutBatch(written: 0, done: true)
@@ -33,13 +33,10 @@ extension SQLiteStore {
         let source = audience.sqlSource
         let targets = try connection.query(
             """
-            SELECT devices.seq, devices.platform, devices.locale, devices.time_zone, devices.token, devices.created_at, devices.apns_environment FROM \(source.from)
+            SELECT \(Rows.fanOutTargetColumns) FROM \(source.from)
             WHERE devices.app_id = ? AND devices.active = 1 AND devices.seq > ? AND \(source.condition) ORDER BY devices.seq LIMIT ?
             """,
-            source.fromValues + [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]) {
-            FanOutTarget(seq: $0.int(0), platform: $0.text(1), locale: $0.optionalText(2), timeZone: $0.optionalText(3), token: $0.text(4), createdAt: $0.int(5),
-                         apnsEnvironment: $0.optionalText(6).flatMap(APNsEnvironment.init(rawValue:)))
-        }
+            source.fromValues + [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)], Rows.fanOutTarget)
         let writes = plan(FanOutInputs(message: message, targets: targets, limit: limit, now: now, claim: claim))
         let ids = try Identifier.make(count: writes.rows.count, milliseconds: writes.written)
         var claimed: [ClaimedDelivery] = []
