@@ -70,12 +70,16 @@ package final class Server: Sendable {
         let metrics = Metrics()
         let signals = WorkSignals()
         // On PostgreSQL other nodes' work wakes this one too, so it can look less often on its own.
-        let listening = store.listen { signals.notify($0) }
+        let auth = Authenticator(store: store, adminKeyHash: adminHash)
+        let listening = store.listen { work in
+            signals.notify(work)
+            auth.hear(work)
+        }
         let monitor = CredentialMonitor(store: store, logger: logger, clock: clock)
         // A batch's worth for each worker waits at most.
         let handoff = Handoff(workers: configuration.delivery.workers, batchSize: configuration.delivery.batchSize)
         let context = APIContext(
-            store: store, auth: Authenticator(store: store, adminKeyHash: adminHash), limiter: RateLimiter(rates: configuration.limits.rates),
+            store: store, auth: auth, limiter: RateLimiter(rates: configuration.limits.rates),
             box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits, doctor: doctor,
             signals: signals, metricsTokenHash: try configuration.metricsToken.map { try Crypto.sha256($0.utf8) }, handoff: (handoff, configuration.delivery.lease),
             credentialMonitor: monitor, credentialsRequired: { if case .stored = senders.credentials { true } else { false } }())

@@ -85,6 +85,11 @@ final class APIContext: Sendable {
         return caller
     }
 
+    /// The app `id`'s settings, cached by the authenticator until an app changes.
+    func app(_ id: String) async throws -> AppRecord? {
+        try await auth.app(id) { try await store.app(id) }
+    }
+
     /// The app of an app key (server or client).
     func appID(_ request: HTTPRequest, _ allowed: Set<KeyKind> = [.server]) async throws -> String {
         try Self.appID(of: try await caller(request, allowed))

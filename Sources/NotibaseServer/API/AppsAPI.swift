@@ -163,6 +163,7 @@ enum AppsAPI {
             router.add(.delete, "/v1/apps/{appId}/credentials/\(provider)") { request, parameters in
                 let app = try await access(request, parameters["appId"], context)
                 _ = try await context.store.deleteCredentials(appID: app.id, provider: provider)
+                context.auth.invalidate()  // the app's credentials' revision changed
                 return HTTPResponse(status: 204)  // idempotent: none stored is the state asked for
             }
         }
@@ -183,6 +184,7 @@ enum AppsAPI {
         let sealed = try context.box.seal(Array(plaintext), context: "\(provider):\(app.id)")
         let now = context.clock.milliseconds()
         try await context.store.putCredentials(appID: app.id, provider: provider, sealed: sealed, summary: JSON.text(summary), now: now)
+        context.auth.invalidate()  // the app's credentials' revision changed
         context.logger.info("credentials stored", ["appId": .string(app.id), "provider": .string(provider)])
         let shown = shown(summary.merging(["provider": provider, "updatedAt": now.timestamp]) { a, _ in a }, appID: app.id, provider: provider, warn: true, context)
         return JSON.response(status: 200, shown)

@@ -198,7 +198,7 @@ enum MessagesAPI {
     private static func create(_ body: SendBody, appID: String, now: Int, _ context: APIContext) async throws -> (Created, replayed: Bool) {
         var sendAt = max(now, body.sendAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? now)
         guard sendAt <= now + 30 * 86_400_000 else { throw APIError.invalid("sendAt", "must be within 30 days") }
-        let app = try await context.store.app(appID)
+        let app = try await context.app(appID)
         var pacing = try pacing(body, app: app?.pacing ?? AppPacing(), now: now)
         if let start = pacing?.fanOutStart(now: now), pacing?.localDate != nil {
             guard start <= now + 30 * 86_400_000 else { throw APIError.invalid("localDate", "must be within 30 days") }
