@@ -37,10 +37,10 @@ enum Lifecycle {
     static let completed: MessageState = .completed
 
     /// The one statement that completes messages: those `messages` selects (a condition on the
-    /// `messages` row; nil: every message) that are ``completing`` and of which `hasPending` (a condition that is true
-    /// while the message in `messages.seq` has a ``pending`` delivery) is false, finished at
-    /// `time`. Each backend passes its own placeholders and its own way of asking for a pending
-    /// delivery (the fastest its planner offers); the states come from here.
+    /// `messages` row; nil: every message) that are ``completing`` and of which `hasPending` (a
+    /// condition that is true while the message in `messages.seq` has a ``pending`` delivery) is
+    /// false, finished at `time`. Each backend passes its own placeholders and its own way of
+    /// asking for a pending delivery (the fastest its planner offers); the states come from here.
     static func completion(time: String, messages: String?, hasPending: String) -> String {
         """
         UPDATE messages SET state = '\(completed.rawValue)', finished_at = \(time)

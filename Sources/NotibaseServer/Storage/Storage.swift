@@ -82,8 +82,8 @@ protocol Storage: KeyDirectory {
     /// Stores new messages due now (``PostedMessage``), in one transaction (a group commit), each
     /// with its audience counted (the message's `audienceSize` is ignored) and, when at most its
     /// `limit` devices match, all its deliveries written as
-    /// ``fanOutBatch(messageSeq:audience:limit:now:claim:plan:)`` would, decided by its `plan` (the message then
-    /// `sending`, or `completed` when none matched): the one-device message is one write, shared
+    /// ``fanOutBatch(messageSeq:audience:limit:now:claim:plan:)`` would, decided by its `plan`
+    /// (the message then `sending`, or `completed` when none matched): the one-device message is one write, shared
     /// with the others that arrive with it. With `claim`, up to `claim.limit` of the deliveries
     /// written, over all the messages, are written claimed by the caller and come back with their
     /// outcomes. A message the app's stored-bytes quota refuses (``StoredBytesExceeded``) is a

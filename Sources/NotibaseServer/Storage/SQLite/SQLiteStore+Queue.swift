@@ -154,10 +154,11 @@ extension SQLiteStore {
         try connection.run(Self.completionOfAll, [.int(now)])
     }
 
-    /// ``Lifecycle/completion(time:messages:hasPending:)`` of one message: ? the time, ? and ? its number.
+    /// ``Lifecycle/completion(time:messages:hasPending:)`` of one message: the time, then its
+    /// number twice.
     static let completion = Lifecycle.completion(
         time: "?", messages: "seq = ?", hasPending: "EXISTS (SELECT 1 FROM deliveries WHERE message_seq = ? AND state IN (\(Lifecycle.pendingSQL)))")
-    /// ``Lifecycle/completion(time:messages:hasPending:)`` of every message: ? the time.
+    /// ``Lifecycle/completion(time:messages:hasPending:)`` of every message: the time.
     static let completionOfAll = Lifecycle.completion(
         time: "?", messages: nil, hasPending: "EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND state IN (\(Lifecycle.pendingSQL)))")
 }
