@@ -55,6 +55,14 @@ package final class Server: Sendable {
     package static func start(
         _ configuration: ServerConfiguration, senders: SenderSet, logger: Logger, clock: WallClock = .system, doctor: (any PayloadDoctor)? = nil
     ) async throws -> Server {
+        try await start(configuration, senders: senders, logger: logger, clock: clock, doctor: doctor, webhookTransport: UnconnectedWebhookTransport())
+    }
+
+    /// The same with `webhookTransport` checking webhook endpoints' URLs and sending them their events.
+    static func start(
+        _ configuration: ServerConfiguration, senders: SenderSet, logger: Logger, clock: WallClock, doctor: (any PayloadDoctor)?,
+        webhookTransport: any WebhookTransport
+    ) async throws -> Server {
         // The shipped resources (the OpenAPI document, the console's files), read now: a binary
         // deployed without them stops here, saying where it looked, instead of at its first request.
         _ = try ResourceDirectory.current.get()
@@ -78,7 +86,8 @@ package final class Server: Sendable {
             store: store, auth: Authenticator(store: store, adminKeyHash: adminHash), limiter: RateLimiter(rates: configuration.limits.rates),
             box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits, doctor: doctor,
             signals: signals, metricsTokenHash: try configuration.metricsToken.map { try Crypto.sha256($0.utf8) }, handoff: (handoff, configuration.delivery.lease),
-            credentialMonitor: monitor, credentialsRequired: { if case .stored = senders.credentials { true } else { false } }())
+            credentialMonitor: monitor, credentialsRequired: { if case .stored = senders.credentials { true } else { false } }(),
+            webhookTransport: webhookTransport)
         var options = HTTPServer.Options(host: configuration.host, port: configuration.port, maxBodyBytes: configuration.limits.maxBodyBytes)
         options.logger = logger
         options.connections = try ConnectionLimits(configuration.connections)
@@ -110,6 +119,11 @@ package final class Server: Sendable {
         do {
             let retention = Retention(store: store, clock: clock, logger: logger, period: delivery.retention)
             background.append(Task(priority: Self.backgroundPriority) { await retention.run(interval: .seconds(60)) })
+        }
+        do {
+            let webhooks = WebhookDispatcher(
+                store: store, transport: webhookTransport, box: box, clock: clock, logger: logger, options: .init(retention: delivery.retention))
+            background.append(Task(priority: Self.backgroundPriority) { await webhooks.run(interval: .milliseconds(200)) })
         }
         logger.info("serving", [
             "address": .string("\(options.tlsKeyPEM == nil ? "http" : "https")://\(configuration.host):\(http.port)"),

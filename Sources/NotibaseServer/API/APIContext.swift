@@ -33,13 +33,16 @@ final class APIContext: Sendable {
     /// Whether the senders send with the apps' stored credentials (not the accepting or simulated
     /// ones): only then does a send warn about missing or failing credentials.
     let credentialsRequired: Bool
+    /// What checks a webhook endpoint's URL at registration (and sends to it).
+    let webhookTransport: any WebhookTransport
 
     init(
         store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
         limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil, signals: WorkSignals = WorkSignals(), quota: MessageQuota? = nil,
         metricsTokenHash: [UInt8]? = nil, handoff: (queue: Handoff, lease: Duration)? = nil, credentialMonitor: CredentialMonitor? = nil,
-        credentialsRequired: Bool = false
+        credentialsRequired: Bool = false, webhookTransport: (any WebhookTransport)? = nil
     ) {
+        self.webhookTransport = webhookTransport ?? UnconnectedWebhookTransport()
         self.handoff = handoff
         posts = GroupCommit(limit: Self.postsPerCommit, concurrency: store.groupCommitsAtOnce) { posts in
             let claim = handoff.flatMap { handoff in
