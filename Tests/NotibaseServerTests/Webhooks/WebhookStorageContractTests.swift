@@ -63,6 +63,29 @@ final class WebhookStorageContractTests: Sendable {
         #expect(try await store.feedWebhookEvents(limit: 10) == 0)
     }
 
+    /// The history (a deleted device's delivery fails) and the outbox (registrations, the message) interleave: read one row of
+    /// each at a time, the feed still takes them in the order they committed.
+    @Test func theHistoryAndTheOutboxInterleaveInCommitOrder() async throws {
+        let app = try await app("a")
+        let endpoint = try await endpoint(app)
+        try await register(app, 1...2)
+        let (message, _) = try await store.createMessage(
+            NewMessage(id: "m1", appID: app, content: MessageContent(message: Message(title: "T"), variants: nil), audience: .everyone, sendAt: 15,
+                       audienceSize: 0, createdAt: 15), idempotencyKey: nil, window: 1_000)
+        _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 16)
+        #expect(try await store.deleteDevice(appID: app, id: "a-dev-1", now: 20))
+        try await register(app, 3...3, now: 30)
+        #expect(try await store.deleteDevice(appID: app, id: "a-dev-2", now: 40))
+        while try await store.feedWebhookEvents(limit: 1) > 0 {}
+        try await feedAll()
+        let events = try await stream(app, endpoint.id)
+        #expect(events.map(\.type) == [
+            "device.registered", "device.registered", "message.created", "delivery.failed", "device.registered", "delivery.failed", "message.completed",
+        ])
+        // The last delivery's failure completes the message, in the same transaction: the history first.
+        #expect(events.map(\.at) == [10, 10, 15, 20, 30, 40, 40])
+    }
+
     @Test func anAppWithoutAnEndpointHasNoStream() async throws {
         let quiet = try await app("q")
         let other = try await app("o")
