@@ -58,6 +58,11 @@ enum WebhookSQL {
     /// Drops the batch in flight, and tells a dispatcher holding the endpoint that it changed.
     static let dropBatch = "batch_id = NULL, batch_last = NULL, batch_attempts = 0, next_attempt_at = NULL, revision = revision + 1"
 
+    /// Removes what the outbox holds for an app left without endpoints (parameter 1: the app).
+    static func dropOrphanedOutbox(parameter p: (Int) -> String) -> String {
+        "DELETE FROM webhook_outbox WHERE app_id = \(p(1)) AND NOT EXISTS (SELECT 1 FROM webhook_endpoints WHERE app_id = \(p(1)))"
+    }
+
     /// The enabled endpoints with something to send and due at `now`, nobody's lease running.
     static func dueEndpoints(now: String, limit: String) -> String {
         """

@@ -97,6 +97,27 @@ final class WebhookStorageContractTests: Sendable {
         #expect(try await stream(other, endpoint.id).map(\.type) == ["device.registered"])
     }
 
+    /// What happened before the first endpoint is no event: the feed stands still without one and
+    /// the first endpoint moves it to the end of the history.
+    @Test func theFirstEndpointStartsAfterTheHistoryBeforeIt() async throws {
+        let app = try await app("a")
+        try await register(app, 1...1)
+        let (message, _) = try await store.createMessage(
+            NewMessage(id: "m1", appID: app, content: MessageContent(message: Message(title: "T"), variants: nil), audience: .everyone, sendAt: 15,
+                       audienceSize: 0, createdAt: 15), idempotencyKey: nil, window: 1_000)
+        _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 16)
+        #expect(try await store.deleteDevice(appID: app, id: "a-dev-1", now: 20))
+        #expect(try await store.feedWebhookEvents(limit: 100) == 0)
+        let endpoint = try await endpoint(app)
+        try await register(app, 2...2, now: 30)
+        try await feedAll()
+        #expect(try await stream(app, endpoint.id).map(\.type) == ["device.registered"])
+        // Deleted, its app's waiting outbox rows go too.
+        try await register(app, 3...3, now: 40)
+        #expect(try await store.deleteWebhookEndpoint(appID: app, id: endpoint.id))
+        #expect(try await store.rowCount("webhook_outbox") == 0)
+    }
+
     @Test func anEndpointIsItsAppsAlone() async throws {
         let owner = try await app("a")
         let stranger = try await app("b")

@@ -3,8 +3,15 @@
 extension PostgresStore {
     func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) async throws -> WebhookEndpointRecord {
         let types = try endpoint.types.map(StoredJSON.encode)
-        return try await pool.withConnection { connection in
-            try connection.query(
+        return try await pool.transaction { connection in
+            // The first endpoint moves the feed to this transaction (what any older one wrote is
+            // skipped): it stands still while there is none.
+            try connection.run(
+                """
+                UPDATE webhook_feed SET event_tx = pg_current_xact_id(), event_seq = 0
+                WHERE id = 1 AND event_tx < pg_current_xact_id() AND NOT EXISTS (SELECT 1 FROM webhook_endpoints)
+                """)
+            return try connection.query(
                 """
                 INSERT INTO webhook_endpoints (id, app_id, url, types, description, secret, cursor, created_at, updated_at)
                 VALUES ($1, $2, $3, $4, $5, $6, coalesce((SELECT max(seq) FROM webhook_events), 0), $7, $7) RETURNING \(Rows.webhookEndpointColumns)
@@ -44,7 +51,11 @@ extension PostgresStore {
     }
 
     func deleteWebhookEndpoint(appID: String, id: String) async throws -> Bool {
-        try await pool.withConnection { try $0.run("DELETE FROM webhook_endpoints WHERE app_id = $1 AND id = $2", [.text(appID), .text(id)]) == 1 }
+        try await pool.transaction { connection in
+            let deleted = try connection.run("DELETE FROM webhook_endpoints WHERE app_id = $1 AND id = $2", [.text(appID), .text(id)]) == 1
+            try connection.run(WebhookSQL.dropOrphanedOutbox(parameter: { "$\($0)" }), [.text(appID)])
+            return deleted
+        }
     }
 
     func rotateWebhookSecret(appID: String, id: String, sealed: [UInt8], previousUntil: Int, now: Int) async throws -> WebhookEndpointRecord? {
@@ -91,13 +102,17 @@ extension PostgresStore {
     /// below the horizon (older than every transaction still running) are read, in (tx, seq)
     /// order; the stream's numbers are handed out under the lock, so they follow commit order.
     func feedWebhookEvents(limit: Int) async throws -> Int {
-        try await pool.transaction { connection in
+        // Without an endpoint the feed stands still, writing nothing (the first endpoint moves it).
+        guard try await pool.withConnection({ try $0.query("SELECT EXISTS (SELECT 1 FROM webhook_endpoints)").first { $0.text(0) == "t" } ?? false }) else {
+            return 0
+        }
+        return try await pool.transaction { connection in
             // First, before this transaction has an ID of its own.
             let horizon = try connection.query("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint").first { $0.int(0) } ?? 0
             guard let cursor = try connection.query("SELECT event_tx::text::bigint, event_seq FROM webhook_feed WHERE id = 1 FOR UPDATE SKIP LOCKED")
                 .first({ (tx: $0.int(0), seq: $0.int(1)) }) else { return 0 }
             let apps = Set(try connection.query("SELECT DISTINCT app_id FROM webhook_endpoints").map { $0.text(0) })
-            let history = apps.isEmpty ? [] : try connection.query(
+            let history = try connection.query(
                 """
                 SELECT e.tx::text::bigint, e.seq, \(Rows.webhookHistoryColumns)
                 FROM delivery_events e JOIN deliveries d ON d.seq = e.delivery_seq AND d.created_at = e.delivery_created_at

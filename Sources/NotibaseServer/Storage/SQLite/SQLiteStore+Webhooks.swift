@@ -1,8 +1,15 @@
 /// Webhook endpoints, their stream and the feed on SQLite (docs/decisions/0037).
 extension SQLiteStore {
+    /// The first endpoint of the database moves the feed to the end of the history: the feed
+    /// stands still while there is none.
     func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) throws -> WebhookEndpointRecord {
         try connection.transaction {
-            try connection.first(
+            try connection.run(
+                """
+                UPDATE webhook_feed SET event_seq = (SELECT coalesce(max(seq), 0) FROM delivery_events)
+                WHERE id = 1 AND NOT EXISTS (SELECT 1 FROM webhook_endpoints)
+                """)
+            return try connection.first(
                 """
                 INSERT INTO webhook_endpoints (id, app_id, url, types, description, secret, cursor, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, coalesce((SELECT max(seq) FROM webhook_events), 0), ?, ?) RETURNING \(Rows.webhookEndpointColumns)
@@ -36,7 +43,9 @@ extension SQLiteStore {
 
     func deleteWebhookEndpoint(appID: String, id: String) throws -> Bool {
         try connection.transaction {
-            try connection.run("DELETE FROM webhook_endpoints WHERE app_id = ? AND id = ?", [.text(appID), .text(id)]) == 1
+            let deleted = try connection.run("DELETE FROM webhook_endpoints WHERE app_id = ? AND id = ?", [.text(appID), .text(id)]) == 1
+            try connection.run(WebhookSQL.dropOrphanedOutbox(parameter: { "?\($0)" }), [.text(appID)])
+            return deleted
         }
     }
 
@@ -82,14 +91,11 @@ extension SQLiteStore {
     /// One writer commits in number order: the history after the feed's place, and the outbox
     /// (each row after the history's number it follows), merged.
     func feedWebhookEvents(limit: Int) throws -> Int {
-        try connection.transaction {
-            let apps = Set(try connection.query("SELECT DISTINCT app_id FROM webhook_endpoints") { $0.text(0) })
+        // Without an endpoint the feed stands still, writing nothing (the first endpoint moves it).
+        let apps = Set(try connection.query("SELECT DISTINCT app_id FROM webhook_endpoints") { $0.text(0) })
+        guard !apps.isEmpty else { return 0 }
+        return try connection.transaction {
             let cursor = try connection.first("SELECT event_seq FROM webhook_feed WHERE id = 1") { $0.int(0) } ?? 0
-            if apps.isEmpty {
-                // Nothing to feed: the feed moves to the end, and an endpoint made later starts there.
-                try connection.run("UPDATE webhook_feed SET event_seq = coalesce((SELECT max(seq) FROM delivery_events), event_seq) WHERE id = 1")
-                return 0
-            }
             let history = try connection.query(
                 """
                 SELECT e.seq, e.seq, \(Rows.webhookHistoryColumns)
