@@ -50,7 +50,7 @@ let package = Package(
                 "NotibaseServer", "NotibaseCore", "NotibaseSenders", "NotibaseTestSupport",
                 .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux])),
             ],
-            exclude: ["Live/schemathesis.toml", "Console/console_browser.py", "Console/python_client.py"]
+            exclude: ["Live/schemathesis.toml", "Console/console_browser.py", "Console/python_client.py", "Webhooks/Peers"]
         ),
 
         // MARK: iOS SDK: the app side (registration, responses, app categories)

@@ -55,14 +55,6 @@ package final class Server: Sendable {
     package static func start(
         _ configuration: ServerConfiguration, senders: SenderSet, logger: Logger, clock: WallClock = .system, doctor: (any PayloadDoctor)? = nil
     ) async throws -> Server {
-        try await start(configuration, senders: senders, logger: logger, clock: clock, doctor: doctor, webhookTransport: UnconnectedWebhookTransport())
-    }
-
-    /// The same with `webhookTransport` checking webhook endpoints' URLs and sending them their events.
-    static func start(
-        _ configuration: ServerConfiguration, senders: SenderSet, logger: Logger, clock: WallClock, doctor: (any PayloadDoctor)?,
-        webhookTransport: any WebhookTransport
-    ) async throws -> Server {
         // The shipped resources (the OpenAPI document, the console's files), read now: a binary
         // deployed without them stops here, saying where it looked, instead of at its first request.
         _ = try ResourceDirectory.current.get()
@@ -72,22 +64,9 @@ package final class Server: Sendable {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let store = try await openStorage(configuration, logger: logger)
         let secret = try secretKey(configuration, directory: directory)
-        let box = try SecretBox(key: secret)
-        let signer = Signer(secretKey: secret)
         let (adminHash, newAdminKey) = try await adminKey(configuration, store: store)
-        let metrics = Metrics()
-        let signals = WorkSignals()
-        // On PostgreSQL other nodes' work wakes this one too, so it can look less often on its own.
-        let listening = store.listen { signals.notify($0) }
-        let monitor = CredentialMonitor(store: store, logger: logger, clock: clock)
-        // A batch's worth for each worker waits at most.
-        let handoff = Handoff(workers: configuration.delivery.workers, batchSize: configuration.delivery.batchSize)
-        let context = APIContext(
-            store: store, auth: Authenticator(store: store, adminKeyHash: adminHash), limiter: RateLimiter(rates: configuration.limits.rates),
-            box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits, doctor: doctor,
-            signals: signals, metricsTokenHash: try configuration.metricsToken.map { try Crypto.sha256($0.utf8) }, handoff: (handoff, configuration.delivery.lease),
-            credentialMonitor: monitor, credentialsRequired: { if case .stored = senders.credentials { true } else { false } }(),
-            webhookTransport: webhookTransport)
+        let parts = try ServerParts.make(
+            store: store, configuration: configuration, senders: senders, secretKey: secret, adminKeyHash: adminHash, logger: logger, clock: clock, doctor: doctor)
         var options = HTTPServer.Options(host: configuration.host, port: configuration.port, maxBodyBytes: configuration.limits.maxBodyBytes)
         options.logger = logger
         options.connections = try ConnectionLimits(configuration.connections)
@@ -98,39 +77,15 @@ package final class Server: Sendable {
         } else if configuration.tlsCertificatePath != nil || configuration.tlsKeyPath != nil {
             throw ConfigurationError("HTTPS needs both a certificate and a key (--tls-cert and --tls-key)")
         }
-        let http = try HTTPServer(options: options, responder: APIResponder(context: context, accessLog: configuration.accessLog))
+        let http = try HTTPServer(options: options, responder: APIResponder(context: parts.context, accessLog: configuration.accessLog))
 
-        let delivery = configuration.delivery
-        let fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize,
-            minimumBatchSize: BatchPacing.defaultMinimum, signals: signals, handoff: (handoff, delivery.lease))
-        let worker = DeliveryWorker(
-            store: store, senders: senders, vault: CredentialVault(store: store, box: box, clock: clock, logger: logger), clock: clock, logger: logger, metrics: metrics,
-            signer: signer, options: DeliveryWorker.Options(batchSize: delivery.batchSize, lease: delivery.lease), signal: signals.delivery,
-            handoff: handoff, monitor: monitor)
-        let poll = listening ? max(delivery.pollInterval, ServerConfiguration.Delivery.listeningPollInterval) : delivery.pollInterval
-        var background = [Task(priority: Self.backgroundPriority) { await fanOut.run(interval: poll) }]
-        for _ in 0..<max(1, delivery.workers) {
-            background.append(Task(priority: Self.deliveryPriority) { await worker.run(idle: poll) })
-        }
-        do {
-            let probe = QueueDepthProbe(store: store, metrics: metrics, logger: logger)
-            background.append(Task(priority: Self.backgroundPriority) { await probe.run(interval: configuration.queueDepthInterval) })
-        }
-        do {
-            let retention = Retention(store: store, clock: clock, logger: logger, period: delivery.retention)
-            background.append(Task(priority: Self.backgroundPriority) { await retention.run(interval: .seconds(60)) })
-        }
-        do {
-            let webhooks = WebhookDispatcher(
-                store: store, transport: webhookTransport, box: box, clock: clock, logger: logger, options: .init(retention: delivery.retention))
-            background.append(Task(priority: Self.backgroundPriority) { await webhooks.run(interval: .milliseconds(200)) })
-        }
+        let background = parts.start()
         logger.info("serving", [
             "address": .string("\(options.tlsKeyPEM == nil ? "http" : "https")://\(configuration.host):\(http.port)"),
             "dataDirectory": .string(directory),
         ])
         return Server(
-            port: http.port, newAdminKey: newAdminKey, metrics: metrics, http: http, store: store, senders: senders,
+            port: http.port, newAdminKey: newAdminKey, metrics: parts.metrics, http: http, store: store, senders: senders,
             logger: logger, background: background, shutdownGrace: configuration.connections.shutdownGrace)
     }
 

@@ -32,6 +32,9 @@ package struct ServerConfiguration: Sendable {
     /// Log level and whether every request is logged.
     package var logLevel: Logger.Level = .info
     package var accessLog = true
+    /// Whether webhook endpoints may be `http` and resolve to loopback and private addresses
+    /// (`--webhook-allow-insecure`): for development and tests only, never in production.
+    package var webhookAllowInsecure = false
 
     /// Request limits.
     package struct Limits: Sendable {

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 @testable import NotibaseCLI
+import NotibaseTestSupport
 
-@Suite("notibase preview")
+@Suite("notibase preview", .tags(.timed))
 struct PreviewCommandTests {
     func preview(_ input: String, _ arguments: [String] = []) async throws -> (result: [String: Any], problems: [String]) {
         let run = await runCommand(["preview", "--json"] + arguments, input: input)

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import NotibaseCLI
+import NotibaseTestSupport
 
 /// `notibase preview` names every bad `nb_buttons` entry by the position it has in the payload,
 /// with a `null` anywhere before it.
-@Suite("notibase preview names the payload's own positions")
+@Suite("notibase preview names the payload's own positions", .tags(.timed))
 struct PreviewPositionsTests {
     @Test(arguments: 0..<5)
     func aNullDoesNotShiftTheEntriesAfterIt(nullAt position: Int) async throws {

@@ -4,10 +4,11 @@ import NotibaseCore
 import Testing
 import NotibaseServer
 @testable import NotibaseCLI
+import NotibaseTestSupport
 
 /// The doctor `notibase serve` gives the server's preview endpoint: `notibase preview`'s logic on
 /// an APNs payload, without downloading the image.
-@Suite("The server's doctor")
+@Suite("The server's doctor", .tags(.timed))
 struct SimulatedDoctorTests {
     func payload(_ message: Message) throws -> (JSONValue, Int) {
         let request = try APNsRenderer(message: message, topic: nil).render(DeliveryContext(deviceToken: "t", messageID: "m", deliveryID: "d", receiptSignature: "s"))

@@ -5,7 +5,7 @@ import Synchronization
 
 /// A test's child processes are awaited without holding a thread of Swift's cooperative pool
 /// (two threads on this machine), and their exit is seen even when their own children live on.
-@Suite("Child processes")
+@Suite("Child processes", .tags(.processes))
 struct ChildProcessTests {
     /// More children than the pool has threads, all awaited at once.
     static let count = 12

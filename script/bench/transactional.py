@@ -68,7 +68,7 @@ class Server:
     def __init__(self, args, data, database, log):
         self.port = free_port()
         command = [args.binary, "serve", "--listen", f"127.0.0.1:{self.port}", "--data-dir", data,
-                   "--sender", "accept", "--rate-limit-server", "0", "--rate-limit-client", "0",
+                   "--sender", "accept", *getattr(args, "limits", ["--rate-limit-server", "0", "--rate-limit-client", "0"]),
                    "--no-access-log", "--log-level", "warning", "--max-body-bytes", "8388608"] + args.serve_extra
         if database:
             command += ["--database", database]

@@ -72,6 +72,7 @@ extension ServeCommand {
                 configuration.logLevel = parsed
             }
             configuration.accessLog = !(arguments.flag("no-access-log") || environment["NOTIBASE_ACCESS_LOG"] == "off")
+            configuration.webhookAllowInsecure = arguments.flag("webhook-allow-insecure") || environment["NOTIBASE_WEBHOOK_ALLOW_INSECURE"] == "on"
             configuration.limits.acceptsAnyFCMTokenURI = value("fcm-token-url", "NOTIBASE_FCM_TOKEN_URL") != nil
             return configuration
         }

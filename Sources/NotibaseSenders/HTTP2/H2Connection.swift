@@ -213,20 +213,14 @@ final class H2Connection {
         guard let ssl else { return close(TLSContext.error("could not create a TLS session")) }
         state = .handshaking
         SSL_set_fd(ssl, fd)
-        if origin.host.contains(":") || origin.host.allSatisfy({ $0.isNumber || $0 == "." }) {
-            X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), origin.host)
-        } else {
-            _ = notibase_ssl_set_host_name(ssl, origin.host)
-            SSL_set1_host(ssl, origin.host)
-        }
+        TLSPeer.expect(origin.host, on: ssl)
         continueHandshake()
     }
 
     private func continueHandshake() {
         guard let ssl else { return }
-        OpenSSLFailure.clearQueue()
-        let result = SSL_connect(ssl)
-        if result == 1 {
+        switch TLSPeer.handshake(on: ssl) {
+        case .done:
             var protocolName: UnsafePointer<UInt8>?
             var length: UInt32 = 0
             SSL_get0_alpn_selected(ssl, &protocolName, &length)
@@ -234,18 +228,12 @@ final class H2Connection {
                 return close(TransportError(kind: .tls, cause: .tlsHandshake, message: "\(origin.authority) does not offer HTTP/2 (ALPN h2)"))
             }
             startSession()
-            return
-        }
-        switch SSL_get_error(ssl, result) {
-        case SSL_ERROR_WANT_READ: handshakeWantsWrite = false
-        case SSL_ERROR_WANT_WRITE: handshakeWantsWrite = true
-        default:
-            let verify = SSL_get_verify_result(ssl)
-            if verify != X509_V_OK {
-                close(TransportError(kind: .tls, cause: .untrustedPeer, message: "the certificate of \(origin.authority) is not trusted: " + String(cString: X509_verify_cert_error_string(verify))))
-            } else {
-                close(TLSContext.error("TLS handshake with \(origin.authority) failed"))
-            }
+        case .wantsRead: handshakeWantsWrite = false
+        case .wantsWrite: handshakeWantsWrite = true
+        case .failed(let certificate?):
+            close(TransportError(kind: .tls, cause: .untrustedPeer, message: "the certificate of \(origin.authority) is not trusted: " + certificate))
+        case .failed(nil):
+            close(TLSContext.error("TLS handshake with \(origin.authority) failed"))
         }
     }
 

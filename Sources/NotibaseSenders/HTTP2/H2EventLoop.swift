@@ -34,14 +34,7 @@ final class H2EventLoop {
     private init(inbox: HTTP2Inbox, configuration: HTTP2ClientConfiguration) {
         self.inbox = inbox
         self.configuration = configuration
-        var pipeFDs: [Int32] = [-1, -1]
-        precondition(pipe(&pipeFDs) == 0, "pipe failed (errno \(errno))")
-        for fd in pipeFDs {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        wakeFD = pipeFDs[0]
-        wakeWriteFD = pipeFDs[1]
+        (wakeFD, wakeWriteFD) = PollingThread.makeWakePipe()
         do { tls = .success(try TLSContext(configuration: configuration)) } catch { tls = .failure(error) }
         inbox.attach(wakeFD: wakeWriteFD)
     }

@@ -2,14 +2,14 @@ import Foundation
 import NotibaseCore
 import NotibaseSenders
 
-/// What every API handler uses: storage, keys, limits, the secret box, the signer, metrics and logs.
+/// What every API handler uses: the services (docs/decisions/0033), keys, limits, the signer,
+/// metrics and logs. Built by ``ServerParts/make(store:configuration:senders:secretKey:adminKeyHash:logger:clock:doctor:options:)``.
 final class APIContext: Sendable {
+    /// Read and written by the device routes until they have a service of their own; every other
+    /// route goes through a service.
     let store: any Storage
     let auth: Authenticator
     let limiter: RateLimiter
-    /// Messages each app may create a minute.
-    let quota: MessageQuota
-    let box: SecretBox
     let signer: Signer
     let metrics: Metrics
     let logger: Logger
@@ -17,24 +17,23 @@ final class APIContext: Sendable {
     let limits: ServerConfiguration.Limits
     /// What `POST /v1/preview` asks about iOS, when the server was given one.
     let doctor: (any PayloadDoctor)?
-    /// Wakes this node's fan-out when a message is due now.
-    let signals: WorkSignals
     /// The SHA-256 of the token `/metrics` needs, when it needs one.
     let metricsTokenHash: [UInt8]?
     /// Where this node's workers take what was written claimed for them, and for how long such a
     /// claim holds; nil when posts leave their deliveries to the workers' own claims.
     let handoff: (queue: Handoff, lease: Duration)?
-    /// One-device messages (``PostedMessage``) stored in group commits; what they write claimed
-    /// goes to the ``handoff`` with their messages, so a worker sends it without a claim, a read
-    /// or decoding the message again.
-    let posts: GroupCommit<PostedMessage, PostedMessage.Outcome>
-    /// Each app's credential health, as the workers found it.
-    let credentialMonitor: CredentialMonitor
-    /// Whether the senders send with the apps' stored credentials (not the accepting or simulated
-    /// ones): only then does a send warn about missing or failing credentials.
-    let credentialsRequired: Bool
+    /// Sends, reads and cancels messages; the delivery log and the funnel.
+    let messages: MessageService
+    /// Applies the receipts devices post.
+    let receipts: ReceiptService
+    /// Apps, their keys and credentials.
+    let apps: AppService
+    /// Forgets users.
+    let users: UserService
     /// What checks a webhook endpoint's URL at registration (and sends to it).
     let webhookTransport: any WebhookTransport
+    /// Seals webhook endpoints' secrets.
+    let box: SecretBox
 
     init(
         store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
@@ -43,33 +42,19 @@ final class APIContext: Sendable {
         credentialsRequired: Bool = false, webhookTransport: (any WebhookTransport)? = nil
     ) {
         self.webhookTransport = webhookTransport ?? UnconnectedWebhookTransport()
+        self.box = box
         self.handoff = handoff
-        posts = GroupCommit(limit: Self.postsPerCommit, concurrency: store.groupCommitsAtOnce) { posts in
-            let claim = handoff.flatMap { handoff in
-                let room = handoff.queue.room
-                return room > 0 ? FanOutClaim(lease: Int(handoff.lease.seconds * 1000), limit: room) : nil
-            }
-            let outcomes = try await store.createMessagesWithDeliveries(posts, claim: claim)
-            if let handoff {
-                var claimed: [ClaimedDelivery] = []
-                var messages: [MessageRecord] = []
-                for case .success(let outcome) in outcomes where !outcome.claimed.isEmpty {
-                    claimed += outcome.claimed
-                    messages.append(outcome.record)
-                }
-                handoff.queue.put(claimed, messages: messages)
-            }
-            return outcomes
-        }
-        self.credentialMonitor = credentialMonitor ?? CredentialMonitor(store: store, logger: logger, clock: clock)
-        self.credentialsRequired = credentialsRequired
+        messages = MessageService(
+            store: store, auth: auth, clock: clock, logger: logger, metrics: metrics, limits: limits, quota: quota ?? MessageQuota(perMinute: limits.appMessagesPerMinute),
+            signals: signals, handoff: handoff, credentialMonitor: credentialMonitor ?? CredentialMonitor(store: store, logger: logger, clock: clock),
+            credentialsRequired: credentialsRequired)
+        receipts = ReceiptService(store: store, clock: clock, metrics: metrics)
+        apps = AppService(store: store, auth: auth, box: box, clock: clock, logger: logger)
+        users = UserService(store: store, clock: clock, logger: logger)
         self.metricsTokenHash = metricsTokenHash
-        self.quota = quota ?? MessageQuota(perMinute: limits.appMessagesPerMinute)
-        self.signals = signals
         self.store = store
         self.auth = auth
         self.limiter = limiter
-        self.box = box
         self.signer = signer
         self.metrics = metrics
         self.logger = logger
@@ -77,9 +62,6 @@ final class APIContext: Sendable {
         self.limits = limits
         self.doctor = doctor
     }
-
-    /// The most posts one transaction stores (each writes at most ``FanOut/atOnceAudience`` deliveries).
-    static let postsPerCommit = 128
 
     /// Authenticates and rate-limits a request.
     func caller(_ request: HTTPRequest, _ allowed: Set<KeyKind>) async throws -> Caller {

@@ -74,16 +74,7 @@ enum AppsAPI {
             guard let name = body.name else {
                 throw APIError(status: 400, code: "missing_field", message: "name is required: the app's name, 1 to 100 characters", field: "name")
             }
-            let serverKey = try APIKey.generate(.server)
-            let clientKey = try APIKey.generate(.client)
-            let now = context.clock.milliseconds()
-            var app = try await context.store.createApp(
-                id: Identifier.make(milliseconds: now), name: name, serverKeyHash: APIKey.hash(serverKey), clientKeyHash: APIKey.hash(clientKey),
-                requireIdentityVerification: body.requireIdentityVerification ?? true, now: now)
-            if let pacing = body.pacing(changing: app.pacing) {
-                app = try await context.store.updateApp(app.id, name: nil, requireIdentityVerification: nil, pacing: pacing) ?? app
-            }
-            context.logger.info("app created", ["appId": .string(app.id)])
+            let (app, serverKey, clientKey) = try await context.apps.create(body, name: name)
             var answer = try await self.body(app, context)
             (answer.serverKey, answer.clientKey) = (serverKey, clientKey)
             return JSON.response(status: 201, answer)
@@ -94,9 +85,7 @@ enum AppsAPI {
         router.add(.get, "/v1/apps") { request, _ in
             let caller = try await context.caller(request, [.admin, .server])
             var items: [AppBody] = []
-            let apps: [AppRecord]
-            if let appID = caller.appID { apps = try await context.store.app(appID).map { [$0] } ?? [] } else { apps = try await context.store.apps() }
-            for app in apps { items.append(try await body(app, context)) }
+            for app in try await context.apps.apps(only: caller.appID) { items.append(try await body(app, context)) }
             return JSON.response(status: 200, ListBody(items: items, nextCursor: nil))
         }
 
@@ -108,21 +97,13 @@ enum AppsAPI {
         router.add(.patch, "/v1/apps/{appId}") { request, parameters in
             let app = try await access(request, parameters["appId"], context)
             let body = try JSON.decode(SettingsBody.self, from: request)
-            guard let updated = try await context.store.updateApp(
-                app.id, name: body.name, requireIdentityVerification: body.requireIdentityVerification, pacing: body.pacing(changing: app.pacing)) else {
-                throw APIError.notFound("app")
-            }
-            // Keys resolved before carry the old setting: from now on every request reads the new one.
-            context.auth.invalidate()
-            context.logger.info("app updated", ["appId": .string(app.id)])
+            guard let updated = try await context.apps.update(app, body) else { throw APIError.notFound("app") }
             return JSON.response(status: 200, try await self.body(updated, context))
         }
 
         router.add(.delete, "/v1/apps/{appId}") { request, parameters in
             _ = try await context.caller(request, [.admin])
-            guard try await context.store.deleteApp(parameters["appId"]) else { throw APIError.notFound("app") }
-            context.auth.invalidate()
-            context.logger.info("app deleted", ["appId": .string(try parameters["appId"])])
+            guard try await context.apps.delete(parameters["appId"]) else { throw APIError.notFound("app") }
             return HTTPResponse(status: 204)
         }
 
@@ -131,10 +112,7 @@ enum AppsAPI {
             guard let kind = KeyKind(rawValue: try parameters["kind"]), kind != .admin else {
                 throw APIError(status: 404, code: "not_found", message: "rotate the server or the client key: /keys/server/rotate or /keys/client/rotate", field: nil)
             }
-            let key = try APIKey.generate(kind)
-            guard try await context.store.replaceKey(appID: app.id, kind: kind, hash: APIKey.hash(key)) else { throw APIError.notFound("app") }
-            context.auth.invalidate()
-            context.logger.info("key rotated", ["appId": .string(app.id), "kind": .string(kind.rawValue)])
+            guard let key = try await context.apps.rotateKey(of: app, kind) else { throw APIError.notFound("app") }
             return JSON.response(status: 200, KeyBody(kind: kind.rawValue, key: key))
         }
 
@@ -162,7 +140,7 @@ enum AppsAPI {
         for provider in ["apns", "fcm"] {
             router.add(.delete, "/v1/apps/{appId}/credentials/\(provider)") { request, parameters in
                 let app = try await access(request, parameters["appId"], context)
-                _ = try await context.store.deleteCredentials(appID: app.id, provider: provider)
+                try await context.apps.deleteCredentials(of: app, provider: provider)
                 return HTTPResponse(status: 204)  // idempotent: none stored is the state asked for
             }
         }
@@ -172,18 +150,14 @@ enum AppsAPI {
     /// did not exist.
     private static func access(_ request: HTTPRequest, _ appID: String, _ context: APIContext) async throws -> AppRecord {
         let caller = try await context.caller(request, [.admin, .server])
-        guard caller.kind == .admin || caller.appID == appID, let app = try await context.store.app(appID) else {
+        guard caller.kind == .admin || caller.appID == appID, let app = try await context.apps.app(appID) else {
             throw APIError.notFound("app")
         }
         return app
     }
 
     private static func store(_ credentials: some Encodable, provider: String, summary: [String: String], app: AppRecord, _ context: APIContext) async throws -> HTTPResponse {
-        let plaintext = try JSON.encoder().encode(credentials)
-        let sealed = try context.box.seal(Array(plaintext), context: "\(provider):\(app.id)")
-        let now = context.clock.milliseconds()
-        try await context.store.putCredentials(appID: app.id, provider: provider, sealed: sealed, summary: JSON.text(summary), now: now)
-        context.logger.info("credentials stored", ["appId": .string(app.id), "provider": .string(provider)])
+        let now = try await context.apps.storeCredentials(credentials, provider: provider, summary: summary, app: app)
         let shown = shown(summary.merging(["provider": provider, "updatedAt": now.timestamp]) { a, _ in a }, appID: app.id, provider: provider, warn: true, context)
         return JSON.response(status: 200, shown)
     }
@@ -205,7 +179,7 @@ enum AppsAPI {
 
     private static func body(_ app: AppRecord, _ context: APIContext) async throws -> AppBody {
         var credentials: [String: CredentialBody] = [:]
-        for record in try await context.store.credentials(appID: app.id) {
+        for record in try await context.apps.credentials(of: app) {
             var summary = (try? JSONDecoder().decode([String: String].self, from: Data(record.summary.utf8))) ?? [:]
             summary["updatedAt"] = record.updatedAt.timestamp
             credentials[record.provider] = CredentialBody(

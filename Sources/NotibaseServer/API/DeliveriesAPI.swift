@@ -69,24 +69,20 @@ enum DeliveriesAPI {
         router.add(.get, "/v1/messages/{messageId}/deliveries") { request, parameters in
             let appID = try await context.appID(request)
             let (page, state) = try query(request)
-            guard let message = try await context.store.message(appID: appID, id: parameters["messageId"]) else { throw APIError.notFound("message") }
-            let deliveries = try await context.store.deliveries(messageSeq: message.seq, state: state, afterSeq: page.after, limit: page.limit)
+            let deliveries = try await context.messages.deliveries(appID: appID, messageID: parameters["messageId"], state: state, afterSeq: page.after, limit: page.limit)
             return list(deliveries, page)
         }
 
         router.add(.get, "/v1/devices/{deviceId}/deliveries") { request, parameters in
             let appID = try await context.appID(request)
             let (page, state) = try query(request)
-            guard let deliveries = try await context.store.deliveries(appID: appID, deviceID: parameters["deviceId"], state: state, afterSeq: page.after, limit: page.limit) else {
-                throw APIError.notFound("device")
-            }
+            let deliveries = try await context.messages.deliveries(appID: appID, deviceID: parameters["deviceId"], state: state, afterSeq: page.after, limit: page.limit)
             return list(deliveries, page)
         }
 
         router.add(.get, "/v1/deliveries/{deliveryId}") { request, parameters in
             let appID = try await context.appID(request)
-            guard let delivery = try await context.store.delivery(appID: appID, id: parameters["deliveryId"]) else { throw APIError.notFound("delivery") }
-            return JSON.response(status: 200, DeliveryBody(delivery))
+            return JSON.response(status: 200, DeliveryBody(try await context.messages.delivery(appID: appID, id: parameters["deliveryId"])))
         }
     }
 

@@ -53,10 +53,8 @@ enum FunnelAPI {
     static func add(to router: inout Router, _ context: APIContext) {
         router.add(.get, "/v1/messages/{messageId}/funnel") { request, parameters in
             let appID = try await context.appID(request)
-            guard let message = try await context.store.message(appID: appID, id: parameters["messageId"]) else { throw APIError.notFound("message") }
-            let funnel = try await context.store.funnel(messageSeq: message.seq)
+            let (message, funnel, waiting) = try await context.messages.funnel(appID: appID, messageID: parameters["messageId"])
             let states = funnel.byState
-            let waiting = states["retrying", default: 0] > 0 ? try await context.store.waitingForCredentials(messageSeq: message.seq) : []
             return JSON.response(status: 200, FunnelBody(
                 messageId: message.id, state: message.state.rawValue, audience: message.audienceSize, deliveries: states.values.reduce(0, +),
                 queued: (states["queued"] ?? 0) + (states["retrying"] ?? 0), sent: funnel.sent, failed: states["failed"] ?? 0,
@@ -69,7 +67,7 @@ enum FunnelAPI {
         router.add(.post, "/v1/audience/count") { request, _ in
             let appID = try await context.appID(request)
             let body = try JSON.decode(AudienceBody.self, from: request)
-            return JSON.response(status: 200, AudienceCount(count: try await context.store.audienceSize(appID: appID, body.audience)))
+            return JSON.response(status: 200, AudienceCount(count: try await context.messages.audienceSize(appID: appID, body.audience)))
         }
     }
 }

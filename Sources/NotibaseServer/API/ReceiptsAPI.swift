@@ -12,10 +12,8 @@ enum ReceiptsAPI {
         var duplicate: Bool
     }
 
-    /// What the delivery log keeps of a receipt.
-    /// The most receipts one delivery keeps: a notification is rendered once and tapped a few
-    /// times; past this, receipts are refused rather than let one delivery's log grow without end.
-    static let maximumReceiptsPerDelivery = 32
+    /// The most receipts one delivery keeps (``ReceiptService/maximumReceiptsPerDelivery``).
+    static let maximumReceiptsPerDelivery = ReceiptService.maximumReceiptsPerDelivery
     /// Each field's size, in characters (as the OpenAPI document states them): a receipt is a
     /// small report, and what it holds is shown in the log, so one delivery's log stays small.
     static func checkBounds(_ receipt: Receipt) throws {
@@ -63,14 +61,9 @@ enum ReceiptsAPI {
             if receipt.event == .action && (receipt.actionID ?? "").isEmpty {
                 throw APIError(status: 400, code: "missing_field", message: "actionId is required for an action receipt: the identifier of the tapped button", field: "actionId")
             }
-            let detail = DeliveryEventDetail(receiptID: receipt.id, render: receipt.render, actionID: receipt.actionID, text: receipt.text)
-            let result = Identifier.isWellFormed(receipt.deliveryID)
-                ? try await context.store.applyReceipt(
-                    appID: appID, receipt, detail: detail, limit: Self.maximumReceiptsPerDelivery, now: context.clock.milliseconds())
-                : .unknownDelivery
+            let result = try await context.receipts.apply(receipt, appID: appID)
             switch result {
             case .accepted(let deliveryID):
-                context.metrics.recordReceipt(event: receipt.event.rawValue)
                 return JSON.response(status: 202, ReceiptAnswer(receiptId: receipt.id, deliveryId: deliveryID, duplicate: false))
             case .duplicate(let deliveryID):
                 return JSON.response(status: 200, ReceiptAnswer(receiptId: receipt.id, deliveryId: deliveryID, duplicate: true))

@@ -19,11 +19,7 @@ enum UsersAPI {
             guard (1...256).contains(user.unicodeScalars.count), !user.hasControlCharacters else {
                 throw APIError.invalid("externalUserId", "must be 1 to 256 characters, none a control character")
             }
-            let forgotten = try await context.store.deleteUser(appID: appID, externalUserID: user, now: context.clock.milliseconds())
-            context.logger.info("user deleted", [
-                "appId": .string(appID), "devices": .int(forgotten.devicesDeleted), "replies": .int(forgotten.repliesRemoved),
-                "messages": .int(forgotten.messagesRewritten),
-            ])
+            let forgotten = try await context.users.delete(appID: appID, externalUserID: user)
             return JSON.response(status: 200, DeletedBody(
                 externalUserId: user, devicesDeleted: forgotten.devicesDeleted, repliesRemoved: forgotten.repliesRemoved,
                 messagesRewritten: forgotten.messagesRewritten))

@@ -18,7 +18,9 @@ struct Caller: Sendable, Hashable {
 /// Resolves `Authorization: Bearer <key>` to a ``Caller``. Keys are looked up by their SHA-256
 /// (only hashes are stored); the admin key's hash is compared in constant time. Resolved keys are
 /// cached until any key changes, and a rotation takes effect for every request that starts after
-/// it returns (a look-up under way then does not fill the cache).
+/// it returns (a look-up under way then does not fill the cache). Apps' settings are cached the
+/// same way (``app(_:read:)``). Nodes sharing a database forget theirs when another node announces
+/// a change (``AnnouncedWork/apps``), and whenever they start hearing again after a lost connection.
 final class Authenticator: Sendable {
     private let store: any KeyDirectory
     private let adminKeyHash: [UInt8]
@@ -28,6 +30,7 @@ final class Authenticator: Sendable {
     /// rotation must not put what it read into the cache after it.
     private struct Cache {
         var owners: [[UInt8]: KeyOwner] = [:]
+        var apps: [String: AppRecord] = [:]
         var generation = 0
     }
 
@@ -91,12 +94,34 @@ final class Authenticator: Sendable {
         return caller
     }
 
-    /// Forgets every resolved key (after a rotation or an app's deletion).
+    /// The app `id` as `read` reads it, cached until ``invalidate()``: a send needs its pacing and
+    /// credentials' revision, and they change only through the API.
+    func app(_ id: String, read: () async throws -> AppRecord?) async throws -> AppRecord? {
+        let (cached, generation) = cache.withLock { ($0.apps[id], $0.generation) }
+        if let cached { return cached }
+        guard let app = try await read() else { return nil }
+        cache.withLock { cache in
+            guard cache.generation == generation else { return }
+            if cache.apps.count > 10_000 { cache.apps.removeAll() }
+            cache.apps[id] = app
+        }
+        return app
+    }
+
+    /// Forgets every resolved key and app (after a rotation, a change of an app's settings or
+    /// credentials, or an app's deletion, here or on another node).
     func invalidate() {
         cache.withLock { cache in
             cache.owners.removeAll()
+            cache.apps.removeAll()
             cache.generation += 1
         }
+    }
+
+    /// What a node hears another announce (``Storage/listen(_:)``): an app's change forgets
+    /// everything resolved.
+    func hear(_ work: AnnouncedWork) {
+        if work == .apps { invalidate() }
     }
 
     private static let unknownKey = APIError(status: 401, code: "invalid_key", message: "the key is not valid (rotated, or its app deleted); use a current key", field: nil)

@@ -70,6 +70,7 @@ struct WorkSignals: Sendable {
         switch work {
         case .fanOut: fanOut.notify()
         case .delivery: delivery.notify()
+        case .apps: break
         }
     }
 }

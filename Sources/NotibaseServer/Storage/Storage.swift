@@ -172,6 +172,9 @@ enum AnnouncedWork: String, Sendable, CaseIterable {
     case fanOut = "fan-out"
     /// Deliveries were written and are due.
     case delivery
+    /// An app's keys, settings or credentials changed, or it was deleted: what a node resolved
+    /// of them before (``Authenticator``) is forgotten.
+    case apps
 }
 
 extension Storage {

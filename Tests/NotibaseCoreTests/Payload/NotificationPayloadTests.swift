@@ -88,7 +88,7 @@ struct NotificationPayloadTests {
 }
 
 /// Random and mutated payloads: the reader never crashes, and what it returns is always usable.
-@Suite("Payload reader fuzzing")
+@Suite("Payload reader fuzzing", .tags(.load))
 struct PayloadFuzzTests {
     static var iterations: Int {
         Int(ProcessInfo.processInfo.environment["NOTIBASE_FUZZ_ITERATIONS"] ?? "") ?? 100_000

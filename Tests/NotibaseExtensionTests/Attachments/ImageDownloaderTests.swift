@@ -3,7 +3,7 @@ import Testing
 import NotibaseTestSupport
 @testable import NotibaseExtension
 
-@Suite("Image download", .serialized)
+@Suite("Image download", .serialized, .tags(.processes))
 struct ImageDownloaderTests {
     let server = ImageServer.shared
     let directory = TemporaryDirectory("notibase-images")

@@ -105,7 +105,7 @@ extension CategoryLedgerTests {
 
 /// The lock around the read-modify-write of the category set: one holder at a time, within a lock,
 /// across locks on the same directory, and across processes.
-@Suite("The category lock")
+@Suite("The category lock", .tags(.processes))
 struct FileCategoryLockTests {
     let files = TemporaryDirectory("notibase-lock")
 

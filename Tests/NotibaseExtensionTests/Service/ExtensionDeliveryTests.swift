@@ -7,7 +7,7 @@ import NotibaseTestSupport
 
 /// The extension as iOS runs it: on a simulated device that enforces the time budget, counts
 /// content handler calls and draws what iOS would.
-@Suite("The extension on a simulated device")
+@Suite("The extension on a simulated device", .tags(.timed))
 struct ExtensionDeliveryTests {
     let files = TemporaryDirectory("notibase-extension")
     let server = ImageServer.shared
@@ -136,7 +136,7 @@ struct ExtensionDeliveryTests {
 
 /// The load test of the serial section, in a pass of its own (`script/test`): a thousand
 /// deliveries at once would eat into the time budgets of the tests above.
-@Suite("A thousand deliveries at once")
+@Suite("A thousand deliveries at once", .tags(.timed, .load))
 struct ConcurrentDeliveryStressTests {
     let base = ExtensionDeliveryTests()
 
@@ -180,7 +180,7 @@ struct ConcurrentDeliveryStressTests {
     }
 }
 
-@Suite("The receipt outbox")
+@Suite("The receipt outbox", .tags(.timed))
 struct ReceiptOutboxTests {
     @Test func keepsReceiptsUntilSentAndStaysBounded() async throws {
         let files = TemporaryDirectory("notibase-outbox")

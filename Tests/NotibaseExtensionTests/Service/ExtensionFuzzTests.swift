@@ -8,7 +8,7 @@ import NotibaseTestSupport
 /// Random and mutated payloads through the whole extension: it never crashes, and calls the
 /// content handler exactly once, every time. NOTIBASE_FUZZ_ITERATIONS sets the count (100,000 by
 /// default; more in a benchmark run).
-@Suite("Extension fuzzing")
+@Suite("Extension fuzzing", .tags(.load))
 struct ExtensionFuzzTests {
     static var iterations: Int {
         Int(ProcessInfo.processInfo.environment["NOTIBASE_FUZZ_ITERATIONS"] ?? "") ?? 100_000

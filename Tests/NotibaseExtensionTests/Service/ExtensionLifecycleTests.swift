@@ -7,7 +7,7 @@ import NotibaseTestSupport
 
 /// What iOS does to the extension's process and instance that a kinder stand-in would hide.
 /// Serialized: one test at a time, so that the memory a delivery adds is its own.
-@Suite("The extension's process and instance, as iOS runs them", .serialized)
+@Suite("The extension's process and instance, as iOS runs them", .serialized, .tags(.lifecycle))
 struct ExtensionLifecycleTests {
     let files = TemporaryDirectory("notibase-lifecycle")
 

@@ -75,7 +75,7 @@ struct APNsEnvironmentTests {
         let worker = DeliveryWorker(
             store: harness.store, senders: SenderSet(ios: sender, android: sender, credentials: .stored),
             vault: CredentialVault(store: harness.store, box: try SecretBox(key: Harness.secretKey)), clock: WallClock { harness.time.now },
-            logger: .silent, metrics: Metrics(), signer: harness.signer, options: .init())
+            logger: .silent, metrics: Metrics(), signer: harness.signer, options: .init(), handoff: harness.parts.handoff)
         let audience = listed ? #"{"deviceIds": ["\#(first)", "\#(second)"]}"# : #"{"all": true}"#
         _ = try await harness.send(app, #"{"message": {"title": "Hi"}, "audience": \#(audience)}"#)
         try await harness.fanOut.runOnce()

@@ -7,7 +7,7 @@ import NotibaseTestSupport
 /// `notibase demo --console` and drives every page. Screenshots of each page are written to
 /// `.build/console-screenshots` (or `NOTIBASE_SCREENSHOTS`); docs/console.md shows them.
 /// In script/test's load pass: a browser and a server with simulated phones load the machine.
-@Suite("Console in a browser", .serialized)
+@Suite("Console in a browser", .serialized, .tags(.load))
 struct ConsoleBrowserTests {
     @Test(.timeLimit(.minutes(5)))
     func signInComposeSendWatchTheFunnelAndAskADevice() async throws {

@@ -5,7 +5,7 @@ import NotibaseTestSupport
 /// The API as client generators see it: `python_client.py` generates a Python client from the
 /// served /openapi.json with openapi-python-client (PyPI, installed by script/bootstrap --tests),
 /// refuses any schema the generator drops, and uses the client against the built `notibase serve`.
-@Suite("A client generated from /openapi.json", .serialized)
+@Suite("A client generated from /openapi.json", .serialized, .tags(.processes))
 struct GeneratedClientTests {
     @Test(.timeLimit(.minutes(3)))
     func aGeneratedPythonClientSendsAMessageAndReadsItsLog() async throws {

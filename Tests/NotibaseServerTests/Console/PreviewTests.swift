@@ -2,10 +2,11 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// `POST /v1/preview`: the exact payloads the core's renderers make, against their limits, what an
 /// Android phone draws, and the doctor's verdict on what an iPhone draws.
-@Suite("Preview endpoint")
+@Suite("Preview endpoint", .tags(.timed))
 struct PreviewTests {
     static let twoButtons = #"{"message": {"title": "Your order shipped", "body": "Parcel 4242", "image": "https://cdn.example/parcel.jpg", "buttons": [{"id": "track", "text": "Track"}, {"id": "cancel", "text": "Cancel", "options": ["destructive"]}]}, "ttl": 3600, "collapseId": "order-4242"}"#
 

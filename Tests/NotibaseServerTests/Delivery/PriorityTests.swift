@@ -11,7 +11,7 @@ import Testing
 /// fan-out batches of a quarter second. The delivery workers run above the fan-out, which the
 /// store's actor tends to honour (decision 0012: not a guarantee); requests do not outrank either,
 /// so no flood of them can stop delivery.
-@Suite("Priorities: deliveries before the fan-out")
+@Suite("Priorities: deliveries before the fan-out", .tags(.timed))
 struct PriorityTests {
     @Test func theDeliveryWorkersRunAtTheirPriority() async throws {
         let sender = PriorityRecordingSender()

@@ -2,11 +2,12 @@ import Foundation
 import Synchronization
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// Bodies are not buffered for whoever asks (issue 28): a request's key is checked from its head
 /// before any of its body is read, and the bytes of bodies held at once are bounded, so a flood
 /// of unfinished bodies neither grows the server's memory nor keeps it after.
-@Suite("Bodies screened and bounded over sockets", .serialized)
+@Suite("Bodies screened and bounded over sockets", .serialized, .tags(.floods))
 struct BodyScreeningTests {
     static let megabyte = 1 << 20
 

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// Nobody without a key can make the server unreachable (issue 28): hostile connections from one
 /// address cannot take the room other addresses need, and a head or body trickled a byte at a
 /// time is cut at its deadline. Bounded for CI's load pass: 2,000 connections, a few seconds.
 /// The server under test raises this process's open-file limit itself (`HTTPServer`'s setrlimit),
 /// which covers the test's own sockets too.
-@Suite("Connection limits over sockets", .serialized)
+@Suite("Connection limits over sockets", .serialized, .tags(.floods))
 struct ConnectionLimitTests {
     @Test func hostileConnectionsFromOneAddressLeaveOtherAddressesAnswered() async throws {
         let (server, directory) = try await InProcessServer.start { configuration in

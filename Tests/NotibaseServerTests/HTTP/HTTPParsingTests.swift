@@ -7,7 +7,7 @@ import NotibaseTestSupport
 /// The HTTP layer's parsing rules over real sockets: ambiguous framing, NUL bytes and repeated
 /// security headers are refused with one JSON 400, and the connection is closed, so nothing sent
 /// after them on it is ever run as a request.
-@Suite("HTTP parsing over sockets", .serialized)
+@Suite("HTTP parsing over sockets", .serialized, .tags(.sqliteOnly))
 struct HTTPParsingTests {
     static let key = Harness.adminKey
 

@@ -7,7 +7,7 @@ import NotibaseTestSupport
 /// Kill -9 during a 100k-device fan-out and delivery, restart on the same data, and check that
 /// every delivery reaches a final state, none is lost, and duplicates stay within what was in
 /// flight.
-@Suite("Crash safety", .serialized)
+@Suite("Crash safety", .serialized, .tags(.load))
 struct CrashTests {
     static let devices = 100_000
     static let workers = 2

@@ -5,7 +5,7 @@ import NotibaseTestSupport
 
 /// A wrong database at start is a clear message and a non-zero exit, and the password in the URL
 /// is never printed.
-@Suite("notibase serve --database")
+@Suite("notibase serve --database", .tags(.processes))
 struct DatabaseURLTests {
     static func serve(_ arguments: [String]) async throws -> (status: Int32, output: String) {
         let directory = TemporaryDirectory()

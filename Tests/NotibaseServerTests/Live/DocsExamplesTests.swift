@@ -13,7 +13,7 @@ import NotibaseTestSupport
 /// key. `localhost:8080` becomes the server's address. A command saying `# not run here: why`, or
 /// a block after `<!-- not run here: why -->`, is skipped, and the skips are printed with their
 /// count. ```` ```json ```` blocks are illustrations, not compared.
-@Suite("The docs' examples run as shown")
+@Suite("The docs' examples run as shown", .tags(.sqliteOnly, .processes))
 struct DocsExamplesTests {
     private static func page(_ path: String) throws -> String {
         try String(contentsOf: TestProducts.packageRoot.appendingPathComponent(path), encoding: .utf8)

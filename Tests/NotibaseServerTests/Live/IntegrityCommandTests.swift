@@ -4,7 +4,7 @@ import Testing
 import NotibaseTestSupport
 
 /// `notibase serve --check`, as an operator runs it: the real binary on a real data directory.
-@Suite("notibase serve --check")
+@Suite("notibase serve --check", .tags(.sqliteOnly, .processes))
 struct IntegrityCommandTests {
     static func check(_ dataDirectory: String) async throws -> (status: Int32, output: String) {
         try await runToEnd(try ServerProcess.binary(), ["serve", "--check", "--data-dir", dataDirectory])

@@ -3,7 +3,7 @@ import Testing
 import NotibaseTestSupport
 
 /// libmicrohttpd's own messages reach the server's JSON log, never standard error as plain lines.
-@Suite("libmicrohttpd log of a live server", .serialized)
+@Suite("libmicrohttpd log of a live server", .serialized, .tags(.sqliteOnly, .processes))
 struct LibmicrohttpdLogTests {
     @Test func aMalformedRequestLeavesOnlyJSONLinesOnStandardError() async throws {
         let directory = TemporaryDirectory()

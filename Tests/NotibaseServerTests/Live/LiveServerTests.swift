@@ -6,7 +6,7 @@ import NotibaseSenders
 import NotibaseTestSupport
 
 /// The server over real sockets: keep-alive, the body limit, the whole loop, TLS, shutdown.
-@Suite("Live server over sockets", .serialized)
+@Suite("Live server over sockets", .serialized, .tags(.sqliteOnly))
 struct LiveServerTests {
     @Test func oneConnectionServesManyRequests() async throws {
         let (server, directory) = try await InProcessServer.start()

@@ -10,7 +10,7 @@ import NotibaseTestSupport
 /// still after a restart) and a noisy neighbour (expensive reads, cancels and sends at once),
 /// while a bystander app's one-device message and its list are timed. The bounds are generous
 /// (a loaded CI machine); the figures themselves are in docs/benchmarks.md.
-@Suite("A noisy tenant", .serialized)
+@Suite("A noisy tenant", .serialized, .tags(.noisy))
 struct NoisyTenantTests {
     static let sendBound = Duration.seconds(1)
     static let readBound = Duration.seconds(1)

@@ -6,7 +6,7 @@ import NotibaseTestSupport
 /// requests from /openapi.json, valid and invalid, and checks every answer against the document:
 /// no server error, no status, header or body the document does not describe, invalid input
 /// rejected; then, statefully, sequences of calls along the document's links.
-@Suite("Schemathesis against /openapi.json", .serialized)
+@Suite("Schemathesis against /openapi.json", .serialized, .tags(.load))
 struct SchemathesisTests {
     @Test(.timeLimit(.minutes(10)))
     func everyAnswerConformsToTheDocument() async throws {

@@ -6,7 +6,7 @@ import NotibaseTestSupport
 /// finish for its grace, answers those still waiting 503, closes the store and exits 0, where
 /// libmicrohttpd used to abort the process ("MHD_stop_daemon() called while we have suspended
 /// connections", signal 6).
-@Suite("Shutdown of a real process", .serialized)
+@Suite("Shutdown of a real process", .serialized, .tags(.processes))
 struct ShutdownTests {
     @Test func sigtermWhileRequestsWaitAnswersThem503AndExitsZero() async throws {
         let directory = TemporaryDirectory()

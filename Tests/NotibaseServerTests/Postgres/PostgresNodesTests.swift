@@ -9,7 +9,7 @@ import NotibaseTestSupport
 /// and several nodes of which some die. They need the throwaway cluster script/test starts
 /// (`NOTIBASE_TEST_DATABASE_URL` and its directory, `NOTIBASE_TEST_POSTGRES_DIR`), and run alone,
 /// since they load the machine and drop connections.
-@Suite("PostgreSQL nodes", .serialized, .enabled(if: TestCluster.current != nil))
+@Suite("PostgreSQL nodes", .serialized, .enabled(if: TestCluster.current != nil), .tags(.postgresNodes))
 struct PostgresNodesTests {
     static var cluster: (url: String, directory: String)? { TestCluster.current }
 

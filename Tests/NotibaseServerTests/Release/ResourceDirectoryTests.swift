@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// Where the server looks for its resources: from the binary, or where `NOTIBASE_RESOURCES_DIR`
 /// says, and never in the working directory.
-@Suite("Resource directory")
+@Suite("Resource directory", .tags(.sqliteOnly))
 struct ResourceDirectoryTests {
     static let binary = URL(fileURLWithPath: "/opt/notibase/bin/notibase")
 

@@ -7,7 +7,7 @@ import NotibaseTestSupport
 /// its resources (the OpenAPI document, the console) come from `../share/notibase` beside its
 /// `bin/` (the Debian package's `/usr/bin` and `/usr/share/notibase`) or from
 /// `NOTIBASE_RESOURCES_DIR`, and without them it refuses to start, saying where it looked.
-@Suite("Resources found from the binary, not the working directory")
+@Suite("Resources found from the binary, not the working directory", .tags(.sqliteOnly, .processes))
 struct ResourceLayoutTests {
     /// A copy of the build's resources whose console page carries `marker`, so an answer shows
     /// which copy was served (the build's own is always on disk too).

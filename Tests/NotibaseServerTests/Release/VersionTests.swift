@@ -2,10 +2,11 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// The server shows the one version (`NotibaseVersion.current`, Sources/NotibaseCore/Version.swift)
 /// wherever it shows one: `GET /healthz` and the OpenAPI document's `info.version`.
-@Suite("The server's version")
+@Suite("The server's version", .tags(.sqliteOnly))
 struct VersionTests {
     @Test func theVersionIsSemantic() {
         let parts = NotibaseVersion.current.split(separator: ".", omittingEmptySubsequences: false)

@@ -5,7 +5,7 @@ import NotibaseTestSupport
 
 /// The storage integrity check (`notibase serve --check`, and the end of every harness test) and
 /// the migration that made identities safe on databases written by the first schema.
-@Suite("Storage integrity check")
+@Suite("Storage integrity check", .tags(.sqliteOnly))
 struct IntegrityCheckTests {
     /// A database at schema 1, as the first release wrote it, in a fresh directory.
     static func firstSchemaDatabase(_ directory: TemporaryDirectory) throws -> (path: String, connection: SQLiteConnection) {

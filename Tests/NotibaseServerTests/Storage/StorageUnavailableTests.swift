@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import NotibaseCore
 @testable import NotibaseServer
+import NotibaseTestSupport
 
 /// When the database cannot answer, a request gets a 503 that says to retry, never a 500, and
 /// nothing is half done.
-@Suite("Storage unavailable")
+@Suite("Storage unavailable", .tags(.sqliteOnly))
 struct StorageUnavailableTests {
     @Test func aLockedDatabaseIs503WithRetryAfterAndTheRetrySucceeds() async throws {
         let harness = try await Harness(busyTimeout: 50)

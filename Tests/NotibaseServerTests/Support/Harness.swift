@@ -6,7 +6,8 @@ import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
 
-/// The server's parts in one process: requests go straight to the responder (``request(_:_:key:body:headers:)``),
+/// The server's parts in one process, wired by ``ServerParts/make(store:configuration:senders:secretKey:adminKeyHash:logger:clock:doctor:options:)``
+/// as `notibase serve` wires them: requests go straight to the responder (``request(_:_:key:body:headers:)``),
 /// or, inside ``test(_:_:)`` over `.live`, over a socket to the same responder; the fan-out and the
 /// workers run when the test says. Time is a settable clock.
 final class Harness: TestClient {
@@ -20,11 +21,14 @@ final class Harness: TestClient {
     let store: any Storage & RowCounting
     private let finishStore: @Sendable () -> Void
     let responder: APIResponder
-    let fanOut: FanOut
-    let worker: DeliveryWorker
+    /// What a server wires over its store (``ServerParts``): the services, the signals, the
+    /// handoff, the fan-out and the workers; the test runs the loops a step at a time.
+    let parts: ServerParts
+    var fanOut: FanOut { parts.fanOut }
+    var worker: DeliveryWorker { parts.worker }
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
     let time = ManualClock(Harness.start)
-    let metrics: Metrics
+    var metrics: Metrics { parts.metrics }
     private let maxBodyBytes: Int
 
     /// `quickHandlers: false` runs every route's handler in a task: the reference for the quick
@@ -33,7 +37,8 @@ final class Harness: TestClient {
         sender: any Sender = ScriptedSender(), rates: [KeyKind: Int] = [:], policy: RetryPolicy = RetryPolicy(), batchSize: Int = 500,
         logger: Logger = .silent, quickHandlers: Bool = true, acceptsAnyFCMTokenURI: Bool = false, busyTimeout: Int32 = 5_000,
         doctor: (any PayloadDoctor)? = nil, messagesPerMinute: Int = ServerConfiguration.Limits().appMessagesPerMinute, plans: QueryPlans? = nil,
-        storedBytes: Int = ServerConfiguration.Limits().appStoredBytes, storedCredentials: Bool = false, handoff: Handoff? = nil
+        storedBytes: Int = ServerConfiguration.Limits().appStoredBytes, storedCredentials: Bool = false, handoff: Handoff? = nil,
+        webhookTransport: (any WebhookTransport)? = nil
     ) async throws {
         directory = NSTemporaryDirectory() + "notibase-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -44,31 +49,31 @@ final class Harness: TestClient {
         finishStore = opened.finish
         let store = self.store
         let time = self.time
-        let clock = time.wallClock
-        let box = try SecretBox(key: Self.secretKey)
-        metrics = Metrics()
-        var limits = ServerConfiguration.Limits()
-        limits.rates = rates
-        limits.acceptsAnyFCMTokenURI = acceptsAnyFCMTokenURI
-        limits.appStoredBytes = storedBytes
-        maxBodyBytes = limits.maxBodyBytes
+        var configuration = ServerConfiguration()
+        configuration.limits.rates = rates
+        configuration.limits.acceptsAnyFCMTokenURI = acceptsAnyFCMTokenURI
+        configuration.limits.appStoredBytes = storedBytes
+        configuration.limits.appMessagesPerMinute = messagesPerMinute
+        configuration.delivery.batchSize = batchSize
+        configuration.delivery.fanOutBatchSize = 1_000
+        maxBodyBytes = configuration.limits.maxBodyBytes
         // Rate limits on a stopped clock: no bucket refills while a test runs, however slowly. The
         // message quota refills as the test's clock moves (``advance(_:)``).
         let start = ContinuousClock.now
+        var options = ServerParts.Options()
+        options.policy = policy
+        options.fanOutMinimumBatchSize = nil
+        options.handoff = handoff
+        options.webhookTransport = webhookTransport
+        options.rateClock = { start }
+        options.quotaClock = { start + .milliseconds(Int(time.now.timeIntervalSince(Harness.start) * 1000)) }
         // With `storedCredentials` the workers send with each app's uploaded credentials (and
         // track their health), as a server with the real senders does.
-        let monitor = CredentialMonitor(store: store, logger: logger, clock: clock)
-        let context = APIContext(
-            store: store, auth: Authenticator(store: store, adminKeyHash: try APIKey.hash(Self.adminKey)), limiter: RateLimiter(rates: rates, now: { start }),
-            box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: limits, doctor: doctor,
-            quota: MessageQuota(perMinute: messagesPerMinute) { start + .milliseconds(Int(time.now.timeIntervalSince(Harness.start) * 1000)) },
-            handoff: handoff.map { ($0, .seconds(30)) }, credentialMonitor: monitor, credentialsRequired: storedCredentials)
-        responder = APIResponder(context: context, accessLog: true, quickHandlers: quickHandlers)
         let senders = SenderSet(ios: sender, android: sender, credentials: storedCredentials ? .stored : .notRequired)
-        fanOut = FanOut(store: store, clock: clock, logger: logger, metrics: metrics, batchSize: 1_000)
-        worker = DeliveryWorker(
-            store: store, senders: senders, vault: CredentialVault(store: store, box: box), clock: clock, logger: logger, metrics: metrics,
-            signer: signer, options: DeliveryWorker.Options(batchSize: batchSize, lease: .seconds(30), policy: policy), handoff: handoff, monitor: monitor)
+        parts = try ServerParts.make(
+            store: store, configuration: configuration, senders: senders, secretKey: Self.secretKey, adminKeyHash: try APIKey.hash(Self.adminKey),
+            logger: logger, clock: time.wallClock, doctor: doctor, options: options)
+        responder = APIResponder(context: parts.context, accessLog: true, quickHandlers: quickHandlers)
     }
 
     /// Every test that used a harness ends with the storage integrity check: whatever it did, no

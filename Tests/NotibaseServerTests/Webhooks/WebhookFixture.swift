@@ -7,10 +7,12 @@ import NotibaseTestSupport
 /// middle: each wait is the schedule's).
 struct WebhookFixture {
     let harness: Harness
-    let transport = RecordingWebhookTransport()
+    let transport: RecordingWebhookTransport
 
     init(sender: ScriptedSender = ScriptedSender()) async throws {
-        harness = try await Harness(sender: sender)
+        let transport = RecordingWebhookTransport()
+        self.transport = transport
+        harness = try await Harness(sender: sender, webhookTransport: transport)
     }
 
     func dispatcher(batchSize: Int = 500, batchWait: Duration = .zero) throws -> WebhookDispatcher {

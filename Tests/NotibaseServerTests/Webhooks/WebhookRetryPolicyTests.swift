@@ -1,8 +1,10 @@
 import Testing
 @testable import NotibaseServer
+import NotibaseTestSupport
 
-/// The retry state machine alone: what becomes of a batch after each attempt.
-@Suite struct WebhookRetryPolicyTests {
+/// The retry state machine alone: what becomes of a batch after each attempt (no store: the
+/// PostgreSQL pass skips it).
+@Suite(.tags(.sqliteOnly)) struct WebhookRetryPolicyTests {
     let policy = WebhookRetryPolicy()
     let inFlight = WebhookDispatchState(cursor: 10, batchID: "msg_a", batchLast: 20)
 

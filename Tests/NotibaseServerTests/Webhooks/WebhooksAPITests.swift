@@ -35,7 +35,7 @@ struct WebhooksAPITests {
     }
 
     @Test func aURLTheTransportRefusesIsA400NamingURLAndWhy() async throws {
-        let harness = try await Harness()
+        let harness = try await WebhookFixture().harness
         let app = try await harness.createApp()
         let insecure = await harness.request("POST", "/v1/webhooks", key: app.serverKey, body: #"{"url": "http://hooks.example.com/"}"#)
         #expect(insecure.status == 400 && insecure["error"]["field"].string == "url")
@@ -52,7 +52,7 @@ struct WebhooksAPITests {
     }
 
     @Test func anotherAppsKeyCannotReadReplayTestOrChangeAnEndpoint() async throws {
-        let harness = try await Harness()
+        let harness = try await WebhookFixture().harness
         let owner = try await harness.createApp("owner")
         let stranger = try await harness.createApp("stranger")
         let created = await harness.request("POST", "/v1/webhooks", key: owner.serverKey, body: #"{"url": "\#(Self.url)"}"#)
@@ -78,7 +78,7 @@ struct WebhooksAPITests {
     }
 
     @Test func patchChangesTypesAndEnabledAndDeleteRemoves() async throws {
-        let harness = try await Harness()
+        let harness = try await WebhookFixture().harness
         let app = try await harness.createApp()
         let id = try #require(await harness.request("POST", "/v1/webhooks", key: app.serverKey, body: #"{"url": "\#(Self.url)"}"#)["id"].string)
         let patched = await harness.request("PATCH", "/v1/webhooks/\(id)", key: app.serverKey, body: #"{"types": ["delivery.sent"], "enabled": false}"#)

@@ -6,7 +6,7 @@ import Testing
 /// `NotibaseExtension` products, whose targets (for iOS) reach no Linux system library, no other
 /// package and no unsafe flag (SwiftPM refuses those in a dependency resolved by version). Read
 /// from the manifest as SwiftPM evaluates it (`swift package dump-package`).
-@Suite("The iOS products' dependency graph")
+@Suite("The iOS products' dependency graph", .tags(.processes))
 struct IOSProductGraphTests {
     static let iOSProducts = ["Notibase", "NotibaseExtension"]
 

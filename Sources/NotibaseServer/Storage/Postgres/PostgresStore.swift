@@ -118,8 +118,9 @@ final class PostgresStore: Storage {
 
     func updateApp(_ id: String, name: String?, requireIdentityVerification: Bool?, pacing: AppPacing?) async throws -> AppRecord? {
         let storedPacing = try pacing.map(StoredJSON.encode)
-        return try await pool.withConnection {
-            try $0.query(
+        return try await pool.transaction { connection in
+            try self.announce(.apps, on: connection)
+            return try connection.query(
                 """
                 UPDATE apps SET name = coalesce($1, name), require_identity_verification = coalesce($2::integer, require_identity_verification),
                     pacing = coalesce($4, pacing)
@@ -130,12 +131,18 @@ final class PostgresStore: Storage {
 
     /// Deletes an app and everything it owns in one statement: the foreign keys cascade.
     func deleteApp(_ id: String) async throws -> Bool {
-        try await pool.withConnection { try $0.run("DELETE FROM apps WHERE id = $1", [.text(id)]) == 1 }
+        try await pool.transaction { connection in
+            try self.announce(.apps, on: connection)
+            return try connection.run("DELETE FROM apps WHERE id = $1", [.text(id)]) == 1
+        }
     }
 
     func replaceKey(appID: String, kind: KeyKind, hash: [UInt8]) async throws -> Bool {
         let column = kind == .server ? "server_key_hash" : "client_key_hash"
-        return try await pool.withConnection { try $0.run("UPDATE apps SET \(column) = $1 WHERE id = $2", [.bytes(hash), .text(appID)]) == 1 }
+        return try await pool.transaction { connection in
+            try self.announce(.apps, on: connection)
+            return try connection.run("UPDATE apps SET \(column) = $1 WHERE id = $2", [.bytes(hash), .text(appID)]) == 1
+        }
     }
 
     func keyOwner(hash: [UInt8]) async throws -> KeyOwner? {
@@ -158,13 +165,17 @@ final class PostgresStore: Storage {
                     \(CredentialHealth.resetSQL)
                 """, [.text(appID), .text(provider), .bytes(sealed), .text(summary), .int(now)])
             try connection.run("UPDATE apps SET credentials_revision = credentials_revision + 1 WHERE id = $1", [.text(appID)])
+            try self.announce(.apps, on: connection)
         }
     }
 
     func deleteCredentials(appID: String, provider: String) async throws -> Bool {
         try await pool.transaction { connection in
             let deleted = try connection.run("DELETE FROM credentials WHERE app_id = $1 AND provider = $2", [.text(appID), .text(provider)]) == 1
-            if deleted { try connection.run("UPDATE apps SET credentials_revision = credentials_revision + 1 WHERE id = $1", [.text(appID)]) }
+            if deleted {
+                try connection.run("UPDATE apps SET credentials_revision = credentials_revision + 1 WHERE id = $1", [.text(appID)])
+                try self.announce(.apps, on: connection)
+            }
             return deleted
         }
     }

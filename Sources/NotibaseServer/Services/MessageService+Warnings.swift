@@ -3,7 +3,7 @@ import NotibaseCore
 /// What a send warns of, when a message was accepted but will not reach all of its audience: a
 /// platform of the audience without credentials or with credentials its provider refuses, or an
 /// audience that matches no device at all.
-extension MessagesAPI {
+extension MessageService {
     /// `{"code", "message", "platform"?, "unmatched"?}`.
     struct Warning: Encodable, Equatable {
         /// `credentials_missing`, `credentials_failing` or `audience_empty`.
@@ -24,35 +24,35 @@ extension MessagesAPI {
     /// with it when it was written whole (the one-device message: nothing more is read); nil when
     /// they are not known, and then only a platform whose credentials are missing or failing is
     /// looked up in the audience.
-    static func sendWarnings(_ record: MessageRecord, app: AppRecord?, platforms: Set<Platform>?, _ context: APIContext) async throws -> [Warning] {
-        if record.audienceSize == 0 { return [try await emptyAudience(record, context)] }
-        guard context.credentialsRequired, let app else { return [] }
-        return try await credentialWarnings(app, context) { platform in
+    func sendWarnings(_ record: MessageRecord, app: AppRecord?, platforms: Set<Platform>?) async throws -> [Warning] {
+        if record.audienceSize == 0 { return [try await emptyAudience(record)] }
+        guard credentialsRequired, let app else { return [] }
+        return try await credentialWarnings(app) { platform in
             if let platforms { return platforms.contains(platform) }
             guard let audience = record.audience else { return false }
-            return try await context.store.audienceReaches(appID: app.id, audience, platform: platform)
+            return try await store.audienceReaches(appID: app.id, audience, platform: platform)
         }
     }
 
     /// The warnings that hold now for a stored message (`GET /v1/messages/{messageId}`): an empty
     /// audience, and the credentials of each platform it still has deliveries to send to.
-    static func currentWarnings(_ record: MessageRecord, counts: Counts, _ context: APIContext) async throws -> [Warning] {
-        if record.audienceSize == 0 { return [try await emptyAudience(record, context)] }
-        guard context.credentialsRequired, Lifecycle.unfinished.contains(record.state), let app = try await context.store.app(record.appID) else { return [] }
-        return try await credentialWarnings(app, context) { platform in
+    func currentWarnings(_ record: MessageRecord, counts: MessagesAPI.Counts) async throws -> [Warning] {
+        if record.audienceSize == 0 { return [try await emptyAudience(record)] }
+        guard credentialsRequired, Lifecycle.unfinished.contains(record.state), let app = try await store.app(record.appID) else { return [] }
+        return try await credentialWarnings(app) { platform in
             let states = counts.byPlatform[platform.rawValue] ?? [:]
             if states["queued", default: 0] + states["retrying", default: 0] > 0 { return true }
             guard record.state == .scheduled || record.state == .fanningOut, let audience = record.audience else { return false }
-            return try await context.store.audienceReaches(appID: app.id, audience, platform: platform)
+            return try await store.audienceReaches(appID: app.id, audience, platform: platform)
         }
     }
 
     /// A warning for each platform whose credentials are missing or failing and that `reaches`
     /// says the message goes to.
-    private static func credentialWarnings(
-        _ app: AppRecord, _ context: APIContext, reaches: (Platform) async throws -> Bool
+    private func credentialWarnings(
+        _ app: AppRecord, reaches: (Platform) async throws -> Bool
     ) async throws -> [Warning] {
-        let health = try await context.credentialMonitor.health(of: app)
+        let health = try await credentialMonitor.health(of: app)
         var warnings: [Warning] = []
         for platform in [Platform.ios, .android] {
             let (provider, name) = platform == .ios ? ("apns", "APNs") : ("fcm", "FCM")
@@ -78,25 +78,25 @@ extension MessagesAPI {
     }
 
     /// Why the audience matched nobody: the listed IDs or tags that match no active device.
-    private static func emptyAudience(_ record: MessageRecord, _ context: APIContext) async throws -> Warning {
+    private func emptyAudience(_ record: MessageRecord) async throws -> Warning {
         var warning = Warning(code: "audience_empty", message: "the audience matches no active device (audienceSize 0): nobody gets this message")
         switch record.audience {
         case .devices(let ids)?:
             warning.message += "; no active device of this app has these IDs"
-            warning.unmatched = unique(ids)
+            warning.unmatched = Self.unique(ids)
         case .externalUsers(let users)?:
             warning.message += "; none of these users has an active device of this app"
-            warning.unmatched = unique(users)
+            warning.unmatched = Self.unique(users)
         case .anyTag(let tags)?:
             warning.message += "; no active device has any of these tags"
-            warning.unmatched = unique(tags)
+            warning.unmatched = Self.unique(tags)
         case .allTags(let tags)?:
-            let tags = unique(tags)
+            let tags = Self.unique(tags)
             var unmatched: [String] = []
             if tags.count == 1 {
                 unmatched = tags
             } else {
-                for tag in tags.prefix(tagsLookedUp) where try await context.store.audienceSize(appID: record.appID, .anyTag([tag])) == 0 {
+                for tag in tags.prefix(Self.tagsLookedUp) where try await store.audienceSize(appID: record.appID, .anyTag([tag])) == 0 {
                     unmatched.append(tag)
                 }
             }
@@ -117,6 +117,6 @@ extension MessagesAPI {
     /// The first ``unmatchedListed`` distinct values, in their order.
     private static func unique(_ values: [String]) -> [String] {
         var seen = Set<String>()
-        return Array(values.filter { seen.insert($0).inserted }.prefix(unmatchedListed))
+        return Array(values.filter { seen.insert($0).inserted }.prefix(Self.unmatchedListed))
     }
 }

@@ -1,0 +1,105 @@
+import Foundation
+import NotibaseSenders
+
+/// The store-side parts of one node, wired in one place: the API's context and its services, the
+/// work signals, the ``Handoff``, the fan-out, the delivery workers, the credential monitor and the
+/// metrics. `notibase serve` (``Server/start(_:senders:logger:clock:doctor:)``) puts an HTTP server
+/// in front of them and ``start()``s their loops; the tests' harness drives the same loops a step
+/// at a time, so an in-process test runs what a server runs (docs/decisions/0033).
+struct ServerParts: Sendable {
+    /// What only a test changes.
+    struct Options: Sendable {
+        /// When the workers retry and give up.
+        var policy = RetryPolicy()
+        /// The fan-out's smallest batch while batches are slow (``BatchPacing``); nil keeps every
+        /// batch at the configured size.
+        var fanOutMinimumBatchSize: Int? = BatchPacing.defaultMinimum
+        /// The handoff to use (a test's, to look into); nil makes one with room for a batch for
+        /// each worker.
+        var handoff: Handoff?
+        /// The rate limiter's clock and the message quota's (a test stops or drives them).
+        var rateClock: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        var quotaClock: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        /// The webhook transport (a test's double); nil makes the HTTPS one the configuration asks for.
+        var webhookTransport: (any WebhookTransport)?
+    }
+
+    let store: any Storage
+    /// What the routes use: the services, keys, limits.
+    let context: APIContext
+    /// Wake the fan-out and the workers when this node (or, on PostgreSQL, another) made work.
+    let signals: WorkSignals
+    /// What the fan-out and posts wrote claimed for this node's workers.
+    let handoff: Handoff
+    let fanOut: FanOut
+    /// One worker, run by ``ServerConfiguration/Delivery/workers`` loops.
+    let worker: DeliveryWorker
+    let monitor: CredentialMonitor
+    let metrics: Metrics
+    let signer: Signer
+    /// Sends the apps' webhook endpoints their events.
+    let webhooks: WebhookDispatcher
+    /// The queue settings the loops run with, and how often the queue's depth is measured.
+    private let delivery: ServerConfiguration.Delivery
+    private let queueDepthInterval: Duration
+    private let clock: WallClock
+    private let logger: Logger
+
+    /// The parts over `store` for `configuration`: its limits, its queue settings, its metrics
+    /// token. `secretKey` seals credentials and signs receipts and identity tokens.
+    static func make(
+        store: any Storage, configuration: ServerConfiguration, senders: SenderSet, secretKey: [UInt8], adminKeyHash: [UInt8], logger: Logger,
+        clock: WallClock, doctor: (any PayloadDoctor)? = nil, options: Options = Options()
+    ) throws -> ServerParts {
+        let box = try SecretBox(key: secretKey)
+        let webhookTransport = options.webhookTransport ?? HTTPSWebhookTransport(allowInsecure: configuration.webhookAllowInsecure)
+        let signer = Signer(secretKey: secretKey)
+        let metrics = Metrics()
+        let signals = WorkSignals()
+        let delivery = configuration.delivery
+        let monitor = CredentialMonitor(store: store, logger: logger, clock: clock)
+        // A batch's worth for each worker waits at most.
+        let handoff = options.handoff ?? Handoff(workers: delivery.workers, batchSize: delivery.batchSize)
+        let context = APIContext(
+            store: store, auth: Authenticator(store: store, adminKeyHash: adminKeyHash), limiter: RateLimiter(rates: configuration.limits.rates, now: options.rateClock),
+            box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits, doctor: doctor, signals: signals,
+            quota: MessageQuota(perMinute: configuration.limits.appMessagesPerMinute, now: options.quotaClock),
+            metricsTokenHash: try configuration.metricsToken.map { try Crypto.sha256($0.utf8) }, handoff: (handoff, delivery.lease),
+            credentialMonitor: monitor, credentialsRequired: { if case .stored = senders.credentials { true } else { false } }(),
+            webhookTransport: webhookTransport)
+        let fanOut = FanOut(
+            store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize,
+            minimumBatchSize: options.fanOutMinimumBatchSize, signals: signals, handoff: (handoff, delivery.lease))
+        let worker = DeliveryWorker(
+            store: store, senders: senders, vault: CredentialVault(store: store, box: box, clock: clock, logger: logger), clock: clock, logger: logger,
+            metrics: metrics, signer: signer, options: DeliveryWorker.Options(batchSize: delivery.batchSize, lease: delivery.lease, policy: options.policy),
+            signal: signals.delivery, handoff: handoff, monitor: monitor)
+        let webhooks = WebhookDispatcher(
+            store: store, transport: webhookTransport, box: box, clock: clock, logger: logger, options: .init(retention: delivery.retention))
+        return ServerParts(
+            store: store, context: context, signals: signals, handoff: handoff, fanOut: fanOut, worker: worker, monitor: monitor, metrics: metrics,
+            signer: signer, webhooks: webhooks, delivery: delivery, queueDepthInterval: configuration.queueDepthInterval, clock: clock, logger: logger)
+    }
+
+    /// Starts the loops `notibase serve` runs, until their tasks are cancelled: the fan-out, the
+    /// workers, the queue depth probe, retention and the webhooks; on PostgreSQL, listening for other nodes' work.
+    func start() -> [Task<Void, Never>] {
+        // On PostgreSQL other nodes' work wakes this one too, so it can look less often on its own;
+        // another node's change to an app makes this one forget what it resolved of the apps.
+        let listening = store.listen { [signals, auth = context.auth] work in
+            signals.notify(work)
+            auth.hear(work)
+        }
+        let poll = listening ? max(delivery.pollInterval, ServerConfiguration.Delivery.listeningPollInterval) : delivery.pollInterval
+        var tasks = [Task(priority: Server.backgroundPriority) { [fanOut] in await fanOut.run(interval: poll) }]
+        for _ in 0..<max(1, delivery.workers) {
+            tasks.append(Task(priority: Server.deliveryPriority) { [worker] in await worker.run(idle: poll) })
+        }
+        let probe = QueueDepthProbe(store: store, metrics: metrics, logger: logger)
+        tasks.append(Task(priority: Server.backgroundPriority) { [queueDepthInterval] in await probe.run(interval: queueDepthInterval) })
+        let retention = Retention(store: store, clock: clock, logger: logger, period: delivery.retention)
+        tasks.append(Task(priority: Server.backgroundPriority) { await retention.run(interval: .seconds(60)) })
+        tasks.append(Task(priority: Server.backgroundPriority) { [webhooks] in await webhooks.run(interval: .milliseconds(200)) })
+        return tasks
+    }
+}

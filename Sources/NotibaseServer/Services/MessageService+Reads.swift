@@ -1,0 +1,120 @@
+import Foundation
+import NotibaseCore
+import NotibaseSenders
+
+/// What is read of messages: one with its counts and warnings, a page of them, a cancel's answer,
+/// the delivery log, the funnel and an audience's size.
+extension MessageService {
+    /// A page of the app's messages, newest first, without counts; and the last one's `seq`.
+    func list(appID: String, beforeSeq: Int, limit: Int) async throws -> (items: [MessagesAPI.MessageBody], lastSeq: Int?) {
+        let messages = try await store.messages(appID: appID, beforeSeq: beforeSeq, limit: limit)
+        var items: [MessagesAPI.MessageBody] = []
+        for message in messages { items.append(try await messageBody(message, counts: false)) }
+        return (items, messages.last?.seq)
+    }
+
+    /// A message of the app with its counts and the warnings that hold now; 404 when it has none
+    /// with this ID.
+    func message(appID: String, id: String) async throws -> MessagesAPI.MessageBody {
+        let message = try await stored(appID: appID, id: id)
+        var answer = try await messageBody(message)
+        answer.warnings = try await currentWarnings(message, counts: answer.counts ?? MessagesAPI.Counts())
+        return answer
+    }
+
+    /// Cancels a message of the app: what waits for it is not sent, here (this node's
+    /// ``Handoff``) or from the store. 404 when there is no such message, 409 when it had already
+    /// reached every device it could.
+    func cancel(appID: String, id: String) async throws -> MessagesAPI.MessageBody {
+        guard let message = try await store.cancelMessage(appID: appID, id: id, now: clock.milliseconds()) else {
+            throw APIError.notFound("message")
+        }
+        handoff?.queue.forget(messageSeq: message.seq)
+        if message.state == .completed {
+            throw APIError(status: 409, code: "already_finished", message: "the message already reached every device it could; there is nothing to cancel", field: nil)
+        }
+        return try await messageBody(message)
+    }
+
+    /// A page of a message's deliveries, in `state` when given.
+    func deliveries(appID: String, messageID: String, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord] {
+        let message = try await stored(appID: appID, id: messageID)
+        return try await store.deliveries(messageSeq: message.seq, state: state, afterSeq: afterSeq, limit: limit)
+    }
+
+    /// A page of the deliveries to a device of the app; 404 when it has no such device.
+    func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord] {
+        guard let deliveries = try await store.deliveries(appID: appID, deviceID: deviceID, state: state, afterSeq: afterSeq, limit: limit) else {
+            throw APIError.notFound("device")
+        }
+        return deliveries
+    }
+
+    /// One delivery of the app; 404 when it has none with this ID.
+    func delivery(appID: String, id: String) async throws -> DeliveryRecord {
+        guard let delivery = try await store.delivery(appID: appID, id: id) else { throw APIError.notFound("delivery") }
+        return delivery
+    }
+
+    /// A message's funnel, and the deliveries waiting for working credentials (only looked up
+    /// while some retry).
+    func funnel(appID: String, messageID: String) async throws -> (message: MessageRecord, funnel: Funnel, waitingForCredentials: [CredentialWait]) {
+        let message = try await stored(appID: appID, id: messageID)
+        let funnel = try await store.funnel(messageSeq: message.seq)
+        let waiting = funnel.byState["retrying", default: 0] > 0 ? try await store.waitingForCredentials(messageSeq: message.seq) : []
+        return (message, funnel, waiting)
+    }
+
+    /// How many active devices of the app `audience` reaches now.
+    func audienceSize(appID: String, _ audience: Audience) async throws -> Int {
+        try await store.audienceSize(appID: appID, audience)
+    }
+
+    private func stored(appID: String, id: String) async throws -> MessageRecord {
+        guard let message = try await store.message(appID: appID, id: id) else { throw APIError.notFound("message") }
+        return message
+    }
+
+    /// `written`: the deliveries the send wrote, by platform and state, when it wrote them all
+    /// (the counts then need no read).
+    func messageBody(
+        _ record: MessageRecord, counts includeCounts: Bool = true, written: [String: [String: Int]]? = nil
+    ) async throws -> MessagesAPI.MessageBody {
+        // A message whose stored content cannot be read (a damaged database) is still listed, with
+        // what is known of it and its failure, so that one bad row never breaks the app's list.
+        let content = record.content
+            ?? MessageContent(message: Message(body: "(this message's stored content could not be read)"), variants: nil)
+        let audience = record.audience ?? .devices([])
+        var counts: MessagesAPI.Counts?
+        if includeCounts {
+            var tally = MessagesAPI.Counts()
+            let rows = if let written {
+                written.flatMap { platform, states in states.map { (state: $0.key, platform: platform, count: $0.value) } }
+            } else {
+                try await store.deliveryCounts(messageSeq: record.seq)
+            }
+            for row in rows {
+                tally.total += row.count
+                tally.byState[row.state, default: 0] += row.count
+                tally.byPlatform[row.platform, default: [:]][row.state, default: 0] += row.count
+            }
+            if record.pacing != nil {
+                let waiting = try await store.waitingDeliveries(messageSeq: record.seq, now: clock.milliseconds())
+                tally.waiting = waiting.count
+                tally.lastDueAt = waiting.lastDueAt?.timestamp
+            }
+            if tally.byState["retrying", default: 0] > 0 {
+                let waiting = try await store.waitingForCredentials(messageSeq: record.seq)
+                if !waiting.isEmpty { tally.waitingForCredentials = waiting }
+            }
+            counts = tally
+        }
+        return MessagesAPI.MessageBody(
+            id: record.id, state: record.state.rawValue, audience: audience, audienceSize: record.audienceSize, message: content.message,
+            variants: content.variants, sendAt: record.sendAt.timestamp, createdAt: record.createdAt.timestamp,
+            finishedAt: record.finishedAt?.timestamp, failureReason: record.failureReason,
+            localTime: record.pacing?.localTime, localDate: record.pacing?.localDate, fallbackTimeZone: record.pacing?.fallbackTimeZone,
+            ratePerMinute: record.pacing?.ratePerMinute, quietHours: record.pacing?.quietHours, timeZoneFallbacks: record.pacing?.timeZoneFallbacks,
+            counts: counts)
+    }
+}

@@ -1,0 +1,20 @@
+import NotibaseCore
+import NotibaseSenders
+
+/// Users: forgetting one (docs/decisions/0023). `UsersAPI` checks the ID and the key.
+struct UserService: Sendable {
+    let store: any Storage
+    let clock: WallClock
+    let logger: Logger
+
+    /// Deletes every device of `user` in the app, removes what they typed from the delivery log
+    /// and their ID from the audiences that listed it; returns how much of each.
+    func delete(appID: String, externalUserID user: String) async throws -> ForgottenUser {
+        let forgotten = try await store.deleteUser(appID: appID, externalUserID: user, now: clock.milliseconds())
+        logger.info("user deleted", [
+            "appId": .string(appID), "devices": .int(forgotten.devicesDeleted), "replies": .int(forgotten.repliesRemoved),
+            "messages": .int(forgotten.messagesRewritten),
+        ])
+        return forgotten
+    }
+}

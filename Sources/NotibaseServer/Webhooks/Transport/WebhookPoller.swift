@@ -1,0 +1,72 @@
+import Foundation
+import NotibaseSenders
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one thread that drives every webhook exchange of the process: it takes new exchanges from
+/// its inbox, polls their sockets, and ends each at its deadline. A POST waiting for an answer holds
+/// a socket and a continuation, never a thread, so a thousand endpoints that accept and never
+/// answer cost a thousand sockets until their deadlines, and nothing else.
+final class WebhookPoller: Sendable {
+    static let shared = WebhookPoller()
+
+    private let inbox = Mutex<[WebhookExchange.Job]>([])
+    /// A pipe: `submit` writes a byte to wake the thread's poll.
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+
+    private init() {
+        (wakeRead, wakeWrite) = PollingThread.makeWakePipe()
+        let thread = Thread { [self] in run() }
+        thread.name = "notibase-webhooks"
+        thread.start()
+    }
+
+    /// Starts `job`; its `finish` is called once, on the poller's thread.
+    func submit(_ job: WebhookExchange.Job) {
+        inbox.withLock { $0.append(job) }
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    private func run() {
+        // A write to a socket the peer closed raises SIGPIPE in the writing thread (OpenSSL writes
+        // with write(2)): blocked here, so the write fails with EPIPE instead of ending the process.
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &blocked, nil)
+        var exchanges: [WebhookExchange] = []
+        var pollFDs: [pollfd] = []
+        while true {
+            for job in inbox.withLock({ jobs in defer { jobs.removeAll() }; return jobs }) {
+                exchanges.append(WebhookExchange(job))
+            }
+            let now = ContinuousClock.now
+            for exchange in exchanges where now >= exchange.deadline { exchange.expire() }
+            exchanges.removeAll { $0.isDone }
+            pollFDs.removeAll(keepingCapacity: true)
+            pollFDs.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+            for exchange in exchanges { pollFDs.append(pollfd(fd: exchange.fd, events: exchange.events, revents: 0)) }
+            poll(&pollFDs, nfds_t(pollFDs.count), Self.milliseconds(until: exchanges.map(\.deadline).min(), now: now))
+            if pollFDs[0].revents != 0 {
+                var drain = [UInt8](repeating: 0, count: 64)
+                while read(wakeRead, &drain, drain.count) > 0 {}
+            }
+            for (index, exchange) in exchanges.enumerated() where pollFDs[index + 1].revents != 0 {
+                exchange.advance()
+            }
+        }
+    }
+
+    /// poll's timeout: until the nearest deadline (rounded up, so it has passed when poll returns),
+    /// or indefinitely when nothing is in flight.
+    private static func milliseconds(until deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant) -> Int32 {
+        guard let deadline else { return -1 }
+        let (seconds, attoseconds) = (deadline - now).components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        return Int32(min(seconds * 1_000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000, 60_000))
+    }
+}

@@ -1,0 +1,39 @@
+import COpenSSL
+import NotibaseSenders
+
+/// The certificate authorities an endpoint's certificate must chain to.
+enum WebhookTrust: Sendable, Equatable {
+    /// OpenSSL's default store: on Debian the `ca-certificates` bundle in `/etc/ssl/certs`.
+    case system
+    /// The PEM certificates in this file instead (a test's own authority).
+    case certificateFile(String)
+}
+
+/// An OpenSSL client context for webhook endpoints: TLS 1.2 or later, the peer's certificate
+/// verified against the trust given. Shared by every connection of a transport; OpenSSL allows
+/// sessions to be made from one context on any thread once it is set up.
+final class WebhookTLSContext: @unchecked Sendable {
+    // @unchecked: `context` is set up in init and only read (SSL_new) after.
+    let context: OpaquePointer
+
+    init(trust: WebhookTrust) throws(OpenSSLFailure) {
+        OpenSSLFailure.clearQueue()
+        context = try OpenSSLFailure.check(SSL_CTX_new(TLS_client_method()), "creating a TLS context")
+        notibase_ssl_ctx_set_nonblocking_modes(context)
+        do {
+            try OpenSSLFailure.check(notibase_ssl_ctx_require_tls12(context), "requiring TLS 1.2 or later")
+            SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+            switch trust {
+            case .system:
+                try OpenSSLFailure.check(SSL_CTX_set_default_verify_paths(context), "reading the system's certificate authorities")
+            case .certificateFile(let path):
+                try OpenSSLFailure.check(SSL_CTX_load_verify_locations(context, path, nil), "reading the certificate authorities in \(path)")
+            }
+        } catch {
+            SSL_CTX_free(context)
+            throw error
+        }
+    }
+
+    deinit { SSL_CTX_free(context) }
+}

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""An HTTPS webhook receiver on loopback for the webhook transport's tests.
+
+It makes a certificate authority and a certificate for localhost/127.0.0.1 (the HTTP/2 peers'
+make_certificates, in the senders' tests), prints `READY <port>`, and answers by path:
+
+  /status/NNN[?retry-after=V]  NNN with the body "answer NNN" (and Retry-After: V)
+  /redirect                    302 to /moved (which it would log if anyone followed)
+  /hang                        reads the request and never answers
+  /close-mid                   half a status line, then closes the connection
+  /huge                        200 with a 64 MB body, written until the client stops reading
+  /keep-open                   200 with "hello" (Content-Length), then keeps the connection open
+  /chunked                     200 with "Wikipedia" in two chunks, then keeps the connection open
+  /verify                      verifies the signature with standardwebhooks and svix, unchanged,
+                               under each --secret: 204 when both libraries accept it under every
+                               secret, else 400 with why
+
+Every request is logged to STATE_DIR/log.jsonl: path, headers, body, and what became of it.
+"""
+import argparse
+import json
+import os
+import socket
+import ssl
+import sys
+import threading
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "NotibaseSendersTests", "Peers"))
+from h2peer import make_certificates  # noqa: E402
+
+# Imported before READY: svix takes seconds to import on a loaded machine, which a request's
+# deadline should not pay.
+import standardwebhooks  # noqa: E402
+import svix.webhooks  # noqa: E402
+
+HUGE = 64 << 20
+LOCK = threading.Lock()
+
+
+def log(state_dir, entry):
+    with LOCK, open(os.path.join(state_dir, "log.jsonl"), "a") as handle:
+        handle.write(json.dumps(entry) + "\n")
+
+
+def read_request(stream):
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = stream.recv(4096)
+        if not chunk:
+            return None
+        head += chunk
+    head, _, body = head.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    method, target, _ = lines[0].split(" ", 2)
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    length = int(headers.get("content-length", "0"))
+    while len(body) < length:
+        chunk = stream.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    return method, target, headers, body
+
+
+def verify(headers, body, secrets):
+    """Why the request does not verify, or None when both libraries accept it under every secret."""
+    signed = {name: headers.get(name, "") for name in ("webhook-id", "webhook-timestamp", "webhook-signature")}
+    svix_headers = {"svix-" + name[len("webhook-"):]: value for name, value in signed.items()}
+    for secret in secrets:
+        try:
+            standardwebhooks.Webhook(secret).verify(body, signed)
+        except Exception as error:  # the library's own verification error
+            return f"standardwebhooks: {type(error).__name__}: {error}"
+        try:
+            svix.webhooks.Webhook(secret).verify(body, svix_headers)
+        except Exception as error:
+            return f"svix: {type(error).__name__}: {error}"
+    return None
+
+
+def answer(stream, status, body=b"", extra=()):
+    reason = {200: "OK", 204: "No Content", 302: "Found", 400: "Bad Request", 429: "Too Many Requests", 500: "Internal Server Error"}.get(status, "Status")
+    head = f"HTTP/1.1 {status} {reason}\r\nContent-Length: {len(body)}\r\nConnection: close\r\n"
+    head += "".join(f"{name}: {value}\r\n" for name, value in extra)
+    stream.sendall(head.encode() + b"\r\n" + body)
+
+
+def handle(connection, context, arguments):
+    try:
+        stream = context.wrap_socket(connection, server_side=True)
+    except (ssl.SSLError, OSError) as error:
+        log(arguments.state_dir, {"event": "handshake-failed", "error": str(error)})
+        connection.close()
+        return
+    try:
+        request = read_request(stream)
+        if request is None:
+            return
+        method, target, headers, body = request
+        path, _, query = target.partition("?")
+        entry = {"event": "request", "method": method, "path": path, "query": query, "headers": headers, "body": body.decode("utf-8", "replace")}
+        if path.startswith("/status/"):
+            status = int(path[len("/status/"):])
+            extra = []
+            if query.startswith("retry-after="):
+                extra.append(("Retry-After", query[len("retry-after="):].replace("%20", " ").replace("%2C", ",")))
+            answer(stream, status, f"answer {status}".encode(), extra)
+        elif path == "/redirect":
+            answer(stream, 302, b"moved", [("Location", f"https://127.0.0.1:{arguments.port}/moved")])
+        elif path == "/hang":
+            log(arguments.state_dir, entry)
+            stream.settimeout(60)
+            try:
+                stream.recv(1)  # until the client gives up and closes
+            except OSError:
+                pass
+            return
+        elif path in ("/keep-open", "/chunked"):
+            if path == "/keep-open":
+                stream.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello")
+            else:
+                stream.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n5\r\npedia\r\n0\r\n\r\n")
+            log(arguments.state_dir, entry)
+            stream.settimeout(60)
+            try:
+                stream.recv(1)  # until the client closes
+            except OSError:
+                pass
+            return
+        elif path == "/close-mid":
+            stream.sendall(b"HTTP/1.1 2")
+        elif path == "/huge":
+            stream.sendall(f"HTTP/1.1 200 OK\r\nContent-Length: {HUGE}\r\n\r\n".encode())
+            chunk = b"a" * 65536
+            written = 0
+            try:
+                while written < HUGE:
+                    written += stream.send(chunk)
+            except OSError:
+                pass
+            entry["bytes_written"] = written
+        elif path == "/verify":
+            failure = verify(headers, body, arguments.secret)
+            entry["verified"] = failure is None
+            if failure is None:
+                answer(stream, 204)
+            else:
+                entry["failure"] = failure
+                answer(stream, 400, failure.encode())
+        else:
+            answer(stream, 404, b"no such path")
+        log(arguments.state_dir, entry)
+    except OSError as error:
+        log(arguments.state_dir, {"event": "error", "error": str(error)})
+    finally:
+        try:
+            stream.close()
+        except OSError:
+            pass
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--state-dir", required=True)
+    parser.add_argument("--secret", action="append", default=[])
+    arguments = parser.parse_args()
+    make_certificates(arguments.state_dir)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(os.path.join(arguments.state_dir, "server-cert.pem"), os.path.join(arguments.state_dir, "server-key.pem"))
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    arguments.port = listener.getsockname()[1]
+    print(f"READY {arguments.port}", flush=True)
+
+    def exit_with_parent():
+        # The test process holds our standard input: when it goes away, so do we.
+        sys.stdin.buffer.read()
+        os._exit(0)
+
+    threading.Thread(target=exit_with_parent, daemon=True).start()
+    while True:
+        connection, _ = listener.accept()
+        threading.Thread(target=handle, args=(connection, context, arguments), daemon=True).start()
+
+
+if __name__ == "__main__":
+    main()

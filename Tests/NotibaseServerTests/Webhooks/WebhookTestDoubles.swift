@@ -1,0 +1,71 @@
+import Foundation
+@testable import NotibaseServer
+import NotibaseTestSupport
+import Synchronization
+
+/// A resolver that answers from a script: each host's answers in turn (the last one repeats), and
+/// counts the lookups.
+final class ScriptedResolver: WebhookResolver {
+    private let answers: Mutex<[String: [[String]]]>
+    private let counts = Mutex<[String: Int]>([:])
+
+    init(_ answers: [String: [[String]]]) {
+        self.answers = Mutex(answers)
+    }
+
+    func addresses(of host: String) async -> [IPAddress] {
+        let lookup = counts.withLock { counts in
+            defer { counts[host, default: 0] += 1 }
+            return counts[host, default: 0]
+        }
+        let texts = answers.withLock { answers in answers[host].map { $0[min(lookup, $0.count - 1)] } ?? [] }
+        return texts.compactMap { IPAddress($0) }
+    }
+
+    func lookups(of host: String) -> Int { counts.withLock { $0[host, default: 0] } }
+}
+
+/// The HTTPS receiver of `Peers/webhook_receiver.py` on a loopback port, with its own certificate
+/// authority (`caFile`). Stopped when released.
+final class WebhookReceiver: Sendable {
+    let port: Int
+    let directory: TemporaryDirectory
+    private let child: ChildProcess
+
+    var caFile: String { directory.path + "/ca.pem" }
+
+    /// `https://127.0.0.1:<port><path>`.
+    func url(_ path: String) -> String { "https://127.0.0.1:\(port)\(path)" }
+
+    /// Starts the receiver, verifying signatures under `secrets`; returns once it listens. The wait
+    /// happens on a Dispatch thread, not on Swift's cooperative pool.
+    static func start(secrets: [String] = []) async throws -> WebhookReceiver {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try WebhookReceiver(secrets: secrets) }) }
+        }
+    }
+
+    private init(secrets: [String]) throws {
+        directory = TemporaryDirectory("notibase-webhook-receiver")
+        let program = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/webhook_receiver.py").path
+        child = try ChildProcess(TestProducts.python, TestProducts.pythonArguments(program, ["--state-dir", directory.path] + secrets.flatMap { ["--secret", $0] }))
+        let line = try child.readLine(timeout: .seconds(60)).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard line.hasPrefix("READY "), let port = Int(line.dropFirst(6)) else {
+            throw ChildProcessError(message: "the webhook receiver did not start (run script/bootstrap --tests for standardwebhooks and svix): \(line)")
+        }
+        self.port = port
+    }
+
+    deinit { child.stop(signal: SIGKILL) }
+
+    /// What the receiver logged, one object per request.
+    func log() -> [[String: Any]] {
+        guard let text = try? String(contentsOfFile: directory.path + "/log.jsonl", encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    /// The logged requests to `path`.
+    func requests(to path: String) -> [[String: Any]] {
+        log().filter { $0["event"] as? String == "request" && $0["path"] as? String == path }
+    }
+}
