@@ -32,8 +32,8 @@ final class APIContext: Sendable {
     let users: UserService
     /// What checks a webhook endpoint's URL at registration (and sends to it).
     let webhookTransport: any WebhookTransport
-    /// Seals webhook endpoints' secrets.
-    let box: SecretBox
+    /// The app's webhook endpoints.
+    let webhooks: WebhookService
 
     init(
         store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
@@ -42,7 +42,7 @@ final class APIContext: Sendable {
         credentialsRequired: Bool = false, webhookTransport: (any WebhookTransport)? = nil
     ) {
         self.webhookTransport = webhookTransport ?? UnconnectedWebhookTransport()
-        self.box = box
+        webhooks = WebhookService(store: store, box: box, clock: clock, logger: logger)
         self.handoff = handoff
         messages = MessageService(
             store: store, auth: auth, clock: clock, logger: logger, metrics: metrics, limits: limits, quota: quota ?? MessageQuota(perMinute: limits.appMessagesPerMinute),

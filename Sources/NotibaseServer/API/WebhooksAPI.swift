@@ -107,10 +107,8 @@ enum WebhooksAPI {
         }
     }
 
-    /// How long the secret a rotation replaces keeps signing beside the new one.
-    static let rotationOverlap = 24 * 3_600 * 1_000
-
     static func add(to router: inout Router, _ context: APIContext) {
+        let webhooks = context.webhooks
         router.add(.post, "/v1/webhooks") { request, _ in
             let appID = try await context.appID(request)
             let body = try JSON.decode(EndpointChangeBody.self, from: request)
@@ -119,66 +117,48 @@ enum WebhooksAPI {
             }
             guard body.enabled == nil else { throw APIError.invalid("enabled", "is set with PATCH; a new endpoint is enabled") }
             let change = try await body.checked(context)
-            let now = context.clock.milliseconds()
-            let id = try Identifier.make(milliseconds: now)
-            let secret = try WebhookSignature.newSecret()
-            let record = try await context.store.createWebhookEndpoint(NewWebhookEndpoint(
-                id: id, appID: appID, url: url, types: change.types ?? nil, description: change.description ?? nil,
-                sealedSecret: try context.box.seal(Array(secret.utf8), context: WebhookSecrets.context(id)), now: now))
-            context.logger.info("webhook endpoint created", ["appId": .string(appID), "endpointId": .string(id)])
+            let (record, secret) = try await webhooks.create(appID: appID, url: url, types: change.types ?? nil, description: change.description ?? nil)
             return JSON.response(status: 201, EndpointBody(record, secret: secret))
         }
 
         router.add(.get, "/v1/webhooks") { request, _ in
-            let appID = try await context.appID(request)
-            let items = try await context.store.webhookEndpoints(appID: appID).map { EndpointBody($0) }
+            let items = try await webhooks.endpoints(appID: try await context.appID(request)).map { EndpointBody($0) }
             return JSON.response(status: 200, ListBody(items: items, nextCursor: nil))
         }
 
         router.add(.get, "/v1/webhooks/{webhookId}") { request, parameters in
-            let appID = try await context.appID(request)
-            guard let record = try await context.store.webhookEndpoint(appID: appID, id: try parameters["webhookId"]) else { throw notFound }
+            guard let record = try await webhooks.endpoint(appID: try await context.appID(request), id: try parameters["webhookId"]) else { throw notFound }
             return JSON.response(status: 200, EndpointBody(record))
         }
 
         router.add(.patch, "/v1/webhooks/{webhookId}") { request, parameters in
             let appID = try await context.appID(request)
             let change = try await JSON.decode(EndpointChangeBody.self, from: request).checked(context)
-            guard let record = try await context.store.updateWebhookEndpoint(
-                appID: appID, id: try parameters["webhookId"], change, now: context.clock.milliseconds()) else { throw notFound }
+            guard let record = try await webhooks.update(appID: appID, id: try parameters["webhookId"], change) else { throw notFound }
             return JSON.response(status: 200, EndpointBody(record))
         }
 
         router.add(.delete, "/v1/webhooks/{webhookId}") { request, parameters in
-            let appID = try await context.appID(request)
-            guard try await context.store.deleteWebhookEndpoint(appID: appID, id: try parameters["webhookId"]) else { throw notFound }
+            guard try await webhooks.delete(appID: try await context.appID(request), id: try parameters["webhookId"]) else { throw notFound }
             return HTTPResponse(status: 204)
         }
 
         router.add(.post, "/v1/webhooks/{webhookId}/rotate-secret") { request, parameters in
-            let appID = try await context.appID(request)
-            let id = try parameters["webhookId"]
-            let secret = try WebhookSignature.newSecret()
-            let now = context.clock.milliseconds()
-            guard let record = try await context.store.rotateWebhookSecret(
-                appID: appID, id: id, sealed: try context.box.seal(Array(secret.utf8), context: WebhookSecrets.context(id)),
-                previousUntil: now + rotationOverlap, now: now) else { throw notFound }
-            context.logger.info("webhook secret rotated", ["appId": .string(appID), "endpointId": .string(id)])
+            guard let (record, secret) = try await webhooks.rotateSecret(appID: try await context.appID(request), id: try parameters["webhookId"]) else {
+                throw notFound
+            }
             return JSON.response(status: 200, EndpointBody(record, secret: secret))
         }
 
         router.add(.post, "/v1/webhooks/{webhookId}/test") { request, parameters in
-            let appID = try await context.appID(request)
-            guard try await context.store.recordWebhookTest(appID: appID, id: try parameters["webhookId"], now: context.clock.milliseconds()) else {
-                throw notFound
-            }
+            guard try await webhooks.test(appID: try await context.appID(request), id: try parameters["webhookId"]) else { throw notFound }
             return HTTPResponse(status: 202)
         }
 
         router.add(.get, "/v1/webhooks/{webhookId}/attempts") { request, parameters in
             let appID = try await context.appID(request)
             let page = try Page(request)
-            guard let attempts = try await context.store.webhookAttempts(appID: appID, id: try parameters["webhookId"], limit: min(page.limit, 100)) else {
+            guard let attempts = try await webhooks.attempts(appID: appID, id: try parameters["webhookId"], limit: min(page.limit, 100)) else {
                 throw notFound
             }
             return JSON.response(status: 200, ListBody(items: attempts.map(AttemptBody.init), nextCursor: nil))
@@ -189,9 +169,9 @@ enum WebhooksAPI {
             let body = try JSON.decode(ReplayBody.self, from: request)
             guard let since = Timestamp.parse(body.since) else { throw APIError.invalid("since", "must be an RFC 3339 time, such as 2026-12-06T07:00:00Z") }
             let milliseconds = Int((since.timeIntervalSince1970 * 1_000).rounded(.down))
-            guard milliseconds <= context.clock.milliseconds() else { throw APIError.invalid("since", "is in the future") }
+            guard !webhooks.isFuture(milliseconds) else { throw APIError.invalid("since", "is in the future") }
             let id = try parameters["webhookId"]
-            guard let events = try await context.store.replayWebhookEvents(appID: appID, id: id, since: milliseconds) else { throw notFound }
+            guard let events = try await webhooks.replay(appID: appID, id: id, since: milliseconds) else { throw notFound }
             return JSON.response(status: 200, ReplayedBody(id: id, since: milliseconds.timestamp, events: events))
         }
     }
