@@ -123,7 +123,7 @@ final class DeliveryWorker: Sendable {
                 plan.updates.append(failed(delivery, "the message is no longer stored"))
                 continue
             }
-            if record.state == .cancelled || record.state == .failed { continue }  // cancelling or failing already closed it
+            if Lifecycle.stopped.contains(record.state) { continue }  // cancelling or failing already closed it
             guard let token = delivery.token, delivery.deviceActive else {
                 let reason = delivery.token == nil
                     ? "the device was deleted before this was sent"

@@ -60,7 +60,7 @@ extension MessageService {
     /// while some retry).
     func funnel(appID: String, messageID: String) async throws -> (message: MessageRecord, funnel: Funnel, waitingForCredentials: [CredentialWait]) {
         let message = try await stored(appID: appID, id: messageID)
-        let funnel = try await store.funnel(messageSeq: message.seq)
+        let funnel = try await store.funnel(messageSeq: message.seq, counting: FunnelSteps())
         let waiting = funnel.byState["retrying", default: 0] > 0 ? try await store.waitingForCredentials(messageSeq: message.seq) : []
         return (message, funnel, waiting)
     }

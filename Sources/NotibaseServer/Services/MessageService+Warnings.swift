@@ -42,7 +42,7 @@ extension MessageService {
         return try await credentialWarnings(app) { platform in
             let states = counts.byPlatform[platform.rawValue] ?? [:]
             if states["queued", default: 0] + states["retrying", default: 0] > 0 { return true }
-            guard record.state == .scheduled || record.state == .fanningOut, let audience = record.audience else { return false }
+            guard Lifecycle.toFanOut.contains(record.state), let audience = record.audience else { return false }
             return try await store.audienceReaches(appID: app.id, audience, platform: platform)
         }
     }

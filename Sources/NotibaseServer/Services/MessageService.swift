@@ -94,7 +94,7 @@ struct MessageService: Sendable {
                     metrics.recordFanOut(deliveries: written)
                     if written > 0 { signals.delivery.notify() }
                 }
-                if stored.state == .scheduled || stored.state == .fanningOut { signals.fanOut.notify() }
+                if Lifecycle.toFanOut.contains(stored.state) { signals.fanOut.notify() }
             }
             logger.info("message accepted", ["requestId": .string(requestID), "messageId": .string(stored.id), "audienceSize": .int(stored.audienceSize)])
         }

@@ -2,8 +2,9 @@ import NotibaseCore
 import NotibaseSenders
 
 /// Receipts: what a device reports of a delivery (rendered, opened, an action, dismissed), added
-/// to its log once (``Storage/applyReceipt(appID:_:detail:limit:now:)``) and counted. `ReceiptsAPI`
-/// checks the body, the key and the signature first (docs/decisions/0033).
+/// to its log once (``Storage/applyReceipt(appID:_:detail:limit:now:decision:)``, as
+/// ``ReceiptDecision`` decides) and counted. `ReceiptsAPI` checks the body, the key and the
+/// signature first (docs/decisions/0033).
 struct ReceiptService: Sendable {
     let store: any Storage
     let clock: WallClock
@@ -18,7 +19,8 @@ struct ReceiptService: Sendable {
     func apply(_ receipt: Receipt, appID: String) async throws -> ReceiptResult {
         let detail = DeliveryEventDetail(receiptID: receipt.id, render: receipt.render, actionID: receipt.actionID, text: receipt.text)
         let result = Identifier.isWellFormed(receipt.deliveryID)
-            ? try await store.applyReceipt(appID: appID, receipt, detail: detail, limit: Self.maximumReceiptsPerDelivery, now: clock.milliseconds())
+            ? try await store.applyReceipt(
+                appID: appID, receipt, detail: detail, limit: Self.maximumReceiptsPerDelivery, now: clock.milliseconds(), decision: ReceiptDecision())
             : .unknownDelivery
         if case .accepted = result { metrics.recordReceipt(event: receipt.event.rawValue) }
         return result

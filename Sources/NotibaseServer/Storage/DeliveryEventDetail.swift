@@ -3,7 +3,7 @@ import NotibaseCore
 /// What one entry of a delivery's history says beyond its event and time: the worker's attempt and
 /// the provider's answer, a receipt's report, or why the server gave up. Stored as a JSON object
 /// with these keys (the funnel reads `render`, `actionId`, `providerReason`, `reason` and
-/// `explanation` from it) and shown as the entry's fields in the delivery log.
+/// `explanation` from it, as ``FunnelSteps`` says) and shown as the entry's fields in the delivery log.
 struct DeliveryEventDetail: Codable, Sendable, Equatable {
     var attempt: Int?
     var status: Int?

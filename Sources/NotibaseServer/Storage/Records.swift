@@ -246,7 +246,8 @@ struct PostedMessage: Sendable {
     /// Its idempotency key, replayed within `window` milliseconds.
     var idempotencyKey: String?
     var window: Int
-    var chooser: VariantChooser
+    /// How its deliveries are decided, as a fan-out batch's are.
+    var plan: FanOutPlan
     /// The most deliveries written with it; a larger audience is left to the fan-out loop.
     var limit: Int
     /// When it was received: its deliveries are written at this moment.

@@ -82,8 +82,8 @@ protocol Storage: KeyDirectory, WebhookStorage {
     /// Stores new messages due now (``PostedMessage``), in one transaction (a group commit), each
     /// with its audience counted (the message's `audienceSize` is ignored) and, when at most its
     /// `limit` devices match, all its deliveries written as
-    /// ``fanOutBatch(messageSeq:audience:chooser:limit:now:claim:)`` would (the message then
-    /// `sending`, or `completed` when none matched): the one-device message is one write, shared
+    /// ``fanOutBatch(messageSeq:audience:limit:now:claim:plan:)`` would, decided by its `plan`
+    /// (the message then `sending`, or `completed` when none matched): the one-device message is one write, shared
     /// with the others that arrive with it. With `claim`, up to `claim.limit` of the deliveries
     /// written, over all the messages, are written claimed by the caller and come back with their
     /// outcomes. A message the app's stored-bytes quota refuses (``StoredBytesExceeded``) is a
@@ -105,8 +105,9 @@ protocol Storage: KeyDirectory, WebhookStorage {
     /// How many of a message's deliveries wait for a later moment (queued, never tried, due after
     /// `now`: their local time, quiet hours or their turn at the rate), and when the last is due.
     func waitingDeliveries(messageSeq: Int, now: Int) async throws -> (count: Int, lastDueAt: Int?)
-    /// A message's funnel: deliveries by state, what devices reported, failures by reason.
-    func funnel(messageSeq: Int) async throws -> Funnel
+    /// A message's funnel: deliveries by state, what devices reported, failures by reason, counted as
+    /// `counting` says (the caller passes the funnel's rules).
+    func funnel(messageSeq: Int, counting: some FunnelCounting) async throws -> Funnel
     /// A message's deliveries retrying because the provider refused the app's credentials, by
     /// platform and reason (the provider's, as their last history entry says).
     func waitingForCredentials(messageSeq: Int) async throws -> [CredentialWait]
@@ -153,7 +154,10 @@ protocol Storage: KeyDirectory, WebhookStorage {
     /// milliseconds, exactly as ``claimDeliveries(now:lease:limit:)`` leaves what it claims, and
     /// come back with the batch: the node that wrote them sends them without a claim of its own
     /// (one write fewer per delivery), and if it dies they are due again when the lease ends.
-    func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?) async throws -> FanOutBatch
+    /// What is written is what `plan` decides from the message and the devices read
+    /// (``FanOutInputs``, ``FanOutWrites``); the store reads, calls it inside the transaction, and
+    /// writes, then completes the message if the plan says its audience is done.
+    func fanOutBatch(messageSeq: Int, audience: Audience, limit: Int, now: Int, claim: FanOutClaim?, plan: @escaping FanOutPlan) async throws -> FanOutBatch
     /// Claims up to `limit` due deliveries for `lease` milliseconds. Never one of a message that is
     /// not being sent (a cancelled or failed message whose deliveries are still being ended).
     func claimDeliveries(now: Int, lease: Int, limit: Int) async throws -> [ClaimedDelivery]
@@ -163,7 +167,9 @@ protocol Storage: KeyDirectory, WebhookStorage {
     func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]
     func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]?
     func delivery(appID: String, id: String) async throws -> DeliveryRecord?
-    func applyReceipt(appID: String, _ receipt: Receipt, detail: DeliveryEventDetail, limit: Int, now: Int) async throws -> ReceiptResult
+    /// Applies a receipt as `decision` says (the caller passes the receipt rules): reads the facts
+    /// it asks for and writes what it returns, in one transaction.
+    func applyReceipt(appID: String, _ receipt: Receipt, detail: DeliveryEventDetail, limit: Int, now: Int, decision: some ReceiptDeciding) async throws -> ReceiptResult
 }
 
 /// Work a node announces to the others through the database.
@@ -175,22 +181,4 @@ enum AnnouncedWork: String, Sendable, CaseIterable {
     /// An app's keys, settings or credentials changed, or it was deleted: what a node resolved
     /// of them before (``Authenticator``) is forgotten.
     case apps
-}
-
-extension Storage {
-    /// One message stored as ``createMessagesWithDeliveries(_:claim:)`` stores a group, claiming
-    /// nothing; `platforms` are those of the devices written for.
-    func createMessageWithDeliveries(
-        _ message: NewMessage, idempotencyKey: String?, window: Int, chooser: VariantChooser, limit: Int, now: Int
-    ) async throws -> (MessageRecord, replayed: Bool, written: Int?, platforms: Set<Platform>) {
-        let post = PostedMessage(message: message, idempotencyKey: idempotencyKey, window: window, chooser: chooser, limit: limit, now: now)
-        let outcome = try await createMessagesWithDeliveries([post], claim: nil)[0].get()
-        return (outcome.record, outcome.replayed, outcome.written, outcome.platforms)
-    }
-
-    /// A fan-out batch that claims nothing.
-    func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int) async throws -> (written: Int, done: Bool) {
-        let batch = try await fanOutBatch(messageSeq: messageSeq, audience: audience, chooser: chooser, limit: limit, now: now, claim: nil)
-        return (batch.written, batch.done)
-    }
 }

@@ -5,14 +5,14 @@ import Testing
 /// the storage contract suite checks that both stores apply them.
 @Suite struct LifecycleTests {
     @Test func anOutcomeReplacesOnlyWhatTheQueueStillHoldsOrACancellation() {
-        #expect(Lifecycle.outcome(replaces: .queued))
-        #expect(Lifecycle.outcome(replaces: .retrying))
-        #expect(Lifecycle.outcome(replaces: .cancelled))
+        #expect(Lifecycle.replacedByOutcome.contains(.queued))
+        #expect(Lifecycle.replacedByOutcome.contains(.retrying))
+        #expect(Lifecycle.replacedByOutcome.contains(.cancelled))
         for reported in [DeliveryState.rendered, .opened, .action, .dismissed] {
-            #expect(!Lifecycle.outcome(replaces: reported), "a late send outcome must not undo the device's \(reported) receipt")
+            #expect(!Lifecycle.replacedByOutcome.contains(reported), "a late send outcome must not undo the device's \(reported) receipt")
         }
-        #expect(!Lifecycle.outcome(replaces: .sent))
-        #expect(!Lifecycle.outcome(replaces: .failed))
+        #expect(!Lifecycle.replacedByOutcome.contains(.sent))
+        #expect(!Lifecycle.replacedByOutcome.contains(.failed))
     }
 
     @Test func aReceiptOnlyMovesADeliveryForward() {
@@ -29,10 +29,14 @@ import Testing
     }
 
     @Test func aMessageIsCompleteWhenWrittenAndNothingIsPending() {
-        #expect(Lifecycle.isComplete(.sending, pendingDeliveries: 0))
-        #expect(!Lifecycle.isComplete(.sending, pendingDeliveries: 1))
-        #expect(!Lifecycle.isComplete(.fanningOut, pendingDeliveries: 0), "its audience is not all written yet")
-        #expect(!Lifecycle.isComplete(.cancelled, pendingDeliveries: 0))
+        // The one statement both stores complete messages with: only a message whose audience is
+        // all written (sending, not fanningOut or cancelled) and with nothing pending.
+        #expect(Lifecycle.completing == .sending && Lifecycle.completed == .completed)
+        #expect(Lifecycle.completion(time: "?", messages: "seq = ?", hasPending: "P") == """
+            UPDATE messages SET state = 'completed', finished_at = ?
+            WHERE seq = ? AND state = 'sending' AND NOT (P)
+            """)
+        #expect(Lifecycle.completion(time: "$1", messages: nil, hasPending: "P").contains("WHERE state = 'sending' AND NOT (P)"))
     }
 
     @Test func everyMessageStateIsEitherUnfinishedOrFinished() {

@@ -102,7 +102,7 @@ extension PostgresStore {
         let (stored, replayed) = try insertMessage(connection, message, idempotencyKey: post.idempotencyKey, window: post.window, group: bytes)
         guard !replayed, message.audienceSize <= post.limit else { return (PostedMessage.Outcome(record: stored, replayed: replayed), nil) }
         let (batch, stamped) = try writeFanOutBatch(
-            connection, messageSeq: stored.seq, audience: message.audience, chooser: post.chooser, limit: post.limit + 1, now: post.now, claim: claim,
+            connection, messageSeq: stored.seq, audience: message.audience, limit: post.limit + 1, now: post.now, claim: claim, plan: post.plan,
             inserted: stored)
         // What the batch changed (sending, or completed when nobody matched), without decoding the content again.
         var after = stored
@@ -280,11 +280,7 @@ extension PostgresStore {
 
     func completeFinishedMessages(now: Int) async throws -> Int {
         try await pool.withConnection {
-            try $0.run(
-                """
-                UPDATE messages SET state = 'completed', finished_at = $1 WHERE state = 'sending'
-                AND NOT (\(Self.hasPendingDelivery))
-                """, [.int(now)])
+            try $0.run(Self.completionOfAll, [.int(now)])
         }
     }
 
@@ -304,9 +300,8 @@ extension PostgresStore {
     }
 
     /// `completeIfFinished`'s statement: $1 the time, $2 the messages' numbers as a JSON array.
-    static let completion = """
-        UPDATE messages SET state = 'completed', finished_at = $1
-        WHERE seq IN (SELECT value::bigint FROM jsonb_array_elements_text($2::jsonb)) AND state = 'sending'
-        AND NOT (\(hasPendingDelivery))
-        """
+    static let completion = Lifecycle.completion(
+        time: "$1", messages: "seq IN (SELECT value::bigint FROM jsonb_array_elements_text($2::jsonb))", hasPending: hasPendingDelivery)
+    /// ``Lifecycle/completion(time:messages:hasPending:)`` of every message: $1 the time.
+    static let completionOfAll = Lifecycle.completion(time: "$1", messages: nil, hasPending: hasPendingDelivery)
 }

@@ -18,9 +18,9 @@ extension PostgresStore {
     /// The message's row is locked for it: one node at a time fans a message out, and another
     /// skips it (nothing written, not done) and takes its turn on the next round, so a node that
     /// dies mid-fan-out leaves the message to the others at its last committed batch.
-    func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?) async throws -> FanOutBatch {
+    func fanOutBatch(messageSeq: Int, audience: Audience, limit: Int, now: Int, claim: FanOutClaim?, plan: @escaping FanOutPlan) async throws -> FanOutBatch {
         let (batch, written) = try await pool.transaction { connection in
-            try self.writeFanOutBatch(connection, messageSeq: messageSeq, audience: audience, chooser: chooser, limit: limit, now: now, claim: claim)
+            try self.writeFanOutBatch(connection, messageSeq: messageSeq, audience: audience, limit: limit, now: now, claim: claim, plan: plan)
         }
         // A new week's first rows: statistics for it now, not at autovacuum's first visit
         // (PostgresSchema.historyStatistics). The batch has committed: should this fail, the batch
@@ -46,12 +46,12 @@ extension PostgresStore {
         if due { _ = try? await pool.withConnection { try $0.run("SELECT notibase_analyze_history($1)", [.int(at)]) } }
     }
 
-    /// The batch ``fanOutBatch(messageSeq:audience:chooser:limit:now:claim:)`` writes, inside a
+    /// The batch ``fanOutBatch(messageSeq:audience:limit:now:claim:plan:)`` writes, inside a
     /// transaction, and the time its deliveries are stamped with.
     /// `inserted` is the message when this transaction stored it (its row is this transaction's
     /// already; not read again).
     func writeFanOutBatch(
-        _ connection: PostgresConnection, messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?,
+        _ connection: PostgresConnection, messageSeq: Int, audience: Audience, limit: Int, now: Int, claim: FanOutClaim?, plan: FanOutPlan,
         inserted: MessageRecord? = nil
     ) throws -> (FanOutBatch, Int) {
         let source = audience.postgresSource(parameter: 3)
@@ -59,47 +59,20 @@ extension PostgresStore {
             "SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1 FOR UPDATE SKIP LOCKED", [.int(messageSeq)]).first(Rows.message) else {
             return (FanOutBatch(written: 0, done: false), now)
         }
-        guard message.state == .scheduled || message.state == .fanningOut else { return (FanOutBatch(written: 0, done: true), now) }
+        guard Lifecycle.toFanOut.contains(message.state) else { return (FanOutBatch(written: 0, done: true), now) }
         let targets = try connection.query(
             """
-            SELECT devices.seq, devices.platform, devices.locale, devices.time_zone, devices.token, devices.created_at, devices.apns_environment FROM \(source.from)
+            SELECT \(Rows.fanOutTargetColumns) FROM \(source.from)
             WHERE devices.app_id = $1 AND devices.active = 1 AND devices.seq > $2 AND \(source.condition)
             ORDER BY devices.seq LIMIT $\(source.values.count + 3)
-            """, [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]).map {
-            Target(device: $0.int(0), platform: $0.text(1), locale: $0.optionalText(2), timeZone: $0.optionalText(3), token: $0.text(4), createdAt: $0.int(5),
-                   apnsEnvironment: $0.optionalText(6).flatMap(APNsEnvironment.init(rawValue:)))
-        }
-        let written = Lifecycle.deliveriesWritten(now: now, messageCreated: message.createdAt, devicesCreated: targets.map(\.createdAt))
-        var variants: [String: String?] = [:]
-        var schedule = DeliverySchedule(message: message)
-        var failures: [Failure] = []
-        var claiming: [(id: String, target: Target, variant: String?)] = []
-        let rows = zip(targets, try Identifier.make(count: targets.count, milliseconds: written)).map { target, id in
-            let variant: String? = target.locale.flatMap { locale in
-                if let known = variants[locale] { return known }
-                let chosen = chooser.variant(for: locale)
-                variants[locale] = .some(chosen)
-                return chosen
-            }
-            var row = NewDelivery(id: id, device: target.device, platform: target.platform, variant: variant)
-            if let decision = schedule?.decide(timeZone: target.timeZone) {
-                (row.due, row.moment, row.scheduled, row.schedule) = (decision.dueAt, decision.origin, decision.dueAt, decision.note)
-                if let failure = decision.failure {
-                    row.state = DeliveryState.failed.rawValue
-                    failures.append(Failure(id: id, detail: DeliveryEventDetail.because(failure).stored))
-                }
-            } else if let claim, claiming.count < claim.limit {
-                // Claimed as a claim leaves it: due when the lease ends, one attempt.
-                (row.due, row.attempts) = (now + claim.lease, 1)
-                claiming.append((id, target, variant))
-            }
-            return row
-        }
-        var counts: [String: [String: Int]] = [:]
-        for row in rows { counts[row.platform, default: [:]][row.state ?? DeliveryState.queued.rawValue, default: 0] += 1 }
+            """, [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]).map(Rows.fanOutTarget)
+        let writes = plan(FanOutInputs(message: message, targets: targets, limit: limit, now: now, claim: claim))
+        let written = writes.written
+        let ids = try Identifier.make(count: writes.rows.count, milliseconds: written)
         var claimed: [ClaimedDelivery] = []
-        if !rows.isEmpty {
+        if !writes.rows.isEmpty {
             // The whole batch in one statement; the claimed ones' numbers come back.
+            let rows = zip(writes.rows, ids).map { NewDelivery($0, id: $1, now: now) }
             let numbers = try connection.query(
                 """
                 INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, attempts, created_at, updated_at, moment_at, scheduled_at, schedule)
@@ -112,14 +85,13 @@ extension PostgresStore {
                 .reduce(into: [String: Int]()) { numbers, row in
                     if row.attempts > 0 { numbers[row.id] = row.seq }
                 }
-            claimed = try claiming.map { id, target, variant in
+            claimed = try zip(writes.rows, ids).filter { $0.0.claimed }.map { row, id in
                 guard let seq = numbers[id] else { throw StorageError.corrupt("a delivery claimed by its fan-out was not written") }
-                return ClaimedDelivery(
-                    seq: seq, id: id, messageSeq: messageSeq, deviceSeq: target.device, platform: Platform(rawValue: target.platform) ?? .ios,
-                    variant: variant, attempts: 1, createdAt: written, token: target.token, deviceActive: true, apnsEnvironment: target.apnsEnvironment)
+                return row.claimedDelivery(seq: seq, id: id, messageSeq: messageSeq, written: written)
             }
             try self.announce(.delivery, on: connection)
         }
+        let failures = zip(writes.rows, ids).compactMap { row, id in row.failure.map { Failure(id: id, detail: $0) } }
         if !failures.isEmpty {
             try connection.run(
                 """
@@ -128,29 +100,17 @@ extension PostgresStore {
                 JOIN deliveries d ON d.id = r.id AND d.created_at = $3
                 """, [.int(written), .text(try Self.json(failures)), .int(written)])
         }
-        if let plan = schedule?.plan, var pacing = message.pacing {
-            pacing.plan = plan  // the rate's progress commits with the cursor
+        if let pacing = writes.pacing {
             try connection.run("UPDATE messages SET pacing = $1 WHERE seq = $2", [.text(try StoredJSON.encode(pacing)), .int(messageSeq)])
         }
-        let done = targets.count < limit
         try connection.run(
-            "UPDATE messages SET fanout_cursor = $1, state = $2 WHERE seq = $3",
-            [.int(targets.last?.device ?? message.fanOutCursor), .text((done ? MessageState.sending : .fanningOut).rawValue), .int(messageSeq)])
-        if done { try Self.completeIfFinished(connection, messageSeqs: [messageSeq], now: written) }
-        return (FanOutBatch(written: targets.count, done: done, claimed: claimed, counts: counts), written)
+            "UPDATE messages SET fanout_cursor = $1, state = $2 WHERE seq = $3", [.int(writes.cursor), .text(writes.state.rawValue), .int(messageSeq)])
+        if writes.done { try Self.completeIfFinished(connection, messageSeqs: [messageSeq], now: written) }
+        return (FanOutBatch(written: targets.count, done: writes.done, claimed: claimed, counts: writes.counts), written)
     }
 
-    private struct Target {
-        var device: Int
-        var platform: String
-        var locale: String?
-        var timeZone: String?
-        var token: String
-        var createdAt: Int
-        var apnsEnvironment: APNsEnvironment?
-    }
-
-    /// A delivery to write; what pacing decided, when the message has pacing.
+    /// A delivery to write, as the batch's statement reads it: what is as most rows have it
+    /// (queued, due now, no attempt) is left out, to keep the batch's text short.
     private struct NewDelivery: Encodable {
         var id: String
         var device: Int
@@ -162,6 +122,14 @@ extension PostgresStore {
         var moment: Int?
         var scheduled: Int?
         var schedule: String?
+
+        init(_ row: FanOutRow, id: String, now: Int) {
+            (self.id, device, platform, variant) = (id, row.target.seq, row.target.platform, row.variant)
+            state = row.state == .queued ? nil : row.state.rawValue
+            due = row.due == now ? nil : row.due
+            attempts = row.attempts == 0 ? nil : row.attempts
+            (moment, scheduled, schedule) = (row.moment, row.scheduled, row.schedule)
+        }
     }
 
     private struct Failure: Encodable {
@@ -174,28 +142,21 @@ extension PostgresStore {
     /// (``ClaimShares``): each one's share first, then the oldest due of any.
     func claimDeliveries(now: Int, lease: Int, limit: Int) async throws -> [ClaimedDelivery] {
         try await pool.transaction { connection in
-            var seqs: [Int] = []
-            // Only deliveries of messages being sent: a cancelled or failed one's are ended, in
-            // batches, not sent (the share's message may have been cancelled since it was read).
-            // Checked after the LIMIT, a message at a time by its key, so the claim reads no more
-            // than before; what it passes over, its message's end or the sweep removes.
-            func claim(_ condition: String, _ values: [PostgresValue], _ count: Int) throws {
-                seqs += try connection.query(
+            let sending = try connection.query(Self.sendingMessages, [.int(ClaimShares.messagesPerClaim), .int(now)]).map { $0.int(0) }
+            let seqs = try ClaimShares.claim(limit: limit, sending: sending) { message, count in
+                let condition = message == nil ? "due_at <= $2" : "message_seq = $4 AND due_at <= $2"
+                // Only deliveries of messages being sent: a cancelled or failed one's are ended, in
+                // batches, not sent (the share's message may have been cancelled since it was read).
+                // Checked after the LIMIT, a message at a time by its key, so the claim reads no more
+                // than before; what it passes over, its message's end or the sweep removes.
+                return try connection.query(
                     """
                     UPDATE deliveries SET due_at = $1, attempts = attempts + 1
                     WHERE (seq, created_at) IN (SELECT seq, created_at FROM deliveries WHERE \(condition) ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
                     AND (SELECT state FROM messages WHERE seq = deliveries.message_seq) IN (\(Lifecycle.beingSentSQL))
                     RETURNING seq
-                    """, [.int(now + lease), .int(now), .int(count)] + values).map { $0.int(0) }
+                    """, [.int(now + lease), .int(now), .int(count)] + (message.map { [.int($0)] } ?? [])).map { $0.int(0) }
             }
-            let sending = try connection.query(Self.sendingMessages, [.int(ClaimShares.messagesPerClaim), .int(now)]).map { $0.int(0) }
-            if let share = ClaimShares.share(limit: limit, sendingMessages: sending.count) {
-                for message in sending where seqs.count < limit {
-                    try claim("message_seq = $4 AND due_at <= $2", [.int(message)], min(share, limit - seqs.count))
-                }
-            }
-            // What the shares left, oldest first (the deliveries just claimed are no longer due).
-            if seqs.count < limit { try claim("due_at <= $2", [], limit - seqs.count) }
             guard !seqs.isEmpty else { return [] }
             // One read for the whole batch. A token is only ever read through the app that owns
             // both the message and the device: a device of another app reads as none.

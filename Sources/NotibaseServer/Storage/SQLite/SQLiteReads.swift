@@ -93,8 +93,8 @@ extension SQLiteStore {
         try await readers.read { try $0.waitingDeliveries(messageSeq: messageSeq, now: now) }
     }
 
-    nonisolated func funnel(messageSeq: Int) async throws -> Funnel {
-        try await readers.read { try $0.funnel(messageSeq: messageSeq) }
+    nonisolated func funnel(messageSeq: Int, counting: some FunnelCounting) async throws -> Funnel {
+        try await readers.read { try $0.funnel(messageSeq: messageSeq, counting: counting) }
     }
 
     nonisolated func waitingForCredentials(messageSeq: Int) async throws -> [CredentialWait] {

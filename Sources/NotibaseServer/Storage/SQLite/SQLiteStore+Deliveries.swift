@@ -3,39 +3,32 @@ import NotibaseCore
 
 extension SQLiteStore {
 
-    /// Applies a receipt: once per receipt ID; only for a delivery of the same app (and message,
-    /// when the receipt names one); at most `limit` receipts per delivery.
-    func applyReceipt(appID: String, _ receipt: Receipt, detail: DeliveryEventDetail, limit: Int, now: Int) throws -> ReceiptResult {
+    /// Applies a receipt as `decision` says, reading the facts it asks for and writing what it
+    /// returns, in one transaction.
+    func applyReceipt(appID: String, _ receipt: Receipt, detail: DeliveryEventDetail, limit: Int, now: Int, decision: some ReceiptDeciding) throws -> ReceiptResult {
         try connection.transaction {
-            let found = try connection.first(
+            let delivery = try connection.first(
                 "SELECT d.seq, d.state, m.id, m.seq FROM deliveries d JOIN messages m ON m.seq = d.message_seq WHERE d.id = ? AND m.app_id = ?",
-                [.text(receipt.deliveryID), .text(appID)]) { ($0.int(0), $0.text(1), $0.text(2), $0.int(3)) }
-            guard let (seq, stateText, messageID, messageSeq) = found, receipt.messageID == nil || receipt.messageID == messageID else {
-                return .unknownDelivery
-            }
-            if try connection.first("SELECT 1 FROM receipts WHERE app_id = ? AND id = ?", [.text(appID), .text(receipt.id)], { _ in true }) != nil {
-                return .duplicate(deliveryID: receipt.deliveryID)
-            }
-            let count = try connection.first("SELECT count(*) FROM receipts WHERE delivery_seq = ?", [.int(seq)]) { $0.int(0) } ?? 0
-            guard count < limit else { return .limitReached }
-            let inserted = try connection.run(
-                "INSERT OR IGNORE INTO receipts (app_id, id, delivery_seq, event, received_at) VALUES (?, ?, ?, ?, ?)",
-                [.text(appID), .text(receipt.id), .int(seq), .text(receipt.event.rawValue), .int(now)])
-            guard inserted == 1 else { return .duplicate(deliveryID: receipt.deliveryID) }
-            try connection.run(
-                "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, ?, ?, ?)",
-                [.int(seq), .text(receipt.event.rawValue), .int(Int(receipt.occurredAt.timeIntervalSince1970 * 1000)), .text(detail.stored)])
-            let current = DeliveryState(rawValue: stateText) ?? .queued
-            let reported = DeliveryState(rawValue: receipt.event.rawValue) ?? .rendered
-            if Lifecycle.receipt(reported, advances: current) {
-                // The device has it: whatever the queue thought, it is delivered.
-                try connection.run("UPDATE deliveries SET state = ?, due_at = NULL, updated_at = ? WHERE seq = ?", [.text(reported.rawValue), .int(now), .int(seq)])
-                try completeIfFinished(messageSeqs: [messageSeq], now: now)
-            }
-            return .accepted(deliveryID: receipt.deliveryID)
+                [.text(receipt.deliveryID), .text(appID)]) { ReceiptTarget(seq: $0.int(0), state: DeliveryState(rawValue: $0.text(1)), messageID: $0.text(2), messageSeq: $0.int(3)) }
+            return try decision.apply(
+                ReceiptFacts(receipt: receipt, detail: detail, limit: limit, now: now, delivery: delivery),
+                alreadyStored: { try connection.first("SELECT 1 FROM receipts WHERE app_id = ? AND id = ?", [.text(appID), .text(receipt.id)], { _ in true }) != nil },
+                receiptsStored: { try connection.first("SELECT count(*) FROM receipts WHERE delivery_seq = ?", [.int($0)]) { $0.int(0) } ?? 0 },
+                insert: { row in
+                    try connection.run(
+                        "INSERT OR IGNORE INTO receipts (app_id, id, delivery_seq, event, received_at) VALUES (?, ?, ?, ?, ?)",
+                        [.text(appID), .text(row.id), .int(row.deliverySeq), .text(row.event), .int(row.receivedAt)]) == 1
+                },
+                write: { change in
+                    try connection.run(
+                        "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, ?, ?, ?)",
+                        [.int(change.deliverySeq), .text(change.event), .int(change.at), .text(change.detail)])
+                    guard let state = change.state else { return }
+                    try connection.run("UPDATE deliveries SET state = ?, due_at = NULL, updated_at = ? WHERE seq = ?", [.text(state.rawValue), .int(change.now), .int(change.deliverySeq)])
+                    try completeIfFinished(messageSeqs: [change.messageSeq], now: change.now)
+                })
         }
     }
-
 }
 
 /// The delivery log, read on a reader's connection (or the writer's, inside its transactions: ``SQLiteReads``).

@@ -31,7 +31,7 @@ extension SQLiteStore {
         let (stored, replayed) = try insertMessage(message, idempotencyKey: post.idempotencyKey, window: post.window)
         guard !replayed, message.audienceSize <= post.limit else { return PostedMessage.Outcome(record: stored, replayed: replayed) }
         let batch = try writeFanOutBatch(
-            messageSeq: stored.seq, audience: message.audience, chooser: post.chooser, limit: post.limit + 1, now: post.now, claim: claim, inserted: stored)
+            messageSeq: stored.seq, audience: message.audience, limit: post.limit + 1, now: post.now, claim: claim, plan: post.plan, inserted: stored)
         // What the batch changed (sending, or completed when nobody matched), without decoding
         // the content again.
         var after = stored

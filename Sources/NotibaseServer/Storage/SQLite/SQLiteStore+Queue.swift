@@ -12,82 +12,57 @@ extension SQLiteStore {
             """, [.int(now), .int(limit)], Rows.message)
     }
 
-    /// Writes the deliveries for the next `limit` devices of a message's audience, and moves its
-    /// cursor, in one transaction: a crash repeats or skips nothing. Returns how many were written
-    /// and whether the audience is exhausted (the message then moves to `sending`).
-    func fanOutBatch(messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?) throws -> FanOutBatch {
+    /// Writes the deliveries for the next `limit` devices of a message's audience, as `plan`
+    /// decides them, and moves its cursor, in one transaction: a crash repeats or skips nothing.
+    /// Returns how many were written and whether the audience is exhausted (the message then
+    /// moves to `sending`).
+    func fanOutBatch(messageSeq: Int, audience: Audience, limit: Int, now: Int, claim: FanOutClaim?, plan: @escaping FanOutPlan) throws -> FanOutBatch {
         try connection.transaction {
-            try writeFanOutBatch(messageSeq: messageSeq, audience: audience, chooser: chooser, limit: limit, now: now, claim: claim)
+            try writeFanOutBatch(messageSeq: messageSeq, audience: audience, limit: limit, now: now, claim: claim, plan: plan)
         }
     }
 
-    /// The batch ``fanOutBatch(messageSeq:audience:chooser:limit:now:claim:)`` writes, inside a
+    /// The batch ``fanOutBatch(messageSeq:audience:limit:now:claim:plan:)`` writes, inside a
     /// transaction; `inserted` is the message when this transaction stored it (not read again).
     func writeFanOutBatch(
-        messageSeq: Int, audience: Audience, chooser: VariantChooser, limit: Int, now: Int, claim: FanOutClaim?, inserted: MessageRecord? = nil
+        messageSeq: Int, audience: Audience, limit: Int, now: Int, claim: FanOutClaim?, plan: FanOutPlan, inserted: MessageRecord? = nil
     ) throws -> FanOutBatch {
-        guard let message = try inserted ?? reads.message(seq: messageSeq), message.state == .scheduled || message.state == .fanningOut else {
+        guard let message = try inserted ?? reads.message(seq: messageSeq), Lifecycle.toFanOut.contains(message.state) else {
             return FanOutBatch(written: 0, done: true)
         }
         let source = audience.sqlSource
         let targets = try connection.query(
             """
-            SELECT devices.seq, devices.platform, devices.locale, devices.time_zone, devices.token, devices.created_at, devices.apns_environment FROM \(source.from)
+            SELECT \(Rows.fanOutTargetColumns) FROM \(source.from)
             WHERE devices.app_id = ? AND devices.active = 1 AND devices.seq > ? AND \(source.condition) ORDER BY devices.seq LIMIT ?
             """,
-            source.fromValues + [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]) {
-            ($0.int(0), $0.text(1), $0.optionalText(2), $0.optionalText(3), $0.text(4), createdAt: $0.int(5),
-             apnsEnvironment: $0.optionalText(6).flatMap(APNsEnvironment.init(rawValue:)))
-        }
-        let written = Lifecycle.deliveriesWritten(now: now, messageCreated: message.createdAt, devicesCreated: targets.map(\.createdAt))
-        let ids = try Identifier.make(count: targets.count, milliseconds: written)
-        var variants: [String: String?] = [:]  // locales repeat: choose once per locale
-        var schedule = DeliverySchedule(message: message)
+            source.fromValues + [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)], Rows.fanOutTarget)
+        let writes = plan(FanOutInputs(message: message, targets: targets, limit: limit, now: now, claim: claim))
+        let ids = try Identifier.make(count: writes.rows.count, milliseconds: writes.written)
         var claimed: [ClaimedDelivery] = []
-        var counts: [String: [String: Int]] = [:]
-        for ((deviceSeq, platform, locale, timeZone, token, _, apnsEnvironment), id) in zip(targets, ids) {
-            let variant: String? = locale.flatMap { locale in
-                if let known = variants[locale] { return known }
-                let chosen = chooser.variant(for: locale)
-                variants[locale] = .some(chosen)
-                return chosen
-            }
-            let decision = schedule?.decide(timeZone: timeZone)
-            // Claimed as a claim leaves it: due when the lease ends, one attempt.
-            let lease = decision == nil && claimed.count < (claim?.limit ?? 0) ? claim?.lease : nil
-            let claiming = lease != nil
-            let due: Int? = lease.map { now + $0 } ?? (decision?.failure == nil ? decision?.dueAt ?? now : nil)
-            counts[platform, default: [:]][decision?.failure == nil ? "queued" : "failed", default: 0] += 1
+        for (row, id) in zip(writes.rows, ids) {
             let seq = try connection.first(
                 """
                 INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, attempts, created_at, updated_at, moment_at, scheduled_at, schedule)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq
                 """,
-                [.text(id), .int(messageSeq), .int(deviceSeq), .text(platform), .optionalText(variant),
-                 .text(decision?.failure == nil ? "queued" : "failed"), .optionalInt(due), .int(claiming ? 1 : 0),
-                 .int(written), .int(written), .optionalInt(decision?.origin), .optionalInt(decision?.dueAt), .optionalText(decision?.note)]) { $0.int(0) }
-            if claiming, let seq {
-                claimed.append(ClaimedDelivery(
-                    seq: seq, id: id, messageSeq: messageSeq, deviceSeq: deviceSeq, platform: Platform(rawValue: platform) ?? .ios, variant: variant,
-                    attempts: 1, createdAt: written, token: token, deviceActive: true, apnsEnvironment: apnsEnvironment))
-            }
-            if let failure = decision?.failure, let seq {
+                [.text(id), .int(messageSeq), .int(row.target.seq), .text(row.target.platform), .optionalText(row.variant),
+                 .text(row.state.rawValue), .optionalInt(row.due), .int(row.attempts),
+                 .int(writes.written), .int(writes.written), .optionalInt(row.moment), .optionalInt(row.scheduled), .optionalText(row.schedule)]) { $0.int(0) }
+            guard let seq else { continue }
+            if row.claimed { claimed.append(row.claimedDelivery(seq: seq, id: id, messageSeq: messageSeq, written: writes.written)) }
+            if let failure = row.failure {
                 try connection.run(
-                    "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)",
-                    [.int(seq), .int(written), .text(DeliveryEventDetail.because(failure).stored)])
+                    "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)", [.int(seq), .int(writes.written), .text(failure)])
             }
         }
-        if let plan = schedule?.plan, var pacing = message.pacing {
-            pacing.plan = plan  // the rate's progress commits with the cursor
+        if let pacing = writes.pacing {
             try connection.run("UPDATE messages SET pacing = ? WHERE seq = ?", [.text(try StoredJSON.encode(pacing)), .int(messageSeq)])
         }
-        let done = targets.count < limit
-        let state: MessageState = done ? .sending : .fanningOut
         try connection.run(
-            "UPDATE messages SET fanout_cursor = ?, state = ? WHERE seq = ?",
-            [.int(targets.last?.0 ?? message.fanOutCursor), .text(state.rawValue), .int(messageSeq)])
-        if done { try completeIfFinished(messageSeqs: [messageSeq], now: written) }
-        return FanOutBatch(written: targets.count, done: done, claimed: claimed, counts: counts)
+            "UPDATE messages SET fanout_cursor = ?, state = ? WHERE seq = ?", [.int(writes.cursor), .text(writes.state.rawValue), .int(messageSeq)])
+        if writes.done { try completeIfFinished(messageSeqs: [messageSeq], now: writes.written) }
+        return FanOutBatch(written: targets.count, done: writes.done, claimed: claimed, counts: writes.counts)
     }
 
     /// Claims up to `limit` due deliveries for `lease` milliseconds: their due time moves to the
@@ -95,7 +70,6 @@ extension SQLiteStore {
     /// turns (``ClaimShares``).
     func claimDeliveries(now: Int, lease: Int, limit: Int) throws -> [ClaimedDelivery] {
         try connection.transaction {
-            var seqs: [Int] = []
             // Messages with something due now: those waiting for their moment (pacing) take no share.
             // Apps take turns for the shares: each app's oldest, then each app's second, and so on.
             let sending = try connection.query(
@@ -105,28 +79,26 @@ extension SQLiteStore {
                     WHERE state IN (\(Lifecycle.beingSentSQL)) AND EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND due_at <= ?)
                 ) AS sending ORDER BY turn, seq LIMIT ?
                 """, [.int(now), .int(ClaimShares.messagesPerClaim)]) { $0.int(0) }
-            if let share = ClaimShares.share(limit: limit, sendingMessages: sending.count) {
-                for message in sending where seqs.count < limit {
-                    seqs += try connection.query(
+            let seqs = try ClaimShares.claim(limit: limit, sending: sending) { message, count in
+                guard let message else {
+                    // Only of messages being sent: a cancelled or failed one's are ended, in batches,
+                    // not sent. Checked after the LIMIT, a message at a time by its key, so the claim
+                    // reads no more than before; what it passes over, its message's end or the sweep
+                    // removes.
+                    return try connection.query(
                         """
                         UPDATE deliveries SET due_at = ?, attempts = attempts + 1
-                        WHERE seq IN (SELECT seq FROM deliveries WHERE message_seq = ? AND due_at <= ? ORDER BY due_at LIMIT ?)
+                        WHERE seq IN (SELECT seq FROM deliveries WHERE due_at <= ? ORDER BY due_at LIMIT ?)
+                        AND (SELECT state FROM messages WHERE seq = deliveries.message_seq) IN (\(Lifecycle.beingSentSQL))
                         RETURNING seq
-                        """, [.int(now + lease), .int(message), .int(now), .int(min(share, limit - seqs.count))]) { $0.int(0) }
+                        """, [.int(now + lease), .int(now), .int(count)]) { $0.int(0) }
                 }
-            }
-            // What the shares left, oldest first (the deliveries just claimed are no longer due).
-            // Only of messages being sent: a cancelled or failed one's are ended, in batches, not
-            // sent. Checked after the LIMIT, a message at a time by its key, so the claim reads no
-            // more than before; what it passes over, its message's end or the sweep removes.
-            if seqs.count < limit {
-                seqs += try connection.query(
+                return try connection.query(
                     """
                     UPDATE deliveries SET due_at = ?, attempts = attempts + 1
-                    WHERE seq IN (SELECT seq FROM deliveries WHERE due_at <= ? ORDER BY due_at LIMIT ?)
-                    AND (SELECT state FROM messages WHERE seq = deliveries.message_seq) IN (\(Lifecycle.beingSentSQL))
+                    WHERE seq IN (SELECT seq FROM deliveries WHERE message_seq = ? AND due_at <= ? ORDER BY due_at LIMIT ?)
                     RETURNING seq
-                    """, [.int(now + lease), .int(now), .int(limit - seqs.count)]) { $0.int(0) }
+                    """, [.int(now + lease), .int(message), .int(now), .int(count)]) { $0.int(0) }
             }
             guard !seqs.isEmpty else { return [] }
             // One read for the whole batch. A token is only ever read through the app that owns
@@ -174,24 +146,19 @@ extension SQLiteStore {
     /// Marks `sending` messages with no delivery left to send as completed.
     func completeIfFinished(messageSeqs: Set<Int>, now: Int) throws {
         for seq in messageSeqs {
-            try connection.run(
-                """
-                UPDATE messages SET state = 'completed', finished_at = ? WHERE seq = ? AND state = 'sending'
-                AND NOT EXISTS (SELECT 1 FROM deliveries WHERE message_seq = ? AND state IN (\(Lifecycle.pendingSQL)))
-                """, [.int(now), .int(seq), .int(seq)])
+            try connection.run(Self.completion, [.int(now), .int(seq), .int(seq)])
         }
     }
 
     func completeFinishedMessages(now: Int) throws -> Int {
-        try connection.run(
-            """
-            UPDATE messages SET state = 'completed', finished_at = ? WHERE state = 'sending'
-            AND NOT EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND state IN (\(Lifecycle.pendingSQL)))
-            """, [.int(now)])
+        try connection.run(Self.completionOfAll, [.int(now)])
     }
 
-    /// The earliest time any delivery is due, if one is waiting.
-    func nextDueTime() throws -> Int? {
-        try connection.first("SELECT min(due_at) FROM deliveries WHERE due_at IS NOT NULL") { $0.optionalInt(0) } ?? nil
-    }
+    /// ``Lifecycle/completion(time:messages:hasPending:)`` of one message: the time, then its
+    /// number twice.
+    static let completion = Lifecycle.completion(
+        time: "?", messages: "seq = ?", hasPending: "EXISTS (SELECT 1 FROM deliveries WHERE message_seq = ? AND state IN (\(Lifecycle.pendingSQL)))")
+    /// ``Lifecycle/completion(time:messages:hasPending:)`` of every message: the time.
+    static let completionOfAll = Lifecycle.completion(
+        time: "?", messages: nil, hasPending: "EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND state IN (\(Lifecycle.pendingSQL)))")
 }

@@ -16,3 +16,22 @@ enum ClaimShares {
         return max(1, limit / min(sendingMessages, messagesPerClaim))
     }
 }
+
+extension ClaimShares {
+    /// The steps of a claim of up to `limit` deliveries, the same on every backend: each message of
+    /// `sending` (those that take a share, in their turns) up to its share, then what the shares
+    /// left, the oldest due of any message. `take(message, count)` claims up to `count` due
+    /// deliveries of `message` (nil: of any message being sent) and returns their numbers; a store
+    /// writes only that statement.
+    static func claim(limit: Int, sending: [Int], _ take: (_ message: Int?, _ count: Int) throws -> [Int]) rethrows -> [Int] {
+        var seqs: [Int] = []
+        if let share = share(limit: limit, sendingMessages: sending.count) {
+            for message in sending where seqs.count < limit {
+                seqs += try take(message, min(share, limit - seqs.count))
+            }
+        }
+        // What the shares left, oldest first (the deliveries just claimed are no longer due).
+        if seqs.count < limit { seqs += try take(nil, limit - seqs.count) }
+        return seqs
+    }
+}

@@ -1,8 +1,10 @@
 /// The rules of a delivery's and a message's life, stated once: which stored state a worker's
 /// outcome or a device's receipt may replace, which deliveries are still owed a send, which
 /// messages are still under way and when one is complete. Both stores apply them atomically; the
-/// SQL they run is written from the sets below (``sql(_:)``), so a rule changed here changes on
-/// every backend.
+/// SQL they run is written from the sets below (``sql(_:)``) and the statement below
+/// (``completion(time:messages:hasPending:)``), so a rule changed here changes on every backend.
+/// It lives beside the stores because it describes the states they store: the decisions in
+/// `Delivery/` and the routes read it too, and it reads nothing of theirs (decision 0032).
 enum Lifecycle {
     /// Deliveries the queue still owes a send. A message is complete when none is left; a
     /// cancelled or failed message, a deleted or replaced device, ends them.
@@ -12,8 +14,6 @@ enum Lifecycle {
     /// was already on its way when the message was cancelled, and what the provider said is what
     /// happened). Never a state a device reported: a late outcome does not undo a receipt.
     static let replacedByOutcome: Set<DeliveryState> = pending.union([.cancelled])
-
-    static func outcome(replaces stored: DeliveryState) -> Bool { replacedByOutcome.contains(stored) }
 
     /// Whether a receipt moves a delivery on: only forward, never back (a late `rendered` after
     /// `opened` is kept in the history but does not lower the state).
@@ -27,9 +27,26 @@ enum Lifecycle {
     static let unfinished: Set<MessageState> = [.scheduled, .fanningOut, .sending]
     /// Messages that ended, whichever way: retention counts their age from then.
     static let finished: Set<MessageState> = [.completed, .cancelled, .failed]
+    /// Messages stopped before all their deliveries were sent: what is still pending of them is
+    /// ended, never sent.
+    static let stopped: Set<MessageState> = [.cancelled, .failed]
 
-    /// Whether a message is complete: every delivery is written and none is pending.
-    static func isComplete(_ state: MessageState, pendingDeliveries: Int) -> Bool { state == .sending && pendingDeliveries == 0 }
+    /// A message is complete when every delivery is written (it is ``completing``) and none is
+    /// ``pending``: it then becomes ``completed``, finished at that time.
+    static let completing: MessageState = .sending
+    static let completed: MessageState = .completed
+
+    /// The one statement that completes messages: those `messages` selects (a condition on the
+    /// `messages` row; nil: every message) that are ``completing`` and of which `hasPending` (a
+    /// condition that is true while the message in `messages.seq` has a ``pending`` delivery) is
+    /// false, finished at `time`. Each backend passes its own placeholders and its own way of
+    /// asking for a pending delivery (the fastest its planner offers); the states come from here.
+    static func completion(time: String, messages: String?, hasPending: String) -> String {
+        """
+        UPDATE messages SET state = '\(completed.rawValue)', finished_at = \(time)
+        WHERE \(messages.map { "\($0) AND " } ?? "")state = '\(completing.rawValue)' AND NOT (\(hasPending))
+        """
+    }
 
     /// When a fan-out batch's deliveries are written: its clock reading, or later, if one of the
     /// devices it found or its message is stamped later. A fan-out reads the clock before it waits

@@ -1,0 +1,11 @@
+import Foundation
+import NotibaseCore
+@testable import NotibaseServer
+
+extension Storage {
+    /// A receipt applied by the rules the receipts route passes the store (``ReceiptDecision``): the
+    /// suites that post receipts to a store directly mean these.
+    func applyReceipt(appID: String, _ receipt: Receipt, detail: DeliveryEventDetail, limit: Int, now: Int) async throws -> ReceiptResult {
+        try await applyReceipt(appID: appID, receipt, detail: detail, limit: limit, now: now, decision: ReceiptDecision())
+    }
+}
