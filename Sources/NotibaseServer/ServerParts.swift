@@ -20,6 +20,8 @@ struct ServerParts: Sendable {
         /// The rate limiter's clock and the message quota's (a test stops or drives them).
         var rateClock: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
         var quotaClock: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        /// The webhook transport (a test's double); nil makes the HTTPS one the configuration asks for.
+        var webhookTransport: (any WebhookTransport)?
     }
 
     let store: any Storage
@@ -35,6 +37,8 @@ struct ServerParts: Sendable {
     let monitor: CredentialMonitor
     let metrics: Metrics
     let signer: Signer
+    /// Sends the apps' webhook endpoints their events.
+    let webhooks: WebhookDispatcher
     /// The queue settings the loops run with, and how often the queue's depth is measured.
     private let delivery: ServerConfiguration.Delivery
     private let queueDepthInterval: Duration
@@ -48,6 +52,7 @@ struct ServerParts: Sendable {
         clock: WallClock, doctor: (any PayloadDoctor)? = nil, options: Options = Options()
     ) throws -> ServerParts {
         let box = try SecretBox(key: secretKey)
+        let webhookTransport = options.webhookTransport ?? HTTPSWebhookTransport(allowInsecure: configuration.webhookAllowInsecure)
         let signer = Signer(secretKey: secretKey)
         let metrics = Metrics()
         let signals = WorkSignals()
@@ -60,7 +65,8 @@ struct ServerParts: Sendable {
             box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits, doctor: doctor, signals: signals,
             quota: MessageQuota(perMinute: configuration.limits.appMessagesPerMinute, now: options.quotaClock),
             metricsTokenHash: try configuration.metricsToken.map { try Crypto.sha256($0.utf8) }, handoff: (handoff, delivery.lease),
-            credentialMonitor: monitor, credentialsRequired: { if case .stored = senders.credentials { true } else { false } }())
+            credentialMonitor: monitor, credentialsRequired: { if case .stored = senders.credentials { true } else { false } }(),
+            webhookTransport: webhookTransport)
         let fanOut = FanOut(
             store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize,
             minimumBatchSize: options.fanOutMinimumBatchSize, signals: signals, handoff: (handoff, delivery.lease))
@@ -68,15 +74,15 @@ struct ServerParts: Sendable {
             store: store, senders: senders, vault: CredentialVault(store: store, box: box, clock: clock, logger: logger), clock: clock, logger: logger,
             metrics: metrics, signer: signer, options: DeliveryWorker.Options(batchSize: delivery.batchSize, lease: delivery.lease, policy: options.policy),
             signal: signals.delivery, handoff: handoff, monitor: monitor)
-        // Webhooks (issue 32): the dispatcher is built here from the same store, signals and
-        // clock, and its loop started in ``start()`` beside the others.
+        let webhooks = WebhookDispatcher(
+            store: store, transport: webhookTransport, box: box, clock: clock, logger: logger, options: .init(retention: delivery.retention))
         return ServerParts(
             store: store, context: context, signals: signals, handoff: handoff, fanOut: fanOut, worker: worker, monitor: monitor, metrics: metrics,
-            signer: signer, delivery: delivery, queueDepthInterval: configuration.queueDepthInterval, clock: clock, logger: logger)
+            signer: signer, webhooks: webhooks, delivery: delivery, queueDepthInterval: configuration.queueDepthInterval, clock: clock, logger: logger)
     }
 
     /// Starts the loops `notibase serve` runs, until their tasks are cancelled: the fan-out, the
-    /// workers, the queue depth probe and retention; on PostgreSQL, listening for other nodes' work.
+    /// workers, the queue depth probe, retention and the webhooks; on PostgreSQL, listening for other nodes' work.
     func start() -> [Task<Void, Never>] {
         // On PostgreSQL other nodes' work wakes this one too, so it can look less often on its own;
         // another node's change to an app makes this one forget what it resolved of the apps.
@@ -93,6 +99,7 @@ struct ServerParts: Sendable {
         tasks.append(Task(priority: Server.backgroundPriority) { [queueDepthInterval] in await probe.run(interval: queueDepthInterval) })
         let retention = Retention(store: store, clock: clock, logger: logger, period: delivery.retention)
         tasks.append(Task(priority: Server.backgroundPriority) { await retention.run(interval: .seconds(60)) })
+        tasks.append(Task(priority: Server.backgroundPriority) { [webhooks] in await webhooks.run(interval: .milliseconds(200)) })
         return tasks
     }
 }

@@ -30,13 +30,19 @@ final class APIContext: Sendable {
     let apps: AppService
     /// Forgets users.
     let users: UserService
+    /// What checks a webhook endpoint's URL at registration (and sends to it).
+    let webhookTransport: any WebhookTransport
+    /// The app's webhook endpoints.
+    let webhooks: WebhookService
 
     init(
         store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
         limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil, signals: WorkSignals = WorkSignals(), quota: MessageQuota? = nil,
         metricsTokenHash: [UInt8]? = nil, handoff: (queue: Handoff, lease: Duration)? = nil, credentialMonitor: CredentialMonitor? = nil,
-        credentialsRequired: Bool = false
+        credentialsRequired: Bool = false, webhookTransport: (any WebhookTransport)? = nil
     ) {
+        self.webhookTransport = webhookTransport ?? UnconnectedWebhookTransport()
+        webhooks = WebhookService(store: store, box: box, clock: clock, logger: logger)
         self.handoff = handoff
         messages = MessageService(
             store: store, auth: auth, clock: clock, logger: logger, metrics: metrics, limits: limits, quota: quota ?? MessageQuota(perMinute: limits.appMessagesPerMinute),

@@ -25,6 +25,7 @@ struct APIResponder: HTTPResponder {
         HealthAPI.add(to: &router, context)
         PreviewAPI.add(to: &router, context)
         FunnelAPI.add(to: &router, context)
+        WebhooksAPI.add(to: &router, context)
         self.router = router
         self.context = context
         self.accessLog = accessLog

@@ -5,7 +5,7 @@ import NotibaseCore
 /// same guarantees: each method is atomic, fan-out batches and their cursor commit together, and a
 /// claim is a lease that ends by itself. What only one backend needs (SQLite's checkpoints) stays
 /// inside it; the server holds `any Storage` and knows nothing of SQL.
-protocol Storage: KeyDirectory {
+protocol Storage: KeyDirectory, WebhookStorage {
     // Settings
     func setting(_ name: String) async throws -> [UInt8]?
     func insertSettingIfAbsent(_ name: String, _ value: [UInt8]) async throws -> Bool

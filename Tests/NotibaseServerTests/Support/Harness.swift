@@ -37,7 +37,8 @@ final class Harness: TestClient {
         sender: any Sender = ScriptedSender(), rates: [KeyKind: Int] = [:], policy: RetryPolicy = RetryPolicy(), batchSize: Int = 500,
         logger: Logger = .silent, quickHandlers: Bool = true, acceptsAnyFCMTokenURI: Bool = false, busyTimeout: Int32 = 5_000,
         doctor: (any PayloadDoctor)? = nil, messagesPerMinute: Int = ServerConfiguration.Limits().appMessagesPerMinute, plans: QueryPlans? = nil,
-        storedBytes: Int = ServerConfiguration.Limits().appStoredBytes, storedCredentials: Bool = false, handoff: Handoff? = nil
+        storedBytes: Int = ServerConfiguration.Limits().appStoredBytes, storedCredentials: Bool = false, handoff: Handoff? = nil,
+        webhookTransport: (any WebhookTransport)? = nil
     ) async throws {
         directory = NSTemporaryDirectory() + "notibase-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -63,6 +64,7 @@ final class Harness: TestClient {
         options.policy = policy
         options.fanOutMinimumBatchSize = nil
         options.handoff = handoff
+        options.webhookTransport = webhookTransport
         options.rateClock = { start }
         options.quotaClock = { start + .milliseconds(Int(time.now.timeIntervalSince(Harness.start) * 1000)) }
         // With `storedCredentials` the workers send with each app's uploaded credentials (and

@@ -151,6 +151,8 @@ enum PostgresSchema {
         """,
         // 9: each device's APNs environment, as SQLite's schema 8 (Schema+DeviceEnvironment.swift).
         Schema.deviceAPNsEnvironment,
+        // 10: webhooks, as SQLite's schema 9 (PostgresSchema+Webhooks.swift).
+        webhooks,
     ]
 
     /// A key for `pg_advisory_xact_lock`: the migrations of one database run on one node at a

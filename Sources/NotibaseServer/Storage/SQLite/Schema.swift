@@ -287,6 +287,8 @@ enum Schema {
         """,
         // 8: each device's APNs environment (Schema+DeviceEnvironment.swift).
         deviceAPNsEnvironment,
+        // 9: webhooks (Schema+Webhooks.swift).
+        webhooks,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.

@@ -1,0 +1,59 @@
+import NotibaseSenders
+
+/// An app's webhook endpoints (docs/server.md, "Webhooks"): `WebhooksAPI` checks the input and the
+/// key; this makes and seals secrets and stores. An endpoint of another app is never found.
+struct WebhookService: Sendable {
+    let store: any Storage
+    let box: SecretBox
+    let clock: WallClock
+    let logger: Logger
+
+    /// How long the secret a rotation replaces keeps signing beside the new one.
+    static let rotationOverlap = 24 * 3_600 * 1_000
+
+    /// A new endpoint and its secret (shown once).
+    func create(appID: String, url: String, types: [String]?, description: String?) async throws -> (WebhookEndpointRecord, secret: String) {
+        let now = clock.milliseconds()
+        let id = try Identifier.make(milliseconds: now)
+        let secret = try WebhookSignature.newSecret()
+        let record = try await store.createWebhookEndpoint(NewWebhookEndpoint(
+            id: id, appID: appID, url: url, types: types, description: description, sealedSecret: try seal(secret, id), now: now))
+        logger.info("webhook endpoint created", ["appId": .string(appID), "endpointId": .string(id)])
+        return (record, secret)
+    }
+
+    func endpoints(appID: String) async throws -> [WebhookEndpointRecord] { try await store.webhookEndpoints(appID: appID) }
+
+    func endpoint(appID: String, id: String) async throws -> WebhookEndpointRecord? { try await store.webhookEndpoint(appID: appID, id: id) }
+
+    func update(appID: String, id: String, _ change: WebhookEndpointChange) async throws -> WebhookEndpointRecord? {
+        try await store.updateWebhookEndpoint(appID: appID, id: id, change, now: clock.milliseconds())
+    }
+
+    func delete(appID: String, id: String) async throws -> Bool { try await store.deleteWebhookEndpoint(appID: appID, id: id) }
+
+    /// A new secret (shown once); the one it replaces signs beside it for ``rotationOverlap``.
+    func rotateSecret(appID: String, id: String) async throws -> (WebhookEndpointRecord, secret: String)? {
+        let secret = try WebhookSignature.newSecret()
+        let now = clock.milliseconds()
+        guard let record = try await store.rotateWebhookSecret(
+            appID: appID, id: id, sealed: try seal(secret, id), previousUntil: now + Self.rotationOverlap, now: now) else { return nil }
+        logger.info("webhook secret rotated", ["appId": .string(appID), "endpointId": .string(id)])
+        return (record, secret)
+    }
+
+    func test(appID: String, id: String) async throws -> Bool { try await store.recordWebhookTest(appID: appID, id: id, now: clock.milliseconds()) }
+
+    func attempts(appID: String, id: String, limit: Int) async throws -> [WebhookAttemptRecord]? {
+        try await store.webhookAttempts(appID: appID, id: id, limit: limit)
+    }
+
+    func replay(appID: String, id: String, since: Int) async throws -> Int? { try await store.replayWebhookEvents(appID: appID, id: id, since: since) }
+
+    /// Whether `milliseconds` has not come yet.
+    func isFuture(_ milliseconds: Int) -> Bool { milliseconds > clock.milliseconds() }
+
+    private func seal(_ secret: String, _ id: String) throws -> [UInt8] {
+        try box.seal(Array(secret.utf8), context: WebhookSecrets.context(id))
+    }
+}

@@ -1,0 +1,216 @@
+/// Webhook endpoints, their stream and the feed on PostgreSQL (docs/decisions/0037,
+/// PostgresSchema+Webhooks.swift).
+extension PostgresStore {
+    func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) async throws -> WebhookEndpointRecord {
+        let types = try endpoint.types.map(StoredJSON.encode)
+        return try await pool.transaction { connection in
+            // The first endpoint moves the feed to this transaction (what any older one wrote is
+            // skipped): it stands still while there is none.
+            try connection.run(
+                """
+                UPDATE webhook_feed SET event_tx = pg_current_xact_id(), event_seq = 0
+                WHERE id = 1 AND event_tx < pg_current_xact_id() AND NOT EXISTS (SELECT 1 FROM webhook_endpoints)
+                """)
+            return try connection.query(
+                """
+                INSERT INTO webhook_endpoints (id, app_id, url, types, description, secret, cursor, created_at, updated_at)
+                VALUES ($1, $2, $3, $4, $5, $6, coalesce((SELECT max(seq) FROM webhook_events), 0), $7, $7) RETURNING \(Rows.webhookEndpointColumns)
+                """,
+                [.text(endpoint.id), .text(endpoint.appID), .text(endpoint.url), .optionalText(types), .optionalText(endpoint.description),
+                 .bytes(endpoint.sealedSecret), .int(endpoint.now)]).first(Rows.webhookEndpoint)!
+        }
+    }
+
+    func webhookEndpoints(appID: String) async throws -> [WebhookEndpointRecord] {
+        try await pool.withConnection {
+            try $0.query("SELECT \(Rows.webhookEndpointColumns) FROM webhook_endpoints WHERE app_id = $1 ORDER BY seq", [.text(appID)]).map(Rows.webhookEndpoint)
+        }
+    }
+
+    func webhookEndpoint(appID: String, id: String) async throws -> WebhookEndpointRecord? {
+        try await pool.withConnection { try Self.webhookEndpoint($0, appID: appID, id: id) }
+    }
+
+    private static func webhookEndpoint(_ connection: PostgresConnection, appID: String, id: String) throws -> WebhookEndpointRecord? {
+        try connection.query(
+            "SELECT \(Rows.webhookEndpointColumns) FROM webhook_endpoints WHERE app_id = $1 AND id = $2", [.text(appID), .text(id)]).first(Rows.webhookEndpoint)
+    }
+
+    func updateWebhookEndpoint(appID: String, id: String, _ change: WebhookEndpointChange, now: Int) async throws -> WebhookEndpointRecord? {
+        let (types, description) = try WebhookSQL.changedTexts(change)
+        return try await pool.withConnection {
+            try $0.query(
+                """
+                UPDATE webhook_endpoints SET \(WebhookSQL.changeAssignments(parameter: { "$\($0)" }))
+                WHERE app_id = $1 AND id = $2 RETURNING \(Rows.webhookEndpointColumns)
+                """,
+                [.text(appID), .text(id), .optionalText(change.url), .int(change.types == nil ? 0 : 1), .optionalText(types),
+                 .int(change.description == nil ? 0 : 1), .optionalText(description), change.enabled.map { .int($0 ? 1 : 0) } ?? .null, .int(now)]
+            ).first(Rows.webhookEndpoint)
+        }
+    }
+
+    func deleteWebhookEndpoint(appID: String, id: String) async throws -> Bool {
+        try await pool.transaction { connection in
+            let deleted = try connection.run("DELETE FROM webhook_endpoints WHERE app_id = $1 AND id = $2", [.text(appID), .text(id)]) == 1
+            try connection.run(WebhookSQL.dropOrphanedOutbox(parameter: { "$\($0)" }), [.text(appID)])
+            return deleted
+        }
+    }
+
+    func rotateWebhookSecret(appID: String, id: String, sealed: [UInt8], previousUntil: Int, now: Int) async throws -> WebhookEndpointRecord? {
+        try await pool.withConnection {
+            try $0.query(
+                """
+                UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = $1, secret = $2, updated_at = $3
+                WHERE app_id = $4 AND id = $5 RETURNING \(Rows.webhookEndpointColumns)
+                """, [.int(previousUntil), .bytes(sealed), .int(now), .text(appID), .text(id)]).first(Rows.webhookEndpoint)
+        }
+    }
+
+    func recordWebhookTest(appID: String, id: String, now: Int) async throws -> Bool {
+        try await pool.withConnection {
+            try $0.run(
+                "INSERT INTO webhook_outbox (app_id, endpoint_id, type, at) SELECT app_id, id, $1, $2 FROM webhook_endpoints WHERE app_id = $3 AND id = $4",
+                [.text(WebhookEventType.test), .int(now), .text(appID), .text(id)]) == 1
+        }
+    }
+
+    func replayWebhookEvents(appID: String, id: String, since: Int) async throws -> Int? {
+        try await pool.transaction { connection in
+            guard try Self.webhookEndpoint(connection, appID: appID, id: id) != nil else { return nil }
+            let first = try connection.query("SELECT min(seq) FROM webhook_events WHERE app_id = $1 AND at >= $2", [.text(appID), .int(since)])
+                .first { $0.optionalInt(0) } ?? nil
+            let cursor = try first.map { $0 - 1 } ?? connection.query("SELECT coalesce(max(seq), 0) FROM webhook_events").first { $0.int(0) } ?? 0
+            try connection.run("UPDATE webhook_endpoints SET cursor = $1, \(WebhookSQL.dropBatch) WHERE app_id = $2 AND id = $3",
+                [.int(cursor), .text(appID), .text(id)])
+            return try connection.query("SELECT count(*) FROM webhook_events WHERE app_id = $1 AND seq > $2", [.text(appID), .int(cursor)])
+                .first { $0.int(0) } ?? 0
+        }
+    }
+
+    func webhookAttempts(appID: String, id: String, limit: Int) async throws -> [WebhookAttemptRecord]? {
+        try await pool.withConnection { connection in
+            guard try Self.webhookEndpoint(connection, appID: appID, id: id) != nil else { return nil }
+            return try connection.query(
+                "SELECT \(Rows.webhookAttemptColumns) FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY seq DESC LIMIT $2",
+                [.text(id), .int(limit)]).map(Rows.webhookAttempt)
+        }
+    }
+
+    /// One node feeds at a time (the feed's row, locked or skipped). Only rows of transactions
+    /// below the horizon (older than every transaction still running) are read, in (tx, seq)
+    /// order; the stream's numbers are handed out under the lock, so they follow commit order.
+    func feedWebhookEvents(limit: Int) async throws -> Int {
+        // Without an endpoint the feed stands still, writing nothing (the first endpoint moves it).
+        guard try await pool.withConnection({ try $0.query("SELECT EXISTS (SELECT 1 FROM webhook_endpoints)").first { $0.text(0) == "t" } ?? false }) else {
+            return 0
+        }
+        return try await pool.transaction { connection in
+            // First, before this transaction has an ID of its own.
+            let horizon = try connection.query("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint").first { $0.int(0) } ?? 0
+            guard let cursor = try connection.query("SELECT event_tx::text::bigint, event_seq FROM webhook_feed WHERE id = 1 FOR UPDATE SKIP LOCKED")
+                .first({ (tx: $0.int(0), seq: $0.int(1)) }) else { return 0 }
+            let apps = Set(try connection.query("SELECT DISTINCT app_id FROM webhook_endpoints").map { $0.text(0) })
+            let history = try connection.query(
+                """
+                SELECT e.tx::text::bigint, e.seq, \(Rows.webhookHistoryColumns)
+                FROM delivery_events e JOIN deliveries d ON d.seq = e.delivery_seq AND d.created_at = e.delivery_created_at
+                JOIN messages m ON m.seq = d.message_seq LEFT JOIN devices v ON v.seq = d.device_seq
+                WHERE e.tx IS NOT NULL AND (e.tx, e.seq) > ($1::text::xid8, $2) AND e.tx < $3::text::xid8 ORDER BY e.tx, e.seq LIMIT $4
+                """, [.int(cursor.tx), .int(cursor.seq), .int(horizon), .int(limit)]).map(Rows.webhookHistoryRow)
+            let outbox = try connection.query(
+                "SELECT tx::text::bigint, seq, \(Rows.webhookOutboxColumns) FROM webhook_outbox WHERE tx < $1::text::xid8 ORDER BY tx, seq LIMIT $2",
+                [.int(horizon), .int(limit)]).map(Rows.webhookOutboxRow)
+            let rows = WebhookFeed.merge(history: history, outbox: outbox, limit: limit)
+            let events = try WebhookFeed.events(rows, apps: apps)
+            if !events.isEmpty {
+                try connection.run(
+                    """
+                    INSERT INTO webhook_events (id, app_id, endpoint_id, type, at, data)
+                    SELECT r.id, r.app, r.endpoint, r.type, r.at, r.data
+                    FROM jsonb_to_recordset($1::jsonb) AS r(n bigint, id text, app text, endpoint text, type text, at bigint, data text) ORDER BY r.n
+                    """, [.text(try StoredJSON.encode(events.enumerated().map { FedEvent(n: $0, $1) }))])
+            }
+            let taken = rows.filter { $0.kind == 0 }.count
+            // Every history row below the horizon was read and taken: the feed moves to the horizon.
+            let next = taken == history.count && history.count < limit
+                ? (tx: max(horizon, cursor.tx), seq: horizon > cursor.tx ? 0 : cursor.seq)
+                : rows.last(where: { $0.kind == 0 }).map { (tx: $0.order, seq: $0.seq) } ?? cursor
+            if next != cursor {
+                try connection.run("UPDATE webhook_feed SET event_tx = $1::text::xid8, event_seq = $2 WHERE id = 1", [.int(next.tx), .int(next.seq)])
+            }
+            let consumed = rows.filter { $0.kind == 1 }.map { String($0.seq) }
+            if !consumed.isEmpty {
+                try connection.run("DELETE FROM webhook_outbox WHERE seq = ANY($1::bigint[])", [.text("{" + consumed.joined(separator: ",") + "}")])
+            }
+            return rows.count
+        }
+    }
+
+    func leaseWebhookEndpoints(owner: String, now: Int, until: Int, limit: Int) async throws -> [WebhookEndpointRecord] {
+        try await pool.withConnection {
+            try $0.query(
+                """
+                UPDATE webhook_endpoints SET lease_owner = $1, lease_until = $2
+                WHERE seq IN (\(WebhookSQL.dueEndpoints(now: "$3", limit: "$4")) FOR UPDATE SKIP LOCKED)
+                RETURNING \(Rows.webhookEndpointColumns)
+                """, [.text(owner), .int(until), .int(now), .int(limit)]).map(Rows.webhookEndpoint)
+        }
+    }
+
+    func webhookEvents(appID: String, endpointID: String, after: Int, through: Int?, limit: Int) async throws -> [WebhookEventRecord] {
+        try await pool.withConnection {
+            try $0.query(
+                """
+                SELECT \(Rows.webhookEventColumns) FROM webhook_events
+                WHERE app_id = $1 AND seq > $2 AND seq <= $3 AND (endpoint_id IS NULL OR endpoint_id = $4) ORDER BY seq LIMIT $5
+                """, [.text(appID), .int(after), .int(through ?? Int(Int64.max)), .text(endpointID), .int(limit)]).map(Rows.webhookEvent)
+        }
+    }
+
+    func saveWebhookDispatch(
+        endpointID: String, owner: String, revision: Int, _ state: WebhookDispatchState, attempt: WebhookAttemptRecord?, release: Bool
+    ) async throws -> Bool {
+        try await pool.transaction { connection in
+            if let attempt {
+                try connection.run(
+                    """
+                    INSERT INTO webhook_attempts (endpoint_id, batch_id, events, at, outcome, status, latency_ms, answer, next_retry_at)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                    """, [.text(endpointID)] + WebhookSQL.attemptValues(attempt).map(\.postgres))
+                try connection.run(WebhookSQL.trimAttempts(parameter: { "$\($0)" }), [.text(endpointID), .int(WebhookSQL.attemptsKept)])
+            }
+            return try connection.run(
+                "UPDATE webhook_endpoints SET \(WebhookSQL.stateAssignments(parameter: { "$\($0)" })) WHERE id = $1 AND lease_owner = $2 AND revision = $3",
+                ([.text(endpointID), .text(owner), .int(revision), .int(release ? 1 : 0)] + WebhookSQL.stateValues(state)).map(\.postgres)) == 1
+        }
+    }
+
+    func purgeWebhookEvents(before: Int, limit: Int) async throws -> Int {
+        try await pool.withConnection {
+            try $0.run("DELETE FROM webhook_events WHERE seq IN (SELECT seq FROM webhook_events WHERE at < $1 ORDER BY at LIMIT $2)", [.int(before), .int(limit)])
+        }
+    }
+}
+
+/// An event as the feed's insert reads it from JSON, with its place in the batch.
+private struct FedEvent: Encodable {
+    var n: Int
+    var id: String
+    var app: String
+    var endpoint: String?
+    var type: String
+    var at: Int
+    var data: String
+
+    init(n: Int, _ event: WebhookFeed.NewEvent) {
+        self.n = n
+        id = event.id
+        app = event.appID
+        endpoint = event.endpointID
+        type = event.type
+        at = event.at
+        data = event.data
+    }
+}

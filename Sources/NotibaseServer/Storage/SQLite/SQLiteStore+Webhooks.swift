@@ -1,0 +1,160 @@
+/// Webhook endpoints, their stream and the feed on SQLite (docs/decisions/0037).
+extension SQLiteStore {
+    /// The first endpoint of the database moves the feed to the end of the history: the feed
+    /// stands still while there is none.
+    func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) throws -> WebhookEndpointRecord {
+        try connection.transaction {
+            try connection.run(
+                """
+                UPDATE webhook_feed SET event_seq = (SELECT coalesce(max(seq), 0) FROM delivery_events)
+                WHERE id = 1 AND NOT EXISTS (SELECT 1 FROM webhook_endpoints)
+                """)
+            return try connection.first(
+                """
+                INSERT INTO webhook_endpoints (id, app_id, url, types, description, secret, cursor, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, coalesce((SELECT max(seq) FROM webhook_events), 0), ?, ?) RETURNING \(Rows.webhookEndpointColumns)
+                """,
+                [.text(endpoint.id), .text(endpoint.appID), .text(endpoint.url), .optionalText(try endpoint.types.map(StoredJSON.encode)),
+                 .optionalText(endpoint.description), .blob(endpoint.sealedSecret), .int(endpoint.now), .int(endpoint.now)], Rows.webhookEndpoint)!
+        }
+    }
+
+    func webhookEndpoints(appID: String) throws -> [WebhookEndpointRecord] {
+        try connection.query(
+            "SELECT \(Rows.webhookEndpointColumns) FROM webhook_endpoints WHERE app_id = ? ORDER BY seq", [.text(appID)], Rows.webhookEndpoint)
+    }
+
+    func webhookEndpoint(appID: String, id: String) throws -> WebhookEndpointRecord? {
+        try connection.first(
+            "SELECT \(Rows.webhookEndpointColumns) FROM webhook_endpoints WHERE app_id = ? AND id = ?", [.text(appID), .text(id)], Rows.webhookEndpoint)
+    }
+
+    func updateWebhookEndpoint(appID: String, id: String, _ change: WebhookEndpointChange, now: Int) throws -> WebhookEndpointRecord? {
+        let (types, description) = try WebhookSQL.changedTexts(change)
+        return try connection.first(
+            """
+            UPDATE webhook_endpoints SET \(WebhookSQL.changeAssignments(parameter: { "?\($0)" }))
+            WHERE app_id = ?1 AND id = ?2 RETURNING \(Rows.webhookEndpointColumns)
+            """,
+            [.text(appID), .text(id), .optionalText(change.url), .int(change.types == nil ? 0 : 1), .optionalText(types),
+             .int(change.description == nil ? 0 : 1), .optionalText(description), change.enabled.map { .int($0 ? 1 : 0) } ?? .null, .int(now)],
+            Rows.webhookEndpoint)
+    }
+
+    func deleteWebhookEndpoint(appID: String, id: String) throws -> Bool {
+        try connection.transaction {
+            let deleted = try connection.run("DELETE FROM webhook_endpoints WHERE app_id = ? AND id = ?", [.text(appID), .text(id)]) == 1
+            try connection.run(WebhookSQL.dropOrphanedOutbox(parameter: { "?\($0)" }), [.text(appID)])
+            return deleted
+        }
+    }
+
+    func rotateWebhookSecret(appID: String, id: String, sealed: [UInt8], previousUntil: Int, now: Int) throws -> WebhookEndpointRecord? {
+        try connection.first(
+            """
+            UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = ?, secret = ?, updated_at = ?
+            WHERE app_id = ? AND id = ? RETURNING \(Rows.webhookEndpointColumns)
+            """, [.int(previousUntil), .blob(sealed), .int(now), .text(appID), .text(id)], Rows.webhookEndpoint)
+    }
+
+    func recordWebhookTest(appID: String, id: String, now: Int) throws -> Bool {
+        try connection.run(
+            """
+            INSERT INTO webhook_outbox (after_event, app_id, endpoint_id, type, at)
+            SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'delivery_events'), 0), app_id, id, ?, ?
+            FROM webhook_endpoints WHERE app_id = ? AND id = ?
+            """, [.text(WebhookEventType.test), .int(now), .text(appID), .text(id)]) == 1
+    }
+
+    func replayWebhookEvents(appID: String, id: String, since: Int) throws -> Int? {
+        try connection.transaction {
+            guard try webhookEndpoint(appID: appID, id: id) != nil else { return nil }
+            let first = try connection.first(
+                "SELECT min(seq) FROM webhook_events WHERE app_id = ? AND at >= ?", [.text(appID), .int(since)]) { $0.optionalInt(0) } ?? nil
+            let cursor = try first.map { $0 - 1 } ?? connection.first("SELECT coalesce(max(seq), 0) FROM webhook_events") { $0.int(0) } ?? 0
+            try connection.run(
+                """
+                UPDATE webhook_endpoints SET cursor = ?, \(WebhookSQL.dropBatch) WHERE app_id = ? AND id = ?
+                """, [.int(cursor), .text(appID), .text(id)])
+            return try connection.first(
+                "SELECT count(*) FROM webhook_events WHERE app_id = ? AND seq > ?", [.text(appID), .int(cursor)]) { $0.int(0) } ?? 0
+        }
+    }
+
+    func webhookAttempts(appID: String, id: String, limit: Int) throws -> [WebhookAttemptRecord]? {
+        guard try webhookEndpoint(appID: appID, id: id) != nil else { return nil }
+        return try connection.query(
+            "SELECT \(Rows.webhookAttemptColumns) FROM webhook_attempts WHERE endpoint_id = ? ORDER BY seq DESC LIMIT ?",
+            [.text(id), .int(limit)], Rows.webhookAttempt)
+    }
+
+    /// One writer commits in number order: the history after the feed's place, and the outbox
+    /// (each row after the history's number it follows), merged.
+    func feedWebhookEvents(limit: Int) throws -> Int {
+        // Without an endpoint the feed stands still, writing nothing (the first endpoint moves it).
+        let apps = Set(try connection.query("SELECT DISTINCT app_id FROM webhook_endpoints") { $0.text(0) })
+        guard !apps.isEmpty else { return 0 }
+        return try connection.transaction {
+            let cursor = try connection.first("SELECT event_seq FROM webhook_feed WHERE id = 1") { $0.int(0) } ?? 0
+            let history = try connection.query(
+                """
+                SELECT e.seq, e.seq, \(Rows.webhookHistoryColumns)
+                FROM delivery_events e JOIN deliveries d ON d.seq = e.delivery_seq JOIN messages m ON m.seq = d.message_seq
+                LEFT JOIN devices v ON v.seq = d.device_seq
+                WHERE e.seq > ? ORDER BY e.seq LIMIT ?
+                """, [.int(cursor), .int(limit)], Rows.webhookHistoryRow)
+            let outbox = try connection.query(
+                "SELECT after_event, seq, \(Rows.webhookOutboxColumns) FROM webhook_outbox ORDER BY seq LIMIT ?", [.int(limit)], Rows.webhookOutboxRow)
+            let rows = WebhookFeed.merge(history: history, outbox: outbox, limit: limit)
+            for event in try WebhookFeed.events(rows, apps: apps) {
+                try connection.run(
+                    "INSERT INTO webhook_events (id, app_id, endpoint_id, type, at, data) VALUES (?, ?, ?, ?, ?, ?)",
+                    [.text(event.id), .text(event.appID), .optionalText(event.endpointID), .text(event.type), .int(event.at), .text(event.data)])
+            }
+            if let last = rows.last(where: { $0.kind == 0 }) {
+                try connection.run("UPDATE webhook_feed SET event_seq = ? WHERE id = 1", [.int(last.seq)])
+            }
+            if let last = rows.last(where: { $0.kind == 1 }) {
+                try connection.run("DELETE FROM webhook_outbox WHERE seq <= ?", [.int(last.seq)])
+            }
+            return rows.count
+        }
+    }
+
+    func leaseWebhookEndpoints(owner: String, now: Int, until: Int, limit: Int) throws -> [WebhookEndpointRecord] {
+        try connection.query(
+            """
+            UPDATE webhook_endpoints SET lease_owner = ?, lease_until = ? WHERE seq IN (\(WebhookSQL.dueEndpoints(now: "?3", limit: "?4")))
+            RETURNING \(Rows.webhookEndpointColumns)
+            """, [.text(owner), .int(until), .int(now), .int(limit)], Rows.webhookEndpoint)
+    }
+
+    func webhookEvents(appID: String, endpointID: String, after: Int, through: Int?, limit: Int) throws -> [WebhookEventRecord] {
+        try connection.query(
+            """
+            SELECT \(Rows.webhookEventColumns) FROM webhook_events
+            WHERE app_id = ? AND seq > ? AND seq <= ? AND (endpoint_id IS NULL OR endpoint_id = ?) ORDER BY seq LIMIT ?
+            """, [.text(appID), .int(after), .int(through ?? Int(Int64.max)), .text(endpointID), .int(limit)], Rows.webhookEvent)
+    }
+
+    func saveWebhookDispatch(endpointID: String, owner: String, revision: Int, _ state: WebhookDispatchState, attempt: WebhookAttemptRecord?, release: Bool) throws -> Bool {
+        try connection.transaction {
+            if let attempt {
+                try connection.run(
+                    """
+                    INSERT INTO webhook_attempts (endpoint_id, batch_id, events, at, outcome, status, latency_ms, answer, next_retry_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.text(endpointID)] + WebhookSQL.attemptValues(attempt).map(\.sqlite))
+                try connection.run(WebhookSQL.trimAttempts(parameter: { "?\($0)" }), [.text(endpointID), .int(WebhookSQL.attemptsKept)])
+            }
+            return try connection.run(
+                "UPDATE webhook_endpoints SET \(WebhookSQL.stateAssignments(parameter: { "?\($0)" })) WHERE id = ?1 AND lease_owner = ?2 AND revision = ?3",
+                ([.text(endpointID), .text(owner), .int(revision), .int(release ? 1 : 0)] + WebhookSQL.stateValues(state)).map(\.sqlite)) == 1
+        }
+    }
+
+    func purgeWebhookEvents(before: Int, limit: Int) throws -> Int {
+        try connection.run(
+            "DELETE FROM webhook_events WHERE seq IN (SELECT seq FROM webhook_events WHERE at < ? ORDER BY at LIMIT ?)", [.int(before), .int(limit)])
+    }
+}

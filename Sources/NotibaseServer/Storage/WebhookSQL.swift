@@ -1,0 +1,107 @@
+/// The webhooks' statements both backends run alike, with the backend's parameter marks
+/// (`?N` or `$N`), and their values in a form either backend binds.
+enum WebhookSQL {
+    enum Value {
+        case null
+        case int(Int)
+        case text(String)
+
+        static func optionalInt(_ value: Int?) -> Value { value.map(Value.int) ?? .null }
+        static func optionalText(_ value: String?) -> Value { value.map(Value.text) ?? .null }
+
+        var sqlite: SQLValue {
+            switch self {
+            case .null: .null
+            case .int(let value): .int(value)
+            case .text(let value): .text(value)
+            }
+        }
+
+        var postgres: PostgresValue {
+            switch self {
+            case .null: .null
+            case .int(let value): .int(value)
+            case .text(let value): .text(value)
+            }
+        }
+    }
+
+    /// How many attempts the log keeps per endpoint.
+    static let attemptsKept = 100
+
+    /// The stored forms of a change's types and description.
+    static func changedTexts(_ change: WebhookEndpointChange) throws -> (types: String?, description: String?) {
+        (try change.types.flatMap { try $0.map(StoredJSON.encode) }, change.description.flatMap { $0 })
+    }
+
+    /// The assignments of ``WebhookEndpointChange`` (parameters 3 to 9: url, whether types are
+    /// given, types, whether the description is given, description, enabled, now). A new URL or new
+    /// types start the next batch afresh; enabling forgets the failures.
+    static func changeAssignments(parameter p: (Int) -> String) -> String {
+        let enabling = "CAST(\(p(8)) AS INTEGER) = 1"
+        let newBatch = "(CAST(\(p(3)) AS TEXT) IS NOT NULL OR CAST(\(p(4)) AS INTEGER) = 1)"
+        return """
+            url = coalesce(CAST(\(p(3)) AS TEXT), url),
+            types = CASE WHEN CAST(\(p(4)) AS INTEGER) = 1 THEN CAST(\(p(5)) AS TEXT) ELSE types END,
+            description = CASE WHEN CAST(\(p(6)) AS INTEGER) = 1 THEN CAST(\(p(7)) AS TEXT) ELSE description END,
+            enabled = coalesce(CAST(\(p(8)) AS INTEGER), enabled),
+            disabled_reason = CASE WHEN \(enabling) THEN NULL ELSE disabled_reason END,
+            failing_since = CASE WHEN \(enabling) THEN NULL ELSE failing_since END,
+            next_attempt_at = CASE WHEN \(enabling) THEN NULL ELSE next_attempt_at END,
+            batch_id = CASE WHEN \(newBatch) THEN NULL ELSE batch_id END,
+            batch_last = CASE WHEN \(newBatch) THEN NULL ELSE batch_last END,
+            batch_attempts = CASE WHEN \(newBatch) THEN 0 ELSE batch_attempts END,
+            revision = revision + 1, updated_at = CAST(\(p(9)) AS BIGINT)
+            """
+    }
+
+    /// Drops the batch in flight, and tells a dispatcher holding the endpoint that it changed.
+    static let dropBatch = "batch_id = NULL, batch_last = NULL, batch_attempts = 0, next_attempt_at = NULL, revision = revision + 1"
+
+    /// Removes what the outbox holds for an app left without endpoints (parameter 1: the app).
+    static func dropOrphanedOutbox(parameter p: (Int) -> String) -> String {
+        "DELETE FROM webhook_outbox WHERE app_id = \(p(1)) AND NOT EXISTS (SELECT 1 FROM webhook_endpoints WHERE app_id = \(p(1)))"
+    }
+
+    /// The enabled endpoints with something to send and due at `now`, nobody's lease running.
+    static func dueEndpoints(now: String, limit: String) -> String {
+        """
+        SELECT e.seq FROM webhook_endpoints e
+        WHERE e.enabled = 1 AND (e.lease_until IS NULL OR e.lease_until <= CAST(\(now) AS BIGINT))
+            AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= CAST(\(now) AS BIGINT))
+            AND (e.batch_id IS NOT NULL OR EXISTS (
+                SELECT 1 FROM webhook_events w WHERE w.app_id = e.app_id AND w.seq > e.cursor AND (w.endpoint_id IS NULL OR w.endpoint_id = e.id)))
+        ORDER BY coalesce(e.next_attempt_at, 0), e.seq LIMIT CAST(\(limit) AS BIGINT)
+        """
+    }
+
+    static func attemptValues(_ attempt: WebhookAttemptRecord) -> [Value] {
+        [.text(attempt.batchID), .int(attempt.events), .int(attempt.at), .text(attempt.outcome), .optionalInt(attempt.status),
+         .int(attempt.latencyMilliseconds), .text(attempt.answer), .optionalInt(attempt.nextRetryAt)]
+    }
+
+    /// Keeps an endpoint's newest attempts (parameters: the endpoint, how many).
+    static func trimAttempts(parameter p: (Int) -> String) -> String {
+        """
+        DELETE FROM webhook_attempts WHERE endpoint_id = \(p(1)) AND seq <= (
+            SELECT seq FROM webhook_attempts WHERE endpoint_id = \(p(1)) ORDER BY seq DESC LIMIT 1 OFFSET CAST(\(p(2)) AS BIGINT))
+        """
+    }
+
+    /// The assignments of a ``WebhookDispatchState`` (parameters 4 to 12: release, then ``stateValues(_:)``).
+    static func stateAssignments(parameter p: (Int) -> String) -> String {
+        let release = "CAST(\(p(4)) AS INTEGER) = 1"
+        return """
+            cursor = CAST(\(p(5)) AS BIGINT), batch_id = CAST(\(p(6)) AS TEXT), batch_last = CAST(\(p(7)) AS BIGINT),
+            batch_attempts = CAST(\(p(8)) AS INTEGER), next_attempt_at = CAST(\(p(9)) AS BIGINT), failing_since = CAST(\(p(10)) AS BIGINT),
+            enabled = CAST(\(p(11)) AS INTEGER), disabled_reason = CAST(\(p(12)) AS TEXT),
+            lease_owner = CASE WHEN \(release) THEN NULL ELSE lease_owner END,
+            lease_until = CASE WHEN \(release) THEN NULL ELSE lease_until END
+            """
+    }
+
+    static func stateValues(_ state: WebhookDispatchState) -> [Value] {
+        [.int(state.cursor), .optionalText(state.batchID), .optionalInt(state.batchLast), .int(state.batchAttempts), .optionalInt(state.nextAttemptAt),
+         .optionalInt(state.failingSince), .int(state.enabled ? 1 : 0), .optionalText(state.disabledReason)]
+    }
+}

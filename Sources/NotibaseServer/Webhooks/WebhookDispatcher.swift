@@ -1,0 +1,219 @@
+import Foundation
+import NotibaseSenders
+
+/// Sends each endpoint its events (docs/server.md, "Webhooks"; docs/decisions/0037): feeds the
+/// stream, leases the endpoints that have something due (several nodes share them, as they share
+/// deliveries), and sends each its next batch, one request at a time per endpoint, in order.
+///
+/// A batch is fixed before it is first sent (its `webhook-id` and its last event are stored) and
+/// sent again as it was until it arrives or is given up: a node that dies while sending it leaves
+/// it to the next lease, which sends the same `webhook-id`. Each endpoint's batch is a task of its
+/// own, so a slow endpoint holds up only itself; at most ``Options/endpointsAtOnce`` are in flight.
+actor WebhookDispatcher {
+    struct Options: Sendable {
+        /// The most events in one request.
+        var batchSize = 500
+        /// How long the first event of a batch that is not full waits for others.
+        var batchWait: Duration = .seconds(1)
+        /// One request's whole deadline.
+        var timeout: Duration = .seconds(10)
+        /// Endpoints sent to at once (each one request at a time).
+        var endpointsAtOnce = 32
+        /// Rows the feed moves in one transaction.
+        var feedBatch = 2_000
+        /// How long the stream keeps an event (nil: until the app or its endpoints go).
+        var retention: Duration?
+        var policy = WebhookRetryPolicy()
+    }
+
+    private let store: any Storage
+    private let transport: any WebhookTransport
+    private let box: SecretBox
+    private let clock: WallClock
+    private let logger: Logger
+    private let options: Options
+    /// This dispatcher's name in leases.
+    private let owner = UUID().uuidString
+    private let random: @Sendable () -> Double
+    private var inFlight: [String: Task<Void, Never>] = [:]
+
+    init(
+        store: any Storage, transport: any WebhookTransport, box: SecretBox, clock: WallClock = .system, logger: Logger = .silent,
+        options: Options = Options(), random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.store = store
+        self.transport = transport
+        self.box = box
+        self.clock = clock
+        self.logger = logger
+        self.options = options
+        self.random = random
+    }
+
+    /// How long a lease lasts: a request's deadline and room to record it.
+    private var lease: Duration { options.timeout * 2 + .seconds(30) }
+
+    /// Feeds the stream until it has caught up, sends every endpoint due now its next batch and
+    /// waits for them; returns how many endpoints it looked at.
+    @discardableResult
+    func runOnce() async throws -> Int {
+        try await feed()
+        let leased = try await leaseDue(limit: options.endpointsAtOnce)
+        await withTaskGroup(of: Void.self) { group in
+            for endpoint in leased { group.addTask { await self.dispatch(endpoint) } }
+        }
+        return leased.count
+    }
+
+    /// Runs until cancelled: every `interval` feeds, purges what retention no longer keeps, and
+    /// starts a task for each endpoint due while fewer than ``Options/endpointsAtOnce`` are in flight.
+    func run(interval: Duration) async {
+        var lastPurge = ContinuousClock.now - .seconds(3_600)
+        while !Task.isCancelled {
+            do {
+                try await feed()
+                if ContinuousClock.now - lastPurge > .seconds(60) {
+                    lastPurge = .now
+                    try await purge()
+                }
+                for endpoint in try await leaseDue(limit: options.endpointsAtOnce - inFlight.count) {
+                    inFlight[endpoint.id] = Task {
+                        await self.dispatch(endpoint)
+                        self.finished(endpoint.id)
+                    }
+                }
+            } catch {
+                logger.warning("webhooks: a pass failed; trying again", ["error": .string("\(error)")])
+            }
+            try? await Task.sleep(for: interval)
+        }
+        for task in inFlight.values { await task.value }
+    }
+
+    private func finished(_ id: String) { inFlight[id] = nil }
+
+    private func feed() async throws {
+        while try await store.feedWebhookEvents(limit: options.feedBatch) >= options.feedBatch, !Task.isCancelled {}
+    }
+
+    private func purge() async throws {
+        guard let retention = options.retention else { return }
+        let before = clock.milliseconds() - retention.milliseconds
+        while try await store.purgeWebhookEvents(before: before, limit: 10_000) > 0, !Task.isCancelled {}
+    }
+
+    private func leaseDue(limit: Int) async throws -> [WebhookEndpointRecord] {
+        guard limit > 0 else { return [] }
+        let now = clock.milliseconds()
+        return try await store.leaseWebhookEndpoints(owner: owner, now: now, until: now + lease.milliseconds, limit: limit)
+    }
+
+    /// Sends a leased endpoint its batch (fixing the next one first when none is in flight), and
+    /// stores the outcome.
+    private func dispatch(_ endpoint: WebhookEndpointRecord) async {
+        do {
+            try await send(endpoint)
+        } catch {
+            logger.warning("webhooks: an endpoint's batch failed to be stored; its lease ends by itself", [
+                "endpointId": .string(endpoint.id), "error": .string("\(error)"),
+            ])
+        }
+    }
+
+    private func send(_ endpoint: WebhookEndpointRecord) async throws {
+        var state = endpoint.dispatch
+        let now = clock.milliseconds()
+        let events: [WebhookEventRecord]
+        if let batchLast = state.batchLast, state.batchID != nil {
+            events = try await store.webhookEvents(
+                appID: endpoint.appID, endpointID: endpoint.id, after: state.cursor, through: batchLast, limit: options.batchSize
+            ).filter { endpoint.wants($0.type) }
+        } else {
+            let next = try await store.webhookEvents(appID: endpoint.appID, endpointID: endpoint.id, after: state.cursor, through: nil, limit: options.batchSize)
+            guard let last = next.last else {
+                _ = try await save(endpoint, state, attempt: nil, release: true)
+                return
+            }
+            let wanted = next.filter { endpoint.wants($0.type) }
+            if !wanted.isEmpty, next.count < options.batchSize, now - next[0].at < options.batchWait.milliseconds {
+                // Not full yet: the batch waits for more, at most a wait after its first event.
+                state.nextAttemptAt = next[0].at + options.batchWait.milliseconds
+                _ = try await save(endpoint, state, attempt: nil, release: true)
+                return
+            }
+            state.batchID = "msg_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            state.batchLast = last.seq
+            state.batchAttempts = 0
+            if wanted.isEmpty {
+                // Nothing this endpoint wants: past them without a request.
+                state = WebhookDispatchState(cursor: last.seq, failingSince: state.failingSince)
+                _ = try await save(endpoint, state, attempt: nil, release: true)
+                return
+            }
+            guard try await save(endpoint, state, attempt: nil, release: false) else { return }
+            events = wanted
+        }
+        guard let batchID = state.batchID else { return }
+        if events.isEmpty {
+            // Its events went with retention: nothing is left to send.
+            _ = try await save(endpoint, WebhookDispatchState(cursor: state.batchLast ?? state.cursor, failingSince: state.failingSince), attempt: nil, release: true)
+            return
+        }
+        let sentAt = clock.milliseconds()
+        let body = WebhookBatchBody.encode(events, at: sentAt)
+        let request = WebhookRequest(
+            url: endpoint.url,
+            headers: [
+                ("webhook-id", batchID), ("webhook-timestamp", String(sentAt / 1_000)),
+                ("webhook-signature", try WebhookSignature.header(id: batchID, timestamp: sentAt / 1_000, body: body, keys: try keys(endpoint, now: sentAt))),
+            ],
+            body: body, timeout: options.timeout)
+        let answer = await transport.post(request)
+        let after = clock.milliseconds()
+        let (next, retryAt) = options.policy.after(answer.outcome, state, now: after, random: random())
+        if !next.enabled {
+            logger.warning("webhooks: an endpoint failed for days and was disabled", ["endpointId": .string(endpoint.id), "appId": .string(endpoint.appID)])
+        }
+        let attempt = WebhookAttemptRecord(
+            batchID: batchID, events: events.count, at: sentAt, outcome: Self.outcomeName(answer.outcome), status: Self.status(answer.outcome),
+            latencyMilliseconds: answer.latency.milliseconds, answer: Self.answerText(answer), nextRetryAt: retryAt)
+        _ = try await save(endpoint, next, attempt: attempt, release: true)
+    }
+
+    private func save(_ endpoint: WebhookEndpointRecord, _ state: WebhookDispatchState, attempt: WebhookAttemptRecord?, release: Bool) async throws -> Bool {
+        try await store.saveWebhookDispatch(endpointID: endpoint.id, owner: owner, revision: endpoint.revision, state, attempt: attempt, release: release)
+    }
+
+    /// The endpoint's secret, and the one it replaced while that one still signs.
+    private func keys(_ endpoint: WebhookEndpointRecord, now: Int) throws -> [[UInt8]] {
+        var sealed = [endpoint.sealedSecret]
+        if let previous = endpoint.sealedPreviousSecret, let until = endpoint.previousSecretUntil, now < until { sealed.append(previous) }
+        return try sealed.compactMap { sealed in
+            try box.open(sealed, context: WebhookSecrets.context(endpoint.id)).flatMap { WebhookSignature.key(of: String(decoding: $0, as: UTF8.self)) }
+        }
+    }
+
+    static func outcomeName(_ outcome: WebhookAttempt.Outcome) -> String {
+        switch outcome {
+        case .answered: "answered"
+        case .refused: "refused"
+        case .timedOut: "timed_out"
+        case .failed: "failed"
+        }
+    }
+
+    static func status(_ outcome: WebhookAttempt.Outcome) -> Int? {
+        if case .answered(let status, _) = outcome { status } else { nil }
+    }
+
+    /// The answer's first bytes, or why there was none (at most 1 KB of text, as the transport read it).
+    static func answerText(_ attempt: WebhookAttempt) -> String {
+        if case .answered = attempt.outcome { return String(attempt.answerPrefix.prefix(1_024)) }
+        return WebhookRetryPolicy.describe(attempt.outcome)
+    }
+}
+
+/// Where an endpoint's secret is sealed for: its own ID, so a sealed secret copied to another row does not open.
+enum WebhookSecrets {
+    static func context(_ endpointID: String) -> String { "webhook:" + endpointID }
+}

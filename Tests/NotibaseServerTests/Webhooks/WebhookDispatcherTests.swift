@@ -1,0 +1,249 @@
+import Foundation
+import NotibaseCore
+import NotibaseSenders
+import Synchronization
+import Testing
+@testable import NotibaseServer
+import NotibaseTestSupport
+
+@Suite("Webhook dispatcher")
+struct WebhookDispatcherTests {
+    static let sale = #"{"message": {"title": "Sale", "buttons": [{"id": "buy", "text": "Buy"}]}, "audience": {"all": true}}"#
+    static let url = "https://hooks.example.com/notibase"
+
+    func receipt(_ harness: Harness, _ id: String, _ delivery: String, event: String, extra: String = "") -> String {
+        let signature = harness.signer.receiptSignature(deliveryID: delivery)
+        return #"{"id": "\#(id)", "deliveryId": "\#(delivery)", "event": "\#(event)", "occurredAt": "2027-01-15T08:00:00Z", "signature": "\#(signature)"\#(extra)}"#
+    }
+
+    /// Device 2's token is dead (failed, and the device deactivated); device 3's first try is
+    /// retried; device 1's delivery is rendered, opened, tapped and dismissed.
+    static func sender() -> ScriptedSender {
+        let retried = Mutex(false)
+        return ScriptedSender { push in
+            if push.request.deviceToken == Harness.token(2) { return SendOutcome(disposition: .deactivateDevice, status: 410, providerReason: "Unregistered") }
+            if push.request.deviceToken == Harness.token(3), retried.withLock({ done in defer { done = true }; return !done }) {
+                return SendOutcome(disposition: .retry, status: 503, providerReason: "ServiceUnavailable")
+            }
+            return .sent(providerID: "p-" + push.deliveryID)
+        }
+    }
+
+    @Test func everyEventTypeArrivesOnceInOrderSigned() async throws {
+        let fixture = try await WebhookFixture(sender: Self.sender())
+        let harness = fixture.harness
+        let app = try await harness.createApp()
+        let endpoint = try await fixture.endpoint(app, Self.url)
+        let dispatcher = try fixture.dispatcher()
+        let devices = [try await harness.registerDevice(app, number: 1), try await harness.registerDevice(app, number: 2), try await harness.registerDevice(app, number: 3)]
+        let message = try await harness.send(app, Self.sale)
+        try await harness.deliverDue()
+        harness.advance(120)
+        try await harness.deliverDue()
+        let delivery = try #require(await harness.request("GET", "/v1/devices/\(devices[0])/deliveries", key: app.serverKey)["items"][0]["id"].string)
+        for (id, event, extra) in [("r1", "rendered", #", "render": {"buttons": ["buy"], "imageAttached": false, "completion": "complete", "elapsedMilliseconds": 3}"#),
+                                   ("r2", "opened", ""), ("r3", "action", #", "actionId": "buy""#), ("r4", "dismissed", "")] {
+            #expect(await harness.request("POST", "/v1/receipts", key: app.clientKey, body: receipt(harness, id, delivery, event: event, extra: extra)).status == 202)
+        }
+        let later = Timestamp.format(harness.time.now.addingTimeInterval(600))
+        let cancelled = try await harness.send(app, #"{"message": {"title": "Later"}, "audience": {"all": true}, "sendAt": "\#(later)"}"#)
+        #expect(await harness.request("POST", "/v1/messages/\(cancelled)/cancel", key: app.serverKey).status == 200)
+        let failed = try await harness.send(app, #"{"message": {"title": "Later"}, "audience": {"all": true}, "sendAt": "\#(later)"}"#)
+        let failedSeq = try #require(try await harness.store.message(appID: app.id, id: failed)?.seq)
+        #expect(try await harness.store.markFailed(seq: failedSeq, reason: "test", now: harness.time.wallClock.milliseconds()))
+        #expect(await harness.request("POST", "/v1/webhooks/\(endpoint.id)/test", key: app.serverKey).status == 202)
+        while try await fixture.runOnce(dispatcher) > 0 {}
+
+        let batches = try fixture.batches(to: Self.url)
+        #expect(!batches.isEmpty)
+        for batch in batches {
+            #expect(try batch.verifies(with: endpoint.secret))
+            #expect(batch.json["type"].string == WebhookBatchBody.type && batch.id.hasPrefix("msg_"))
+        }
+        // Nothing was retried here, so nothing came twice.
+        let all = batches.flatMap(\.events)
+        #expect(Set(all.map { $0["id"].string ?? "" }).count == all.count)
+        let types = all.map { $0["type"].string ?? "" }
+        #expect(Set(types) == Set(WebhookEventType.all), "missing: \(Set(WebhookEventType.all).subtracting(types))")
+        // One delivery's events in the order they happened, after its message was created.
+        let first = all.filter { $0["data"]["deliveryId"].string == delivery }.map { $0["type"].string ?? "" }
+        #expect(first == ["delivery.sent", "delivery.rendered", "delivery.opened", "delivery.action", "delivery.dismissed"])
+        let created = try #require(types.firstIndex(of: "message.created"))
+        #expect(types.firstIndex(of: "delivery.sent").map { $0 > created } == true)
+        #expect(types.filter { $0 == "device.registered" }.count == 3)
+        // What the events name.
+        let action = try #require(all.first { $0["type"].string == "delivery.action" })
+        #expect(action["data"]["details"]["actionId"].string == "buy" && action["data"]["messageId"].string == message)
+        #expect(action["data"]["deviceId"].string == devices[0] && action["data"]["appId"].string == app.id)
+        let deactivated = try #require(all.first { $0["type"].string == "device.deactivated" })
+        #expect(deactivated["data"]["deviceId"].string == devices[1] && deactivated["data"]["reason"].string != nil)
+        let rendered = try #require(all.first { $0["type"].string == "delivery.rendered" })
+        #expect(rendered["data"]["details"]["render"]["buttons"].array.count == 1)
+        #expect(all.first { $0["type"].string == "message.failed" }?["data"]["reason"].string == "test")
+        #expect(all.first { $0["type"].string == "delivery.failed" }?["data"]["details"]["providerReason"].string == "Unregistered")
+    }
+
+    @Test func aBatchWaitsUntilFullOrItsFirstEventIsAWaitOld() async throws {
+        let fixture = try await WebhookFixture()
+        let app = try await fixture.harness.createApp()
+        _ = try await fixture.endpoint(app, Self.url)
+        let dispatcher = try fixture.dispatcher(batchSize: 3, batchWait: .seconds(1))
+        try await fixture.harness.registerDevice(app, number: 1)
+        try await fixture.runOnce(dispatcher)
+        #expect(fixture.transport.requests.isEmpty)
+        fixture.harness.advance(1)
+        try await fixture.runOnce(dispatcher)
+        #expect(try fixture.batches(to: Self.url).map(\.types) == [["device.registered"]])
+        // Three at once: a full batch goes at once, the fourth waits for its own.
+        for number in 2...5 { try await fixture.harness.registerDevice(app, number: number) }
+        try await fixture.runOnce(dispatcher)
+        #expect(try fixture.batches(to: Self.url).map(\.events.count) == [1, 3])
+    }
+
+    @Test func aFailedBatchIsSentAgainWithItsIDAndNothingOvertakesIt() async throws {
+        let fixture = try await WebhookFixture()
+        let app = try await fixture.harness.createApp()
+        _ = try await fixture.endpoint(app, Self.url)
+        let dispatcher = try fixture.dispatcher(batchSize: 2)
+        fixture.transport.answer(Self.url, [.answered(status: 500, retryAfter: nil), .timedOut, .answered(status: 429, retryAfter: .seconds(90))])
+        for number in 1...3 { try await fixture.harness.registerDevice(app, number: number) }
+        try await fixture.runOnce(dispatcher)
+        // Not due again before the schedule's 5 s, even with more to send.
+        try await fixture.harness.registerDevice(app, number: 4)
+        try await fixture.runOnce(dispatcher)
+        #expect(fixture.transport.requests.count == 1)
+        fixture.harness.advance(5)
+        try await fixture.runOnce(dispatcher)
+        #expect(fixture.transport.requests.count == 2)
+        fixture.harness.advance(60)
+        try await fixture.runOnce(dispatcher)
+        #expect(fixture.transport.requests.count == 3)
+        // The 429's Retry-After (90 s), not the schedule's next wait (5 min).
+        fixture.harness.advance(89)
+        try await fixture.runOnce(dispatcher)
+        #expect(fixture.transport.requests.count == 3)
+        fixture.harness.advance(1)
+        while try await fixture.runOnce(dispatcher) > 0 {}
+        let batches = try fixture.batches(to: Self.url)
+        #expect(batches.prefix(4).map(\.id) == Array(repeating: batches[0].id, count: 4))
+        #expect(batches.count == 5 && batches[4].id != batches[0].id)
+        let devices = batches.dropFirst(3).flatMap(\.events).map { $0["data"]["deviceId"].string ?? "" }
+        let registered = try await fixture.harness.store.devices(appID: app.id, filter: DeviceFilter(), afterSeq: 0, limit: 10).map(\.id)
+        #expect(devices == registered)
+        let attempts = await fixture.harness.request("GET", "/v1/webhooks/\(try #require(fixture.harness.store.webhookEndpoints(appID: app.id).first?.id))/attempts", key: app.serverKey)["items"].array
+        #expect(attempts.map { $0["outcome"].string ?? "" } == ["answered", "answered", "answered", "timed_out", "answered"])
+        #expect(attempts.map { $0["status"].int } == [200, 200, 429, nil, 500])
+        #expect(attempts[2]["nextRetryAt"].string != nil && attempts[0]["nextRetryAt"] == .null)
+    }
+
+    @Test func aFinal4xxGivesTheBatchUpAfterAFewTriesAndSaysSo() async throws {
+        let fixture = try await WebhookFixture()
+        let app = try await fixture.harness.createApp()
+        let endpoint = try await fixture.endpoint(app, Self.url)
+        let dispatcher = try fixture.dispatcher(batchSize: 1)
+        fixture.transport.answer(Self.url, Array(repeating: .answered(status: 400, retryAfter: nil), count: 3))
+        try await fixture.harness.registerDevice(app, number: 1)
+        try await fixture.harness.registerDevice(app, number: 2)
+        for _ in 0..<4 {
+            try await fixture.runOnce(dispatcher)
+            fixture.harness.advance(3_600)
+        }
+        let batches = try fixture.batches(to: Self.url)
+        #expect(batches.count == 4 && Set(batches.prefix(3).map(\.id)).count == 1 && batches[3].id != batches[0].id)
+        #expect(batches[3].events[0]["data"]["deviceId"].string != batches[0].events[0]["data"]["deviceId"].string)
+        let attempts = await fixture.harness.request("GET", "/v1/webhooks/\(endpoint.id)/attempts", key: app.serverKey)["items"].array
+        #expect(attempts.map { $0["status"].int } == [200, 400, 400, 400])
+    }
+
+    @Test func anEndpointFailingForThreeDaysIsDisabledAndSaysWhy() async throws {
+        let fixture = try await WebhookFixture()
+        let app = try await fixture.harness.createApp()
+        let endpoint = try await fixture.endpoint(app, Self.url)
+        let dispatcher = try fixture.dispatcher()
+        fixture.transport.answer(Self.url, Array(repeating: .answered(status: 503, retryAfter: nil), count: 1_000))
+        try await fixture.harness.registerDevice(app, number: 1)
+        try await fixture.runOnce(dispatcher)
+        for _ in 0..<(3 * 24) {
+            fixture.harness.advance(3_600)
+            try await fixture.runOnce(dispatcher)
+        }
+        let before = fixture.transport.requests.count
+        let shown = await fixture.harness.request("GET", "/v1/webhooks/\(endpoint.id)", key: app.serverKey)
+        #expect(shown["enabled"].bool == false)
+        #expect(shown["disabledReason"].string?.contains("503") == true)
+        // The schedule's tries over three days, the last at three days.
+        #expect(before >= 10 && before < 20)
+        fixture.harness.advance(86_400)
+        try await fixture.runOnce(dispatcher)
+        #expect(fixture.transport.requests.count == before)
+        // Enabled again, the batch it kept goes out.
+        #expect(await fixture.harness.request("PATCH", "/v1/webhooks/\(endpoint.id)", key: app.serverKey, body: #"{"enabled": true}"#)["disabledReason"] == .null)
+        fixture.transport.clear(Self.url)
+        try await fixture.runOnce(dispatcher)
+        #expect(try fixture.batches(to: Self.url).last?.types == ["device.registered"])
+    }
+
+    @Test func aDispatcherThatDiesMidBatchLeavesItToAnotherWithTheSameID() async throws {
+        let fixture = try await WebhookFixture()
+        let app = try await fixture.harness.createApp()
+        _ = try await fixture.endpoint(app, Self.url)
+        try await fixture.harness.registerDevice(app, number: 1)
+        let store = fixture.harness.store
+        // A node leases the endpoint, fixes its batch as the dispatcher does, and dies before sending it.
+        try await WebhookFixture.settle(store)
+        let now = fixture.harness.time.wallClock.milliseconds()
+        let endpoint = try #require(try await store.leaseWebhookEndpoints(owner: "dead", now: now, until: now + 60_000, limit: 1).first)
+        let events = try await store.webhookEvents(appID: app.id, endpointID: endpoint.id, after: endpoint.dispatch.cursor, through: nil, limit: 500)
+        var fixed = endpoint.dispatch
+        fixed.batchID = "msg_fixedbythedeadnode"
+        fixed.batchLast = try #require(events.last?.seq)
+        #expect(try await store.saveWebhookDispatch(endpointID: endpoint.id, owner: "dead", revision: endpoint.revision, fixed, attempt: nil, release: false))
+        try await fixture.harness.registerDevice(app, number: 2)
+        let other = try fixture.dispatcher()
+        try await fixture.runOnce(other)
+        #expect(fixture.transport.requests.isEmpty, "the dead node's lease still runs")
+        fixture.harness.advance(60)
+        try await fixture.runOnce(other)
+        try await fixture.runOnce(other)
+        let batches = try fixture.batches(to: Self.url)
+        #expect(batches.map(\.id).first == "msg_fixedbythedeadnode")
+        #expect(batches.map(\.events.count) == [1, 1])
+        #expect(batches.flatMap(\.types) == ["device.registered", "device.registered"])
+    }
+
+    @Test func aFailingEndpointDoesNotHoldUpAnotherAppsEndpoint() async throws {
+        let fixture = try await WebhookFixture()
+        let failing = try await fixture.harness.createApp("failing")
+        let healthy = try await fixture.harness.createApp("healthy")
+        _ = try await fixture.endpoint(failing, "https://down.example.com/")
+        _ = try await fixture.endpoint(healthy, Self.url)
+        fixture.transport.answer("https://down.example.com/", Array(repeating: .timedOut, count: 100))
+        let dispatcher = try fixture.dispatcher()
+        try await fixture.harness.registerDevice(failing, number: 1)
+        try await fixture.harness.registerDevice(healthy, number: 2)
+        try await fixture.runOnce(dispatcher)
+        try await fixture.harness.registerDevice(healthy, number: 3)
+        try await fixture.runOnce(dispatcher)
+        #expect(try fixture.batches(to: Self.url).flatMap(\.types) == ["device.registered", "device.registered"])
+        #expect(try fixture.events(at: Self.url).allSatisfy { $0["data"]["appId"].string == healthy.id })
+        #expect(fixture.transport.requests(to: "https://down.example.com/").count == 1)
+    }
+
+    @Test func aRotatedSecretSignsBesideTheNewOneForADay() async throws {
+        let fixture = try await WebhookFixture()
+        let app = try await fixture.harness.createApp()
+        let endpoint = try await fixture.endpoint(app, Self.url)
+        let rotated = await fixture.harness.request("POST", "/v1/webhooks/\(endpoint.id)/rotate-secret", key: app.serverKey)
+        let secret = try #require(rotated["secret"].string)
+        let dispatcher = try fixture.dispatcher()
+        try await fixture.harness.registerDevice(app, number: 1)
+        try await fixture.runOnce(dispatcher)
+        fixture.harness.advance(86_400)
+        try await fixture.harness.registerDevice(app, number: 2)
+        try await fixture.runOnce(dispatcher)
+        let batches = try fixture.batches(to: Self.url)
+        #expect(batches.count == 2)
+        #expect(try batches[0].verifies(with: secret) && batches[0].verifies(with: endpoint.secret))
+        #expect(try batches[1].verifies(with: secret) && !batches[1].verifies(with: endpoint.secret))
+    }
+}

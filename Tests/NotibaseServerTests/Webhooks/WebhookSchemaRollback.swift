@@ -1,0 +1,19 @@
+/// Undoes the webhooks' migration (SQLite 9, PostgreSQL 10), for a test that takes a database
+/// back to an older schema to watch it move on.
+enum WebhookSchemaRollback {
+    static let sqlite = """
+        DROP TRIGGER webhook_message_created; DROP TRIGGER webhook_message_finished; DROP TRIGGER webhook_device_registered;
+        DROP TRIGGER webhook_device_active; DROP TRIGGER webhook_delivery_sent;
+        DROP TABLE webhook_feed; DROP TABLE webhook_attempts; DROP TABLE webhook_outbox; DROP TABLE webhook_events; DROP TABLE webhook_endpoints;
+        """
+
+    static let postgres = """
+        DROP TRIGGER webhook_message_created ON messages; DROP TRIGGER webhook_message_finished ON messages;
+        DROP TRIGGER webhook_device_registered ON devices; DROP TRIGGER webhook_device_active ON devices;
+        DROP TRIGGER webhook_delivery_sent ON deliveries;
+        DROP FUNCTION notibase_webhook_message(); DROP FUNCTION notibase_webhook_device(); DROP FUNCTION notibase_webhook_sent();
+        DROP TABLE webhook_feed, webhook_attempts, webhook_outbox, webhook_events, webhook_endpoints;
+        ALTER TABLE delivery_events DROP COLUMN tx;
+        DELETE FROM notibase_schema WHERE version = 10;
+        """
+}

@@ -1,0 +1,92 @@
+import Foundation
+import NotibaseCore
+import Testing
+@testable import NotibaseServer
+import NotibaseTestSupport
+
+@Suite("Webhooks API")
+struct WebhooksAPITests {
+    static let url = "https://hooks.example.com/notibase"
+
+    @Test func theSecretIsShownOnceAndSignsTheTestEvent() async throws {
+        let fixture = try await WebhookFixture()
+        let harness = fixture.harness
+        let app = try await harness.createApp()
+        let created = await harness.request("POST", "/v1/webhooks", key: app.serverKey, body: #"{"url": "\#(Self.url)", "description": "warehouse"}"#)
+        #expect(created.status == 201)
+        let id = try #require(created["id"].string)
+        let secret = try #require(created["secret"].string)
+        #expect(secret.hasPrefix("whsec_") && created["types"].array.count == WebhookEventType.all.count && created["enabled"].bool == true)
+        let shown = await harness.request("GET", "/v1/webhooks/\(id)", key: app.serverKey)
+        #expect(shown.status == 200 && shown["secret"] == .null && !shown.text.contains(secret))
+        let listed = await harness.request("GET", "/v1/webhooks", key: app.serverKey)
+        #expect(listed["items"].array.map { $0["id"].string } == [id] && !listed.text.contains(secret))
+        // Sealed at rest: the stored row does not hold the secret's text.
+        let stored = try #require(try await harness.store.webhookEndpoint(appID: app.id, id: id))
+        #expect(!String(decoding: stored.sealedSecret, as: UTF8.self).contains(String(secret.dropFirst(6))))
+
+        #expect(await harness.request("POST", "/v1/webhooks/\(id)/test", key: app.serverKey).status == 202)
+        try await fixture.runOnce(try fixture.dispatcher())
+        let batch = try #require(try fixture.batches(to: Self.url).first)
+        #expect(batch.types == ["webhook.test"])
+        #expect(try batch.verifies(with: secret))
+        let attempts = await harness.request("GET", "/v1/webhooks/\(id)/attempts", key: app.serverKey)["items"].array
+        #expect(attempts.count == 1 && attempts[0]["status"].int == 200 && attempts[0]["webhookId"].string == batch.id)
+    }
+
+    @Test func aURLTheTransportRefusesIsA400NamingURLAndWhy() async throws {
+        let harness = try await WebhookFixture().harness
+        let app = try await harness.createApp()
+        let insecure = await harness.request("POST", "/v1/webhooks", key: app.serverKey, body: #"{"url": "http://hooks.example.com/"}"#)
+        #expect(insecure.status == 400 && insecure["error"]["field"].string == "url")
+        #expect(insecure["error"]["message"].string?.contains("not_https") == true)
+        let missing = await harness.request("POST", "/v1/webhooks", key: app.serverKey, body: #"{"types": ["delivery.sent"]}"#)
+        #expect(missing.status == 400 && missing["error"]["field"].string == "url")
+        let unknownType = await harness.request("POST", "/v1/webhooks", key: app.serverKey, body: #"{"url": "\#(Self.url)", "types": ["delivery.sentt"]}"#)
+        #expect(unknownType.status == 400 && unknownType["error"]["field"].string == "types")
+        let none = await harness.request("POST", "/v1/webhooks", key: app.serverKey, body: #"{"url": "\#(Self.url)", "types": []}"#)
+        #expect(none.status == 400 && none["error"]["field"].string == "types")
+        #expect(try await harness.store.webhookEndpoints(appID: app.id).isEmpty)
+        // The client key, shipped in the app, cannot register one.
+        #expect(await harness.request("POST", "/v1/webhooks", key: app.clientKey, body: #"{"url": "\#(Self.url)"}"#).status == 403)
+    }
+
+    @Test func anotherAppsKeyCannotReadReplayTestOrChangeAnEndpoint() async throws {
+        let harness = try await WebhookFixture().harness
+        let owner = try await harness.createApp("owner")
+        let stranger = try await harness.createApp("stranger")
+        let created = await harness.request("POST", "/v1/webhooks", key: owner.serverKey, body: #"{"url": "\#(Self.url)"}"#)
+        let id = try #require(created["id"].string)
+        let routes: [(String, String, String?)] = [
+            ("GET", "/v1/webhooks/\(id)", nil),
+            ("PATCH", "/v1/webhooks/\(id)", #"{"url": "https://attacker.example.com/"}"#),
+            ("DELETE", "/v1/webhooks/\(id)", nil),
+            ("POST", "/v1/webhooks/\(id)/rotate-secret", nil),
+            ("POST", "/v1/webhooks/\(id)/test", nil),
+            ("GET", "/v1/webhooks/\(id)/attempts", nil),
+            ("POST", "/v1/webhooks/\(id)/replay", #"{"since": "2020-01-01T00:00:00Z"}"#),
+        ]
+        for (method, path, body) in routes {
+            let reply = await harness.request(method, path, key: stranger.serverKey, body: body)
+            #expect(reply.status == 404 && reply.errorCode == "not_found", "\(method) \(path)")
+            #expect(!reply.text.contains("whsec_"))
+        }
+        #expect(await harness.request("GET", "/v1/webhooks", key: stranger.serverKey)["items"].array.isEmpty)
+        let kept = try #require(try await harness.store.webhookEndpoint(appID: owner.id, id: id))
+        #expect(kept.url == Self.url && kept.sealedPreviousSecret == nil && kept.dispatch.enabled)
+        #expect(try await harness.store.rowCount("webhook_outbox") == 0)
+    }
+
+    @Test func patchChangesTypesAndEnabledAndDeleteRemoves() async throws {
+        let harness = try await WebhookFixture().harness
+        let app = try await harness.createApp()
+        let id = try #require(await harness.request("POST", "/v1/webhooks", key: app.serverKey, body: #"{"url": "\#(Self.url)"}"#)["id"].string)
+        let patched = await harness.request("PATCH", "/v1/webhooks/\(id)", key: app.serverKey, body: #"{"types": ["delivery.sent"], "enabled": false}"#)
+        #expect(patched.status == 200 && patched["types"].array.map(\.string) == ["delivery.sent"] && patched["enabled"].bool == false)
+        let all = await harness.request("PATCH", "/v1/webhooks/\(id)", key: app.serverKey, body: #"{"types": null, "enabled": true}"#)
+        #expect(all["types"].array.count == WebhookEventType.all.count && all["enabled"].bool == true)
+        #expect(await harness.request("PATCH", "/v1/webhooks/\(id)", key: app.serverKey, body: #"{"url": "ftp://x"}"#)["error"]["field"].string == "url")
+        #expect(await harness.request("DELETE", "/v1/webhooks/\(id)", key: app.serverKey).status == 204)
+        #expect(await harness.request("GET", "/v1/webhooks/\(id)", key: app.serverKey).status == 404)
+    }
+}
