@@ -90,13 +90,8 @@ final class APIContext: Sendable {
         try Self.appID(of: try await caller(request, allowed))
     }
 
-    /// ``appID(_:_:)`` without waiting, for quick handlers: nil when the key must be looked up in
-    /// the store (nothing is counted against the rate limit then).
-    func cachedAppID(_ request: HTTPRequest, _ allowed: Set<KeyKind>) throws -> String? {
-        try cachedAppCaller(request, allowed).map(Self.appID(of:))
-    }
-
-    /// The caller of an app key without waiting, for quick handlers; nil as for ``cachedAppID(_:_:)``.
+    /// The caller of an app key without waiting, for quick handlers: nil when the key must be
+    /// looked up in the store (nothing is counted against the rate limit then).
     func cachedAppCaller(_ request: HTTPRequest, _ allowed: Set<KeyKind>) throws -> Caller? {
         guard let caller = try auth.cachedCaller(request, allowed: allowed) else { return nil }
         try limiter.admit(caller, from: request.client)

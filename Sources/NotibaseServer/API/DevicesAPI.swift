@@ -77,7 +77,7 @@ enum DevicesAPI {
     /// The answer to a registration. A client-key answer shows only the external user ID the
     /// registration itself stored (`sent`): the key is public, and a token is not an identity, so
     /// re-registering a known token must not tell whose device it is.
-    static func registered(_ device: DeviceRecord, created: Bool, caller: Caller, sent: DeviceRegistration, warning: String? = nil) -> HTTPResponse {
+    static func registered(_ device: DeviceRecord, created: Bool, caller: Caller, sent: DeviceUpsert, warning: String? = nil) -> HTTPResponse {
         var device = device
         if caller.kind == .client, device.externalUserID != sent.externalUserID { device.externalUserID = nil }
         var body = json(device)
@@ -95,9 +95,9 @@ enum DevicesAPI {
     /// the client key (which anyone can take from the app) is only addressed as its external user
     /// ID with that ID's identity token. Without it the ID is not stored (a stored one stays), and
     /// the answer says why. Such a registration also may not take over, nor retire through
-    /// `previousToken`, a device stored with another user (``DeviceRegistration/protectsVerifiedUsers``).
+    /// `previousToken`, a device stored with another user (``DeviceUpsert/protectsVerifiedUsers``).
     /// The server key is the backend's own: it needs no token.
-    static func applyIdentityRule(_ registration: inout DeviceRegistration, caller: Caller, signer: Signer) -> String? {
+    static func applyIdentityRule(_ registration: inout DeviceUpsert, caller: Caller, signer: Signer) -> String? {
         guard caller.kind == .client, caller.requiresIdentityVerification else { return nil }
         registration.protectsVerifiedUsers = true
         guard let user = registration.externalUserID, let appID = caller.appID else { return nil }

@@ -10,7 +10,7 @@ import NotibaseSenders
 /// (``Fields/init(plainJSON:)``) and validates it with the same rules and messages. Anything else
 /// goes through the strict decoder, whose errors name the field.
 struct RegistrationBody: Decodable {
-    var registration: DeviceRegistration
+    var registration: DeviceUpsert
 
     /// The fields, as JSON has them: the core's request type, which the SDK sends.
     typealias Fields = DeviceRegistrationRequest
@@ -31,7 +31,7 @@ struct RegistrationBody: Decodable {
     }
 
     /// The registration in a request body.
-    static func decode(_ request: HTTPRequest) throws -> DeviceRegistration {
+    static func decode(_ request: HTTPRequest) throws -> DeviceUpsert {
         try JSON.checkBody(request)
         if let fields = Fields(plainJSON: request.body) {
             return try validatePlain(fields)
@@ -40,7 +40,7 @@ struct RegistrationBody: Decodable {
     }
 
     /// ``validate(_:)`` with a problem as the error answer the strict path gives for it.
-    static func validatePlain(_ fields: Fields) throws -> DeviceRegistration {
+    static func validatePlain(_ fields: Fields) throws -> DeviceUpsert {
         do {
             return try validate(fields)
         } catch let problem as Problem {
@@ -49,7 +49,7 @@ struct RegistrationBody: Decodable {
     }
 
     /// The rules the OpenAPI document states for each field.
-    static func validate(_ fields: Fields) throws -> DeviceRegistration {
+    static func validate(_ fields: Fields) throws -> DeviceUpsert {
         func require(_ condition: Bool, _ field: Fields.CodingKeys, _ message: String) throws {
             if !condition { throw Problem(field: field.stringValue, message: message) }
         }
@@ -81,7 +81,7 @@ struct RegistrationBody: Decodable {
         let apnsEnvironment = fields.apnsEnvironment.map(APNsEnvironment.init(name:))
         try require(apnsEnvironment != .some(nil), .apnsEnvironment, APNsEnvironment.namesExplained)
         try require(apnsEnvironment == nil || fields.platform == .ios, .apnsEnvironment, "is for iOS devices only: leave it out for Android")
-        return DeviceRegistration(
+        return DeviceUpsert(
             platform: fields.platform, token: fields.platform == .ios ? token.lowercased() : token, externalUserID: fields.externalUserId,
             identityToken: fields.externalUserId == nil ? nil : fields.externalUserIdToken,
             tags: tags.map { $0.count < 2 ? $0 : Array(Set($0)).sorted() }, locale: fields.locale, timeZone: fields.timeZone,

@@ -3,7 +3,7 @@
 /// and tells each its own result.
 struct PendingRegistration: Sendable {
     var appID: String
-    var registration: DeviceRegistration
+    var registration: DeviceUpsert
     var now: Int
     var completion: @Sendable (Result<(DeviceRecord, created: Bool), any Error>) -> Void
 }

@@ -46,14 +46,14 @@ protocol Storage: KeyDirectory {
     // Devices
     /// Registers a device (its ID made by the store), or updates the one with the same platform
     /// and token.
-    func registerDevice(appID: String, _ registration: DeviceRegistration, now: Int) async throws -> (DeviceRecord, created: Bool)
+    func registerDevice(appID: String, _ registration: DeviceUpsert, now: Int) async throws -> (DeviceRecord, created: Bool)
     /// The same, for a caller that is not a task (a quick handler on the HTTP polling thread):
     /// returns at once and calls `completion` once the device is durably written, or the write
     /// failed.
     func registerDevice(
-        appID: String, _ registration: DeviceRegistration, now: Int,
+        appID: String, _ registration: DeviceUpsert, now: Int,
         completion: @escaping @Sendable (Result<(DeviceRecord, created: Bool), any Error>) -> Void)
-    func registerDevices(appID: String, _ registrations: [(DeviceRegistration, newID: String)], now: Int) async throws -> Int
+    func registerDevices(appID: String, _ registrations: [(DeviceUpsert, newID: String)], now: Int) async throws -> Int
     func device(appID: String, id: String) async throws -> DeviceRecord?
     func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) async throws -> [DeviceRecord]
     /// Deletes a device; its deliveries not yet sent fail.

@@ -43,7 +43,7 @@ extension PostgresStore {
         RETURNING \(Rows.deviceColumns), (xmax = 0)
         """
 
-    func registerDevice(appID: String, _ registration: DeviceRegistration, now: Int) async throws -> (DeviceRecord, created: Bool) {
+    func registerDevice(appID: String, _ registration: DeviceUpsert, now: Int) async throws -> (DeviceRecord, created: Bool) {
         try await withCheckedThrowingContinuation { continuation in
             registerDevice(appID: appID, registration, now: now) { continuation.resume(with: $0) }
         }
@@ -54,7 +54,7 @@ extension PostgresStore {
     /// is what bounds single registrations on PostgreSQL (its commit waits for the disk). One group
     /// commits at a time per node; the registration that finds none committing starts it.
     func registerDevice(
-        appID: String, _ registration: DeviceRegistration, now: Int,
+        appID: String, _ registration: DeviceUpsert, now: Int,
         completion: @escaping @Sendable (Result<(DeviceRecord, created: Bool), any Error>) -> Void
     ) {
         let starts = registrations.withLock { group in
@@ -100,7 +100,7 @@ extension PostgresStore {
     /// A registration with the identifier and time it is written with.
     private struct GroupItem: Sendable {
         var appID: String
-        var registration: DeviceRegistration
+        var registration: DeviceUpsert
         var newID: String
         var now: Int
 
@@ -173,7 +173,7 @@ extension PostgresStore {
     /// Registers a batch in one transaction. A plain batch (no token replaced, no device twice)
     /// takes one statement: new devices are inserted, known ones updated as one registration
     /// would; any other batch goes device by device, in order.
-    func registerDevices(appID: String, _ registrations: [(DeviceRegistration, newID: String)], now: Int) async throws -> Int {
+    func registerDevices(appID: String, _ registrations: [(DeviceUpsert, newID: String)], now: Int) async throws -> Int {
         let list = registrations.map { GroupItem(appID: appID, registration: $0.0, newID: $0.newID, now: now) }
         if Self.isPlain(list) {
             let rows = try Self.json(list.map(BulkRow.init))
@@ -222,7 +222,7 @@ extension PostgresStore {
         }
     }
 
-    private static func upsert(_ connection: PostgresConnection, appID: String, _ registration: DeviceRegistration, newID: String, now: Int) throws -> (DeviceRecord, created: Bool) {
+    private static func upsert(_ connection: PostgresConnection, appID: String, _ registration: DeviceUpsert, newID: String, now: Int) throws -> (DeviceRecord, created: Bool) {
         let values: [PostgresValue] = [
             .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
             .optionalText(registration.externalUserID), .optionalText(registration.tags.map(Rows.tagsJSON)), .optionalText(registration.locale),
@@ -230,7 +230,7 @@ extension PostgresStore {
             .int(registration.protectsVerifiedUsers ? 1 : 0), .optionalText(registration.apnsEnvironment?.rawValue),
         ]
         guard let result = try connection.query(upsertDevice, values).first({ (try Rows.device($0), $0.text(16) == "t") }) else {
-            if registration.protectsVerifiedUsers { throw DeviceRegistration.claimedByAnotherUser }
+            if registration.protectsVerifiedUsers { throw DeviceUpsert.claimedByAnotherUser }
             throw StorageError.corrupt("device upsert returned nothing")
         }
         if let previous = registration.previousToken, previous != registration.token {

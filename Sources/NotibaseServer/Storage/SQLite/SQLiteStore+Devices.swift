@@ -24,7 +24,7 @@ extension SQLiteStore {
 
     /// Registers a device, or updates the one with the same platform and token (reactivating it).
     /// Returns the device and whether it was new.
-    nonisolated func registerDevice(appID: String, _ registration: DeviceRegistration, now: Int) async throws -> (DeviceRecord, created: Bool) {
+    nonisolated func registerDevice(appID: String, _ registration: DeviceUpsert, now: Int) async throws -> (DeviceRecord, created: Bool) {
         try await withCheckedThrowingContinuation { continuation in
             registerDevice(appID: appID, registration, now: now) { continuation.resume(with: $0) }
         }
@@ -37,7 +37,7 @@ extension SQLiteStore {
     /// write-ahead-log commit for many devices instead of one each. The first registration of a
     /// group starts the task that writes it; those that come while it waits join it.
     nonisolated func registerDevice(
-        appID: String, _ registration: DeviceRegistration, now: Int,
+        appID: String, _ registration: DeviceUpsert, now: Int,
         completion: @escaping @Sendable (Result<(DeviceRecord, created: Bool), any Error>) -> Void
     ) {
         let first = pendingRegistrations.withLock { pending in
@@ -72,7 +72,7 @@ extension SQLiteStore {
     }
 
     /// Registers many devices in one transaction; returns how many were new.
-    func registerDevices(appID: String, _ registrations: [(DeviceRegistration, newID: String)], now: Int) throws -> Int {
+    func registerDevices(appID: String, _ registrations: [(DeviceUpsert, newID: String)], now: Int) throws -> Int {
         try connection.transaction {
             var created = 0
             for (registration, newID) in registrations where try upsert(appID: appID, registration, newID: newID, now: now).id == newID {
@@ -82,7 +82,7 @@ extension SQLiteStore {
         }
     }
 
-    private func upsert(appID: String, _ registration: DeviceRegistration, newID: String, now: Int) throws -> DeviceRecord {
+    private func upsert(appID: String, _ registration: DeviceUpsert, newID: String, now: Int) throws -> DeviceRecord {
         let tags = registration.tags.map(Rows.tagsJSON)
         let values: [SQLValue] = [
             .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
@@ -101,7 +101,7 @@ extension SQLiteStore {
                 active: true, createdAt: now, updatedAt: now, apnsEnvironment: registration.apnsEnvironment)
         } else {
             guard let updated = try connection.first(Self.upsertDevice, values, { try Rows.device($0, knownTags: registration.tags) }) else {
-                if registration.protectsVerifiedUsers { throw DeviceRegistration.claimedByAnotherUser }
+                if registration.protectsVerifiedUsers { throw DeviceUpsert.claimedByAnotherUser }
                 throw StorageError.corrupt("device upsert returned nothing")
             }
             device = updated

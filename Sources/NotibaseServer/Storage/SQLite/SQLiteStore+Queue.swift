@@ -189,9 +189,4 @@ extension SQLiteStore {
             AND NOT EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND state IN (\(Lifecycle.pendingSQL)))
             """, [.int(now)])
     }
-
-    /// The earliest time any delivery is due, if one is waiting.
-    func nextDueTime() throws -> Int? {
-        try connection.first("SELECT min(due_at) FROM deliveries WHERE due_at IS NOT NULL") { $0.optionalInt(0) } ?? nil
-    }
 }
