@@ -30,6 +30,8 @@ final class APIContext: Sendable {
     let posts: GroupCommit<PostedMessage, PostedMessage.Outcome>
     /// Each app's credential health, as the workers found it.
     let credentialMonitor: CredentialMonitor
+    /// Registrations (their group commit) and sign-outs.
+    let devices: DeviceService
     /// Whether the senders send with the apps' stored credentials (not the accepting or simulated
     /// ones): only then does a send warn about missing or failing credentials.
     let credentialsRequired: Bool
@@ -59,6 +61,7 @@ final class APIContext: Sendable {
             return outcomes
         }
         self.credentialMonitor = credentialMonitor ?? CredentialMonitor(store: store, logger: logger, clock: clock)
+        devices = DeviceService(store: store, signer: signer, clock: clock, handoff: handoff?.queue)
         self.credentialsRequired = credentialsRequired
         self.metricsTokenHash = metricsTokenHash
         self.quota = quota ?? MessageQuota(perMinute: limits.appMessagesPerMinute)

@@ -6,9 +6,7 @@ import NotibaseSenders
 /// "externalUserIdToken", "tags", "locale", "timeZone", "appVersion", "sdkVersion", "previousToken"}`. `previousToken` is the token this one
 /// replaces (APNs rotates tokens): the device registered under it is deactivated.
 ///
-/// Registration is the API's busiest route, so ``decode(_:)`` reads a plain body by hand
-/// (``Fields/init(plainJSON:)``) and validates it with the same rules and messages. Anything else
-/// goes through the strict decoder, whose errors name the field.
+/// The route and the batch read it with the one strict decoder, whose errors name the field.
 struct RegistrationBody: Decodable {
     var registration: DeviceUpsert
 
@@ -32,20 +30,7 @@ struct RegistrationBody: Decodable {
 
     /// The registration in a request body.
     static func decode(_ request: HTTPRequest) throws -> DeviceUpsert {
-        try JSON.checkBody(request)
-        if let fields = Fields(plainJSON: request.body) {
-            return try validatePlain(fields)
-        }
-        return try JSON.decode(RegistrationBody.self, from: request).registration
-    }
-
-    /// ``validate(_:)`` with a problem as the error answer the strict path gives for it.
-    static func validatePlain(_ fields: Fields) throws -> DeviceUpsert {
-        do {
-            return try validate(fields)
-        } catch let problem as Problem {
-            throw APIError.invalid(problem.field, problem.message)
-        }
+        try JSON.decode(RegistrationBody.self, from: request).registration
     }
 
     /// The rules the OpenAPI document states for each field.

@@ -435,19 +435,19 @@ final class StorageContractTests: Sendable {
         #expect(claimed.contains { $0.messageSeq == reset.seq }, "the other app's message has its share of the first claim")
     }
 
-    /// Registrations that arrive together are committed together (both stores group them), and
+    /// Registrations that arrive together are committed together (a group commit on either store), and
     /// each is answered on its own: one that cannot be written (an app that does not exist) fails
     /// alone, and every other is stored once, a repeated token as an update.
     @Test func registrationsThatArriveTogetherAreEachAnsweredOnTheirOwn() async throws {
         let app = try await app()
-        let store = store
+        let registrations = GroupCommit(registeringOn: store, limit: 1_000)
         let results = await withTaskGroup(of: (Int, Bool?).self) { group in
             for index in 0..<60 {
                 group.addTask {
                     let token = String(format: "%064x", index % 50 + 1)  // the last ten repeat earlier tokens
                     let registration = DeviceUpsert(platform: .ios, token: token, locale: index < 50 ? nil : "fr")
                     do {
-                        return (index, try await store.registerDevice(appID: index == 17 ? "no-such-app" : app, registration, now: 10).created)
+                        return (index, try await registrations.submit(PendingRegistration(appID: index == 17 ? "no-such-app" : app, upsert: registration, now: 10)).created)
                     } catch {
                         return (index, nil)
                     }
@@ -469,6 +469,7 @@ final class StorageContractTests: Sendable {
     @Test func registrationsOfSeveralAppsArrivingTogetherAreWrittenAsEachAlone() async throws {
         let first = try await app("first"), second = try await app("second")
         let store = store
+        let registrations = GroupCommit(registeringOn: store, limit: 1_000)
         for app in [first, second] {
             _ = try await store.registerDevices(appID: app, (1...10).map {
                 (DeviceUpsert(platform: .ios, token: String(format: "%064x", $0), locale: "en", timeZone: "Europe/Paris"), newID: "\(app)-old-\($0)")
@@ -480,7 +481,7 @@ final class StorageContractTests: Sendable {
                     let app = index % 2 == 0 ? first : second
                     let token = String(format: "%064x", (index + 1) / 2)  // 1...20 in each app: 1...10 known
                     let registration = DeviceUpsert(platform: .ios, token: token, tags: ["t\(index)"])
-                    return (app, token, try? await store.registerDevice(appID: app, registration, now: 20).created)
+                    return (app, token, try? await registrations.submit(PendingRegistration(appID: app, upsert: registration, now: 20)).created)
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }

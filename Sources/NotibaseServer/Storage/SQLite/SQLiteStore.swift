@@ -10,8 +10,6 @@ actor SQLiteStore: Storage {
     let connection: SQLiteConnection
     /// The API's reads, on connections of their own (``SQLiteReaders``).
     nonisolated let readers: SQLiteReaders
-    /// Device registrations waiting for the next group commit; added to from any thread.
-    let pendingRegistrations = Mutex<[PendingRegistration]>([])
 
     /// Copies the write-ahead log into the database in the background, for a serving store.
     private let checkpointer: Checkpointer?
