@@ -75,7 +75,7 @@ enum DevicesAPI {
     }
 
     /// The answer to a registration. A client-key answer shows only the external user ID the
-    /// registration itself stored (`sent`): the key is public, and a token is not an identity, so
+    /// registration itself stored (``DeviceService/Registration/stored``): the key is public, and a token is not an identity, so
     /// re-registering a known token must not tell whose device it is.
     static func registered(_ registration: DeviceService.Registration, caller: Caller) -> HTTPResponse {
         var device = registration.device
@@ -99,7 +99,7 @@ enum DevicesAPI {
     static let quickBodyLimit = 16_384
 
     /// `POST /v1/devices` once the caller is known, the one path both handlers take: the app, the
-    /// body (its one reader), then the service.
+    /// body (``RegistrationBody/decode(_:)``), then the service.
     static func register(_ request: HTTPRequest, caller: Caller, _ devices: DeviceService) throws -> @Sendable () async throws -> HTTPResponse {
         let appID = try APIContext.appID(of: caller)
         let upsert = try RegistrationBody.decode(request)
