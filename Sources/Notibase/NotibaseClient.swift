@@ -47,7 +47,7 @@ public final class NotibaseClient: Sendable {
 
     /// Queues the registration of `token` (replacing the previously registered token, if any).
     public func registerDeviceToken(_ token: Data) {
-        updateRegistration { $0.token = DeviceRegistration.hex(token) }
+        updateRegistration { $0.token = DeviceRegistrationRequest.hex(token) }
     }
 
     /// Queues the external user ID for the registration, with the identity token your backend got
@@ -75,11 +75,11 @@ public final class NotibaseClient: Sendable {
         updateRegistration { $0.tags = tags.sorted() }
     }
 
-    private func updateRegistration(_ change: (inout DeviceRegistration) -> Void) {
+    private func updateRegistration(_ change: (inout DeviceRegistrationRequest) -> Void) {
         let sent = registration.sent
-        var next = registration.pending ?? sent ?? DeviceRegistration(platform: .ios, token: "")
+        var next = registration.pending ?? sent ?? DeviceRegistrationRequest(platform: .ios, token: "")
         change(&next)
-        next.locale = DeviceRegistration.currentLocale
+        next.locale = DeviceRegistrationRequest.currentLocale
         next.timeZone = timeZone()
         next.appVersion = configuration.appVersion
         next.sdkVersion = NotibaseConfiguration.sdkVersion
@@ -174,7 +174,7 @@ public final class NotibaseClient: Sendable {
     }
 
     /// One attempt at a registration; false when it must be tried again later.
-    private func send(_ pending: DeviceRegistration) async -> Bool {
+    private func send(_ pending: DeviceRegistrationRequest) async -> Bool {
         guard let body = try? JSONEncoder().encode(pending) else { return false }
         switch await connection.post("v1/devices", body: body) {
         case .accepted:

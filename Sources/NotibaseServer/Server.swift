@@ -3,7 +3,7 @@ package import NotibaseSenders
 import Synchronization
 
 /// A running Notibase server: the HTTP API, the fan-out loop, the delivery workers and retention
-/// over one database (``Storage``; embedded SQLite today). Built by ``start(_:senders:logger:clock:)``; stopped by ``shutdown()``.
+/// over one database (``Storage``: embedded SQLite, or PostgreSQL shared by several nodes). Built by ``start(_:senders:logger:clock:)``; stopped by ``shutdown()``.
 package final class Server: Sendable {
     /// The port the API listens on.
     package let port: Int

@@ -1,6 +1,7 @@
 package import struct FoundationEssentials.Date
 
-/// The wall-clock time that provider tokens carry (`iat`, `exp`), injected so tests can move it.
+/// The wall-clock time, injected so tests can move it: the server's clock (what it stores and
+/// schedules by, in milliseconds since 1970) and the time provider tokens carry (`iat`, `exp`).
 package struct WallClock: Sendable {
     private let read: @Sendable () -> Date
 

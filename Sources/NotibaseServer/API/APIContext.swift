@@ -34,6 +34,8 @@ final class APIContext: Sendable {
     let webhookTransport: any WebhookTransport
     /// The app's webhook endpoints.
     let webhooks: WebhookService
+    /// Registrations (their group commit) and sign-outs.
+    let devices: DeviceService
 
     init(
         store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
@@ -51,6 +53,7 @@ final class APIContext: Sendable {
         receipts = ReceiptService(store: store, clock: clock, metrics: metrics)
         apps = AppService(store: store, auth: auth, box: box, clock: clock, logger: logger)
         users = UserService(store: store, clock: clock, logger: logger)
+        devices = DeviceService(store: store, signer: signer, clock: clock, handoff: handoff?.queue)
         self.metricsTokenHash = metricsTokenHash
         self.store = store
         self.auth = auth
@@ -75,13 +78,8 @@ final class APIContext: Sendable {
         try Self.appID(of: try await caller(request, allowed))
     }
 
-    /// ``appID(_:_:)`` without waiting, for quick handlers: nil when the key must be looked up in
-    /// the store (nothing is counted against the rate limit then).
-    func cachedAppID(_ request: HTTPRequest, _ allowed: Set<KeyKind>) throws -> String? {
-        try cachedAppCaller(request, allowed).map(Self.appID(of:))
-    }
-
-    /// The caller of an app key without waiting, for quick handlers; nil as for ``cachedAppID(_:_:)``.
+    /// The caller of an app key without waiting, for quick handlers: nil when the key must be
+    /// looked up in the store (nothing is counted against the rate limit then).
     func cachedAppCaller(_ request: HTTPRequest, _ allowed: Set<KeyKind>) throws -> Caller? {
         guard let caller = try auth.cachedCaller(request, allowed: allowed) else { return nil }
         try limiter.admit(caller, from: request.client)

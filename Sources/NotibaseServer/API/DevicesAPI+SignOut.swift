@@ -30,11 +30,9 @@ extension DevicesAPI {
             let caller = try await context.caller(request, registrationKeys)
             let appID = try APIContext.appID(of: caller)
             let body = try JSON.decode(SignOutBody.self, from: request)
-            let cancelled = try await context.store.signOut(appID: appID, platform: body.platform, token: body.token, now: context.clock.milliseconds())
-            // What this node's fan-out or posts handed to its workers in memory is not sent either.
-            if let cancelled, !cancelled.isEmpty { context.handoff?.queue.forget(deliverySeqs: Set(cancelled)) }
+            let found = try await context.devices.signOut(appID: appID, platform: body.platform, token: body.token)
             // The backend may ask whether its device exists; the public key may not.
-            if cancelled == nil && caller.kind == .server {
+            if !found && caller.kind == .server {
                 throw APIError(status: 404, code: "not_found", message: "no device of this app is registered under this platform and token", field: nil)
             }
             return HTTPResponse(status: 204)

@@ -75,37 +75,20 @@ enum DevicesAPI {
     }
 
     /// The answer to a registration. A client-key answer shows only the external user ID the
-    /// registration itself stored (`sent`): the key is public, and a token is not an identity, so
+    /// registration itself stored (``DeviceService/Registration/stored``): the key is public, and a token is not an identity, so
     /// re-registering a known token must not tell whose device it is.
-    static func registered(_ device: DeviceRecord, created: Bool, caller: Caller, sent: DeviceRegistration, warning: String? = nil) -> HTTPResponse {
-        var device = device
-        if caller.kind == .client, device.externalUserID != sent.externalUserID { device.externalUserID = nil }
+    static func registered(_ registration: DeviceService.Registration, caller: Caller) -> HTTPResponse {
+        var device = registration.device
+        if caller.kind == .client, device.externalUserID != registration.stored.externalUserID { device.externalUserID = nil }
         var body = json(device)
-        if let warning {
+        if let warning = registration.warning {
             // "warnings" sorts after every field of the device: append it before the closing brace.
             body.removeLast()
             body += Array(#","warnings":["#.utf8)
             JSONWriter.appendString(warning, to: &body)
             body += Array("]}".utf8)
         }
-        return HTTPResponse(status: created ? 201 : 200, contentType: "application/json", body: body)
-    }
-
-    /// The identity rule: when the app requires identity verification, a device registered with
-    /// the client key (which anyone can take from the app) is only addressed as its external user
-    /// ID with that ID's identity token. Without it the ID is not stored (a stored one stays), and
-    /// the answer says why. Such a registration also may not take over, nor retire through
-    /// `previousToken`, a device stored with another user (``DeviceRegistration/protectsVerifiedUsers``).
-    /// The server key is the backend's own: it needs no token.
-    static func applyIdentityRule(_ registration: inout DeviceRegistration, caller: Caller, signer: Signer) -> String? {
-        guard caller.kind == .client, caller.requiresIdentityVerification else { return nil }
-        registration.protectsVerifiedUsers = true
-        guard let user = registration.externalUserID, let appID = caller.appID else { return nil }
-        if signer.isIdentityToken(registration.identityToken, appID: appID, externalUserID: user) { return nil }
-        registration.externalUserID = nil
-        return registration.identityToken == nil
-            ? "externalUserId was not stored: this app requires identity verification; send externalUserIdToken from POST /v1/identity-tokens"
-            : "externalUserId was not stored: externalUserIdToken is not the identity token of this user ID"
+        return HTTPResponse(status: registration.created ? 201 : 200, contentType: "application/json", body: body)
     }
 
     /// The keys that register devices.
@@ -115,22 +98,31 @@ enum DevicesAPI {
     /// every field at its longest fits); larger ones go to the task.
     static let quickBodyLimit = 16_384
 
-    /// `POST /v1/devices` on the HTTP polling thread, the API's busiest request, without a task:
-    /// with a plain body (``RegistrationBody/Fields/init(plainJSON:)``) and a key already
-    /// resolved, it authenticates, validates and hands the device to the store's group commit,
-    /// which answers once it is written. The same checks in the same order as the route's handler,
-    /// so the same answers; nil (the handler then runs) for anything else.
+    /// `POST /v1/devices` once the caller is known, the one path both handlers take: the app, the
+    /// body (``RegistrationBody/decode(_:)``), then the service.
+    static func register(_ request: HTTPRequest, caller: Caller, _ devices: DeviceService) throws -> @Sendable () async throws -> HTTPResponse {
+        let appID = try APIContext.appID(of: caller)
+        let upsert = try RegistrationBody.decode(request)
+        return { registered(try await devices.register(upsert, appID: appID, caller: caller), caller: caller) }
+    }
+
+    /// `POST /v1/devices` on the HTTP polling thread, the API's busiest request: a transport
+    /// detail in front of ``register(_:caller:_:)``. With the key already resolved (and a JSON
+    /// body of a registration's size) it checks the request on this thread and answers what is
+    /// wrong at once; a valid one starts a task here, which leaves the thread at the group commit
+    /// and answers once the device is written. Nil (the route's handler then runs) for anything
+    /// else.
     static func quickRegistration(_ request: HTTPRequest, _ context: APIContext) throws -> Router.QuickAnswer? {
         guard request.body.count <= quickBodyLimit, (try? JSON.checkBody(request)) != nil,
-              let fields = RegistrationBody.Fields(plainJSON: request.body),
-              let caller = try context.cachedAppCaller(request, registrationKeys), let appID = caller.appID else { return nil }
-        var checked = try RegistrationBody.validatePlain(fields)
-        let warning = applyIdentityRule(&checked, caller: caller, signer: context.signer)
-        let registration = checked
-        let now = context.clock.milliseconds()
+              let caller = try context.cachedAppCaller(request, registrationKeys) else { return nil }
+        let registration = try register(request, caller: caller, context.devices)
         return .callback { done in
-            context.store.registerDevice(appID: appID, registration, now: now) { result in
-                done(result.map { registered($0, created: $1, caller: caller, sent: registration, warning: warning) })
+            Task.immediate {
+                do {
+                    done(.success(try await registration()))
+                } catch {
+                    done(.failure(error))
+                }
             }
         }
     }
@@ -160,13 +152,7 @@ enum DevicesAPI {
 
     static func add(to router: inout Router, _ context: APIContext) {
         router.add(.post, "/v1/devices", quick: { request, _ in try quickRegistration(request, context) }) { request, _ in
-            let caller = try await context.caller(request, registrationKeys)
-            let appID = try APIContext.appID(of: caller)
-            var registration = try RegistrationBody.decode(request)
-            let warning = applyIdentityRule(&registration, caller: caller, signer: context.signer)
-            let now = context.clock.milliseconds()
-            let (device, created) = try await context.store.registerDevice(appID: appID, registration, now: now)
-            return registered(device, created: created, caller: caller, sent: registration, warning: warning)
+            try await register(request, caller: try await context.caller(request, registrationKeys), context.devices)()
         }
 
         router.add(.post, "/v1/identity-tokens") { request, _ in
@@ -179,10 +165,8 @@ enum DevicesAPI {
         router.add(.post, "/v1/devices/batch") { request, _ in
             let appID = try await context.appID(request)
             let body = try JSON.decode(BatchBody.self, from: request)
-            let now = context.clock.milliseconds()
-            let registrations = zip(body.devices, try Identifier.make(count: body.devices.count, milliseconds: now)).map { ($0.registration, newID: $1) }
-            let created = try await context.store.registerDevices(appID: appID, registrations, now: now)
-            return JSON.response(status: 200, BatchResult(registered: registrations.count, created: created))
+            let created = try await context.devices.register(batch: body.devices.map(\.registration), appID: appID)
+            return JSON.response(status: 200, BatchResult(registered: body.devices.count, created: created))
         }
 
         addSignOut(to: &router, context)

@@ -79,9 +79,6 @@ final class HTTPServer: Sendable {
         port = Int(notibase_mhd_bound_port(started))
     }
 
-    /// Requests being answered right now.
-    var requestsInFlight: Int { context.inFlight.withLock { $0 } }
-
     /// Connections open right now.
     var openConnections: Int { context.connections.count }
 

@@ -8,7 +8,8 @@ import Synchronization
 /// Backend-neutral: `commit` is a store's method for a group, which answers each item on its own
 /// (an item refused by a rule of its own, such as a quota, fails alone). When `commit` throws, the
 /// group changed nothing, and each of its items is tried again alone, so that an error belongs
-/// to its own item only.
+/// to its own item only; unless the error is every item's as it is (`failsEveryItem`: the
+/// database is unavailable), which then answers them all at once.
 ///
 /// A caller that finds fewer than `concurrency` commits under way starts one, on a task that
 /// begins on its own thread (no hop when the server is quiet) and goes on committing the groups
@@ -31,13 +32,15 @@ final class GroupCommit<Item: Sendable, Output: Sendable>: Sendable {
     private let limit: Int
     private let concurrency: Int
     private let commit: Commit
+    private let failsEveryItem: @Sendable (any Error) -> Bool
 
     /// Groups of at most `limit` items, each committed by `commit`, at most `concurrency` at
     /// once (a store with one writer: 1; PostgreSQL: a few connections, whose groups overlap all
     /// but what they hold in common).
-    init(limit: Int, concurrency: Int = 1, commit: @escaping Commit) {
+    init(limit: Int, concurrency: Int = 1, failsEveryItem: @escaping @Sendable (any Error) -> Bool = { _ in false }, commit: @escaping Commit) {
         self.limit = max(1, limit)
         self.concurrency = max(1, concurrency)
+        self.failsEveryItem = failsEveryItem
         self.commit = commit
     }
 
@@ -66,6 +69,8 @@ final class GroupCommit<Item: Sendable, Output: Sendable>: Sendable {
             let outcomes: [Result<Output, any Error>]
             do {
                 outcomes = try await commit(items)
+            } catch where failsEveryItem(error) {
+                outcomes = items.map { _ in .failure(error) }
             } catch {
                 // The group changed nothing: each alone, so the error stays with its own item.
                 var alone: [Result<Output, any Error>] = []

@@ -31,8 +31,10 @@ struct KeyOwner: Sendable, Hashable {
     var requiresIdentityVerification = false
 }
 
-/// What a device registers (fields left nil keep their stored values on update).
-struct DeviceRegistration: Sendable, Equatable {
+/// A registration as the store writes it: the device with this platform and token inserted, or
+/// updated (fields left nil keep their stored values), after the API read and checked the body
+/// (the request itself is the core's ``DeviceRegistrationRequest``).
+struct DeviceUpsert: Sendable, Equatable {
     var platform: Platform
     var token: String
     var externalUserID: String?
@@ -51,12 +53,12 @@ struct DeviceRegistration: Sendable, Equatable {
     /// Whether the stored users of devices are verified and this registration may not override
     /// them (the client key of an app that requires identity verification): a device stored with
     /// another user than ``externalUserID`` (which the API kept only with its identity token) is
-    /// left as it is and the registration refused (``DeviceRegistration/claimedByAnotherUser``),
+    /// left as it is and the registration refused (``DeviceUpsert/claimedByAnotherUser``),
     /// and ``previousToken`` retires only a device of the same user or of none.
     var protectsVerifiedUsers = false
 }
 
-extension DeviceRegistration {
+extension DeviceUpsert {
     /// What a store throws for a registration that ``protectsVerifiedUsers`` and names a token
     /// whose device is stored with another user.
     static let claimedByAnotherUser = APIError(

@@ -44,16 +44,13 @@ protocol Storage: KeyDirectory, WebhookStorage {
     func recordCredentialHealth(appID: String, provider: String, revision: Int, _ health: CredentialHealth) async throws -> Bool
 
     // Devices
-    /// Registers a device (its ID made by the store), or updates the one with the same platform
-    /// and token.
-    func registerDevice(appID: String, _ registration: DeviceRegistration, now: Int) async throws -> (DeviceRecord, created: Bool)
-    /// The same, for a caller that is not a task (a quick handler on the HTTP polling thread):
-    /// returns at once and calls `completion` once the device is durably written, or the write
-    /// failed.
-    func registerDevice(
-        appID: String, _ registration: DeviceRegistration, now: Int,
-        completion: @escaping @Sendable (Result<(DeviceRecord, created: Bool), any Error>) -> Void)
-    func registerDevices(appID: String, _ registrations: [(DeviceRegistration, newID: String)], now: Int) async throws -> Int
+    /// Writes registrations that arrived together (of any apps) in one transaction, running their
+    /// ``RegistrationPlan``'s steps in order: each device inserted with its `newID`, or the one with
+    /// the same app, platform and token updated and reactivated. Answers each in the group's order;
+    /// throws, having written nothing, when any of them fails (a device stored with another verified
+    /// user refuses its registration: ``DeviceUpsert/claimedByAnotherUser``).
+    func registerDevices(together group: [GroupedRegistration]) async throws -> [RegisteredDevice]
+    func registerDevices(appID: String, _ registrations: [(DeviceUpsert, newID: String)], now: Int) async throws -> Int
     func device(appID: String, id: String) async throws -> DeviceRecord?
     func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) async throws -> [DeviceRecord]
     /// Deletes a device; its deliveries not yet sent fail.

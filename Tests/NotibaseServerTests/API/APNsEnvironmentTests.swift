@@ -6,14 +6,14 @@ import Testing
 @testable import NotibaseServer
 
 /// One app for development and production builds: each iOS device registers the APNs environment
-/// of its token (both registration readers alike, `development` read as `sandbox`), both backends
+/// of its token (`development` read as `sandbox`), both backends
 /// keep it, and the worker sends each device to its own environment with the app's credentials.
 @Suite("APNs environment per device")
 struct APNsEnvironmentTests {
     static let token = String(repeating: "ab", count: 32)
 
     @Test(arguments: [("sandbox", APNsEnvironment.sandbox), ("production", .production), ("development", .sandbox)])
-    func bothReadersTakeTheEnvironmentAlike(name: String, expected: APNsEnvironment) throws {
+    func theEnvironmentIsReadByItsName(name: String, expected: APNsEnvironment) throws {
         let body = Array(#"{"platform":"ios","token":"\#(Self.token)","apnsEnvironment":"\#(name)"}"#.utf8)
         #expect(RegistrationBody.Fields(plainJSON: body) != nil, "the quick reader reads it")
         let outcome = RegistrationDecodingTests.routeOutcome(body)
@@ -27,7 +27,7 @@ struct APNsEnvironmentTests {
         #"{"platform":"ios","token":"\#(token)","apnsEnvironment":"Production"}"#,
         #"{"platform":"android","token":"fcm-0123456789abcdef:xyz","apnsEnvironment":"production"}"#,
     ])
-    func anythingElseIsRefusedNamingTheFieldOnBothPaths(body: String) {
+    func anythingElseIsRefusedNamingTheField(body: String) {
         let bytes = Array(body.utf8)
         let outcome = RegistrationDecodingTests.routeOutcome(bytes)
         #expect(outcome == RegistrationDecodingTests.strictOutcome(bytes))

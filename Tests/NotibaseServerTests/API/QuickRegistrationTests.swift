@@ -93,7 +93,7 @@ struct QuickRegistrationTests {
         #expect(statuses[0].contains(429) && statuses[0].contains(201) && statuses[0].contains(400))
     }
 
-    @Test func theQuickHandlerTakesPlainBodiesWithAKnownKeyAndNothingElse() async throws {
+    @Test func theQuickHandlerTakesJSONBodiesWithAKnownKeyAndNothingElse() async throws {
         let harness = try await Harness()
         let app = try await harness.createApp()
         let context = harness.responder.context
@@ -106,7 +106,8 @@ struct QuickRegistrationTests {
         #expect(try quick(app.clientKey, plain) == nil)
         try await harness.registerDevice(app, number: 9)
         #expect(try quick(app.clientKey, plain) != nil)
-        #expect(try quick(app.clientKey, #"{"pl\u0061tform":"ios","token":"\#(Self.token)"}"#) == nil)
+        // One body reader: an escaped field name is read here as the task reads it.
+        #expect(try quick(app.clientKey, #"{"pl\u0061tform":"ios","token":"\#(Self.token)"}"#) != nil)
         #expect(try quick(app.clientKey, plain, "text/plain") == nil)
         #expect(try quick(app.clientKey, #"{"platform":"ios","token":"\#(Self.token)","externalUserId":"\#(String(repeating: "u", count: DevicesAPI.quickBodyLimit))"}"#) == nil)
         // What it finds wrong it answers itself.

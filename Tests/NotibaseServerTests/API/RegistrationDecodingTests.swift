@@ -10,10 +10,10 @@ struct RegistrationDecodingTests {
     /// What decoding a body gives: the registration, or the error answer's status, code, field and
     /// message.
     enum Outcome: Equatable, CustomStringConvertible {
-        case registration(DeviceRegistration)
+        case registration(DeviceUpsert)
         case error(status: Int, code: String, field: String?, message: String)
 
-        init(_ body: () throws -> DeviceRegistration) {
+        init(_ body: () throws -> DeviceUpsert) {
             do {
                 self = .registration(try body())
             } catch let error as APIError {

@@ -76,7 +76,7 @@ struct UserDeletionTests {
         let app = try await harness.createApp()
         let now = Int(harness.time.now.timeIntervalSince1970 * 1000)
         let devices = try (1...(Forgetting.devicesPerStep * 2 + 5)).map {
-            (DeviceRegistration(platform: .ios, token: Harness.token($0), externalUserID: "carol"), newID: try Identifier.make(milliseconds: now + $0))
+            (DeviceUpsert(platform: .ios, token: Harness.token($0), externalUserID: "carol"), newID: try Identifier.make(milliseconds: now + $0))
         }
         _ = try await harness.store.registerDevices(appID: app.id, devices, now: now)
         let audience = Audience.externalUsers(["carol", "dave"])

@@ -92,6 +92,28 @@ struct GroupCommitTests {
         // However the three were grouped, 3 failed alone and never took another with it.
         #expect(tried.withLock { $0 }.filter { $0.contains(3) }.last == [3])
     }
+
+    /// An error that is every item's as it is (the database is unavailable) answers the whole
+    /// group at once: nothing is tried again item by item, to wait for the database as many times.
+    @Test func anErrorOfEveryItemAnswersTheGroupAtOnce() async throws {
+        let recorder = Recorder()
+        let tried = Mutex<[[Int]]>([])
+        let commits = GroupCommit<Int, Int>(limit: 10, failsEveryItem: { $0 is Broken }) { items in
+            tried.withLock { $0.append(items) }
+            if items.count == 1 && items[0] == 1 { return try await recorder.commit(items) }
+            throw Broken()
+        }
+        let first = Task { try await commits.submit(1) }
+        while recorder.groups.withLock({ $0.isEmpty }) { await Task.yield() }
+        let others = (2...4).map { item in Task { () -> Bool in
+            do { _ = try await commits.submit(item); return false } catch { return error is Broken }
+        } }
+        while commits.waitingCount < 3 { await Task.yield() }
+        recorder.gate.open()
+        #expect(try await first.value == 10)
+        for task in others { #expect(await task.value) }
+        #expect(tried.withLock { $0.map { $0.sorted() } } == [[1], [2, 3, 4]])
+    }
 }
 
 /// Opens once; those waiting go on.

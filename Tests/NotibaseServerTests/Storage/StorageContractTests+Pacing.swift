@@ -45,7 +45,7 @@ extension StorageContractTests {
         let app = try await app()
         let zones = ["Europe/Paris", "America/New_York", nil]
         _ = try await store.registerDevices(appID: app, zones.enumerated().map { index, zone in
-            (DeviceRegistration(platform: .ios, token: String(format: "%064x", index + 1), timeZone: zone), newID: "d\(index)")
+            (DeviceUpsert(platform: .ios, token: String(format: "%064x", index + 1), timeZone: zone), newID: "d\(index)")
         }, now: 10)
         let byZone = try await store.audienceByTimeZone(appID: app, .everyone)
         #expect(byZone == ["Europe/Paris": 1, "America/New_York": 1, nil: 1])
@@ -81,7 +81,7 @@ extension StorageContractTests {
     @Test func whatAFanOutRecordsOfADeliveryIsNeverOlderThanTheDelivery() async throws {
         let app = try await app()
         _ = try await store.registerDevices(
-            appID: app, [(DeviceRegistration(platform: .ios, token: String(format: "%064x", 1), timeZone: "America/New_York"), newID: "ny")], now: 10)
+            appID: app, [(DeviceUpsert(platform: .ios, token: String(format: "%064x", 1), timeZone: "America/New_York"), newID: "ny")], now: 10)
         let sent = 1_796_126_400_000  // 07:00 in New York: quiet until 08:00 and a TTL of half an hour
         let quiet = try await pacedMessage(
             app, Pacing(quietHours: QuietHours(start: WallTime(hour: 22, minute: 0), end: WallTime(hour: 8, minute: 0))), ttl: 1_800, sendAt: sent)

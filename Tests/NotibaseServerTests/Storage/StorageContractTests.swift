@@ -29,7 +29,7 @@ final class StorageContractTests: Sendable {
 
     func devices(_ app: String, _ count: Int, locale: String? = nil) async throws {
         let registrations = (1...count).map {
-            (DeviceRegistration(platform: .ios, token: String(format: "%064x", $0), locale: locale), newID: "\(app)-dev-\($0)")
+            (DeviceUpsert(platform: .ios, token: String(format: "%064x", $0), locale: locale), newID: "\(app)-dev-\($0)")
         }
         #expect(try await store.registerDevices(appID: app, registrations, now: 10) == count)
     }
@@ -63,10 +63,10 @@ final class StorageContractTests: Sendable {
 
     @Test func audiencesSelectByIDUserAndTags() async throws {
         let app = try await app()
-        let registrations: [(DeviceRegistration, newID: String)] = [
-            (DeviceRegistration(platform: .ios, token: String(format: "%064x", 1), externalUserID: "u1", tags: ["a", "b"]), "d1"),
-            (DeviceRegistration(platform: .ios, token: String(format: "%064x", 2), externalUserID: "u2", tags: ["a"]), "d2"),
-            (DeviceRegistration(platform: .android, token: "fcm-token-000000000003", tags: ["c"]), "d3"),
+        let registrations: [(DeviceUpsert, newID: String)] = [
+            (DeviceUpsert(platform: .ios, token: String(format: "%064x", 1), externalUserID: "u1", tags: ["a", "b"]), "d1"),
+            (DeviceUpsert(platform: .ios, token: String(format: "%064x", 2), externalUserID: "u2", tags: ["a"]), "d2"),
+            (DeviceUpsert(platform: .android, token: "fcm-token-000000000003", tags: ["c"]), "d3"),
         ]
         _ = try await store.registerDevices(appID: app, registrations, now: 10)
         #expect(try await store.audienceSize(appID: app, .everyone) == 3)
@@ -380,7 +380,7 @@ final class StorageContractTests: Sendable {
         let app = try await app()
         try await devices(app, 2)
         _ = try await store.registerDevices(
-            appID: app, [(DeviceRegistration(platform: .ios, token: String(format: "%064x", 3)), newID: "registered-meanwhile")], now: 250)
+            appID: app, [(DeviceUpsert(platform: .ios, token: String(format: "%064x", 3)), newID: "registered-meanwhile")], now: 250)
         let (first, _) = try await message(app, id: "m1", now: 100)
         let batch = try await store.fanOutBatch(
             messageSeq: first.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 10, now: 200,
@@ -435,19 +435,19 @@ final class StorageContractTests: Sendable {
         #expect(claimed.contains { $0.messageSeq == reset.seq }, "the other app's message has its share of the first claim")
     }
 
-    /// Registrations that arrive together are committed together (both stores group them), and
+    /// Registrations that arrive together are committed together (a group commit on either store), and
     /// each is answered on its own: one that cannot be written (an app that does not exist) fails
     /// alone, and every other is stored once, a repeated token as an update.
     @Test func registrationsThatArriveTogetherAreEachAnsweredOnTheirOwn() async throws {
         let app = try await app()
-        let store = store
+        let registrations = GroupCommit(registeringOn: store, limit: 1_000)
         let results = await withTaskGroup(of: (Int, Bool?).self) { group in
             for index in 0..<60 {
                 group.addTask {
                     let token = String(format: "%064x", index % 50 + 1)  // the last ten repeat earlier tokens
-                    let registration = DeviceRegistration(platform: .ios, token: token, locale: index < 50 ? nil : "fr")
+                    let registration = DeviceUpsert(platform: .ios, token: token, locale: index < 50 ? nil : "fr")
                     do {
-                        return (index, try await store.registerDevice(appID: index == 17 ? "no-such-app" : app, registration, now: 10).created)
+                        return (index, try await registrations.submit(PendingRegistration(appID: index == 17 ? "no-such-app" : app, upsert: registration, now: 10)).created)
                     } catch {
                         return (index, nil)
                     }
@@ -469,9 +469,10 @@ final class StorageContractTests: Sendable {
     @Test func registrationsOfSeveralAppsArrivingTogetherAreWrittenAsEachAlone() async throws {
         let first = try await app("first"), second = try await app("second")
         let store = store
+        let registrations = GroupCommit(registeringOn: store, limit: 1_000)
         for app in [first, second] {
             _ = try await store.registerDevices(appID: app, (1...10).map {
-                (DeviceRegistration(platform: .ios, token: String(format: "%064x", $0), locale: "en", timeZone: "Europe/Paris"), newID: "\(app)-old-\($0)")
+                (DeviceUpsert(platform: .ios, token: String(format: "%064x", $0), locale: "en", timeZone: "Europe/Paris"), newID: "\(app)-old-\($0)")
             }, now: 10)
         }
         let answers = await withTaskGroup(of: (String, String, Bool?).self) { group in
@@ -479,8 +480,8 @@ final class StorageContractTests: Sendable {
                 group.addTask {
                     let app = index % 2 == 0 ? first : second
                     let token = String(format: "%064x", (index + 1) / 2)  // 1...20 in each app: 1...10 known
-                    let registration = DeviceRegistration(platform: .ios, token: token, tags: ["t\(index)"])
-                    return (app, token, try? await store.registerDevice(appID: app, registration, now: 20).created)
+                    let registration = DeviceUpsert(platform: .ios, token: token, tags: ["t\(index)"])
+                    return (app, token, try? await registrations.submit(PendingRegistration(appID: app, upsert: registration, now: 20)).created)
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
@@ -503,15 +504,15 @@ final class StorageContractTests: Sendable {
     @Test func aBatchInsertsNewDevicesAndUpdatesKnownOnes() async throws {
         let app = try await app()
         let first = [
-            (DeviceRegistration(platform: .ios, token: "a", tags: ["vip"], locale: "fr-FR"), newID: "d-a"),
-            (DeviceRegistration(platform: .android, token: "b", locale: "de-DE", timeZone: "Europe/Berlin"), newID: "d-b"),
+            (DeviceUpsert(platform: .ios, token: "a", tags: ["vip"], locale: "fr-FR"), newID: "d-a"),
+            (DeviceUpsert(platform: .android, token: "b", locale: "de-DE", timeZone: "Europe/Berlin"), newID: "d-b"),
         ]
         #expect(try await store.registerDevices(appID: app, first, now: 10) == 2)
         #expect(try await store.deleteDevice(appID: app, id: "d-b", now: 11) == true)
         let second = [
-            (DeviceRegistration(platform: .ios, token: "a", locale: "en-GB"), newID: "ignored"),
-            (DeviceRegistration(platform: .android, token: "b"), newID: "d-b2"),
-            (DeviceRegistration(platform: .android, token: "c"), newID: "d-c"),
+            (DeviceUpsert(platform: .ios, token: "a", locale: "en-GB"), newID: "ignored"),
+            (DeviceUpsert(platform: .android, token: "b"), newID: "d-b2"),
+            (DeviceUpsert(platform: .android, token: "c"), newID: "d-c"),
         ]
         #expect(try await store.registerDevices(appID: app, second, now: 20) == 2)
         let a = try #require(try await store.device(appID: app, id: "d-a"))
@@ -520,8 +521,8 @@ final class StorageContractTests: Sendable {
         #expect(try await store.device(appID: app, id: "d-c")?.platform == .android)
         // The same device twice in one batch: in order, the later fields win.
         let twice = [
-            (DeviceRegistration(platform: .ios, token: "e", locale: "it-IT"), newID: "d-e"),
-            (DeviceRegistration(platform: .ios, token: "e", locale: "es-ES"), newID: "d-e2"),
+            (DeviceUpsert(platform: .ios, token: "e", locale: "it-IT"), newID: "d-e"),
+            (DeviceUpsert(platform: .ios, token: "e", locale: "es-ES"), newID: "d-e2"),
         ]
         #expect(try await store.registerDevices(appID: app, twice, now: 30) == 1)
         #expect(try await store.device(appID: app, id: "d-e")?.locale == "es-ES")

@@ -139,7 +139,7 @@ final class Harness: TestClient {
     func registerDevices(_ count: Int, in app: TestApp, first: Int = 1) async throws {
         let now = Int(time.now.timeIntervalSince1970 * 1000)
         let devices = try (first..<first + count).map {
-            (DeviceRegistration(platform: .ios, token: Self.token($0)), newID: try Identifier.make(milliseconds: now + $0))
+            (DeviceUpsert(platform: .ios, token: Self.token($0)), newID: try Identifier.make(milliseconds: now + $0))
         }
         #expect(try await store.registerDevices(appID: app.id, devices, now: now) == count)
     }

@@ -30,7 +30,7 @@ final class WebhookStorageContractTests: Sendable {
     }
 
     func register(_ app: String, _ numbers: ClosedRange<Int>, now: Int = 10) async throws {
-        let registrations = numbers.map { (DeviceRegistration(platform: .ios, token: String(format: "%064x", $0)), newID: "\(app)-dev-\($0)") }
+        let registrations = numbers.map { (DeviceUpsert(platform: .ios, token: String(format: "%064x", $0)), newID: "\(app)-dev-\($0)") }
         _ = try await store.registerDevices(appID: app, registrations, now: now)
     }
 

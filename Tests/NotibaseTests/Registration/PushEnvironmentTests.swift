@@ -67,13 +67,13 @@ struct PushEnvironmentTests {
     func theRegistrationSaysWhichEnvironment(environment: PushEnvironment) async throws {
         let token = Data(repeating: 0x6b, count: 32)
         let world = try await LiveWorld.start()
-        let phone = world.fleet.addIPhone(name: "iPhone", token: DeviceRegistration.hex(token))
+        let phone = world.fleet.addIPhone(name: "iPhone", token: DeviceRegistrationRequest.hex(token))
         let client = world.client(for: phone, pushEnvironment: environment)
         client.registerDeviceToken(token)
         #expect(await client.flushNow())
         let devices = try await world.call("GET", "/v1/devices")
         await world.stop()
-        let device = devices["items"].array.first { $0["token"].string == DeviceRegistration.hex(token) }
+        let device = devices["items"].array.first { $0["token"].string == DeviceRegistrationRequest.hex(token) }
         #expect(device?["apnsEnvironment"].string == environment.rawValue)
     }
 }

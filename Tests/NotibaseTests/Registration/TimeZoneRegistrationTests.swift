@@ -13,14 +13,14 @@ struct TimeZoneRegistrationTests {
 
     private func registeredDevice(in zone: String) async throws -> JSONValue? {
         let world = try await LiveWorld.start()
-        let phone = world.fleet.addIPhone(name: "iPhone", token: DeviceRegistration.hex(Self.token))
+        let phone = world.fleet.addIPhone(name: "iPhone", token: DeviceRegistrationRequest.hex(Self.token))
         let client = world.client(for: phone, timeZone: { zone })
         client.registerDeviceToken(Self.token)
         #expect(await client.flushNow())
         #expect(!client.hasPendingRegistration)
         let devices = try await world.call("GET", "/v1/devices")
         await world.stop()
-        return devices["items"].array.first { $0["token"].string == DeviceRegistration.hex(Self.token) }
+        return devices["items"].array.first { $0["token"].string == DeviceRegistrationRequest.hex(Self.token) }
     }
 
     @Test func aZoneTheServerKnowsIsRegistered() async throws {

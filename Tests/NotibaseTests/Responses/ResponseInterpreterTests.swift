@@ -59,6 +59,6 @@ struct ResponseInterpreterTests {
     }
 
     @Test func deviceTokensAreLowercaseHex() {
-        #expect(DeviceRegistration.hex(Data([0x00, 0xab, 0x10, 0xff])) == "00ab10ff")
+        #expect(DeviceRegistrationRequest.hex(Data([0x00, 0xab, 0x10, 0xff])) == "00ab10ff")
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import NotibaseCore
 import NotibaseSenders
-import Synchronization
 
 extension Audience {
     /// Where an audience's devices are read from in PostgreSQL: a `FROM` clause that yields rows
@@ -43,94 +42,33 @@ extension PostgresStore {
         RETURNING \(Rows.deviceColumns), (xmax = 0)
         """
 
-    func registerDevice(appID: String, _ registration: DeviceRegistration, now: Int) async throws -> (DeviceRecord, created: Bool) {
-        try await withCheckedThrowingContinuation { continuation in
-            registerDevice(appID: appID, registration, now: now) { continuation.resume(with: $0) }
-        }
-    }
-
-    /// Registrations that arrive while a group of them commits are written together in the next
-    /// transaction (group commit): one durable commit for many devices instead of one each, which
-    /// is what bounds single registrations on PostgreSQL (its commit waits for the disk). One group
-    /// commits at a time per node; the registration that finds none committing starts it.
-    func registerDevice(
-        appID: String, _ registration: DeviceRegistration, now: Int,
-        completion: @escaping @Sendable (Result<(DeviceRecord, created: Bool), any Error>) -> Void
-    ) {
-        let starts = registrations.withLock { group in
-            group.waiting.append(PendingRegistration(appID: appID, registration: registration, now: now, completion: completion))
-            defer { group.committing = true }
-            return !group.committing
-        }
-        if starts { Task { await commitRegistrations() } }
-    }
-
-    /// Commits the waiting registrations, a group per transaction, until none is waiting.
-    private func commitRegistrations() async {
-        while true {
-            let group = registrations.withLock { group in
-                defer { group.waiting = [] }
-                if group.waiting.isEmpty { group.committing = false }
-                return group.waiting
-            }
-            guard !group.isEmpty else { return }
-            guard let newIDs = group.newIDs() else { continue }
-            let work = zip(group, newIDs).map { pending, newID in
-                GroupItem(appID: pending.appID, registration: pending.registration, newID: newID, now: pending.now)
-            }
-            do {
-                let results = try await pool.transaction { try Self.register($0, work) }
-                for (pending, result) in zip(group, results) { pending.completion(.success(result)) }
-            } catch let error as StorageError where error.kind == .unavailable {
-                for pending in group { pending.completion(.failure(error)) }
-            } catch {
-                // One at a time, so that a failure (a conflict, a deadlock with another node's
-                // group) belongs to its own registration only.
-                for (pending, item) in zip(group, work) {
-                    do {
-                        pending.completion(.success(try await pool.transaction { try Self.upsert($0, appID: item.appID, item.registration, newID: item.newID, now: item.now) }))
-                    } catch {
-                        pending.completion(.failure(error))
+    /// Registrations that arrived together, in one transaction: one durable commit for many
+    /// devices instead of one each, which is what bounds single registrations on PostgreSQL (its
+    /// commit waits for the disk). Each step of their plan that may go together is one statement;
+    /// a registration that statement left out (a device another node inserted meanwhile, which its
+    /// snapshot does not show) is written on its own.
+    func registerDevices(together group: [GroupedRegistration]) async throws -> [RegisteredDevice] {
+        let plan = RegistrationPlan(group)
+        return try await pool.transaction { connection in
+            var answers: [RegisteredDevice] = []
+            answers.reserveCapacity(group.count)
+            for step in plan.steps {
+                switch step {
+                case .alone(let index):
+                    answers.append(try Self.upsert(connection, group[index]))
+                case .together(let range):
+                    var written: [DeviceKey: RegisteredDevice] = [:]
+                    for (app, answer) in try connection.query(Self.upsertedRows, [.text(try Self.json(group[range].map(BulkRow.init)))])
+                        .map({ ($0.text(17), RegisteredDevice(device: try Rows.device($0), created: $0.text(16) == "t")) }) {
+                        written[DeviceKey(appID: app, platform: answer.device.platform, token: answer.device.token)] = answer
+                    }
+                    for registration in group[range] {
+                        answers.append(try written[registration.device] ?? Self.upsert(connection, registration))
                     }
                 }
             }
+            return answers
         }
-    }
-
-    /// A registration with the identifier and time it is written with.
-    private struct GroupItem: Sendable {
-        var appID: String
-        var registration: DeviceRegistration
-        var newID: String
-        var now: Int
-
-        /// The device it is: its app, platform and token.
-        var key: String { Self.key(appID, registration.platform, registration.token) }
-
-        static func key(_ app: String, _ platform: Platform, _ token: String) -> String { app + " " + platform.rawValue + " " + token }
-    }
-
-    /// A group of registrations, answered in its order: in one statement when it is plain (no
-    /// token replaced, no token twice), else one by one. One the statement left out (a device
-    /// another node inserted meanwhile, which the statement's snapshot does not show) is
-    /// registered on its own.
-    private static func register(_ connection: PostgresConnection, _ group: [GroupItem]) throws -> [(DeviceRecord, created: Bool)] {
-        func single(_ item: GroupItem) throws -> (DeviceRecord, created: Bool) {
-            try upsert(connection, appID: item.appID, item.registration, newID: item.newID, now: item.now)
-        }
-        guard group.count > 1, isPlain(group) else { return try group.map(single) }
-        var written: [String: (DeviceRecord, created: Bool)] = [:]
-        for (app, device, created) in try connection.query(upsertedRows, [.text(try json(group.map(BulkRow.init)))])
-            .map({ ($0.text(17), try Rows.device($0), $0.text(16) == "t") }) {
-            written[GroupItem.key(app, device.platform, device.token)] = (device, created)
-        }
-        return try group.map { item in try written[item.key] ?? single(item) }
-    }
-
-    /// Whether registrations can go in one statement: no token replaced, no device twice.
-    private static func isPlain(_ group: [GroupItem]) -> Bool {
-        var seen = Set<String>()
-        return group.allSatisfy { $0.registration.previousToken == nil && seen.insert($0.key).inserted }
     }
 
     /// What ``manyUpserted(returning:)`` answers.
@@ -173,18 +111,16 @@ extension PostgresStore {
     /// Registers a batch in one transaction. A plain batch (no token replaced, no device twice)
     /// takes one statement: new devices are inserted, known ones updated as one registration
     /// would; any other batch goes device by device, in order.
-    func registerDevices(appID: String, _ registrations: [(DeviceRegistration, newID: String)], now: Int) async throws -> Int {
-        let list = registrations.map { GroupItem(appID: appID, registration: $0.0, newID: $0.newID, now: now) }
-        if Self.isPlain(list) {
+    func registerDevices(appID: String, _ registrations: [(DeviceUpsert, newID: String)], now: Int) async throws -> Int {
+        let list = registrations.map { GroupedRegistration(appID: appID, upsert: $0.0, newID: $0.newID, now: now) }
+        if RegistrationPlan(list).isOneStatement {
             let rows = try Self.json(list.map(BulkRow.init))
             return try await pool.transaction { connection in
                 try connection.query(Self.upsertedCounts, [.text(rows)]).first { $0.int(0) } ?? 0
             }
         }
         return try await pool.transaction { connection in
-            try list.reduce(0) { created, item in
-                created + (try Self.upsert(connection, appID: item.appID, item.registration, newID: item.newID, now: item.now).created ? 1 : 0)
-            }
+            try list.reduce(0) { created, registration in created + (try Self.upsert(connection, registration).created ? 1 : 0) }
         }
     }
 
@@ -204,8 +140,8 @@ extension PostgresStore {
         var protectsVerifiedUsers: Bool
         var apnsEnvironment: String?
 
-        init(_ item: GroupItem) {
-            let registration = item.registration
+        init(_ item: GroupedRegistration) {
+            let registration = item.upsert
             app = item.appID
             now = item.now
             id = item.newID
@@ -222,7 +158,8 @@ extension PostgresStore {
         }
     }
 
-    private static func upsert(_ connection: PostgresConnection, appID: String, _ registration: DeviceRegistration, newID: String, now: Int) throws -> (DeviceRecord, created: Bool) {
+    private static func upsert(_ connection: PostgresConnection, _ grouped: GroupedRegistration) throws -> RegisteredDevice {
+        let (appID, registration, newID, now) = (grouped.appID, grouped.upsert, grouped.newID, grouped.now)
         let values: [PostgresValue] = [
             .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
             .optionalText(registration.externalUserID), .optionalText(registration.tags.map(Rows.tagsJSON)), .optionalText(registration.locale),
@@ -230,7 +167,7 @@ extension PostgresStore {
             .int(registration.protectsVerifiedUsers ? 1 : 0), .optionalText(registration.apnsEnvironment?.rawValue),
         ]
         guard let result = try connection.query(upsertDevice, values).first({ (try Rows.device($0), $0.text(16) == "t") }) else {
-            if registration.protectsVerifiedUsers { throw DeviceRegistration.claimedByAnotherUser }
+            if registration.protectsVerifiedUsers { throw DeviceUpsert.claimedByAnotherUser }
             throw StorageError.corrupt("device upsert returned nothing")
         }
         if let previous = registration.previousToken, previous != registration.token {
@@ -242,7 +179,7 @@ extension PostgresStore {
                 """, [.int(now), .text(appID), .text(registration.platform.rawValue), .text(previous), .int(registration.protectsVerifiedUsers ? 1 : 0),
                       .optionalText(result.0.externalUserID)])
         }
-        return (result.0, result.1)
+        return RegisteredDevice(device: result.0, created: result.1)
     }
 
     func device(appID: String, id: String) async throws -> DeviceRecord? {

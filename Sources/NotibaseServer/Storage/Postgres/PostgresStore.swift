@@ -13,9 +13,6 @@ final class PostgresStore: Storage {
     /// schemas of their own do not wake each other.
     let channel: String
     private let listener = Mutex<PostgresListener?>(nil)
-    /// Registrations waiting for the group commit in flight, and whether one is; added to from any
-    /// thread.
-    let registrations = Mutex<(waiting: [PendingRegistration], committing: Bool)>(([], false))
     /// When this node last asked whether a week's deliveries have statistics (by the week's start).
     let statisticsAsked = Mutex<[Int: ContinuousClock.Instant]>([:])
 

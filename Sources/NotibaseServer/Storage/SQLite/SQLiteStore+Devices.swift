@@ -1,7 +1,6 @@
 import Foundation
 import NotibaseCore
 import NotibaseSenders
-import Synchronization
 
 extension SQLiteStore {
 
@@ -22,57 +21,22 @@ extension SQLiteStore {
         RETURNING \(Rows.deviceColumns)
         """
 
-    /// Registers a device, or updates the one with the same platform and token (reactivating it).
-    /// Returns the device and whether it was new.
-    nonisolated func registerDevice(appID: String, _ registration: DeviceRegistration, now: Int) async throws -> (DeviceRecord, created: Bool) {
-        try await withCheckedThrowingContinuation { continuation in
-            registerDevice(appID: appID, registration, now: now) { continuation.resume(with: $0) }
-        }
-    }
-
-    /// The same with a completion, called on the store's executor once the transaction holding the
-    /// device has committed (or failed).
-    ///
-    /// Registrations that arrive together are written in one transaction (group commit): one
-    /// write-ahead-log commit for many devices instead of one each. The first registration of a
-    /// group starts the task that writes it; those that come while it waits join it.
-    nonisolated func registerDevice(
-        appID: String, _ registration: DeviceRegistration, now: Int,
-        completion: @escaping @Sendable (Result<(DeviceRecord, created: Bool), any Error>) -> Void
-    ) {
-        let first = pendingRegistrations.withLock { pending in
-            pending.append(PendingRegistration(appID: appID, registration: registration, now: now, completion: completion))
-            return pending.count == 1
-        }
-        if first {
-            Task { await self.flushRegistrations() }
-        }
-    }
-
-    private func flushRegistrations() {
-        let batch = pendingRegistrations.withLock { pending in
-            defer { pending = [] }
-            return pending
-        }
-        guard let newIDs = batch.newIDs() else { return }
-        func register(_ index: Int) throws -> (DeviceRecord, created: Bool) {
-            let pending = batch[index]
-            let device = try upsert(appID: pending.appID, pending.registration, newID: newIDs[index], now: pending.now)
-            return (device, device.id == newIDs[index])
-        }
-        do {
-            let results = try connection.transaction { try batch.indices.map(register) }
-            for (pending, result) in zip(batch, results) { pending.completion(.success(result)) }
-        } catch {
-            // One at a time, so a failure belongs to its own registration only.
-            for index in batch.indices {
-                batch[index].completion(Result { try connection.transaction { try register(index) } })
+    /// Registrations that arrived together, in one transaction: one write-ahead-log commit for many
+    /// devices instead of one each. Their plan's steps go one registration after the other here
+    /// (SQLite's statements cost no round trip).
+    func registerDevices(together group: [GroupedRegistration]) throws -> [RegisteredDevice] {
+        let plan = RegistrationPlan(group)
+        return try connection.transaction {
+            try plan.steps.flatMap(\.indices).map { index in
+                let registration = group[index]
+                let device = try upsert(appID: registration.appID, registration.upsert, newID: registration.newID, now: registration.now)
+                return RegisteredDevice(device: device, created: device.id == registration.newID)
             }
         }
     }
 
     /// Registers many devices in one transaction; returns how many were new.
-    func registerDevices(appID: String, _ registrations: [(DeviceRegistration, newID: String)], now: Int) throws -> Int {
+    func registerDevices(appID: String, _ registrations: [(DeviceUpsert, newID: String)], now: Int) throws -> Int {
         try connection.transaction {
             var created = 0
             for (registration, newID) in registrations where try upsert(appID: appID, registration, newID: newID, now: now).id == newID {
@@ -82,7 +46,7 @@ extension SQLiteStore {
         }
     }
 
-    private func upsert(appID: String, _ registration: DeviceRegistration, newID: String, now: Int) throws -> DeviceRecord {
+    private func upsert(appID: String, _ registration: DeviceUpsert, newID: String, now: Int) throws -> DeviceRecord {
         let tags = registration.tags.map(Rows.tagsJSON)
         let values: [SQLValue] = [
             .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
@@ -101,7 +65,7 @@ extension SQLiteStore {
                 active: true, createdAt: now, updatedAt: now, apnsEnvironment: registration.apnsEnvironment)
         } else {
             guard let updated = try connection.first(Self.upsertDevice, values, { try Rows.device($0, knownTags: registration.tags) }) else {
-                if registration.protectsVerifiedUsers { throw DeviceRegistration.claimedByAnotherUser }
+                if registration.protectsVerifiedUsers { throw DeviceUpsert.claimedByAnotherUser }
                 throw StorageError.corrupt("device upsert returned nothing")
             }
             device = updated

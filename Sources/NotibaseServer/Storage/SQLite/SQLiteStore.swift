@@ -10,8 +10,6 @@ actor SQLiteStore: Storage {
     let connection: SQLiteConnection
     /// The API's reads, on connections of their own (``SQLiteReaders``).
     nonisolated let readers: SQLiteReaders
-    /// Device registrations waiting for the next group commit; added to from any thread.
-    let pendingRegistrations = Mutex<[PendingRegistration]>([])
 
     /// Copies the write-ahead log into the database in the background, for a serving store.
     private let checkpointer: Checkpointer?
@@ -40,8 +38,6 @@ actor SQLiteStore: Storage {
         try connection.run("INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", [.text(name), .blob(value)])
     }
 
-    /// Stops the background checkpoints, writes what the WAL holds into the main file and
-    /// truncates the WAL (on clean shutdown).
     /// Every request, claim and record waits for the batch in progress: with 250 ms, a one-device
     /// message took about a second to go out during a million-device fan-out; with 60 ms, a third
     /// of that, at the same fan-out speed (docs/benchmarks.md).
@@ -53,6 +49,8 @@ actor SQLiteStore: Storage {
     /// One node uses an SQLite file alone: nothing is announced.
     nonisolated func listen(_ wake: @escaping @Sendable (AnnouncedWork) -> Void) -> Bool { false }
 
+    /// Stops the background checkpoints, writes what the WAL holds into the main file and
+    /// truncates the WAL (on clean shutdown).
     func close() async throws {
         await checkpointer?.stop()
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -8,7 +8,7 @@ import NotibaseTestSupport
 /// The API's reads on SQLite take a reader connection, never the writer's queue: while the writer
 /// is held by a long statement (a tenant's large cancel, a fan-out batch), a bystander's read is
 /// answered, and it sees everything committed before it started.
-@Suite("SQLite readers")
+@Suite("SQLite readers", .tags(.timed))
 struct SQLiteReadersTests {
     @Test func aReadIsAnsweredWhileTheWriterIsBusy() async throws {
         let directory = TemporaryDirectory()

@@ -1,29 +1,6 @@
 import Foundation
 import NotibaseCore
 
-/// What the server knows this device by (`POST /v1/devices` with the client key): the core's
-/// request type, which the server reads.
-typealias DeviceRegistration = DeviceRegistrationRequest
-
-extension DeviceRegistration {
-    /// The hexadecimal form iOS's `Data` token is registered under.
-    static func hex(_ token: Data) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(token.count * 2)
-        for byte in token {
-            bytes.append(digits[Int(byte >> 4)])
-            bytes.append(digits[Int(byte & 0xf)])
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The device's locale as the server takes it (`fr-FR`).
-    static var currentLocale: String {
-        Locale.current.identifier.replacingOccurrences(of: "_", with: "-")
-    }
-}
-
 /// The registration waiting to be sent, and the last one the server accepted, on disk so that
 /// neither is lost offline or across launches; and a sign-out waiting to be sent, which goes
 /// before any registration queued with it (a sign-in after a sign-out ends signed in).
@@ -39,8 +16,8 @@ struct RegistrationState: Sendable {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    var pending: DeviceRegistration? { Self.read(pendingFile) }
-    var sent: DeviceRegistration? { Self.read(sentFile) }
+    var pending: DeviceRegistrationRequest? { Self.read(pendingFile) }
+    var sent: DeviceRegistrationRequest? { Self.read(sentFile) }
     var pendingSignOut: DeviceSignOutRequest? { Self.read(signOutFile) }
 
     func setPendingSignOut(_ signOut: DeviceSignOutRequest) {
@@ -53,13 +30,13 @@ struct RegistrationState: Sendable {
         if pendingSignOut == signOut { try? FileManager.default.removeItem(at: signOutFile) }
     }
 
-    func setPending(_ registration: DeviceRegistration) {
+    func setPending(_ registration: DeviceRegistrationRequest) {
         Self.write(registration, to: pendingFile)
     }
 
     /// The server accepted `registration`: it becomes the sent one, and is no longer pending
     /// unless a newer one was queued meanwhile.
-    func markSent(_ registration: DeviceRegistration) {
+    func markSent(_ registration: DeviceRegistrationRequest) {
         var accepted = registration
         accepted.previousToken = nil
         Self.write(accepted, to: sentFile)
