@@ -192,19 +192,19 @@ enum DevicesAPI {
                 guard (4...200).contains(prefix.unicodeScalars.count) else { throw APIError.invalid("tokenPrefix", "must be 4 to 200 characters") }
                 filter.tokenPrefix = prefix
             }
-            let devices = try await context.store.devices(appID: appID, filter: filter, afterSeq: page.after, limit: page.limit)
+            let devices = try await context.devices.devices(appID: appID, filter: filter, afterSeq: page.after, limit: page.limit)
             return JSON.response(status: 200, ListBody(items: devices.map(DeviceBody.init), nextCursor: page.next(count: devices.count, lastSeq: devices.last?.seq)))
         }
 
         router.add(.get, "/v1/devices/{deviceId}") { request, parameters in
             let appID = try await context.appID(request)
-            guard let device = try await context.store.device(appID: appID, id: parameters["deviceId"]) else { throw APIError.notFound("device") }
+            guard let device = try await context.devices.device(appID: appID, id: parameters["deviceId"]) else { throw APIError.notFound("device") }
             return JSON.response(status: 200, DeviceBody(device))
         }
 
         router.add(.delete, "/v1/devices/{deviceId}") { request, parameters in
             let appID = try await context.appID(request)
-            guard try await context.store.deleteDevice(appID: appID, id: parameters["deviceId"], now: context.clock.milliseconds()) else { throw APIError.notFound("device") }
+            guard try await context.devices.delete(appID: appID, id: parameters["deviceId"]) else { throw APIError.notFound("device") }
             return HTTPResponse(status: 204)
         }
     }

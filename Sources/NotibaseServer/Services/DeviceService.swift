@@ -50,6 +50,21 @@ final class DeviceService: Sendable {
         return try await store.registerDevices(appID: appID, zip(batch, newIDs).map { ($0, newID: $1) }, now: now)
     }
 
+    /// The app's devices that `filter` selects, after the device numbered `afterSeq`.
+    func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) async throws -> [DeviceRecord] {
+        try await store.devices(appID: appID, filter: filter, afterSeq: afterSeq, limit: limit)
+    }
+
+    /// The app's device `id`, or nil.
+    func device(appID: String, id: String) async throws -> DeviceRecord? {
+        try await store.device(appID: appID, id: id)
+    }
+
+    /// Deletes the app's device `id` (its unsent deliveries go with it); false when there is none.
+    func delete(appID: String, id: String) async throws -> Bool {
+        try await store.deleteDevice(appID: appID, id: id, now: clock.milliseconds())
+    }
+
     /// Clears the user of the app's device with this platform and token, and cancels what was
     /// still to be sent to it for that user, here and in this node's handoff (docs/decisions/0022).
     /// Returns whether the app has such a device.
