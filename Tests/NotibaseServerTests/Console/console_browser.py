@@ -58,8 +58,9 @@ def certificate_p12(bundle_id, password):
     return pkcs12.serialize_key_and_certificates(b"push", key, certificate, None, serialization.BestAvailableEncryption(password))
 
 
-def start_demo(binary):
-    process = subprocess.Popen([binary, "demo", "--console"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def read_until(process, patterns, what):
+    """Reads the process's output until each of `patterns` (name: regular expression) matched a
+    line; returns the first group of each by name."""
     lines, found = [], {}
     deadline = time.time() + 120
     while time.time() < deadline:
@@ -67,16 +68,27 @@ def start_demo(binary):
         if not line:
             break
         lines.append(line)
-        if m := re.search(r"The console: (http://\S+)", line):
-            found["url"] = m.group(1)
-        if m := re.search(r"server key\s+(nb_server_\S+)", line):
-            found["server"] = m.group(1)
-        if m := re.search(r"admin key\s+(nb_admin_\S+?)\)?$", line.strip()):
-            found["admin"] = m.group(1)
-        if len(found) == 3:
-            return process, found
+        for name, pattern in patterns.items():
+            if m := re.search(pattern, line.strip()):
+                found[name] = m.group(1)
+        if len(found) == len(patterns):
+            return found
     process.kill()
-    raise SystemExit("notibase demo --console did not print the console's URL:\n" + "".join(lines))
+    raise SystemExit(what + ":\n" + "".join(lines))
+
+
+def stop(process):
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def start_demo(binary):
+    process = subprocess.Popen([binary, "demo", "--console"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return process, read_until(process, {"url": r"The console: (http://\S+)", "server": r"server key\s+(nb_server_\S+)",
+                                         "admin": r"admin key\s+(nb_admin_\S+?)\)?$"}, "notibase demo --console did not print the console's URL")
 
 
 def browser():
@@ -256,18 +268,9 @@ def start_serve(binary):
     process = subprocess.Popen([binary, "serve", "--listen", "127.0.0.1:0", "--data-dir", data, "--sender", "simulated", "--no-access-log",
                                 "--webhook-allow-insecure"], env={**os.environ, "NOTIBASE_ADMIN_KEY": admin},
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    lines = []
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if m := re.search(r"listening on (http://\S+)", line):
-            threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
-            return process, m.group(1), admin
-    process.kill()
-    raise SystemExit("notibase serve did not say where it listens:\n" + "".join(lines))
+    base = read_until(process, {"url": r"listening on (http://\S+)"}, "notibase serve did not say where it listens")["url"]
+    threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
+    return process, base, admin
 
 
 def api(base, method, path, key, body=None):
@@ -376,14 +379,9 @@ def run_webhooks(console, binary):
         d.switch_to.alert.accept()
         page.until("the deleted endpoint is gone", lambda: "No endpoints yet." in page.text(".webhooks"))
         check(api(base, "GET", "/v1/webhooks", app["serverKey"])["items"] == [], "the API has no endpoint left")
-        return page
     finally:
         receiver.shutdown()
-        serve.terminate()
-        try:
-            serve.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            serve.kill()
+        stop(serve)
 
 
 def run(console, keys, binary):
@@ -881,11 +879,7 @@ def main():
     finally:
         if driver:
             driver.quit()
-        demo.terminate()
-        try:
-            demo.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            demo.kill()
+        stop(demo)
 
 
 if __name__ == "__main__":
