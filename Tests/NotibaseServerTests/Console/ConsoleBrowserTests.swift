@@ -4,7 +4,8 @@ import NotibaseTestSupport
 
 /// The web console in a real browser: `console_browser.py` (Selenium from PyPI, Debian's headless
 /// `chromium` and `chromium-driver`, all installed by script/bootstrap --tests) starts
-/// `notibase demo --console` and drives every page. Screenshots of each page are written to
+/// `notibase demo --console` and drives every page; the Webhooks page against `notibase serve
+/// --webhook-allow-insecure` and a receiver on loopback. Screenshots of each page are written to
 /// `.build/console-screenshots` (or `NOTIBASE_SCREENSHOTS`); docs/console.md shows them.
 /// In script/test's load pass: a browser and a server with simulated phones load the machine.
 @Suite("Console in a browser", .serialized, .tags(.load))
@@ -25,7 +26,7 @@ struct ConsoleBrowserTests {
         print(text.components(separatedBy: "\n").filter { $0.hasPrefix("console browser test") || $0.hasPrefix("FAIL") }.joined(separator: "\n"))
         #expect(status == 0, "\(text.suffix(8_000))")
         #expect(text.contains("checks passed"))
-        for page in ["sign-in-refused", "compose", "compose-doctor", "message", "messages", "devices", "device", "apps", "apps-delete", "compose-phone"] {
+        for page in ["sign-in-refused", "compose", "compose-doctor", "message", "messages", "devices", "device", "apps", "apps-delete", "compose-phone", "webhooks", "webhooks-attempts"] {
             #expect(FileManager.default.fileExists(atPath: "\(screenshots)/\(page).png"), "no screenshot of \(page)")
         }
     }

@@ -11,12 +11,14 @@ page goes to the directory named by --screenshots. Exits 0 when every check pass
 import argparse
 import base64
 import datetime
+import http.server
 import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -56,8 +58,9 @@ def certificate_p12(bundle_id, password):
     return pkcs12.serialize_key_and_certificates(b"push", key, certificate, None, serialization.BestAvailableEncryption(password))
 
 
-def start_demo(binary):
-    process = subprocess.Popen([binary, "demo", "--console"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def read_until(process, patterns, what):
+    """Reads the process's output until each of `patterns` (name: regular expression) matched a
+    line; returns the first group of each by name."""
     lines, found = [], {}
     deadline = time.time() + 120
     while time.time() < deadline:
@@ -65,16 +68,27 @@ def start_demo(binary):
         if not line:
             break
         lines.append(line)
-        if m := re.search(r"The console: (http://\S+)", line):
-            found["url"] = m.group(1)
-        if m := re.search(r"server key\s+(nb_server_\S+)", line):
-            found["server"] = m.group(1)
-        if m := re.search(r"admin key\s+(nb_admin_\S+?)\)?$", line.strip()):
-            found["admin"] = m.group(1)
-        if len(found) == 3:
-            return process, found
+        for name, pattern in patterns.items():
+            if m := re.search(pattern, line.strip()):
+                found[name] = m.group(1)
+        if len(found) == len(patterns):
+            return found
     process.kill()
-    raise SystemExit("notibase demo --console did not print the console's URL:\n" + "".join(lines))
+    raise SystemExit(what + ":\n" + "".join(lines))
+
+
+def stop(process):
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def start_demo(binary):
+    process = subprocess.Popen([binary, "demo", "--console"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return process, read_until(process, {"url": r"The console: (http://\S+)", "server": r"server key\s+(nb_server_\S+)",
+                                         "admin": r"admin key\s+(nb_admin_\S+?)\)?$"}, "notibase demo --console did not print the console's URL")
 
 
 def browser():
@@ -223,7 +237,154 @@ def labelled(console, page):
     check(not missing, f"every control of the {page} page has a label: {missing}")
 
 
-def run(console, keys):
+# What the webhook receiver answers: markup the page must show as text, never run.
+HOSTILE_ANSWER = '<img src=x onerror="window.__pwned = 3">received'
+
+
+class Receiver(http.server.BaseHTTPRequestHandler):
+    """A webhook endpoint on loopback (http: the server runs with --webhook-allow-insecure): keeps
+    every batch it gets and answers 200 with HOSTILE_ANSWER as HTML."""
+    batches = []
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        Receiver.batches.append({"path": self.path, "headers": {name.lower(): value for name, value in self.headers.items()}, "body": json.loads(body or b"{}")})
+        answer = HOSTILE_ANSWER.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+    def log_message(self, *arguments):
+        pass
+
+
+def start_serve(binary):
+    """`notibase serve --webhook-allow-insecure` on a free port (the demo does not take it), with
+    an admin key of our own; returns the process, its base URL and the key."""
+    admin = "nb_admin_" + base64.urlsafe_b64encode(os.urandom(32)).decode().rstrip("=")
+    data = tempfile.mkdtemp()
+    process = subprocess.Popen([binary, "serve", "--listen", "127.0.0.1:0", "--data-dir", data, "--sender", "simulated", "--no-access-log",
+                                "--webhook-allow-insecure"], env={**os.environ, "NOTIBASE_ADMIN_KEY": admin},
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = read_until(process, {"url": r"listening on (http://\S+)"}, "notibase serve did not say where it listens")["url"]
+    threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
+    return process, base, admin
+
+
+def api(base, method, path, key, body=None):
+    request = urllib.request.Request(base + path, method=method, data=json.dumps(body).encode() if body is not None else None,
+                                     headers={"Authorization": "Bearer " + key, "Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as answer:
+        text = answer.read()
+        return json.loads(text) if text else None
+
+
+def run_webhooks(console, binary):
+    """The Webhooks page at 1440x900 against a server that may send to loopback: add an endpoint
+    (its secret shown once), send a test event the receiver gets, read the attempt (the receiver's
+    hostile answer shown as text), rotate the secret, disable, edit, replay and delete."""
+    d = console.driver
+    receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    hook = f"http://127.0.0.1:{receiver.server_address[1]}/hook"
+    serve, base, admin = start_serve(binary)
+    try:
+        app = api(base, "POST", "/v1/apps", admin, {"name": "Webhook shop"})
+        console.sign_out()
+        page = Console(d, base + "/console/", console.screenshots)
+        page.sign_in(app["serverKey"])
+        page.find('[data-field="message.title"] input')
+        d.find_element(By.CSS_SELECTOR, '#nav a[data-page="webhooks"]').click()
+        page.until("the Webhooks page lists no endpoint yet", lambda: "No endpoints yet." in page.text(".webhooks"))
+        labelled(page, "webhooks")
+
+        # A URL the API refuses is said next to the URL field, as the API names it.
+        page.type_into('[data-field="url"] input', "ftp://127.0.0.1/hook")
+        page.press(d.find_element(By.XPATH, "//button[text()='Add the endpoint']"))
+        page.until("a refused URL is shown next to the URL field", lambda: "url" in page.text('[data-field="url"] .error'))
+
+        # Added: the secret is shown once, with a copy button.
+        page.type_into('[data-field="url"] input', hook)
+        page.type_into('[data-field="description"] input', "Warehouse <b>feed</b>")
+        page.press(d.find_element(By.XPATH, "//button[text()='Add the endpoint']"))
+        page.until("the new endpoint's secret is shown once", lambda: "whsec_" in page.text(".secret"))
+        first_secret = page.text(".secret dd code")
+        check(d.find_elements(By.CSS_SELECTOR, ".secret button.copy"), "the secret has a copy button")
+        page.until("the endpoint is listed, enabled, for every type", lambda: page.text(".webhook .webhook-url") == hook
+                   and page.text(".webhook .health").startswith("Enabled") and page.text(".webhook .types") == "Every type")
+        check("Warehouse <b>feed</b>" in page.text(".webhook .facts"), "the description is shown as text")
+        check(first_secret not in page.text(".webhooks"), "the secret is not on the endpoint's card")
+
+        # A test event reaches the receiver; its attempt is listed with the answer as text.
+        page.press(d.find_element(By.XPATH, "//button[text()='Send a test event']"))
+        page.until("the receiver gets the test event", lambda: any(event["type"] == "webhook.test" for batch in Receiver.batches
+                                                                   for event in batch["body"].get("data", {}).get("events", [])))
+        check(Receiver.batches[0]["headers"].get("webhook-signature", "").startswith("v1,"), "the batch is signed")
+
+        def attempt_listed():
+            if not d.find_elements(By.CSS_SELECTOR, ".attempts tbody tr"):
+                page.press(d.find_element(By.XPATH, "//button[text()='Refresh attempts']"))
+                time.sleep(0.5)
+            return d.find_elements(By.CSS_SELECTOR, ".attempts tbody tr")
+        page.until("the attempt is listed", attempt_listed)
+        row = page.texts(".attempts tbody tr td")
+        check(row[1] == "Answered" and row[2] == "200" and row[3].endswith(" ms"), f"the attempt shows its outcome, status and latency: {row}")
+        check(page.texts(".attempts pre.answer", "textContent") == [HOSTILE_ANSWER], "the answer's first bytes are shown literally")
+        check(not d.find_elements(By.CSS_SELECTOR, "main img") and d.execute_script("return window.__pwned") is None,
+              "the receiver's answer ran nothing and drew no image")
+        page.shot("webhooks")
+        d.execute_script("document.querySelector('.webhook').scrollIntoView()")
+        page.shot("webhooks-attempts", top=False)
+
+        # Rotating shows the new secret once.
+        page.press(d.find_element(By.XPATH, "//button[text()='Rotate the secret']"))
+        WebDriverWait(d, 5).until(EC.alert_is_present())
+        d.switch_to.alert.accept()
+        page.until("the rotated secret is shown once", lambda: "new signing secret" in page.text(".secret")
+                   and page.text(".secret dd code").startswith("whsec_") and page.text(".secret dd code") != first_secret)
+
+        # Disabled by hand, then enabled again with its URL changed in Edit.
+        page.press(d.find_element(By.XPATH, "//button[text()='Disable']"))
+        page.until("a disabled endpoint says so", lambda: page.text(".webhook .health").startswith("Disabled"))
+        endpoint = api(base, "GET", "/v1/webhooks", app["serverKey"])["items"][0]
+        check(endpoint["enabled"] is False, "the API has the endpoint disabled")
+        page.unfold(".webhook details.more")
+        check(not page.find(".edit-webhook [data-field=enabled] input").is_selected(), "Edit shows it disabled")
+        page.type_into(".edit-webhook [data-field=url] input", "gopher://x")
+        page.press(d.find_element(By.XPATH, "//button[text()='Save']"))
+        page.until("an edit's refused URL is shown next to its URL field", lambda: "url" in page.text(".edit-webhook [data-field=url] .error"))
+        page.type_into(".edit-webhook [data-field=url] input", hook + "/2")
+        page.press(page.find(".edit-webhook [data-field=enabled] input"))
+        page.press(d.find_element(By.XPATH, "//button[text()='Save']"))
+        page.until("the edited endpoint is enabled at its new URL", lambda: page.text(".webhook .webhook-url") == hook + "/2"
+                   and page.text(".webhook .health").startswith("Enabled"))
+
+        # Replay since an hour ago (in the reader's time zone).
+        d.execute_script("document.querySelectorAll('.webhook details.more')[1].open = true")
+        d.execute_script("const t = new Date(Date.now() - 3600e3); t.setMinutes(t.getMinutes() - t.getTimezoneOffset());"
+                         "const i = document.querySelector('.replay input'); i.value = t.toISOString().slice(0, 19)")
+        page.press(d.find_element(By.XPATH, "//button[text()='Replay']"))
+        page.until("the replay says how many events go again", lambda: "are sent again" in page.text(".replay [role=status]"))
+        labelled(page, "webhooks")
+
+        # Deleting asks first.
+        page.press(d.find_element(By.XPATH, "//button[text()='Delete']"))
+        WebDriverWait(d, 5).until(EC.alert_is_present())
+        d.switch_to.alert.dismiss()
+        check(len(d.find_elements(By.CSS_SELECTOR, ".webhook")) == 1, "a dismissed confirmation deletes nothing")
+        page.press(d.find_element(By.XPATH, "//button[text()='Delete']"))
+        WebDriverWait(d, 5).until(EC.alert_is_present())
+        d.switch_to.alert.accept()
+        page.until("the deleted endpoint is gone", lambda: "No endpoints yet." in page.text(".webhooks"))
+        check(api(base, "GET", "/v1/webhooks", app["serverKey"])["items"] == [], "the API has no endpoint left")
+    finally:
+        receiver.shutdown()
+        stop(serve)
+
+
+def run(console, keys, binary):
     d = console.driver
 
     # A wrong key is refused, next to the field, and nothing is stored.
@@ -673,6 +834,9 @@ def run(console, keys):
     except urllib.error.HTTPError as error:
         check(error.code == 404, "the deleted app is gone from the API")
 
+    # Webhooks, against a server of its own; signed out of the demo's console meanwhile.
+    run_webhooks(console, binary)
+
     # A phone-sized screen.
     console.sign_out()
     check(not console.shown("#sign-out"), "signed out by hand, Sign out is not offered")
@@ -699,7 +863,7 @@ def main():
     driver = None
     try:
         driver = browser()
-        run(Console(driver, keys["url"], arguments.screenshots), keys)
+        run(Console(driver, keys["url"], arguments.screenshots), keys, arguments.notibase)
         print(f"console browser test: {len(checks)} checks passed", flush=True)
         return 0
     except AssertionError:
@@ -715,11 +879,7 @@ def main():
     finally:
         if driver:
             driver.quit()
-        demo.terminate()
-        try:
-            demo.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            demo.kill()
+        stop(demo)
 
 
 if __name__ == "__main__":

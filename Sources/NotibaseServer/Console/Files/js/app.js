@@ -5,6 +5,7 @@ import { composePage } from './pages/compose.js';
 import { messagesPage, messagePage } from './pages/messages.js';
 import { devicesPage, devicePage } from './pages/devices.js';
 import { appsPage } from './pages/apps.js';
+import { webhooksPage } from './pages/webhooks.js';
 
 const main = () => document.getElementById('main');
 let stopCurrent = null;
@@ -18,6 +19,7 @@ const routes = [
   [/^#\/messages\/([\w-]+)$/, (m) => (root) => messagePage(root, m[1]), 'server'],
   [/^#\/devices$/, () => devicesPage, 'server'],
   [/^#\/devices\/([\w-]+)$/, (m) => (root) => devicePage(root, m[1]), 'server'],
+  [/^#\/webhooks$/, () => webhooksPage, 'server'],
   [/^#\/apps$/, () => appsPage, 'admin'],
 ];
 

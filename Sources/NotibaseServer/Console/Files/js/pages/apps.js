@@ -5,13 +5,15 @@ import { h, replace, field, setFieldError, announce, when, copyButton } from '..
 import * as api from '../api.js';
 import { credentialsSummary, credentialBanners } from './credentials.js';
 
-function secretBox(title, entries) {
+/** A new secret or key, shown once with a copy button. */
+export function secretBox(title, entries) {
   return h('div', { class: 'secret', role: 'alert' },
     h('p', {}, h('strong', {}, title), ' Shown only this once: copy it now.'),
     h('dl', {}, entries.map(([name, value]) => [h('dt', {}, name), h('dd', {}, h('code', {}, value), ' ', copyButton(value, name.toLowerCase()))])));
 }
 
-function errorsInto(form, error) {
+/** An API error shown next to the field it names (or the form's first field). */
+export function errorsInto(form, error) {
   const wrapper = error.field && form.querySelector(`[data-field="${CSS.escape(error.field)}"]`);
   if (wrapper) setFieldError(wrapper, error.message);
   else setFieldError(form.querySelector('.field[data-field="form"]') || form.querySelector('.field'), error.message);
