@@ -8,10 +8,10 @@ enum WebhookSchemaRollback {
         """
 
     static let postgres = """
-        DROP TRIGGER webhook_message_created ON messages; DROP TRIGGER webhook_message_finished ON messages;
-        DROP TRIGGER webhook_device_registered ON devices; DROP TRIGGER webhook_device_active ON devices;
-        DROP TRIGGER webhook_delivery_sent ON deliveries;
-        DROP FUNCTION notibase_webhook_message(); DROP FUNCTION notibase_webhook_device(); DROP FUNCTION notibase_webhook_sent();
+        DROP TRIGGER IF EXISTS webhook_message_created ON messages; DROP TRIGGER IF EXISTS webhook_message_finished ON messages;
+        DROP TRIGGER IF EXISTS webhook_device_registered ON devices; DROP TRIGGER IF EXISTS webhook_device_active ON devices;
+        DROP TRIGGER IF EXISTS webhook_delivery_sent ON deliveries;
+        DROP FUNCTION notibase_webhook_triggers(); DROP FUNCTION notibase_webhook_message(); DROP FUNCTION notibase_webhook_device(); DROP FUNCTION notibase_webhook_sent();
         DROP TABLE webhook_feed, webhook_attempts, webhook_outbox, webhook_events, webhook_endpoints;
         ALTER TABLE delivery_events DROP COLUMN tx;
         DELETE FROM notibase_schema WHERE version = 10;

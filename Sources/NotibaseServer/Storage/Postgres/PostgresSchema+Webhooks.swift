@@ -104,9 +104,6 @@ extension PostgresSchema {
             RETURN NULL;
         END
         $$;
-        CREATE TRIGGER webhook_message_created AFTER INSERT ON messages FOR EACH ROW EXECUTE FUNCTION notibase_webhook_message();
-        CREATE TRIGGER webhook_message_finished AFTER UPDATE OF state ON messages FOR EACH ROW
-            WHEN (NEW.state IN ('completed', 'cancelled', 'failed') AND OLD.state <> NEW.state) EXECUTE FUNCTION notibase_webhook_message();
 
         CREATE FUNCTION notibase_webhook_device() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
@@ -125,9 +122,6 @@ extension PostgresSchema {
             RETURN NULL;
         END
         $$;
-        CREATE TRIGGER webhook_device_registered AFTER INSERT ON devices FOR EACH ROW EXECUTE FUNCTION notibase_webhook_device();
-        CREATE TRIGGER webhook_device_active AFTER UPDATE OF active ON devices FOR EACH ROW
-            WHEN (OLD.active <> NEW.active) EXECUTE FUNCTION notibase_webhook_device();
 
         -- A send is kept in the delivery's row (sent_at), not in its history: the outbox records it.
         CREATE FUNCTION notibase_webhook_sent() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -140,7 +134,31 @@ extension PostgresSchema {
             RETURN NULL;
         END
         $$;
-        CREATE TRIGGER webhook_delivery_sent AFTER UPDATE OF sent_at ON deliveries FOR EACH ROW
-            WHEN (OLD.sent_at IS NULL AND NEW.sent_at IS NOT NULL) EXECUTE FUNCTION notibase_webhook_sent();
+
+        -- The triggers exist only while the database has an endpoint (notibase_webhook_triggers,
+        -- called when an endpoint is made or deleted, and when an app is): a row trigger runs a
+        -- function for every delivery sent, and a database without webhooks pays nothing.
+        CREATE FUNCTION notibase_webhook_triggers() RETURNS VOID LANGUAGE plpgsql AS $$
+        BEGIN
+            IF EXISTS (SELECT 1 FROM webhook_endpoints) THEN
+                IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'webhook_delivery_sent' AND tgrelid = 'deliveries'::regclass) THEN
+                    CREATE OR REPLACE TRIGGER webhook_message_created AFTER INSERT ON messages FOR EACH ROW EXECUTE FUNCTION notibase_webhook_message();
+                    CREATE OR REPLACE TRIGGER webhook_message_finished AFTER UPDATE OF state ON messages FOR EACH ROW
+                        WHEN (NEW.state IN ('completed', 'cancelled', 'failed') AND OLD.state <> NEW.state) EXECUTE FUNCTION notibase_webhook_message();
+                    CREATE OR REPLACE TRIGGER webhook_device_registered AFTER INSERT ON devices FOR EACH ROW EXECUTE FUNCTION notibase_webhook_device();
+                    CREATE OR REPLACE TRIGGER webhook_device_active AFTER UPDATE OF active ON devices FOR EACH ROW
+                        WHEN (OLD.active <> NEW.active) EXECUTE FUNCTION notibase_webhook_device();
+                    CREATE OR REPLACE TRIGGER webhook_delivery_sent AFTER UPDATE OF sent_at ON deliveries FOR EACH ROW
+                        WHEN (OLD.sent_at IS NULL AND NEW.sent_at IS NOT NULL) EXECUTE FUNCTION notibase_webhook_sent();
+                END IF;
+            ELSIF EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'webhook_delivery_sent' AND tgrelid = 'deliveries'::regclass) THEN
+                DROP TRIGGER webhook_message_created ON messages;
+                DROP TRIGGER webhook_message_finished ON messages;
+                DROP TRIGGER webhook_device_registered ON devices;
+                DROP TRIGGER webhook_device_active ON devices;
+                DROP TRIGGER webhook_delivery_sent ON deliveries;
+            END IF;
+        END
+        $$;
         """
 }

@@ -4,6 +4,7 @@ extension PostgresStore {
     func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) async throws -> WebhookEndpointRecord {
         let types = try endpoint.types.map(StoredJSON.encode)
         return try await pool.transaction { connection in
+            try Self.holdWebhookTriggers(connection)
             // The first endpoint moves the feed to this transaction (what any older one wrote is
             // skipped): it stands still while there is none.
             try connection.run(
@@ -11,14 +12,23 @@ extension PostgresStore {
                 UPDATE webhook_feed SET event_tx = pg_current_xact_id(), event_seq = 0
                 WHERE id = 1 AND event_tx < pg_current_xact_id() AND NOT EXISTS (SELECT 1 FROM webhook_endpoints)
                 """)
-            return try connection.query(
+            let created = try connection.query(
                 """
                 INSERT INTO webhook_endpoints (id, app_id, url, types, description, secret, cursor, created_at, updated_at)
                 VALUES ($1, $2, $3, $4, $5, $6, coalesce((SELECT max(seq) FROM webhook_events), 0), $7, $7) RETURNING \(Rows.webhookEndpointColumns)
                 """,
                 [.text(endpoint.id), .text(endpoint.appID), .text(endpoint.url), .optionalText(types), .optionalText(endpoint.description),
                  .bytes(endpoint.sealedSecret), .int(endpoint.now)]).first(Rows.webhookEndpoint)!
+            try connection.run("SELECT notibase_webhook_triggers()")
+            return created
         }
+    }
+
+    /// Serializes the transactions that make or drop the webhooks' triggers (an endpoint made,
+    /// the last one deleted, on any node): each sees what the one before it committed, so the
+    /// triggers exist exactly while an endpoint does (PostgresSchema.webhooks).
+    static func holdWebhookTriggers(_ connection: PostgresConnection) throws {
+        try connection.run("SELECT pg_advisory_xact_lock(hashtext('notibase_webhook_triggers'))")
     }
 
     func webhookEndpoints(appID: String) async throws -> [WebhookEndpointRecord] {
@@ -52,8 +62,10 @@ extension PostgresStore {
 
     func deleteWebhookEndpoint(appID: String, id: String) async throws -> Bool {
         try await pool.transaction { connection in
+            try Self.holdWebhookTriggers(connection)
             let deleted = try connection.run("DELETE FROM webhook_endpoints WHERE app_id = $1 AND id = $2", [.text(appID), .text(id)]) == 1
             try connection.run(WebhookSQL.dropOrphanedOutbox(parameter: { "$\($0)" }), [.text(appID)])
+            try connection.run("SELECT notibase_webhook_triggers()")
             return deleted
         }
     }

@@ -130,7 +130,10 @@ final class PostgresStore: Storage {
     func deleteApp(_ id: String) async throws -> Bool {
         try await pool.transaction { connection in
             try self.announce(.apps, on: connection)
-            return try connection.run("DELETE FROM apps WHERE id = $1", [.text(id)]) == 1
+            try Self.holdWebhookTriggers(connection)
+            let deleted = try connection.run("DELETE FROM apps WHERE id = $1", [.text(id)]) == 1
+            try connection.run("SELECT notibase_webhook_triggers()")  // its endpoints went with it
+            return deleted
         }
     }
 
