@@ -84,7 +84,10 @@ import Testing
     /// Waits until every one of `expected` arrived (verified); fails the test after `timeout`.
     static func waitForEvents(_ world: World, _ expected: [Expected], timeout: Duration = .seconds(120)) async throws {
         let wanted = Set(expected)
-        try await waitUntil(timeout: timeout) { wanted.isSubset(of: Set(stream(world.receiver).map(Self.expected))) }
+        let receiver = world.receiver
+        try await waitUntil(timeout: timeout) { wanted.isSubset(of: Set(stream(receiver).map(Self.expected))) }
+        let missing = wanted.subtracting(stream(receiver).map(Self.expected))
+        try #require(missing.isEmpty, "events that never arrived: \(missing)")
     }
 
     /// What every test asserts of what the receiver got: every request it stored verified; a
