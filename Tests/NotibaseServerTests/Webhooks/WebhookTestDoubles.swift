@@ -34,21 +34,26 @@ final class WebhookReceiver: Sendable {
 
     var caFile: String { directory.path + "/ca.pem" }
 
-    /// `https://127.0.0.1:<port><path>`.
-    func url(_ path: String) -> String { "https://127.0.0.1:\(port)\(path)" }
+    /// Whether it speaks http (`--plain`), for `notibase serve --webhook-allow-insecure`.
+    let plain: Bool
+
+    /// `https://127.0.0.1:<port><path>` (`http` when plain).
+    func url(_ path: String) -> String { "\(plain ? "http" : "https")://127.0.0.1:\(port)\(path)" }
 
     /// Starts the receiver, verifying signatures under `secrets`; returns once it listens. The wait
     /// happens on a Dispatch thread, not on Swift's cooperative pool.
-    static func start(secrets: [String] = []) async throws -> WebhookReceiver {
+    static func start(secrets: [String] = [], plain: Bool = false) async throws -> WebhookReceiver {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try WebhookReceiver(secrets: secrets) }) }
+            DispatchQueue.global().async { continuation.resume(with: Result { try WebhookReceiver(secrets: secrets, plain: plain) }) }
         }
     }
 
-    private init(secrets: [String]) throws {
+    private init(secrets: [String], plain: Bool) throws {
         directory = TemporaryDirectory("notibase-webhook-receiver")
+        self.plain = plain
         let program = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Peers/webhook_receiver.py").path
-        child = try ChildProcess(TestProducts.python, TestProducts.pythonArguments(program, ["--state-dir", directory.path] + secrets.flatMap { ["--secret", $0] }))
+        let arguments = ["--state-dir", directory.path] + secrets.flatMap { ["--secret", $0] } + (plain ? ["--plain"] : [])
+        child = try ChildProcess(TestProducts.python, TestProducts.pythonArguments(program, arguments))
         let line = try child.readLine(timeout: .seconds(60)).trimmingCharacters(in: .whitespacesAndNewlines)
         guard line.hasPrefix("READY "), let port = Int(line.dropFirst(6)) else {
             throw ChildProcessError(message: "the webhook receiver did not start (run script/bootstrap --tests for standardwebhooks and svix): \(line)")
@@ -62,6 +67,23 @@ final class WebhookReceiver: Sendable {
     func log() -> [[String: Any]] {
         guard let text = try? String(contentsOfFile: directory.path + "/log.jsonl", encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    /// The secret `/events` verifies under (an endpoint's, known once it exists).
+    func verify(under secret: String) throws {
+        try secret.write(toFile: directory.path + "/secret", atomically: true, encoding: .utf8)
+    }
+
+    /// What `/events` does to the next requests, one each, in order ("500", "hang", "close-mid",
+    /// "429:SECONDS"; anything else verifies and stores); then it verifies and stores.
+    func misbehave(_ faults: [String]) throws {
+        try JSONSerialization.data(withJSONObject: faults).write(to: URL(fileURLWithPath: directory.path + "/faults.json"), options: .atomic)
+    }
+
+    /// The faults not taken yet.
+    func faultsLeft() -> [String] {
+        guard let data = FileManager.default.contents(atPath: directory.path + "/faults.json") else { return [] }
+        return (try? JSONSerialization.jsonObject(with: data) as? [String]) ?? []
     }
 
     /// The logged requests to `path`.

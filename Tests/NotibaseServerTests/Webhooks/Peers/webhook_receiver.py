@@ -14,6 +14,13 @@ make_certificates, in the senders' tests), prints `READY <port>`, and answers by
   /verify                      verifies the signature with standardwebhooks and svix, unchanged,
                                under each --secret: 204 when both libraries accept it under every
                                secret, else 400 with why
+  /events                      a server's batches: first does what STATE_DIR/faults.json's next
+                               entry says ("500", "hang", "close-mid", "429:SECONDS"; each taken
+                               once, in order), else verifies with standardwebhooks under the
+                               secret in STATE_DIR/secret (the test writes it once the endpoint
+                               exists): 204, or 400 with why. Logs the batch's events' IDs and types.
+
+With --plain it speaks http, not https (for `notibase serve --webhook-allow-insecure`).
 
 Every request is logged to STATE_DIR/log.jsonl: path, headers, body, and what became of it.
 """
@@ -81,6 +88,63 @@ def verify(headers, body, secrets):
     return None
 
 
+def wait_for_close(stream):
+    """Until the client gives up and closes (or a minute)."""
+    stream.settimeout(60)
+    try:
+        stream.recv(1)
+    except OSError:
+        pass
+
+
+def next_fault(state_dir):
+    """Takes the first entry of faults.json, or None when there is none left."""
+    path = os.path.join(state_dir, "faults.json")
+    with LOCK:
+        try:
+            with open(path) as handle:
+                faults = json.load(handle)
+        except (OSError, ValueError):
+            return None
+        if not faults:
+            return None
+        with open(path + ".tmp", "w") as handle:
+            json.dump(faults[1:], handle)
+        os.replace(path + ".tmp", path)
+        return faults[0]
+
+
+def receive_events(stream, headers, body, entry, arguments):
+    """/events: a fault when one is due, else the batch verified with standardwebhooks, unchanged."""
+    fault = next_fault(arguments.state_dir)
+    entry["fault"] = fault
+    if fault == "500":
+        answer(stream, 500, b"answer 500")
+    elif fault == "hang":
+        log(arguments.state_dir, entry)
+        wait_for_close(stream)
+        return False
+    elif fault == "close-mid":
+        stream.sendall(b"HTTP/1.1 2")
+    elif fault is not None and fault.startswith("429:"):
+        answer(stream, 429, b"slow down", [("Retry-After", fault[len("429:"):])])
+    else:
+        try:
+            with open(os.path.join(arguments.state_dir, "secret")) as handle:
+                secret = handle.read().strip()
+            payload = standardwebhooks.Webhook(secret).verify(body, {name: headers.get(name, "") for name in ("webhook-id", "webhook-timestamp", "webhook-signature")})
+        except Exception as error:  # the library's own verification error, or no secret yet
+            entry["verified"] = False
+            entry["failure"] = f"{type(error).__name__}: {error}"
+            answer(stream, 400, entry["failure"].encode())
+            return True
+        entry["verified"] = True
+        entry["batch"] = headers.get("webhook-id")
+        entry["events"] = [{"id": event["id"], "type": event["type"], "data": event["data"]} for event in payload["data"]["events"]]
+        answer(stream, 204)
+    return True
+
+
 def answer(stream, status, body=b"", extra=()):
     reason = {200: "OK", 204: "No Content", 302: "Found", 400: "Bad Request", 429: "Too Many Requests", 500: "Internal Server Error"}.get(status, "Status")
     head = f"HTTP/1.1 {status} {reason}\r\nContent-Length: {len(body)}\r\nConnection: close\r\n"
@@ -90,7 +154,7 @@ def answer(stream, status, body=b"", extra=()):
 
 def handle(connection, context, arguments):
     try:
-        stream = context.wrap_socket(connection, server_side=True)
+        stream = connection if context is None else context.wrap_socket(connection, server_side=True)
     except (ssl.SSLError, OSError) as error:
         log(arguments.state_dir, {"event": "handshake-failed", "error": str(error)})
         connection.close()
@@ -112,11 +176,7 @@ def handle(connection, context, arguments):
             answer(stream, 302, b"moved", [("Location", f"https://127.0.0.1:{arguments.port}/moved")])
         elif path == "/hang":
             log(arguments.state_dir, entry)
-            stream.settimeout(60)
-            try:
-                stream.recv(1)  # until the client gives up and closes
-            except OSError:
-                pass
+            wait_for_close(stream)
             return
         elif path in ("/keep-open", "/chunked"):
             if path == "/keep-open":
@@ -124,11 +184,7 @@ def handle(connection, context, arguments):
             else:
                 stream.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n5\r\npedia\r\n0\r\n\r\n")
             log(arguments.state_dir, entry)
-            stream.settimeout(60)
-            try:
-                stream.recv(1)  # until the client closes
-            except OSError:
-                pass
+            wait_for_close(stream)
             return
         elif path == "/close-mid":
             stream.sendall(b"HTTP/1.1 2")
@@ -142,6 +198,9 @@ def handle(connection, context, arguments):
             except OSError:
                 pass
             entry["bytes_written"] = written
+        elif path == "/events":
+            if not receive_events(stream, headers, body, entry, arguments):
+                return
         elif path == "/verify":
             failure = verify(headers, body, arguments.secret)
             entry["verified"] = failure is None
@@ -166,10 +225,13 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--state-dir", required=True)
     parser.add_argument("--secret", action="append", default=[])
+    parser.add_argument("--plain", action="store_true")
     arguments = parser.parse_args()
-    make_certificates(arguments.state_dir)
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(os.path.join(arguments.state_dir, "server-cert.pem"), os.path.join(arguments.state_dir, "server-key.pem"))
+    context = None
+    if not arguments.plain:
+        make_certificates(arguments.state_dir)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(os.path.join(arguments.state_dir, "server-cert.pem"), os.path.join(arguments.state_dir, "server-key.pem"))
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)
