@@ -113,22 +113,33 @@ extension SimulatedDevice {
         let call = Unchecked((serviceExtension, request))
         let bind = system.bind
         extensionRunsInProgress.withLock { $0 += 1 }
-        var stillInProgress = true
+        let stillInProgress = Locked(true)
+        let containers = settings.sharedContainers
+        let runsInProgress = extensionRunsInProgress
         // Once this run handed over its content (or the system gave up on it): when no other run is
         // in progress, iOS may suspend the process, which must then hold no lock in a shared container.
-        func handedOver() -> Bool {
-            guard stillInProgress else { return false }
-            stillInProgress = false
-            let remaining = extensionRunsInProgress.withLock { count -> Int in
+        // Checked at that moment, on the thread that hands over, as iOS would suspend it then.
+        @Sendable func handedOver() -> Bool {
+            let first = stillInProgress.withLock { inProgress -> Bool in
+                defer { inProgress = false }
+                return inProgress
+            }
+            guard first else { return false }
+            let remaining = runsInProgress.withLock { count -> Int in
                 count -= 1
                 return count
             }
-            return remaining == 0 && !settings.sharedContainers.isEmpty && HeldFileLocks.any(under: settings.sharedContainers)
+            return remaining == 0 && !containers.isEmpty && HeldFileLocks.any(under: containers)
         }
+        let lockedWhenHandedOver = Locked(false)
         defer { _ = handedOver() }
         Self.startThread(named: "UserNotificationsShim didReceive (\(name))") {
             bind {
-                call.value.0.didReceive(call.value.1) { run.contentHandlerCalled(with: $0) }
+                call.value.0.didReceive(call.value.1) { content in
+                    // Before the waiting side hears of the call: the lock is judged as it is now.
+                    if handedOver() { lockedWhenHandedOver.withLock { $0 = true } }
+                    run.contentHandlerCalled(with: content)
+                }
             }
         }
         var outcome = ExtensionOutcome()
@@ -156,7 +167,7 @@ extension SimulatedDevice {
             }
             called = run.waitForContentHandler(until: .now + settings.grace)
         }
-        if called, handedOver() {
+        if called, lockedWhenHandedOver.withLock({ $0 }) {
             outcome.violations.append(.fileLockHeldWhileSuspended)
         }
         if called {
