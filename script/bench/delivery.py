@@ -16,7 +16,11 @@ Run through script/bench-delivery, which builds the release binary and starts wh
 
 import argparse
 import datetime
+import base64
+import hashlib
+import hmac
 import http.client
+import http.server
 import json
 import os
 import shutil
@@ -99,6 +103,51 @@ class Client:
         return json.loads(data) if data else None
 
 
+class Receiver:
+    """A local webhook endpoint that verifies every request's Standard Webhooks signature (HMAC-SHA256
+    of `id.timestamp.body` under the secret) and counts the events; when `delivery.sent` events
+    arrive, and when the last one did."""
+
+    def __init__(self):
+        self.secret = None
+        self.lock = threading.Lock()
+        self.sent = 0
+        self.events = 0
+        self.batches = 0
+        self.bad = 0
+        self.last_sent_at = None
+        receiver = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *_):
+                pass
+
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                signed = f"{self.headers['webhook-id']}.{self.headers['webhook-timestamp']}.".encode() + body
+                key = base64.b64decode(receiver.secret.removeprefix("whsec_"))
+                expected = "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+                valid = expected in self.headers.get("webhook-signature", "").split(" ")
+                events = json.loads(body)["data"]["events"] if valid else []
+                sent = sum(1 for event in events if event["type"] == "delivery.sent")
+                with receiver.lock:
+                    receiver.batches += 1
+                    receiver.bad += 0 if valid else 1
+                    receiver.events += len(events)
+                    receiver.sent += sent
+                    if sent:
+                        receiver.last_sent_at = time.monotonic()
+                self.send_response(204 if valid else 400)
+                self.end_headers()
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+
+
 def make_app(port, name, credentials):
     app = Client(port, ADMIN).call("POST", "/v1/apps", {"name": name})
     client = Client(port, app["serverKey"])
@@ -156,10 +205,12 @@ def prepare(backend, args, binary, work, peer, credentials, postgres):
 
 
 def one_run(setup, run, args, binary, work, peer, template, postgres):
-    nodes_count = 2 if setup == "postgres-2" else 1
+    webhook = setup.endswith("-webhook")
+    base = setup.removesuffix("-webhook")
+    nodes_count = 2 if base == "postgres-2" else 1
     database = None
     directory = os.path.join(work, f"{setup}-{run}")
-    if setup.startswith("postgres"):
+    if base.startswith("postgres"):
         name = f"bench_{setup.replace('-', '_')}_{run}"
         subprocess.run(["psql", postgres, "-q", "-c", f"DROP DATABASE IF EXISTS {name}", "-c", f"CREATE DATABASE {name} TEMPLATE bench_template"],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -167,14 +218,20 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
         os.makedirs(directory)
     else:
         shutil.copytree(os.path.join(template["directory"], "data-0"), os.path.join(directory, "data-0"))
-    nodes = [Node(binary, directory, f"{n}", args.port + n, database, args.sender, peer, args.serve_args.split())
+    extra = args.serve_args.split() + (["--webhook-allow-insecure"] if webhook else [])
+    nodes = [Node(binary, directory, f"{n}", args.port + n, database, args.sender, peer, extra)
              for n in range(nodes_count)]
+    receiver = Receiver() if webhook else None
     try:
         big, small = template["big"], template["small"]
         # Let the nodes settle before the clock runs.
         time.sleep(3)
         before = load()
         client = Client(nodes[0].port, big["serverKey"])
+        if receiver:
+            # Every event type (types omitted), to a receiver that verifies and counts.
+            endpoint = client.call("POST", "/v1/webhooks", {"url": f"http://127.0.0.1:{receiver.port}/events"})
+            receiver.secret = endpoint["secret"]
         message = {"message": {"title": "Flash sale", "body": "Everything must go", "buttons": [{"id": "buy", "text": "Buy"}]},
                    "variants": {"fr": {"title": "Soldes", "body": "Tout doit partir", "buttons": [{"id": "buy", "text": "Acheter"}]}},
                    "audience": {"all": True}}
@@ -210,6 +267,20 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
             sys.exit(f"bench: {setup} run {run}: state {final['state']}, counts {final['counts']['byState']}")
         result = {"setup": setup, "run": run, "answered_ms": answered * 1000, "seconds": elapsed, "rate": args.devices / elapsed,
                   "fairness": fairness.get("seconds"), "load_before": before, "load_after": load()}
+        if receiver:
+            # Every delivery's `delivery.sent` (and the probe's, which goes to another app): how long
+            # after the send's last delivery was recorded the receiver had the last of them.
+            deadline = time.monotonic() + 600
+            while receiver.sent < args.devices and time.monotonic() < deadline:
+                time.sleep(0.05)
+            with receiver.lock:
+                result["events_sent"], result["events"], result["batches"], result["bad"] = receiver.sent, receiver.events, receiver.batches, receiver.bad
+                result["last_event_after"] = (receiver.last_sent_at - t0 - elapsed) if receiver.last_sent_at else None
+            if result["events_sent"] < args.devices or result["bad"]:
+                sys.exit(f"bench: {setup} run {run}: {result['events_sent']} delivery.sent events of {args.devices}, {result['bad']} badly signed")
+            print(f"{setup:11} run {run}: webhook: {result['events']:,} events in {result['batches']:,} batches, every one verified; "
+                  f"the last delivery.sent arrived {result['last_event_after']:.1f} s after the send completed "
+                  f"({result['events'] / (elapsed + max(0, result['last_event_after'])):,.0f} events/s)", flush=True)
         print(f"{setup:11} run {run}: POST answered {result['answered_ms']:.0f} ms; all {args.devices} sent after {elapsed:.1f} s "
               f"({result['rate']:,.0f}/s); one-device message during it sent after {result['fairness']:.3f} s "
               f"(fanned out, sent, completed at {', '.join(f'{ms:.0f}' for ms in fairness['phases'])} ms); "
@@ -220,6 +291,8 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
     finally:
         for node in nodes:
             node.stop()
+        if receiver:
+            receiver.stop()
         shutil.rmtree(directory, ignore_errors=True)
         if database:
             subprocess.run(["psql", postgres, "-q", "-c", f"DROP DATABASE IF EXISTS {database.rsplit('/', 1)[1]}"],
@@ -258,7 +331,10 @@ def main():
                                           "every run of each setup, on the same templates (made by this earlier build)")
     parser.add_argument("--devices", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--setups", default="sqlite,postgres-1,postgres-2")
+    parser.add_argument("--setups", default="sqlite,postgres-1,postgres-2",
+                        help="any of sqlite, postgres-1, postgres-2, each also with -webhook: the same with an endpoint "
+                             "subscribed to every event, at a local receiver that verifies and counts (the nodes run "
+                             "with --webhook-allow-insecure)")
     parser.add_argument("--sender", choices=["simulated", "providers"], default="simulated")
     parser.add_argument("--postgres", help="URL of a PostgreSQL server to make databases in")
     parser.add_argument("--peer-url")
@@ -305,6 +381,8 @@ def main():
             print(label + summary("all sent:", [r["seconds"] for r in mine], "s", 1))
             print(label + summary("deliveries/s:", [r["rate"] for r in mine], "", 0))
             print(label + summary("one-device message sent after:", [r["fairness"] for r in mine], "s", 3))
+            if mine and "last_event_after" in mine[0]:
+                print(label + summary("last delivery.sent event after the send:", [r["last_event_after"] for r in mine], "s", 1))
 
 
 if __name__ == "__main__":
