@@ -36,6 +36,8 @@ actor WebhookDispatcher {
     private let owner = UUID().uuidString
     private let random: @Sendable () -> Double
     private var inFlight: [String: Task<Void, Never>] = [:]
+    /// Ends the run loop's wait early: an endpoint was just delivered to (``run(interval:)``).
+    private let hurry = WorkSignal()
 
     init(
         store: any Storage, transport: any WebhookTransport, box: SecretBox, clock: WallClock = .system, logger: Logger = .silent,
@@ -60,16 +62,20 @@ actor WebhookDispatcher {
         try await feed()
         let leased = try await leaseDue(limit: options.endpointsAtOnce)
         await withTaskGroup(of: Void.self) { group in
-            for endpoint in leased { group.addTask { await self.dispatch(endpoint) } }
+            for endpoint in leased { group.addTask { _ = await self.dispatch(endpoint) } }
         }
         return leased.count
     }
 
     /// Runs until cancelled: every `interval` feeds, purges what retention no longer keeps, and
     /// starts a task for each endpoint due while fewer than ``Options/endpointsAtOnce`` are in flight.
+    /// An endpoint whose batch was just answered with success may have the next one waiting: the
+    /// pass runs again at once rather than after its interval (a million-device send is two
+    /// thousand batches to each endpoint).
     func run(interval: Duration) async {
         var lastPurge = ContinuousClock.now - .seconds(3_600)
         while !Task.isCancelled {
+            let generation = hurry.generation
             do {
                 try await feed()
                 if ContinuousClock.now - lastPurge > .seconds(60) {
@@ -78,14 +84,15 @@ actor WebhookDispatcher {
                 }
                 for endpoint in try await leaseDue(limit: options.endpointsAtOnce - inFlight.count) {
                     inFlight[endpoint.id] = Task {
-                        await self.dispatch(endpoint)
+                        let delivered = await self.dispatch(endpoint)
                         self.finished(endpoint.id)
+                        if delivered { self.hurry.notify() }
                     }
                 }
             } catch {
                 logger.warning("webhooks: a pass failed; trying again", ["error": .string("\(error)")])
             }
-            try? await Task.sleep(for: interval)
+            await hurry.wait(since: generation, timeout: interval)
         }
         for task in inFlight.values { await task.value }
     }
@@ -110,17 +117,20 @@ actor WebhookDispatcher {
 
     /// Sends a leased endpoint its batch (fixing the next one first when none is in flight), and
     /// stores the outcome.
-    private func dispatch(_ endpoint: WebhookEndpointRecord) async {
+    /// Returns whether a batch was delivered (answered with success).
+    private func dispatch(_ endpoint: WebhookEndpointRecord) async -> Bool {
         do {
-            try await send(endpoint)
+            return try await send(endpoint)
         } catch {
             logger.warning("webhooks: an endpoint's batch failed to be stored; its lease ends by itself", [
                 "endpointId": .string(endpoint.id), "error": .string("\(error)"),
             ])
+            return false
         }
     }
 
-    private func send(_ endpoint: WebhookEndpointRecord) async throws {
+    @discardableResult
+    private func send(_ endpoint: WebhookEndpointRecord) async throws -> Bool {
         var state = endpoint.dispatch
         let now = clock.milliseconds()
         let events: [WebhookEventRecord]
@@ -132,14 +142,14 @@ actor WebhookDispatcher {
             let next = try await store.webhookEvents(appID: endpoint.appID, endpointID: endpoint.id, after: state.cursor, through: nil, limit: options.batchSize)
             guard let last = next.last else {
                 _ = try await save(endpoint, state, attempt: nil, release: true)
-                return
+                return false
             }
             let wanted = next.filter { endpoint.wants($0.type) }
             if !wanted.isEmpty, next.count < options.batchSize, now - next[0].at < options.batchWait.milliseconds {
                 // Not full yet: the batch waits for more, at most a wait after its first event.
                 state.nextAttemptAt = next[0].at + options.batchWait.milliseconds
                 _ = try await save(endpoint, state, attempt: nil, release: true)
-                return
+                return false
             }
             state.batchID = "msg_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
             state.batchLast = last.seq
@@ -148,16 +158,16 @@ actor WebhookDispatcher {
                 // Nothing this endpoint wants: past them without a request.
                 state = WebhookDispatchState(cursor: last.seq, failingSince: state.failingSince)
                 _ = try await save(endpoint, state, attempt: nil, release: true)
-                return
+                return false
             }
-            guard try await save(endpoint, state, attempt: nil, release: false) else { return }
+            guard try await save(endpoint, state, attempt: nil, release: false) else { return false }
             events = wanted
         }
-        guard let batchID = state.batchID else { return }
+        guard let batchID = state.batchID else { return false }
         if events.isEmpty {
             // Its events went with retention: nothing is left to send.
             _ = try await save(endpoint, WebhookDispatchState(cursor: state.batchLast ?? state.cursor, failingSince: state.failingSince), attempt: nil, release: true)
-            return
+            return false
         }
         let sentAt = clock.milliseconds()
         let body = WebhookBatchBody.encode(events, at: sentAt)
@@ -177,7 +187,9 @@ actor WebhookDispatcher {
         let attempt = WebhookAttemptRecord(
             batchID: batchID, events: events.count, at: sentAt, outcome: Self.outcomeName(answer.outcome), status: Self.status(answer.outcome),
             latencyMilliseconds: answer.latency.milliseconds, answer: Self.answerText(answer), nextRetryAt: retryAt)
-        _ = try await save(endpoint, next, attempt: attempt, release: true)
+        let saved = try await save(endpoint, next, attempt: attempt, release: true)
+        guard saved, case .answered(let status, _) = answer.outcome else { return false }
+        return (200..<300).contains(status)
     }
 
     private func save(_ endpoint: WebhookEndpointRecord, _ state: WebhookDispatchState, attempt: WebhookAttemptRecord?, release: Bool) async throws -> Bool {

@@ -100,6 +100,22 @@ struct WebhookDispatcherTests {
         #expect(try fixture.batches(to: Self.url).map(\.events.count) == [1, 3])
     }
 
+    /// A million-device send is two thousand batches to each endpoint: after a batch is delivered
+    /// the loop looks again at once. It waited for its interval between batches (200 ms in a
+    /// server), so an endpoint got at most 2,500 events a second.
+    @Test func aDeliveredBatchIsFollowedByTheNextWithoutWaitingForTheInterval() async throws {
+        let fixture = try await WebhookFixture()
+        let app = try await fixture.harness.createApp()
+        _ = try await fixture.endpoint(app, Self.url)
+        let dispatcher = try fixture.dispatcher(batchSize: 2)
+        for number in 1...6 { try await fixture.harness.registerDevice(app, number: number) }
+        try await WebhookFixture.settle(fixture.harness.store)
+        let loop = Task { await dispatcher.run(interval: .seconds(3_600)) }
+        defer { loop.cancel() }
+        try await waitUntil(timeout: .seconds(30)) { (try? fixture.batches(to: Self.url).count) == 3 }
+        #expect(try fixture.batches(to: Self.url).map(\.events.count) == [2, 2, 2])
+    }
+
     @Test func aFailedBatchIsSentAgainWithItsIDAndNothingOvertakesIt() async throws {
         let fixture = try await WebhookFixture()
         let app = try await fixture.harness.createApp()
