@@ -16,10 +16,10 @@ extension Rows {
             revision: row.int(17), createdAt: row.int(18), updatedAt: row.int(19))
     }
 
-    static let webhookEventColumns = "seq, id, type, at, data"
+    static let webhookEventColumns = "seq, id, type, at, data, count"
 
-    static func webhookEvent(_ row: some StoredRow) -> WebhookEventRecord {
-        WebhookEventRecord(seq: row.int(0), id: row.text(1), type: row.text(2), at: row.int(3), data: row.text(4))
+    static func webhookEvent(_ row: some StoredRow) -> WebhookFeed.StreamRow {
+        WebhookFeed.StreamRow(last: row.int(0), id: row.text(1), type: row.text(2), at: row.int(3), data: row.text(4), count: row.int(5))
     }
 
     static let webhookAttemptColumns = "batch_id, events, at, outcome, status, latency_ms, answer, next_retry_at"
@@ -32,7 +32,7 @@ extension Rows {
 
     /// The outbox's columns after its order (`after_event` or `tx`) and number.
     static let webhookOutboxColumns = """
-        app_id, endpoint_id, type, at, message_id, device_id, external_user_id, platform, reason, audience_size, delivery_id, detail
+        app_id, endpoint_id, type, at, message_id, device_id, external_user_id, platform, reason, audience_size, delivery_id, detail, count, events
         """
 
     /// An outbox row as the feed reads it: order, seq, then ``webhookOutboxColumns``.
@@ -42,7 +42,8 @@ extension Rows {
             data: WebhookEventData(
                 appId: row.text(2), messageId: row.optionalText(6), deliveryId: row.optionalText(12), deviceId: row.optionalText(7),
                 externalUserId: row.optionalText(8), platform: row.optionalText(9), reason: row.optionalText(10), audienceSize: row.optionalInt(11),
-                details: row.optionalText(13).flatMap { StoredJSON.decode(DeliveryEventDetail.self, $0) }))
+                details: row.optionalText(13).flatMap { StoredJSON.decode(DeliveryEventDetail.self, $0) }),
+            rendered: row.optionalText(15).map { (count: row.int(14), lines: $0) })
     }
 
     /// The delivery history's columns after its order and number, with its delivery's, message's and device's.

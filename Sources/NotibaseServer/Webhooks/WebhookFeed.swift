@@ -17,6 +17,9 @@ enum WebhookFeed {
         var type: String?
         var at: Int
         var data: WebhookEventData
+        /// Several events of one type and time whose `data` the database rendered, one JSON object
+        /// a line (a batch of sends: ``WebhookFeed/lines``); nil: the one event `data` says.
+        var rendered: (count: Int, lines: String)? = nil
 
         var key: Key { Key(order: order, kind: kind, seq: seq) }
     }
@@ -40,7 +43,9 @@ enum WebhookFeed {
         return (history + outbox).filter { row in bound.map { row.key <= $0 } ?? true }.sorted { $0.key < $1.key }
     }
 
-    /// A new event for the stream, with its stable ID.
+    /// A new row of the stream: `count` events of one type and time (their `data` one JSON object
+    /// a line), the first with the stable ID `id` and the others with IDs made from it
+    /// (``eventID(_:_:)``).
     struct NewEvent: Sendable {
         var id: String
         var appID: String
@@ -48,15 +53,69 @@ enum WebhookFeed {
         var type: String
         var at: Int
         var data: String
+        var count = 1
     }
 
-    /// The events `rows` become, for the apps that have endpoints.
+    /// The stream's rows `rows` become, for the apps that have endpoints.
     static func events(_ rows: [Row], apps: Set<String>) throws -> [NewEvent] {
         let kept = rows.filter { $0.type != nil && apps.contains($0.appID) }
         let ids = try Identifier.make(times: kept.map(\.at))
         return try zip(kept, ids).map { row, id in
-            NewEvent(id: id, appID: row.appID, endpointID: row.endpointID, type: row.type!, at: row.at, data: try StoredJSON.encode(row.data))
+            NewEvent(
+                id: id, appID: row.appID, endpointID: row.endpointID, type: row.type!, at: row.at,
+                data: try row.rendered?.lines ?? StoredJSON.encode(row.data), count: row.rendered?.count ?? 1)
         }
+    }
+
+    /// The separator of the events' `data` in a row holding several: JSON text never holds a raw
+    /// line feed (a string escapes it).
+    static let lines: Character = "\n"
+
+    /// The ID of event `index` (from 0) of a stream row whose first event's ID is `first`: its last
+    /// 48 bits plus `index` (modulo 2^48), so each event keeps one ID across reads, retries and
+    /// replays, and IDs stay UUIDs that rows made apart (74 random bits each) do not share.
+    static func eventID(_ first: String, _ index: Int) -> String {
+        guard index > 0, first.utf8.count == 36, let tail = UInt64(first.suffix(12), radix: 16) else { return first }
+        let next = String((tail &+ UInt64(index)) & 0xffff_ffff_ffff, radix: 16)
+        return first.prefix(24) + String(repeating: "0", count: 12 - next.count) + next
+    }
+
+    /// A stream row as read: its number is its last event's, and it holds `count` events.
+    struct StreamRow: Sendable {
+        var last: Int
+        var id: String
+        var type: String
+        var at: Int
+        var data: String
+        var count: Int
+
+        /// Its events, numbered up to ``last``.
+        var events: [WebhookEventRecord] {
+            guard count > 1 else { return [WebhookEventRecord(seq: last, id: id, type: type, at: at, data: data)] }
+            return data.split(separator: WebhookFeed.lines, omittingEmptySubsequences: false).enumerated().map { index, line in
+                WebhookEventRecord(seq: last - count + 1 + index, id: WebhookFeed.eventID(id, index), type: type, at: at, data: String(line))
+            }
+        }
+    }
+
+    /// Up to `limit` events after `after` (and up to `through`), read from rows `fetch` returns
+    /// in order (the rows after a number that end after it, at most a count): a row may hold many
+    /// events, so it asks for one row first and then for as many as the events still wanted
+    /// need at that row's size.
+    static func read(after: Int, through: Int?, limit: Int, fetch: (_ after: Int, _ rows: Int) throws -> [StreamRow]) rethrows -> [WebhookEventRecord] {
+        var events: [WebhookEventRecord] = []
+        var cursor = after
+        var rows = 1
+        while events.count < limit {
+            let fetched = try fetch(cursor, rows)
+            for row in fetched {
+                events += row.events.lazy.filter { $0.seq > after && $0.seq <= (through ?? Int.max) }.prefix(limit - events.count)
+            }
+            guard fetched.count == rows, let last = fetched.last, through.map({ last.last < $0 }) ?? true else { break }
+            cursor = last.last
+            rows = max(1, min(limit - events.count, (limit - events.count) / max(1, last.count) + 1))
+        }
+        return events
     }
 }
 

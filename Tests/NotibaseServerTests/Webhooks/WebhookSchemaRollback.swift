@@ -1,9 +1,9 @@
-/// Undoes the webhooks' migration (SQLite 9, PostgreSQL 10), for a test that takes a database
-/// back to an older schema to watch it move on.
+/// Undoes the webhooks' migrations (SQLite 9 and 10, PostgreSQL 10 and 11), for a test that takes
+/// a database back to an older schema to watch it move on.
 enum WebhookSchemaRollback {
     static let sqlite = """
         DROP TRIGGER webhook_message_created; DROP TRIGGER webhook_message_finished; DROP TRIGGER webhook_device_registered;
-        DROP TRIGGER webhook_device_active; DROP TRIGGER webhook_delivery_sent;
+        DROP TRIGGER webhook_device_active; DROP TRIGGER IF EXISTS webhook_delivery_sent;
         DROP TABLE webhook_feed; DROP TABLE webhook_attempts; DROP TABLE webhook_outbox; DROP TABLE webhook_events; DROP TABLE webhook_endpoints;
         """
 
@@ -14,6 +14,6 @@ enum WebhookSchemaRollback {
         DROP FUNCTION notibase_webhook_triggers(); DROP FUNCTION notibase_webhook_message(); DROP FUNCTION notibase_webhook_device(); DROP FUNCTION notibase_webhook_sent();
         DROP TABLE webhook_feed, webhook_attempts, webhook_outbox, webhook_events, webhook_endpoints;
         ALTER TABLE delivery_events DROP COLUMN tx;
-        DELETE FROM notibase_schema WHERE version = 10;
+        DELETE FROM notibase_schema WHERE version IN (10, 11);
         """
 }

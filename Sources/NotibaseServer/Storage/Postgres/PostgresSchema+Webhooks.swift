@@ -161,4 +161,57 @@ extension PostgresSchema {
         END
         $$;
         """
+
+    /// Migration 11, as SQLite's schema 10 (docs/decisions/0037, "Sends in batches"): rows of
+    /// several events (`count`, their `data` one JSON object a line; a stream row numbered by its
+    /// last event), and `delivery.sent` written by a statement trigger: one `INSERT … SELECT` per
+    /// update of `deliveries`, over the rows it changed (its transition tables), one outbox row per
+    /// app and time, instead of a PL/pgSQL call and an outbox row per delivery. A trigger with
+    /// transition tables cannot name columns (`UPDATE OF sent_at`): it runs after every update of
+    /// `deliveries` (claims too), while an endpoint exists, and finds nothing there.
+    static let webhookBatches = """
+        ALTER TABLE webhook_outbox ADD COLUMN count INTEGER NOT NULL DEFAULT 1, ADD COLUMN events TEXT;
+        ALTER TABLE webhook_events ADD COLUMN count INTEGER NOT NULL DEFAULT 1;
+
+        CREATE OR REPLACE FUNCTION notibase_webhook_sent() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO webhook_outbox (app_id, type, at, count, events)
+            SELECT m.app_id, 'delivery.sent', n.sent_at, count(*), string_agg(jsonb_strip_nulls(jsonb_build_object(
+                    'appId', m.app_id, 'messageId', m.id, 'deliveryId', n.id, 'deviceId', v.id, 'externalUserId', v.external_user_id,
+                    'platform', n.platform, 'details', jsonb_build_object('providerId', n.provider_id)))::text, E'\\n' ORDER BY n.seq)
+            FROM sent_after n JOIN sent_before o ON o.seq = n.seq AND o.created_at = n.created_at
+            JOIN messages m ON m.seq = n.message_seq LEFT JOIN devices v ON v.seq = n.device_seq
+            WHERE o.sent_at IS NULL AND n.sent_at IS NOT NULL AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.app_id = m.app_id)
+            GROUP BY m.app_id, n.sent_at;
+            RETURN NULL;
+        END
+        $$;
+
+        CREATE OR REPLACE FUNCTION notibase_webhook_triggers() RETURNS VOID LANGUAGE plpgsql AS $$
+        BEGIN
+            IF EXISTS (SELECT 1 FROM webhook_endpoints) THEN
+                IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'webhook_delivery_sent' AND tgrelid = 'deliveries'::regclass) THEN
+                    CREATE OR REPLACE TRIGGER webhook_message_created AFTER INSERT ON messages FOR EACH ROW EXECUTE FUNCTION notibase_webhook_message();
+                    CREATE OR REPLACE TRIGGER webhook_message_finished AFTER UPDATE OF state ON messages FOR EACH ROW
+                        WHEN (NEW.state IN ('completed', 'cancelled', 'failed') AND OLD.state <> NEW.state) EXECUTE FUNCTION notibase_webhook_message();
+                    CREATE OR REPLACE TRIGGER webhook_device_registered AFTER INSERT ON devices FOR EACH ROW EXECUTE FUNCTION notibase_webhook_device();
+                    CREATE OR REPLACE TRIGGER webhook_device_active AFTER UPDATE OF active ON devices FOR EACH ROW
+                        WHEN (OLD.active <> NEW.active) EXECUTE FUNCTION notibase_webhook_device();
+                    CREATE TRIGGER webhook_delivery_sent AFTER UPDATE ON deliveries
+                        REFERENCING OLD TABLE AS sent_before NEW TABLE AS sent_after FOR EACH STATEMENT EXECUTE FUNCTION notibase_webhook_sent();
+                END IF;
+            ELSIF EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'webhook_delivery_sent' AND tgrelid = 'deliveries'::regclass) THEN
+                DROP TRIGGER webhook_message_created ON messages;
+                DROP TRIGGER webhook_message_finished ON messages;
+                DROP TRIGGER webhook_device_registered ON devices;
+                DROP TRIGGER webhook_device_active ON devices;
+                DROP TRIGGER webhook_delivery_sent ON deliveries;
+            END IF;
+        END
+        $$;
+
+        -- A database with an endpoint has the row trigger: the statement trigger replaces it.
+        DROP TRIGGER IF EXISTS webhook_delivery_sent ON deliveries;
+        SELECT notibase_webhook_triggers();
+        """
 }

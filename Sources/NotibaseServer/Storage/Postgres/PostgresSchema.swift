@@ -153,6 +153,8 @@ enum PostgresSchema {
         Schema.deviceAPNsEnvironment,
         // 10: webhooks, as SQLite's schema 9 (PostgresSchema+Webhooks.swift).
         webhooks,
+        // 11: rows of several webhook events, sends written by a statement trigger, as SQLite's schema 10 (PostgresSchema+Webhooks.swift).
+        webhookBatches,
     ]
 
     /// A key for `pg_advisory_xact_lock`: the migrations of one database run on one node at a

@@ -91,12 +91,13 @@ extension PostgresStore {
     func replayWebhookEvents(appID: String, id: String, since: Int) async throws -> Int? {
         try await pool.transaction { connection in
             guard try Self.webhookEndpoint(connection, appID: appID, id: id) != nil else { return nil }
-            let first = try connection.query("SELECT min(seq) FROM webhook_events WHERE app_id = $1 AND at >= $2", [.text(appID), .int(since)])
-                .first { $0.optionalInt(0) } ?? nil
-            let cursor = try first.map { $0 - 1 } ?? connection.query("SELECT coalesce(max(seq), 0) FROM webhook_events").first { $0.int(0) } ?? 0
+            // A row's number is its last event's: the cursor goes before its first.
+            let first = try connection.query(
+                "SELECT seq - count FROM webhook_events WHERE app_id = $1 AND at >= $2 ORDER BY seq LIMIT 1", [.text(appID), .int(since)]).first { $0.int(0) }
+            let cursor = try first ?? connection.query("SELECT coalesce(max(seq), 0) FROM webhook_events").first { $0.int(0) } ?? 0
             try connection.run("UPDATE webhook_endpoints SET cursor = $1, \(WebhookSQL.dropBatch) WHERE app_id = $2 AND id = $3",
                 [.int(cursor), .text(appID), .text(id)])
-            return try connection.query("SELECT count(*) FROM webhook_events WHERE app_id = $1 AND seq > $2", [.text(appID), .int(cursor)])
+            return try connection.query("SELECT coalesce(sum(count), 0) FROM webhook_events WHERE app_id = $1 AND seq > $2", [.text(appID), .int(cursor)])
                 .first { $0.int(0) } ?? 0
         }
     }
@@ -137,12 +138,24 @@ extension PostgresStore {
             let rows = WebhookFeed.merge(history: history, outbox: outbox, limit: limit)
             let events = try WebhookFeed.events(rows, apps: apps)
             if !events.isEmpty {
+                // A row's number is its last event's: a row of several takes as many numbers of
+                // the stream's sequence (only the feed, under its lock, takes them).
+                let total = events.reduce(0) { $0 + $1.count }
+                let last = try connection.query(
+                    "SELECT setval(pg_get_serial_sequence('webhook_events', 'seq'), nextval(pg_get_serial_sequence('webhook_events', 'seq')) + $1 - 1)",
+                    [.int(total)]).first { $0.int(0) } ?? 0
+                var seq = last - total
+                let fed = events.map { event in
+                    seq += event.count
+                    return FedEvent(seq: seq, event)
+                }
                 try connection.run(
                     """
-                    INSERT INTO webhook_events (id, app_id, endpoint_id, type, at, data)
-                    SELECT r.id, r.app, r.endpoint, r.type, r.at, r.data
-                    FROM jsonb_to_recordset($1::jsonb) AS r(n bigint, id text, app text, endpoint text, type text, at bigint, data text) ORDER BY r.n
-                    """, [.text(try StoredJSON.encode(events.enumerated().map { FedEvent(n: $0, $1) }))])
+                    INSERT INTO webhook_events (seq, id, app_id, endpoint_id, type, at, data, count) OVERRIDING SYSTEM VALUE
+                    SELECT r.seq, r.id, r.app, r.endpoint, r.type, r.at, r.data, r.count
+                    FROM jsonb_to_recordset($1::jsonb) AS r(seq bigint, id text, app text, endpoint text, type text, at bigint, data text, count integer)
+                    ORDER BY r.seq
+                    """, [.text(try StoredJSON.encode(fed))])
             }
             let taken = rows.filter { $0.kind == 0 }.count
             // Every history row below the horizon was read and taken: the feed moves to the horizon.
@@ -172,12 +185,14 @@ extension PostgresStore {
     }
 
     func webhookEvents(appID: String, endpointID: String, after: Int, through: Int?, limit: Int) async throws -> [WebhookEventRecord] {
-        try await pool.withConnection {
-            try $0.query(
-                """
-                SELECT \(Rows.webhookEventColumns) FROM webhook_events
-                WHERE app_id = $1 AND seq > $2 AND seq <= $3 AND (endpoint_id IS NULL OR endpoint_id = $4) ORDER BY seq LIMIT $5
-                """, [.text(appID), .int(after), .int(through ?? Int(Int64.max)), .text(endpointID), .int(limit)]).map(Rows.webhookEvent)
+        try await pool.withConnection { connection in
+            try WebhookFeed.read(after: after, through: through, limit: limit) { after, rows in
+                try connection.query(
+                    """
+                    SELECT \(Rows.webhookEventColumns) FROM webhook_events
+                    WHERE app_id = $1 AND seq > $2 AND seq - count < $3 AND (endpoint_id IS NULL OR endpoint_id = $4) ORDER BY seq LIMIT $5
+                    """, [.text(appID), .int(after), .int(through ?? Int(Int64.max)), .text(endpointID), .int(rows)]).map(Rows.webhookEvent)
+            }
         }
     }
 
@@ -206,18 +221,20 @@ extension PostgresStore {
     }
 }
 
-/// An event as the feed's insert reads it from JSON, with its place in the batch.
+/// A stream row as the feed's insert reads it from JSON, with its number (its last event's).
 private struct FedEvent: Encodable {
-    var n: Int
+    var seq: Int
     var id: String
     var app: String
     var endpoint: String?
     var type: String
     var at: Int
     var data: String
+    var count: Int
 
-    init(n: Int, _ event: WebhookFeed.NewEvent) {
-        self.n = n
+    init(seq: Int, _ event: WebhookFeed.NewEvent) {
+        self.seq = seq
+        count = event.count
         id = event.id
         app = event.appID
         endpoint = event.endpointID

@@ -116,6 +116,7 @@ extension SQLiteStore {
     /// Records what happened to claimed deliveries, in one transaction.
     func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) throws {
         try connection.transaction {
+            let firstSends = try firstSends(updates.filter { $0.state == .sent }.map(\.seq))
             for update in updates {
                 // A send is kept in the row itself (sent_at, provider_id, attempts), not as an event
                 // row: the one write most deliveries need, done once.
@@ -139,6 +140,7 @@ extension SQLiteStore {
                         [.text(device.reason), .int(device.at), .int(now), .int(device.seq)])
                 }
             }
+            try recordSentEvents(firstSends, now: now)
             try completeIfFinished(messageSeqs: messageSeqs, now: now)
         }
     }

@@ -69,15 +69,16 @@ extension SQLiteStore {
     func replayWebhookEvents(appID: String, id: String, since: Int) throws -> Int? {
         try connection.transaction {
             guard try webhookEndpoint(appID: appID, id: id) != nil else { return nil }
+            // A row's number is its last event's: the cursor goes before its first.
             let first = try connection.first(
-                "SELECT min(seq) FROM webhook_events WHERE app_id = ? AND at >= ?", [.text(appID), .int(since)]) { $0.optionalInt(0) } ?? nil
-            let cursor = try first.map { $0 - 1 } ?? connection.first("SELECT coalesce(max(seq), 0) FROM webhook_events") { $0.int(0) } ?? 0
+                "SELECT seq - count FROM webhook_events WHERE app_id = ? AND at >= ? ORDER BY seq LIMIT 1", [.text(appID), .int(since)]) { $0.int(0) }
+            let cursor = try first ?? connection.first("SELECT coalesce(max(seq), 0) FROM webhook_events") { $0.int(0) } ?? 0
             try connection.run(
                 """
                 UPDATE webhook_endpoints SET cursor = ?, \(WebhookSQL.dropBatch) WHERE app_id = ? AND id = ?
                 """, [.int(cursor), .text(appID), .text(id)])
             return try connection.first(
-                "SELECT count(*) FROM webhook_events WHERE app_id = ? AND seq > ?", [.text(appID), .int(cursor)]) { $0.int(0) } ?? 0
+                "SELECT coalesce(sum(count), 0) FROM webhook_events WHERE app_id = ? AND seq > ?", [.text(appID), .int(cursor)]) { $0.int(0) } ?? 0
         }
     }
 
@@ -106,10 +107,15 @@ extension SQLiteStore {
             let outbox = try connection.query(
                 "SELECT after_event, seq, \(Rows.webhookOutboxColumns) FROM webhook_outbox ORDER BY seq LIMIT ?", [.int(limit)], Rows.webhookOutboxRow)
             let rows = WebhookFeed.merge(history: history, outbox: outbox, limit: limit)
+            // A row's number is its last event's: a row of several takes as many numbers.
             for event in try WebhookFeed.events(rows, apps: apps) {
                 try connection.run(
-                    "INSERT INTO webhook_events (id, app_id, endpoint_id, type, at, data) VALUES (?, ?, ?, ?, ?, ?)",
-                    [.text(event.id), .text(event.appID), .optionalText(event.endpointID), .text(event.type), .int(event.at), .text(event.data)])
+                    """
+                    INSERT INTO webhook_events (seq, id, app_id, endpoint_id, type, at, data, count)
+                    VALUES (coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'webhook_events'), 0) + ?7, ?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                    """,
+                    [.text(event.id), .text(event.appID), .optionalText(event.endpointID), .text(event.type), .int(event.at), .text(event.data),
+                     .int(event.count)])
             }
             if let last = rows.last(where: { $0.kind == 0 }) {
                 try connection.run("UPDATE webhook_feed SET event_seq = ? WHERE id = 1", [.int(last.seq)])
@@ -118,6 +124,39 @@ extension SQLiteStore {
                 try connection.run("DELETE FROM webhook_outbox WHERE seq <= ?", [.int(last.seq)])
             }
             return rows.count
+        }
+    }
+
+    /// The deliveries among `seqs` an app with an endpoint has and that are not recorded sent yet:
+    /// those an update is about to record sent for the first time (``recordSentEvents(_:now:)``).
+    func firstSends(_ seqs: [Int]) throws -> [Int] {
+        guard !seqs.isEmpty, try connection.first("SELECT EXISTS (SELECT 1 FROM webhook_endpoints)", [], { $0.int(0) }) == 1 else { return [] }
+        return try connection.query(
+            """
+            SELECT d.seq FROM deliveries d JOIN messages m ON m.seq = d.message_seq
+            WHERE d.seq IN (SELECT value FROM json_each(?)) AND d.sent_at IS NULL AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.app_id = m.app_id)
+            """, [.text(JSON.text(seqs))]) { $0.int(0) }
+    }
+
+    /// The `delivery.sent` events of deliveries just recorded sent (``firstSends(_:)``), written in
+    /// the transaction that recorded them (SQLite has no statement trigger): one outbox row per
+    /// app, its events' `data` rendered here in delivery order, one JSON object a line
+    /// (`json_patch` leaves out what is null, as the feed's encoder does).
+    func recordSentEvents(_ seqs: [Int], now: Int) throws {
+        guard !seqs.isEmpty else { return }
+        let events = try connection.query(
+            """
+            SELECT m.app_id, json_patch('{}', json_object('appId', m.app_id, 'deliveryId', d.id, 'details', json_object('providerId', d.provider_id),
+                'deviceId', v.id, 'externalUserId', v.external_user_id, 'messageId', m.id, 'platform', d.platform))
+            FROM deliveries d JOIN messages m ON m.seq = d.message_seq LEFT JOIN devices v ON v.seq = d.device_seq
+            WHERE d.seq IN (SELECT value FROM json_each(?)) ORDER BY m.app_id, d.seq
+            """, [.text(JSON.text(seqs))]) { (app: $0.text(0), data: $0.text(1)) }
+        for (app, data) in Dictionary(grouping: events, by: \.app) {
+            try connection.run(
+                """
+                INSERT INTO webhook_outbox (after_event, app_id, type, at, count, events)
+                VALUES (coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'delivery_events'), 0), ?, 'delivery.sent', ?, ?, ?)
+                """, [.text(app), .int(now), .int(data.count), .text(data.map(\.data).joined(separator: String(WebhookFeed.lines)))])
         }
     }
 
@@ -130,11 +169,13 @@ extension SQLiteStore {
     }
 
     func webhookEvents(appID: String, endpointID: String, after: Int, through: Int?, limit: Int) throws -> [WebhookEventRecord] {
-        try connection.query(
-            """
-            SELECT \(Rows.webhookEventColumns) FROM webhook_events
-            WHERE app_id = ? AND seq > ? AND seq <= ? AND (endpoint_id IS NULL OR endpoint_id = ?) ORDER BY seq LIMIT ?
-            """, [.text(appID), .int(after), .int(through ?? Int(Int64.max)), .text(endpointID), .int(limit)], Rows.webhookEvent)
+        try WebhookFeed.read(after: after, through: through, limit: limit) { after, rows in
+            try connection.query(
+                """
+                SELECT \(Rows.webhookEventColumns) FROM webhook_events
+                WHERE app_id = ? AND seq > ? AND seq - count < ? AND (endpoint_id IS NULL OR endpoint_id = ?) ORDER BY seq LIMIT ?
+                """, [.text(appID), .int(after), .int(through ?? Int(Int64.max)), .text(endpointID), .int(rows)], Rows.webhookEvent)
+        }
     }
 
     func saveWebhookDispatch(endpointID: String, owner: String, revision: Int, _ state: WebhookDispatchState, attempt: WebhookAttemptRecord?, release: Bool) throws -> Bool {

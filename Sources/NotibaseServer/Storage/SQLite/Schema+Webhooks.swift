@@ -130,4 +130,17 @@ extension Schema {
             FROM messages m LEFT JOIN devices v ON v.seq = NEW.device_seq WHERE m.seq = NEW.message_seq;
         END;
         """
+
+    /// SQLite's migration 10 (docs/decisions/0037, "Sends in batches"): an outbox row and a stream
+    /// row may hold several events of one type and time, `count` of them, their `data` one JSON
+    /// object a line (the outbox's in `events`); a stream row's number is its last event's. A
+    /// send's `delivery.sent` events are written by the transaction that records the batch
+    /// (`recordDeliveries`), one row per app, instead of a row trigger writing one row per
+    /// delivery.
+    static let webhookBatches = """
+        ALTER TABLE webhook_outbox ADD COLUMN count INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE webhook_outbox ADD COLUMN events TEXT;
+        ALTER TABLE webhook_events ADD COLUMN count INTEGER NOT NULL DEFAULT 1;
+        DROP TRIGGER webhook_delivery_sent;
+        """
 }

@@ -289,6 +289,8 @@ enum Schema {
         deviceAPNsEnvironment,
         // 9: webhooks (Schema+Webhooks.swift).
         webhooks,
+        // 10: rows of several webhook events, sends written by their batch (Schema+Webhooks.swift).
+        webhookBatches,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.

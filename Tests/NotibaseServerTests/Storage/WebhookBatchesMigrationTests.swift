@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import NotibaseServer
+import NotibaseTestSupport
+
+/// Rows of several webhook events came after the webhooks (SQLite schema 10, PostgreSQL 11): a
+/// database at the schema before moves on keeping its stream and what its outbox holds, and its
+/// sends are no longer written by a row trigger (docs/decisions/0037, "Sends in batches").
+@Suite("Webhook batches migration")
+struct WebhookBatchesMigrationTests {
+    static let eventID = "01900000-0000-7000-8000-000000000001"
+
+    @Test func sqliteMovesOnFromOneEventARow() async throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/notibase.sqlite"
+        let old = try SQLiteConnection(path: path)
+        for migration in Schema.migrations.prefix(9) { try old.execute(migration) }
+        try old.execute(
+            """
+            PRAGMA user_version = 9;
+            INSERT INTO apps (id, name, server_key_hash, client_key_hash, created_at) VALUES ('a', 'A', x'01', x'02', 0);
+            INSERT INTO webhook_endpoints (id, app_id, url, secret, created_at, updated_at) VALUES ('e1', 'a', 'https://x.example', x'01', 0, 0);
+            INSERT INTO webhook_events (id, app_id, type, at, data) VALUES ('\(Self.eventID)', 'a', 'device.registered', 1, '{"appId":"a","deviceId":"d1"}');
+            INSERT INTO devices (id, app_id, platform, token, created_at, updated_at) VALUES ('d2', 'a', 'ios', 't2', 2, 2);
+            """)
+        #expect(try old.first("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'webhook_delivery_sent'") { $0.int(0) } == 1)
+        let store = try SQLiteStore(path: path)
+        let connection = try SQLiteConnection(path: path)
+        #expect(try connection.first("PRAGMA user_version") { $0.int(0) } == 10)
+        #expect(try connection.first("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'webhook_delivery_sent'") { $0.int(0) } == 0)
+        while try await store.feedWebhookEvents(limit: 100) > 0 {}
+        let events = try await store.webhookEvents(appID: "a", endpointID: "e1", after: 0, through: nil, limit: 10)
+        #expect(events.map(\.seq) == [1, 2])
+        #expect(events.first?.id == Self.eventID)
+        #expect(events.map(\.at) == [1, 2])
+    }
+
+    @Test(.enabled(if: TestDatabase.isPostgres))
+    func postgresMovesOnFromOneEventARow() async throws {
+        let (url, drop) = try TestDatabase.emptySchema(try #require(TestDatabase.postgresURL))
+        defer { drop() }
+        let old = try PostgresConnection(url: url)
+        try old.execute("CREATE TABLE notibase_schema (version INTEGER NOT NULL)")
+        for (index, migration) in PostgresSchema.migrations.prefix(10).enumerated() {
+            try old.execute(migration)
+            try old.run("INSERT INTO notibase_schema (version) VALUES ($1)", [.int(index + 1)])
+        }
+        try old.execute(
+            """
+            INSERT INTO apps (id, name, server_key_hash, client_key_hash, created_at) VALUES ('a', 'A', '\\x01', '\\x02', 0);
+            INSERT INTO webhook_endpoints (id, app_id, url, secret, created_at, updated_at) VALUES ('e1', 'a', 'https://x.example', '\\x01', 0, 0);
+            SELECT notibase_webhook_triggers();
+            UPDATE webhook_feed SET event_tx = pg_current_xact_id(), event_seq = 0;
+            INSERT INTO webhook_events (id, app_id, type, at, data) VALUES ('\(Self.eventID)', 'a', 'device.registered', 1, '{"appId":"a","deviceId":"d1"}');
+            INSERT INTO devices (id, app_id, platform, token, created_at, updated_at) VALUES ('d2', 'a', 'ios', 't2', 2, 2);
+            """)
+        /// The sends' triggers, each `row` or `statement`.
+        func sentTriggers(_ connection: PostgresConnection) throws -> [String] {
+            try connection.query(
+                "SELECT CASE WHEN tgtype & 1 = 1 THEN 'row' ELSE 'statement' END FROM pg_trigger WHERE tgname = 'webhook_delivery_sent' AND tgrelid = 'deliveries'::regclass"
+            ).map { $0.text(0) }
+        }
+        #expect(try sentTriggers(old) == ["row"])
+        let now = 1_799_625_600_000  // 2027-01-11 00:00 UTC
+        let store = try await PostgresStore(url: url, poolSize: 1, now: now)
+        let connection = try PostgresConnection(url: url)
+        #expect(try connection.query("SELECT max(version) FROM notibase_schema").first { $0.int(0) } == 11)
+        #expect(try sentTriggers(connection) == ["statement"], "a statement trigger in place of the row trigger")
+        while try await store.feedWebhookEvents(limit: 100) > 0 {}
+        let events = try await store.webhookEvents(appID: "a", endpointID: "e1", after: 0, through: nil, limit: 10)
+        #expect(events.map(\.seq) == [1, 2])
+        #expect(events.first?.id == Self.eventID)
+        #expect(events.map(\.at) == [1, 2])
+    }
+}
