@@ -32,15 +32,30 @@ enum WebhookFeed {
         static func < (a: Key, b: Key) -> Bool { (a.order, a.kind, a.seq) < (b.order, b.kind, b.seq) }
     }
 
-    /// The rows of both sources (each in its own order, each read up to `limit`) in one order, up
-    /// to where both are known: a source that filled its `limit` may have more after its last row,
-    /// so nothing after that row is taken yet.
+    /// The rows of both sources (each in its own order, each read up to `limit` rows, the outbox
+    /// also up to `limit` events: ``outboxRows(order:sort:condition:limit:)``) in one order, up to where both are known:
+    /// a source that filled its `limit` may have more after its last row, so nothing after that
+    /// row is taken yet.
     static func merge(history: [Row], outbox: [Row], limit: Int) -> [Row] {
         var bound: Key?
-        for rows in [history, outbox] where rows.count >= limit {
+        let outboxFull = outbox.count >= limit || outbox.reduce(0) { $0 + ($1.rendered?.count ?? 1) } >= limit
+        for (rows, full) in [(history, history.count >= limit), (outbox, outboxFull)] where full {
             if let last = rows.last?.key, bound.map({ last < $0 }) ?? true { bound = last }
         }
         return (history + outbox).filter { row in bound.map { row.key <= $0 } ?? true }.sorted { $0.key < $1.key }
+    }
+
+    /// The outbox rows one pass reads, with their `order` first (`condition` chooses them, `sort`
+    /// orders them, parameter `limit` is the pass's): the first `limit` rows, and of those only as
+    /// many as hold `limit` events (at least one row), so that a pass's memory stays bounded
+    /// whatever a row holds.
+    static func outboxRows(order: String, sort: String, condition: String, limit: String) -> String {
+        """
+        SELECT \(order), seq, \(Rows.webhookOutboxColumns) FROM webhook_outbox WHERE seq IN (
+            SELECT seq FROM (SELECT seq, count, sum(count) OVER (ORDER BY \(sort)) AS upto FROM webhook_outbox WHERE \(condition)
+            ORDER BY \(sort) LIMIT \(limit)) AS firsts WHERE upto - count < \(limit))
+        ORDER BY \(sort)
+        """
     }
 
     /// A new row of the stream: `count` events of one type and time (their `data` one JSON object

@@ -51,6 +51,8 @@ final class WebhookSentEventsTests: Sendable {
         #expect(try await store.rowCount("webhook_outbox WHERE type = 'delivery.sent'") == 1, "a batch's sends are one outbox row")
         // Two of these were sent already: only the other two are events.
         try await store.recordDeliveries(sent(claimed[1..<5]), messageSeqs: [message], now: 60)
+        // A pass reads at most its limit of events, but at least one row, however many it holds.
+        while try await store.feedWebhookEvents(limit: 2) > 0 {}
         try await WebhookFixture.settle(store)
         let events = try await stream(app, endpoint)
         #expect(events.map(\.type) == Array(repeating: "device.registered", count: 5) + ["message.created"]

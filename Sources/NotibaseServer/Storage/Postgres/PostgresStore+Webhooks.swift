@@ -133,8 +133,8 @@ extension PostgresStore {
                 WHERE e.tx IS NOT NULL AND (e.tx, e.seq) > ($1::text::xid8, $2) AND e.tx < $3::text::xid8 ORDER BY e.tx, e.seq LIMIT $4
                 """, [.int(cursor.tx), .int(cursor.seq), .int(horizon), .int(limit)]).map(Rows.webhookHistoryRow)
             let outbox = try connection.query(
-                "SELECT tx::text::bigint, seq, \(Rows.webhookOutboxColumns) FROM webhook_outbox WHERE tx < $1::text::xid8 ORDER BY tx, seq LIMIT $2",
-                [.int(horizon), .int(limit)]).map(Rows.webhookOutboxRow)
+                WebhookFeed.outboxRows(order: "tx::text::bigint", sort: "tx, seq", condition: "tx < $1::text::xid8", limit: "$2"), [.int(horizon), .int(limit)]
+            ).map(Rows.webhookOutboxRow)
             let rows = WebhookFeed.merge(history: history, outbox: outbox, limit: limit)
             let events = try WebhookFeed.events(rows, apps: apps)
             if !events.isEmpty {

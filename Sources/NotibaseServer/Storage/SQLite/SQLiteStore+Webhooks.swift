@@ -105,7 +105,7 @@ extension SQLiteStore {
                 WHERE e.seq > ? ORDER BY e.seq LIMIT ?
                 """, [.int(cursor), .int(limit)], Rows.webhookHistoryRow)
             let outbox = try connection.query(
-                "SELECT after_event, seq, \(Rows.webhookOutboxColumns) FROM webhook_outbox ORDER BY seq LIMIT ?", [.int(limit)], Rows.webhookOutboxRow)
+                WebhookFeed.outboxRows(order: "after_event", sort: "seq", condition: "1", limit: "?1"), [.int(limit)], Rows.webhookOutboxRow)
             let rows = WebhookFeed.merge(history: history, outbox: outbox, limit: limit)
             // A row's number is its last event's: a row of several takes as many numbers.
             for event in try WebhookFeed.events(rows, apps: apps) {
