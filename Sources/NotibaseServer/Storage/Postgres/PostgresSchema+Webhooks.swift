@@ -173,16 +173,23 @@ extension PostgresSchema {
         ALTER TABLE webhook_outbox ADD COLUMN count INTEGER NOT NULL DEFAULT 1, ADD COLUMN events TEXT;
         ALTER TABLE webhook_events ADD COLUMN count INTEGER NOT NULL DEFAULT 1;
 
+        -- Planned at each run (EXECUTE): a plan kept from a first, small update would join the
+        -- transition tables, whose sizes it takes as known, by a nested loop ever after.
         CREATE OR REPLACE FUNCTION notibase_webhook_sent() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-            INSERT INTO webhook_outbox (app_id, type, at, count, events)
-            SELECT m.app_id, 'delivery.sent', n.sent_at, count(*), string_agg(jsonb_strip_nulls(jsonb_build_object(
-                    'appId', m.app_id, 'messageId', m.id, 'deliveryId', n.id, 'deviceId', v.id, 'externalUserId', v.external_user_id,
-                    'platform', n.platform, 'details', jsonb_build_object('providerId', n.provider_id)))::text, E'\\n' ORDER BY n.seq)
-            FROM sent_after n JOIN sent_before o ON o.seq = n.seq AND o.created_at = n.created_at
-            JOIN messages m ON m.seq = n.message_seq LEFT JOIN devices v ON v.seq = n.device_seq
-            WHERE o.sent_at IS NULL AND n.sent_at IS NOT NULL AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.app_id = m.app_id)
-            GROUP BY m.app_id, n.sent_at;
+            IF NOT EXISTS (SELECT 1 FROM sent_after WHERE sent_at IS NOT NULL) THEN
+                RETURN NULL;
+            END IF;
+            EXECUTE $insert$
+                INSERT INTO webhook_outbox (app_id, type, at, count, events)
+                SELECT m.app_id, 'delivery.sent', n.sent_at, count(*), string_agg(jsonb_strip_nulls(jsonb_build_object(
+                        'appId', m.app_id, 'messageId', m.id, 'deliveryId', n.id, 'deviceId', v.id, 'externalUserId', v.external_user_id,
+                        'platform', n.platform, 'details', jsonb_build_object('providerId', n.provider_id)))::text, E'\\n' ORDER BY n.seq)
+                FROM sent_after n JOIN sent_before o ON o.seq = n.seq AND o.created_at = n.created_at
+                JOIN messages m ON m.seq = n.message_seq LEFT JOIN devices v ON v.seq = n.device_seq
+                WHERE o.sent_at IS NULL AND n.sent_at IS NOT NULL AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.app_id = m.app_id)
+                GROUP BY m.app_id, n.sent_at
+            $insert$;
             RETURN NULL;
         END
         $$;

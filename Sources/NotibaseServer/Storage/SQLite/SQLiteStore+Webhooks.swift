@@ -168,13 +168,17 @@ extension SQLiteStore {
             """, [.text(owner), .int(until), .int(now), .int(limit)], Rows.webhookEndpoint)
     }
 
-    func webhookEvents(appID: String, endpointID: String, after: Int, through: Int?, limit: Int) throws -> [WebhookEventRecord] {
-        try WebhookFeed.read(after: after, through: through, limit: limit) { after, rows in
-            try connection.query(
-                """
-                SELECT \(Rows.webhookEventColumns) FROM webhook_events
-                WHERE app_id = ? AND seq > ? AND seq - count < ? AND (endpoint_id IS NULL OR endpoint_id = ?) ORDER BY seq LIMIT ?
-                """, [.text(appID), .int(after), .int(through ?? Int(Int64.max)), .text(endpointID), .int(rows)], Rows.webhookEvent)
+    /// On a reader (``SQLiteReaders``): a dispatcher's read of the stream never waits behind the
+    /// writer's sends.
+    nonisolated func webhookEvents(appID: String, endpointID: String, after: Int, through: Int?, limit: Int) async throws -> [WebhookEventRecord] {
+        try await readers.read { reads in
+            try WebhookFeed.read(after: after, through: through, limit: limit) { after, rows in
+                try reads.connection.query(
+                    """
+                    SELECT \(Rows.webhookEventColumns) FROM webhook_events
+                    WHERE app_id = ? AND seq > ? AND seq - count < ? AND (endpoint_id IS NULL OR endpoint_id = ?) ORDER BY seq LIMIT ?
+                    """, [.text(appID), .int(after), .int(through ?? Int(Int64.max)), .text(endpointID), .int(rows)], Rows.webhookEvent)
+            }
         }
     }
 
