@@ -138,28 +138,10 @@ extension PostgresSchema {
         -- The triggers exist only while the database has an endpoint (notibase_webhook_triggers,
         -- called when an endpoint is made or deleted, and when an app is): a row trigger runs a
         -- function for every delivery sent, and a database without webhooks pays nothing.
-        CREATE FUNCTION notibase_webhook_triggers() RETURNS VOID LANGUAGE plpgsql AS $$
-        BEGIN
-            IF EXISTS (SELECT 1 FROM webhook_endpoints) THEN
-                IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'webhook_delivery_sent' AND tgrelid = 'deliveries'::regclass) THEN
-                    CREATE OR REPLACE TRIGGER webhook_message_created AFTER INSERT ON messages FOR EACH ROW EXECUTE FUNCTION notibase_webhook_message();
-                    CREATE OR REPLACE TRIGGER webhook_message_finished AFTER UPDATE OF state ON messages FOR EACH ROW
-                        WHEN (NEW.state IN ('completed', 'cancelled', 'failed') AND OLD.state <> NEW.state) EXECUTE FUNCTION notibase_webhook_message();
-                    CREATE OR REPLACE TRIGGER webhook_device_registered AFTER INSERT ON devices FOR EACH ROW EXECUTE FUNCTION notibase_webhook_device();
-                    CREATE OR REPLACE TRIGGER webhook_device_active AFTER UPDATE OF active ON devices FOR EACH ROW
-                        WHEN (OLD.active <> NEW.active) EXECUTE FUNCTION notibase_webhook_device();
-                    CREATE OR REPLACE TRIGGER webhook_delivery_sent AFTER UPDATE OF sent_at ON deliveries FOR EACH ROW
-                        WHEN (OLD.sent_at IS NULL AND NEW.sent_at IS NOT NULL) EXECUTE FUNCTION notibase_webhook_sent();
-                END IF;
-            ELSIF EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'webhook_delivery_sent' AND tgrelid = 'deliveries'::regclass) THEN
-                DROP TRIGGER webhook_message_created ON messages;
-                DROP TRIGGER webhook_message_finished ON messages;
-                DROP TRIGGER webhook_device_registered ON devices;
-                DROP TRIGGER webhook_device_active ON devices;
-                DROP TRIGGER webhook_delivery_sent ON deliveries;
-            END IF;
-        END
-        $$;
+        CREATE FUNCTION \(triggersFunction(sentTrigger: """
+            CREATE OR REPLACE TRIGGER webhook_delivery_sent AFTER UPDATE OF sent_at ON deliveries FOR EACH ROW
+                WHEN (OLD.sent_at IS NULL AND NEW.sent_at IS NOT NULL) EXECUTE FUNCTION notibase_webhook_sent();
+            """))
         """
 
     /// Migration 11, as SQLite's schema 10 (docs/decisions/0037, "Sends in batches"): rows of
@@ -194,7 +176,22 @@ extension PostgresSchema {
         END
         $$;
 
-        CREATE OR REPLACE FUNCTION notibase_webhook_triggers() RETURNS VOID LANGUAGE plpgsql AS $$
+        CREATE OR REPLACE FUNCTION \(triggersFunction(sentTrigger: """
+            CREATE TRIGGER webhook_delivery_sent AFTER UPDATE ON deliveries
+                REFERENCING OLD TABLE AS sent_before NEW TABLE AS sent_after FOR EACH STATEMENT EXECUTE FUNCTION notibase_webhook_sent();
+            """))
+
+        -- A database with an endpoint has the row trigger: the statement trigger replaces it.
+        DROP TRIGGER IF EXISTS webhook_delivery_sent ON deliveries;
+        SELECT notibase_webhook_triggers();
+        """
+
+    /// `notibase_webhook_triggers()` after its name (migrations 10 and 11 differ in the sends'
+    /// trigger, `sentTrigger`): it makes the triggers when the database has an endpoint and none
+    /// yet, and drops them when it has none left.
+    private static func triggersFunction(sentTrigger: String) -> String {
+        """
+        notibase_webhook_triggers() RETURNS VOID LANGUAGE plpgsql AS $$
         BEGIN
             IF EXISTS (SELECT 1 FROM webhook_endpoints) THEN
                 IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'webhook_delivery_sent' AND tgrelid = 'deliveries'::regclass) THEN
@@ -204,8 +201,7 @@ extension PostgresSchema {
                     CREATE OR REPLACE TRIGGER webhook_device_registered AFTER INSERT ON devices FOR EACH ROW EXECUTE FUNCTION notibase_webhook_device();
                     CREATE OR REPLACE TRIGGER webhook_device_active AFTER UPDATE OF active ON devices FOR EACH ROW
                         WHEN (OLD.active <> NEW.active) EXECUTE FUNCTION notibase_webhook_device();
-                    CREATE TRIGGER webhook_delivery_sent AFTER UPDATE ON deliveries
-                        REFERENCING OLD TABLE AS sent_before NEW TABLE AS sent_after FOR EACH STATEMENT EXECUTE FUNCTION notibase_webhook_sent();
+        \(sentTrigger.split(separator: "\n").map { "            " + $0 }.joined(separator: "\n"))
                 END IF;
             ELSIF EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'webhook_delivery_sent' AND tgrelid = 'deliveries'::regclass) THEN
                 DROP TRIGGER webhook_message_created ON messages;
@@ -216,9 +212,6 @@ extension PostgresSchema {
             END IF;
         END
         $$;
-
-        -- A database with an endpoint has the row trigger: the statement trigger replaces it.
-        DROP TRIGGER IF EXISTS webhook_delivery_sent ON deliveries;
-        SELECT notibase_webhook_triggers();
         """
+    }
 }

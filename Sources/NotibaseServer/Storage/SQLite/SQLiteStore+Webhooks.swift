@@ -156,7 +156,7 @@ extension SQLiteStore {
                 """
                 INSERT INTO webhook_outbox (after_event, app_id, type, at, count, events)
                 VALUES (coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'delivery_events'), 0), ?, 'delivery.sent', ?, ?, ?)
-                """, [.text(app), .int(now), .int(data.count), .text(data.map(\.data).joined(separator: String(WebhookFeed.lines)))])
+                """, [.text(app), .int(now), .int(data.count), .text(data.map(\.data).joined(separator: WebhookFeed.lines))])
         }
     }
 

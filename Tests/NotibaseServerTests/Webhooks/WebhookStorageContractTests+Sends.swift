@@ -7,41 +7,27 @@ import NotibaseTestSupport
 /// A batch's sends are written as one row of several events, in the transaction that records
 /// them (docs/decisions/0037, "Sends in batches"): what a receiver relies on stays, each send one
 /// event, in order, with an ID of its own that every read gives again, and a send rolled back no
-/// event. Run on SQLite and again on PostgreSQL (`NOTIBASE_TEST_DATABASE_URL`).
-@Suite("Webhook sent events")
-final class WebhookSentEventsTests: Sendable {
-    let directory: TemporaryDirectory
-    let opened: TestDatabase.Opened
-    var store: any Storage & RowCounting { opened.store }
-
-    init() async throws {
-        directory = TemporaryDirectory()
-        opened = try await TestDatabase.open(directory: directory.path, busyTimeout: 5_000)
-    }
-
-    deinit { opened.finish() }
-
+/// event. Part of the webhook storage contract, on both backends.
+extension WebhookStorageContractTests {
     /// An app with an endpoint, `devices` devices registered at 10, a message created at 20 and fanned out: its claimed deliveries.
     func sending(devices: Int) async throws -> (app: String, endpoint: String, message: Int, claimed: [ClaimedDelivery]) {
-        _ = try await store.createApp(id: "a", name: "a", serverKeyHash: [1], clientKeyHash: [2], requireIdentityVerification: false, now: 1)
-        let endpoint = try await store.createWebhookEndpoint(
-            NewWebhookEndpoint(id: "e1", appID: "a", url: "https://x.example/e1", types: nil, sealedSecret: [1, 2, 3], now: 5))
-        let registrations = (1...devices).map { (DeviceUpsert(platform: .ios, token: String(format: "%064x", $0)), newID: "dev-\($0)") }
-        _ = try await store.registerDevices(appID: "a", registrations, now: 10)
+        let app = try await app("a")
+        let endpoint = try await endpoint(app)
+        try await register(app, 1...devices)
         let (message, _) = try await store.createMessage(
-            NewMessage(id: "m1", appID: "a", content: MessageContent(message: Message(title: "T"), variants: nil), audience: .everyone, sendAt: 20,
+            NewMessage(id: "m1", appID: app, content: MessageContent(message: Message(title: "T"), variants: nil), audience: .everyone, sendAt: 20,
                        audienceSize: 0, createdAt: 20), idempotencyKey: nil, window: 1_000)
         _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 100, now: 30)
         let claimed = try await store.claimDeliveries(now: 40, lease: 1_000, limit: 100).sorted { $0.seq < $1.seq }
         try #require(claimed.count == devices)
-        return ("a", endpoint.id, message.seq, claimed)
+        return (app, endpoint.id, message.seq, claimed)
     }
 
     func sent(_ deliveries: ArraySlice<ClaimedDelivery>) -> [DeliveryUpdate] {
         deliveries.map { DeliveryUpdate(seq: $0.seq, state: .sent, providerID: "p-\($0.id)") }
     }
 
-    func stream(_ app: String, _ endpoint: String, after: Int = 0, through: Int? = nil, limit: Int = 1_000) async throws -> [WebhookEventRecord] {
+    func events(_ app: String, _ endpoint: String, after: Int = 0, through: Int? = nil, limit: Int = 1_000) async throws -> [WebhookEventRecord] {
         try await store.webhookEvents(appID: app, endpointID: endpoint, after: after, through: through, limit: limit)
     }
 
@@ -54,29 +40,29 @@ final class WebhookSentEventsTests: Sendable {
         // A pass reads at most its limit of events, but at least one row, however many it holds.
         while try await store.feedWebhookEvents(limit: 2) > 0 {}
         try await WebhookFixture.settle(store)
-        let events = try await stream(app, endpoint)
-        #expect(events.map(\.type) == Array(repeating: "device.registered", count: 5) + ["message.created"]
+        let all = try await events(app, endpoint)
+        #expect(all.map(\.type) == Array(repeating: "device.registered", count: 5) + ["message.created"]
             + Array(repeating: "delivery.sent", count: 5) + ["message.completed"])
         #expect(try await store.rowCount("webhook_events") == 9, "each batch's sends are one row of the stream")
-        let sends = events.filter { $0.type == "delivery.sent" }
+        let sends = all.filter { $0.type == "delivery.sent" }
         #expect(sends.map(\.at) == [50, 50, 50, 60, 60])
         let data = try sends.map { try #require(StoredJSON.decode(WebhookEventData.self, $0.data)) }
         #expect(data.map(\.deliveryId) == claimed.map(\.id))
         #expect(data.map(\.details?.providerID) == claimed.map { "p-\($0.id)" })
-        #expect(data.allSatisfy { $0.appId == app && $0.messageId == "m1" && $0.deviceId?.hasPrefix("dev-") == true && $0.platform == "ios" })
-        #expect(Set(events.map(\.id)).count == events.count && events.allSatisfy { Identifier.isWellFormed($0.id) })
-        #expect(events.map(\.seq) == events.map(\.seq).sorted() && Set(events.map(\.seq)).count == events.count)
+        #expect(data.allSatisfy { $0.appId == app && $0.messageId == "m1" && $0.deviceId?.hasPrefix("a-dev-") == true && $0.platform == "ios" })
+        #expect(Set(all.map(\.id)).count == all.count && all.allSatisfy { Identifier.isWellFormed($0.id) })
+        #expect(all.map(\.seq) == all.map(\.seq).sorted() && Set(all.map(\.seq)).count == all.count)
 
         // Read in pieces, from inside a row, up to a bound inside another: the same events, the same IDs.
         for limit in [1, 2, 4] {
             var pieces: [WebhookEventRecord] = []
-            while let next = try await stream(app, endpoint, after: pieces.last?.seq ?? 0, limit: limit).nonEmpty {
+            while let next = try await events(app, endpoint, after: pieces.last?.seq ?? 0, limit: limit).nonEmpty {
                 #expect(next.count <= limit)
                 pieces += next
             }
-            #expect(pieces == events)
+            #expect(pieces == all)
         }
-        #expect(try await stream(app, endpoint, after: sends[0].seq, through: sends[3].seq) == Array(sends[1...3]))
+        #expect(try await events(app, endpoint, after: sends[0].seq, through: sends[3].seq) == Array(sends[1...3]))
 
         // A replay from the second batch starts at its first event.
         #expect(try await store.replayWebhookEvents(appID: app, id: endpoint, since: 60) == 3)
@@ -102,14 +88,14 @@ final class WebhookSentEventsTests: Sendable {
             try await self.store.recordDeliveries(self.sent(claimed[...]), messageSeqs: [message], now: 50)
         }
         try await WebhookFixture.settle(store)
-        #expect(try await stream(app, endpoint).map(\.type) == ["device.registered", "device.registered", "message.created"])
+        #expect(try await events(app, endpoint).map(\.type) == ["device.registered", "device.registered", "message.created"])
 
         try await store.runSQL("DROP TRIGGER refuse_completion" + (TestDatabase.isPostgres ? " ON messages" : ""))
         try await store.recordDeliveries(sent(claimed[...]), messageSeqs: [message], now: 60)
         try await WebhookFixture.settle(store)
-        let events = try await stream(app, endpoint)
-        #expect(events.map(\.type) == ["device.registered", "device.registered", "message.created", "delivery.sent", "delivery.sent", "message.completed"])
-        #expect(events.filter { $0.type == "delivery.sent" }.map(\.at) == [60, 60])
+        let all = try await events(app, endpoint)
+        #expect(all.map(\.type) == ["device.registered", "device.registered", "message.created", "delivery.sent", "delivery.sent", "message.completed"])
+        #expect(all.filter { $0.type == "delivery.sent" }.map(\.at) == [60, 60])
     }
 }
 
