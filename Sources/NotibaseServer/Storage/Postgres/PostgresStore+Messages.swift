@@ -98,18 +98,19 @@ extension PostgresStore {
         _ connection: PostgresConnection, _ post: PostedMessage, claim: FanOutClaim?, bytes: GroupBytes
     ) throws -> (PostedMessage.Outcome, Int?) {
         var message = post.message
-        message.audienceSize = try Self.audienceSize(connection, appID: message.appID, message.audience)
+        // The devices its deliveries go to are read first, and are its audience when there are no
+        // more than it writes at once: one statement where a count and a read took two.
+        let targets = try Self.fanOutTargets(connection, appID: message.appID, audience: message.audience, after: 0, limit: post.limit + 1)
+        message.audienceSize = targets.count <= post.limit ? targets.count : try Self.audienceSize(connection, appID: message.appID, message.audience)
         let (stored, replayed) = try insertMessage(connection, message, idempotencyKey: post.idempotencyKey, window: post.window, group: bytes)
         guard !replayed, message.audienceSize <= post.limit else { return (PostedMessage.Outcome(record: stored, replayed: replayed), nil) }
-        let (batch, stamped) = try writeFanOutBatch(
+        let (batch, stamped, changed) = try writeFanOutBatch(
             connection, messageSeq: stored.seq, audience: message.audience, limit: post.limit + 1, now: post.now, claim: claim, plan: post.plan,
-            inserted: stored)
-        // What the batch changed (sending, or completed when nobody matched), without decoding the content again.
+            inserted: stored, targets: targets)
+        // What the batch changed (sending, or completed when nobody matched), as it wrote it: no read.
         var after = stored
-        if let row = try connection.query("SELECT state, finished_at FROM messages WHERE seq = $1", [.int(stored.seq)]).first({ ($0.text(0), $0.optionalInt(1)) }) {
-            after.state = MessageState(rawValue: row.0) ?? after.state
-            after.finishedAt = row.1
-        }
+        after.state = changed.state
+        after.finishedAt = changed.finishedAt
         let outcome = PostedMessage.Outcome(record: after, replayed: false, written: batch.written, claimed: batch.claimed, counts: batch.counts)
         return (outcome, batch.written > 0 ? stamped : nil)
     }

@@ -19,7 +19,7 @@ extension PostgresStore {
     /// skips it (nothing written, not done) and takes its turn on the next round, so a node that
     /// dies mid-fan-out leaves the message to the others at its last committed batch.
     func fanOutBatch(messageSeq: Int, audience: Audience, limit: Int, now: Int, claim: FanOutClaim?, plan: @escaping FanOutPlan) async throws -> FanOutBatch {
-        let (batch, written) = try await pool.transaction { connection in
+        let (batch, written, _) = try await pool.transaction { connection in
             try self.writeFanOutBatch(connection, messageSeq: messageSeq, audience: audience, limit: limit, now: now, claim: claim, plan: plan)
         }
         // A new week's first rows: statistics for it now, not at autovacuum's first visit
@@ -50,22 +50,19 @@ extension PostgresStore {
     /// transaction, and the time its deliveries are stamped with.
     /// `inserted` is the message when this transaction stored it (its row is this transaction's
     /// already; not read again).
+    ///
+    /// `targets`: the devices after the message's cursor, when the caller read them already
+    /// (``fanOutTargets(_:appID:audience:after:limit:)``).
     func writeFanOutBatch(
         _ connection: PostgresConnection, messageSeq: Int, audience: Audience, limit: Int, now: Int, claim: FanOutClaim?, plan: FanOutPlan,
-        inserted: MessageRecord? = nil
-    ) throws -> (FanOutBatch, Int) {
-        let source = audience.postgresSource(parameter: 3)
+        inserted: MessageRecord? = nil, targets read: [FanOutTarget]? = nil
+    ) throws -> (FanOutBatch, Int, after: (state: MessageState, finishedAt: Int?)) {
         guard let message = try inserted ?? connection.query(
             "SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1 FOR UPDATE SKIP LOCKED", [.int(messageSeq)]).first(Rows.message) else {
-            return (FanOutBatch(written: 0, done: false), now)
+            return (FanOutBatch(written: 0, done: false), now, (.fanningOut, nil))
         }
-        guard Lifecycle.toFanOut.contains(message.state) else { return (FanOutBatch(written: 0, done: true), now) }
-        let targets = try connection.query(
-            """
-            SELECT \(Rows.fanOutTargetColumns) FROM \(source.from)
-            WHERE devices.app_id = $1 AND devices.active = 1 AND devices.seq > $2 AND \(source.condition)
-            ORDER BY devices.seq LIMIT $\(source.values.count + 3)
-            """, [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]).map(Rows.fanOutTarget)
+        guard Lifecycle.toFanOut.contains(message.state) else { return (FanOutBatch(written: 0, done: true), now, (message.state, message.finishedAt)) }
+        let targets = try read ?? Self.fanOutTargets(connection, appID: message.appID, audience: audience, after: message.fanOutCursor, limit: limit)
         let writes = plan(FanOutInputs(message: message, targets: targets, limit: limit, now: now, claim: claim))
         let written = writes.written
         let ids = try Identifier.make(count: writes.rows.count, milliseconds: written)
@@ -89,7 +86,9 @@ extension PostgresStore {
                 guard let seq = numbers[id] else { throw StorageError.corrupt("a delivery claimed by its fan-out was not written") }
                 return row.claimedDelivery(seq: seq, id: id, messageSeq: messageSeq, written: written)
             }
-            try self.announce(.delivery, on: connection)
+            // Rows this node claimed go to its own workers (the Handoff); the others wake every
+            // node's. A one-device post's delivery is claimed: no notification, one round trip less.
+            if writes.rows.contains(where: { !$0.claimed }) { try self.announce(.delivery, on: connection) }
         }
         let failures = zip(writes.rows, ids).compactMap { row, id in row.failure.map { Failure(id: id, detail: $0) } }
         if !failures.isEmpty {
@@ -105,8 +104,23 @@ extension PostgresStore {
         }
         try connection.run(
             "UPDATE messages SET fanout_cursor = $1, state = $2 WHERE seq = $3", [.int(writes.cursor), .text(writes.state.rawValue), .int(messageSeq)])
-        if writes.done { try Self.completeIfFinished(connection, messageSeqs: [messageSeq], now: written) }
-        return (FanOutBatch(written: targets.count, done: writes.done, claimed: claimed, counts: writes.counts), written)
+        var after = (state: writes.state, finishedAt: message.finishedAt)
+        if writes.done, try connection.query(Self.completion + " RETURNING seq", [.int(written), .text(JSON.text([messageSeq]))]).first({ $0.int(0) }) != nil {
+            after = (Lifecycle.completed, written)
+        }
+        return (FanOutBatch(written: targets.count, done: writes.done, claimed: claimed, counts: writes.counts), written, after)
+    }
+
+    /// The next `limit` active devices of `audience` after the cursor `after`, in the order a
+    /// fan-out writes them.
+    static func fanOutTargets(_ connection: PostgresConnection, appID: String, audience: Audience, after cursor: Int, limit: Int) throws -> [FanOutTarget] {
+        let source = audience.postgresSource(parameter: 3)
+        return try connection.query(
+            """
+            SELECT \(Rows.fanOutTargetColumns) FROM \(source.from)
+            WHERE devices.app_id = $1 AND devices.active = 1 AND devices.seq > $2 AND \(source.condition)
+            ORDER BY devices.seq LIMIT $\(source.values.count + 3)
+            """, [.text(appID), .int(cursor)] + source.values + [.int(limit)]).map(Rows.fanOutTarget)
     }
 
     /// A delivery to write, as the batch's statement reads it: what is as most rows have it
