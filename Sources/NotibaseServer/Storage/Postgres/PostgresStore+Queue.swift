@@ -201,14 +201,14 @@ extension PostgresStore {
         ) AS sending ORDER BY turn, seq LIMIT $1
         """
 
-    /// Records what happened to claimed deliveries, in one transaction of three statements (the
-    /// events written with the deliveries' partition key, which their update returns).
+    /// Records what happened to claimed deliveries, in one transaction of two or three statements
+    /// (the events written with the deliveries' partition key, which their update returns; the
+    /// devices' deactivations, when there are any; the messages' completion).
     func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
         let rows = try Self.json(updates.map { Outcome(seq: $0.seq, state: $0.state.rawValue, dueAt: $0.dueAt, providerID: $0.providerID) })
         let events = try Self.json(updates.filter { $0.state != .sent }.map { Event(seq: $0.seq, event: $0.event, detail: $0.detail?.stored) })
-        let deactivations = try Self.json(updates.compactMap { update in
-            update.deactivateDevice.map { Deactivation(seq: $0.seq, reason: $0.reason, at: $0.at) }
-        })
+        let deactivated = updates.compactMap { update in update.deactivateDevice.map { Deactivation(seq: $0.seq, reason: $0.reason, at: $0.at) } }
+        let deactivations = try Self.json(deactivated)
         try await pool.transaction { connection in
             try connection.run(
                 """
@@ -224,11 +224,13 @@ extension PostgresStore {
                 SELECT e.seq, updated.created_at, e.event, $2, e.detail
                 FROM jsonb_to_recordset($3::jsonb) AS e(seq bigint, event text, detail text) JOIN updated ON updated.seq = e.seq
                 """, [.text(rows), .int(now), .text(events)])
-            try connection.run(
-                """
-                UPDATE devices v SET active = 0, deactivated_reason = x.reason, deactivated_at = x.at, updated_at = $2
-                FROM jsonb_to_recordset($1::jsonb) AS x(seq bigint, reason text, at bigint) WHERE v.seq = x.seq AND v.active = 1
-                """, [.text(deactivations), .int(now)])
+            if !deactivated.isEmpty {
+                try connection.run(
+                    """
+                    UPDATE devices v SET active = 0, deactivated_reason = x.reason, deactivated_at = x.at, updated_at = $2
+                    FROM jsonb_to_recordset($1::jsonb) AS x(seq bigint, reason text, at bigint) WHERE v.seq = x.seq AND v.active = 1
+                    """, [.text(deactivations), .int(now)])
+            }
             try Self.completeIfFinished(connection, messageSeqs: messageSeqs, now: now)
         }
     }
