@@ -68,17 +68,20 @@ extension PostgresStore {
         let ids = try Identifier.make(count: writes.rows.count, milliseconds: written)
         var claimed: [ClaimedDelivery] = []
         if !writes.rows.isEmpty {
-            // The whole batch in one statement; the claimed ones' numbers come back.
+            // The whole batch in one statement, which moves the message's cursor too; the claimed
+            // ones' numbers come back.
             let rows = zip(writes.rows, ids).map { NewDelivery($0, id: $1, now: now) }
             let numbers = try connection.query(
                 """
+                WITH moved AS (UPDATE messages SET fanout_cursor = $5, state = $6 WHERE seq = $1)
                 INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, attempts, created_at, updated_at, moment_at, scheduled_at, schedule)
                 SELECT r.id, $1, r.device, r.platform, r.variant, coalesce(r.state, 'queued'), CASE WHEN r.state IS NULL THEN coalesce(r.due, $4) END,
                     coalesce(r.attempts, 0), $2, $2, r.moment, r.scheduled, r.schedule
                 FROM jsonb_to_recordset($3::jsonb)
                     AS r(id text, device bigint, platform text, variant text, state text, due bigint, attempts integer, moment bigint, scheduled bigint, schedule text)
                 RETURNING id, seq, attempts
-                """, [.int(messageSeq), .int(written), .text(try Self.json(rows)), .int(now)]).map { (id: $0.text(0), seq: $0.int(1), attempts: $0.int(2)) }
+                """, [.int(messageSeq), .int(written), .text(try Self.json(rows)), .int(now), .int(writes.cursor), .text(writes.state.rawValue)])
+                .map { (id: $0.text(0), seq: $0.int(1), attempts: $0.int(2)) }
                 .reduce(into: [String: Int]()) { numbers, row in
                     if row.attempts > 0 { numbers[row.id] = row.seq }
                 }
@@ -102,8 +105,10 @@ extension PostgresStore {
         if let pacing = writes.pacing {
             try connection.run("UPDATE messages SET pacing = $1 WHERE seq = $2", [.text(try StoredJSON.encode(pacing)), .int(messageSeq)])
         }
-        try connection.run(
-            "UPDATE messages SET fanout_cursor = $1, state = $2 WHERE seq = $3", [.int(writes.cursor), .text(writes.state.rawValue), .int(messageSeq)])
+        if writes.rows.isEmpty {
+            try connection.run(
+                "UPDATE messages SET fanout_cursor = $1, state = $2 WHERE seq = $3", [.int(writes.cursor), .text(writes.state.rawValue), .int(messageSeq)])
+        }
         var after = (state: writes.state, finishedAt: message.finishedAt)
         if writes.done, try connection.query(Self.completion + " RETURNING seq", [.int(written), .text(JSON.text([messageSeq]))]).first({ $0.int(0) }) != nil {
             after = (Lifecycle.completed, written)
