@@ -110,7 +110,7 @@ extension PostgresStore {
                 "UPDATE messages SET fanout_cursor = $1, state = $2 WHERE seq = $3", [.int(writes.cursor), .text(writes.state.rawValue), .int(messageSeq)])
         }
         var after = (state: writes.state, finishedAt: message.finishedAt)
-        if writes.done, try connection.query(Self.completion + " RETURNING seq", [.int(written), .text(JSON.text([messageSeq]))]).first({ $0.int(0) }) != nil {
+        if writes.mayComplete, try connection.query(Self.completion + " RETURNING seq", [.int(written), .text(JSON.text([messageSeq]))]).first({ $0.int(0) }) != nil {
             after = (Lifecycle.completed, written)
         }
         return (FanOutBatch(written: targets.count, done: writes.done, claimed: claimed, counts: writes.counts), written, after)
