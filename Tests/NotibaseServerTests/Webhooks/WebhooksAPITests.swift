@@ -97,6 +97,9 @@ struct WebhooksAPITests {
         let unknown = await harness.request("POST", "/v1/webhooks", key: app.serverKey, body: #"{"url": "\#(Self.url)", "types": ["delivery.sentt"]}"#)
         let message = unknown["error"]["message"].string ?? ""
         #expect(unknown.status == 400 && unknown["error"]["field"].string == "types" && types.allSatisfy(message.contains), "\(unknown.text)")
+        let id = try #require(created["id"].string)
+        let patched = await harness.request("PATCH", "/v1/webhooks/\(id)", key: app.serverKey, body: #"{"types": ["device.updated"]}"#)
+        #expect(patched.status == 400 && patched["error"]["field"].string == "types" && types.allSatisfy((patched["error"]["message"].string ?? "").contains))
 
         let document = try JSONDecoder().decode(JSONValue.self, from: Data(OpenAPIDocument.bytes))
         #expect(document["components"]["schemas"]["WebhookEventType"]["enum"].array.compactMap(\.string) == types)
