@@ -68,9 +68,13 @@ extension PostgresNodesTests {
     }
 
     /// Whether process `pid` holds the loopback TCP connection from local `port` to `remotePort`:
-    /// the socket's inode in /proc/net/tcp, among the process's descriptors (Linux).
+    /// the socket's inode in /proc/net/tcp, among the process's descriptors (Linux). The table is
+    /// read to its end by hand: `String(contentsOfFile:)` stops after its first page (a /proc
+    /// file has no size), where a busy machine's table does not end.
     static func holdsConnection(from port: Int, to remotePort: Int, _ pid: pid_t) -> Bool {
-        guard port > 0, let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
+        guard port > 0, let file = FileHandle(forReadingAtPath: "/proc/net/tcp") else { return false }
+        let table = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
+        try? file.close()
         let (local, remote) = (String(format: ":%04X", port), String(format: ":%04X", remotePort))
         let sockets = Set(table.split(separator: "\n").dropFirst().compactMap { line -> String? in
             let fields = line.split(separator: " ")
