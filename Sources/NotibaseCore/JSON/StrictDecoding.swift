@@ -23,7 +23,7 @@ extension Decoder {
         if let unknown = container.allKeys.first(where: { !known.contains($0.stringValue) }) {
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: container.codingPath + [unknown],
-                debugDescription: "unknown field \"\(unknown.stringValue)\"; the known fields are \(known.joined(separator: ", "))",
+                debugDescription: DecodingProblem.unknownField(unknown.stringValue, at: "", known: known).message,
                 underlyingError: UnknownField()))
         }
     }
