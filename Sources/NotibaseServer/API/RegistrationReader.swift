@@ -424,16 +424,12 @@ struct RegistrationReader {
                 guard index < bytes.count else { throw Self.malformed }
                 let escape = bytes[index]
                 index += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): content.append(escape)
-                case UInt8(ascii: "b"): content.append(0x08)
-                case UInt8(ascii: "f"): content.append(0x0c)
-                case UInt8(ascii: "n"): content.append(0x0a)
-                case UInt8(ascii: "r"): content.append(0x0d)
-                case UInt8(ascii: "t"): content.append(0x09)
-                case UInt8(ascii: "u"):
+                if escape == UInt8(ascii: "u") {
                     if let scalar = try unicodeEscape() { content.append(contentsOf: String(scalar).utf8) } else { valid = false }
-                default: valid = false
+                } else if let byte = DuplicateKeyScanner.shortEscape(escape) {
+                    content.append(byte)
+                } else {
+                    valid = false
                 }
             default:
                 if byte < 0x20 { valid = false }

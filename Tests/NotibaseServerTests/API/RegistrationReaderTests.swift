@@ -81,12 +81,16 @@ struct RegistrationReaderTests {
         ("\u{FEFF}" + with(#""locale":"fr-FR""#), .registration(DeviceUpsert(platform: .ios, token: token, locale: "fr-FR"))),
     ]
 
+    /// What `read` gives for `body` is `expected`, and what `strict` (the strict decoder) gave.
+    static func expect<T: Equatable>(_ body: String, _ expected: T, read: ([UInt8]) -> T, strict: ([UInt8]) -> T) {
+        let outcome = read(Array(body.utf8))
+        #expect(outcome == expected, "\(body.prefix(120))")
+        #expect(outcome == strict(Array(body.utf8)), "the strict decoder answered otherwise: \(body.prefix(120))")
+    }
+
     @Test(arguments: table)
     func eachBodyGetsItsAnswer(body: String, expected: Outcome) {
-        let bytes = Array(body.utf8)
-        let outcome = RegistrationDecodingTests.routeOutcome(bytes)
-        #expect(outcome == expected, "\(body.prefix(120))")
-        #expect(outcome == RegistrationDecodingTests.strictOutcome(bytes), "the strict decoder answered otherwise: \(body.prefix(120))")
+        Self.expect(body, expected, read: RegistrationDecodingTests.routeOutcome, strict: RegistrationDecodingTests.strictOutcome)
     }
 
     /// UTF-16 and UTF-32 bodies (with or without a byte order mark) read as UTF-8 ones, as
@@ -175,10 +179,7 @@ struct RegistrationReaderTests {
 
     @Test(arguments: batchTable)
     func eachBatchGetsItsAnswer(body: String, expected: BatchOutcome) {
-        let bytes = Array(body.utf8)
-        let outcome = Self.batchOutcome(bytes)
-        #expect(outcome == expected, "\(body.prefix(120))")
-        #expect(outcome == Self.strictBatchOutcome(bytes), "the strict decoder answered otherwise: \(body.prefix(120))")
+        Self.expect(body, expected, read: Self.batchOutcome, strict: Self.strictBatchOutcome)
     }
 
     /// The count is checked once every registration is: 10,001 valid ones are too many, and one
