@@ -25,7 +25,7 @@ extension Decoder {
             let known = Key.allCases.map(\.stringValue)
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: container.codingPath + [unknown],
-                debugDescription: "unknown field \"\(unknown.stringValue)\"; the known fields are \(known.joined(separator: ", "))",
+                debugDescription: DecodingProblem.unknownField(unknown.stringValue, at: "", known: known).message,
                 underlyingError: UnknownField()))
         }
     }

@@ -25,7 +25,11 @@ struct APIError: Error, Sendable {
 
     /// 400 for JSON that did not decode: the field path and what was wrong.
     static func invalidJSON(_ error: any Error) -> APIError {
-        let problem = DecodingProblem(error)
+        invalid(DecodingProblem(error))
+    }
+
+    /// 400 for JSON that did not decode, as ``invalidJSON(_:)`` answers it.
+    static func invalid(_ problem: DecodingProblem) -> APIError {
         let code = switch problem.kind {
         case .malformedJSON: "malformed_json"
         case .unknownField: "unknown_field"
@@ -38,6 +42,11 @@ struct APIError: Error, Sendable {
 
     static func invalid(_ field: String, _ message: String) -> APIError {
         APIError(status: 400, code: "invalid_field", message: "\(field) \(message)", field: field)
+    }
+
+    /// 400 for a field that appears twice in one object (`JSONDecoder` would keep one silently).
+    static func duplicate(_ field: String) -> APIError {
+        APIError(status: 400, code: "duplicate_field", message: "\(field) appears more than once; send each field once", field: field)
     }
 
     static func notFound(_ what: String) -> APIError {
@@ -119,7 +128,7 @@ enum JSON {
     static func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
         try checkBody(request)
         if let field = DuplicateKeyScanner.firstDuplicate(in: request.body) {
-            throw APIError(status: 400, code: "duplicate_field", message: "\(field) appears more than once; send each field once", field: field)
+            throw APIError.duplicate(field)
         }
         do {
             return try JSONDecoder().decode(T.self, from: Data(request.body))
