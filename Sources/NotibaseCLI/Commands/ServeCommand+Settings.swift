@@ -94,7 +94,13 @@ extension ServeCommand {
         }
 
         func senders() throws -> SenderSet {
-            switch value("sender", "NOTIBASE_SENDER") ?? "providers" {
+            let kind = value("sender", "NOTIBASE_SENDER") ?? "providers"
+            let uninstalled = tokens("simulated-uninstalled", "NOTIBASE_SIMULATED_UNINSTALLED")
+            let throttled = tokens("simulated-throttled", "NOTIBASE_SIMULATED_THROTTLED")
+            if kind != "simulated" && !(uninstalled.isEmpty && throttled.isEmpty) {
+                throw UsageError("--simulated-uninstalled and --simulated-throttled need --sender simulated")
+            }
+            switch kind {
             case "providers":
                 var apns = APNsSenderConfiguration()
                 if let url = value("apns-url", "NOTIBASE_APNS_URL") {
@@ -114,6 +120,8 @@ extension ServeCommand {
             case "simulated":
                 #if canImport(NotibaseSimulator)
                 let fleet = SimulatedFleet(directory: FileManager.default.temporaryDirectory.appendingPathComponent("notibase-fleet"), receiptEndpoint: nil)
+                for token in uninstalled { fleet.uninstall(token: token) }
+                for token in throttled { fleet.throttle(token: token) }
                 let sender = SimulatedSender(fleet: fleet)
                 return SenderSet(ios: sender, android: sender, credentials: .notRequired, providerNames: [.ios: "simulated", .android: "simulated"])
                 #else
@@ -124,6 +132,11 @@ extension ServeCommand {
             case let other:
                 throw UsageError("--sender takes providers, simulated or accept, not '\(other)'")
             }
+        }
+
+        /// A comma-separated list of device tokens.
+        private func tokens(_ option: String, _ variable: String) -> [String] {
+            (value(option, variable) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
     }
 }

@@ -57,6 +57,15 @@ enum ServeCommand: Command {
                                     (NOTIBASE_RETENTION_DAYS, default 30)
           --sender KIND             providers (APNs and FCM), simulated or accept (NOTIBASE_SENDER, default providers)
           --sender-record FILE      with --sender accept: append every delivery ID accepted (NOTIBASE_SENDER_RECORD)
+          --simulated-uninstalled TOKENS
+                                    with --sender simulated, for tests and demos: comma-separated device tokens
+                                    whose app is uninstalled, answered as APNs (410 Unregistered) and FCM (404
+                                    UNREGISTERED) answer (NOTIBASE_SIMULATED_UNINSTALLED)
+          --simulated-throttled TOKENS
+                                    with --sender simulated, for tests and demos: comma-separated device tokens
+                                    whose first push is refused as too many for the device (APNs 429
+                                    TooManyRequests, FCM 429 QUOTA_EXCEEDED), retried as the real senders retry it
+                                    (NOTIBASE_SIMULATED_THROTTLED)
           --apns-url URL            APNs host for both environments, for a test peer (NOTIBASE_APNS_URL)
           --apns-sandbox-url URL    APNs host for the sandbox only, instead of --apns-url's (NOTIBASE_APNS_SANDBOX_URL)
           --apns-ca FILE            CA certificates to trust for APNs instead of the system's (NOTIBASE_APNS_CA)
@@ -80,7 +89,8 @@ enum ServeCommand: Command {
           Notibase_NotibaseServer.resources, or in ../share/notibase (/usr/share/notibase for /usr/bin/notibase).
 
           --sender accept sends nothing and accepts every push at once (benchmarks, crash tests). --sender simulated
-          answers as APNs and FCM would and accepts every push (no phones attached; notibase demo attaches some).
+          answers as APNs and FCM would and accepts every push (no phones attached; notibase demo attaches some), but
+          for the tokens --simulated-uninstalled and --simulated-throttled name.
         """
     static let options: [OptionSpec] = [
         .value("listen"), .value("data-dir"), .value("database"), .value("database-pool"), .value("tls-cert"), .value("tls-key"), .value("secret-key-file"),
@@ -89,7 +99,7 @@ enum ServeCommand: Command {
         .value("body-timeout-seconds"), .value("idle-timeout-seconds"), .value("bodies-in-flight-bytes"), .value("trusted-proxies"),
         .value("shutdown-grace-seconds"),
         .value("workers"), .value("batch-size"), .value("lease-seconds"), .value("fanout-batch"), .value("retention-days"),
-        .value("sender"), .value("sender-record"), .value("log-level"), .flag("no-access-log"), .flag("check"), .flag("webhook-allow-insecure"),
+        .value("sender"), .value("sender-record"), .value("simulated-uninstalled"), .value("simulated-throttled"), .value("log-level"), .flag("no-access-log"), .flag("check"), .flag("webhook-allow-insecure"),
         .value("apns-url"), .value("apns-sandbox-url"), .value("apns-ca"), .value("fcm-url"), .value("fcm-token-url"), .value("fcm-ca"),
     ]
 

@@ -27,6 +27,15 @@ public struct DecodingProblem: Error, Sendable, Hashable, CustomStringConvertibl
         self.kind = kind
     }
 
+    /// A document that is not JSON at all.
+    package static let malformedJSON = DecodingProblem(
+        field: "", message: "the document is not valid JSON (look for a missing quote, comma or bracket)", kind: .malformedJSON)
+
+    /// A field named `name`, at `field`, that an object with the `known` fields does not have.
+    package static func unknownField(_ name: String, at field: String, known: [String]) -> DecodingProblem {
+        DecodingProblem(field: field, message: "unknown field \"\(name)\"; the known fields are \(known.joined(separator: ", "))", kind: .unknownField)
+    }
+
     /// Describes any error thrown while decoding JSON.
     public init(_ error: any Error) {
         guard let error = error as? DecodingError else {
@@ -42,7 +51,7 @@ public struct DecodingProblem: Error, Sendable, Hashable, CustomStringConvertibl
             self.init(field: Self.path(context.codingPath + [key]), message: "is required", kind: .missingField)
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty, context.debugDescription.contains("not valid JSON") {
-                self.init(field: "", message: "the document is not valid JSON (look for a missing quote, comma or bracket)", kind: .malformedJSON)
+                self = .malformedJSON
             } else if context.underlyingError is UnknownField {
                 self.init(field: Self.path(context.codingPath), message: context.debugDescription, kind: .unknownField)
             } else {

@@ -19,11 +19,13 @@ extension Decoder {
     /// silently. The core's types and the server's request bodies share this rule.
     package func rejectUnknownFields<Key: CodingKey & CaseIterable>(_: Key.Type) throws {
         let container = try container(keyedBy: AnyKey.self)
-        let known = Key.allCases.map(\.stringValue)
-        if let unknown = container.allKeys.first(where: { !known.contains($0.stringValue) }) {
+        // Looked up by the key's own initializer: the list of names is built only for the error
+        // (built for every object, it was half of a message body's decoding).
+        if let unknown = container.allKeys.first(where: { Key(stringValue: $0.stringValue)?.stringValue != $0.stringValue }) {
+            let known = Key.allCases.map(\.stringValue)
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: container.codingPath + [unknown],
-                debugDescription: "unknown field \"\(unknown.stringValue)\"; the known fields are \(known.joined(separator: ", "))",
+                debugDescription: DecodingProblem.unknownField(unknown.stringValue, at: "", known: known).message,
                 underlyingError: UnknownField()))
         }
     }

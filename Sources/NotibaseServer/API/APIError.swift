@@ -25,7 +25,11 @@ struct APIError: Error, Sendable {
 
     /// 400 for JSON that did not decode: the field path and what was wrong.
     static func invalidJSON(_ error: any Error) -> APIError {
-        let problem = DecodingProblem(error)
+        invalid(DecodingProblem(error))
+    }
+
+    /// 400 for JSON that did not decode, as ``invalidJSON(_:)`` answers it.
+    static func invalid(_ problem: DecodingProblem) -> APIError {
         let code = switch problem.kind {
         case .malformedJSON: "malformed_json"
         case .unknownField: "unknown_field"
@@ -38,6 +42,11 @@ struct APIError: Error, Sendable {
 
     static func invalid(_ field: String, _ message: String) -> APIError {
         APIError(status: 400, code: "invalid_field", message: "\(field) \(message)", field: field)
+    }
+
+    /// 400 for a field that appears twice in one object (`JSONDecoder` would keep one silently).
+    static func duplicate(_ field: String) -> APIError {
+        APIError(status: 400, code: "duplicate_field", message: "\(field) appears more than once; send each field once", field: field)
     }
 
     static func notFound(_ what: String) -> APIError {
@@ -78,6 +87,28 @@ enum JSON {
         (try? String(decoding: encoder().encode(value), as: UTF8.self)) ?? "null"
     }
 
+    /// A list of strings as JSON text, written by hand: the text the encoder writes (identifiers
+    /// and audiences are bound to statements this way on the send's path).
+    static func text(_ values: [String]) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(values.reduce(2) { $0 + $1.utf8.count + 3 })
+        JSONObjectWriter.appendArray(values, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A list of whole numbers as JSON text, written by hand (row numbers bound to statements).
+    static func text(_ values: [Int]) -> String {
+        "[" + values.map(String.init).joined(separator: ",") + "]"
+    }
+
+    /// A string as JSON text, written by hand.
+    static func text(_ value: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count + 2)
+        JSONWriter.appendString(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     static func response(status: Int, _ value: some Encodable) -> HTTPResponse {
         let body = (try? encoder().encode(value)).map(Array.init) ?? Array("{}".utf8)
         return HTTPResponse(status: status, contentType: "application/json", body: body)
@@ -97,7 +128,7 @@ enum JSON {
     static func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
         try checkBody(request)
         if let field = DuplicateKeyScanner.firstDuplicate(in: request.body) {
-            throw APIError(status: 400, code: "duplicate_field", message: "\(field) appears more than once; send each field once", field: field)
+            throw APIError.duplicate(field)
         }
         do {
             return try JSONDecoder().decode(T.self, from: Data(request.body))

@@ -5,17 +5,6 @@ import NotibaseSenders
 /// `/v1/devices`: register (server or client key), list, read and delete (server key); and
 /// `/v1/identity-tokens`, which the app's backend asks for the token that lets a device claim a user.
 enum DevicesAPI {
-    struct BatchBody: Decodable {
-        var devices: [RegistrationBody]
-        enum CodingKeys: String, CodingKey, CaseIterable { case devices }
-        init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownFields(CodingKeys.self)
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            devices = try c.decode([RegistrationBody].self, forKey: .devices)
-            try check((1...10_000).contains(devices.count), .devices, c, "must hold from 1 to 10000 devices")
-        }
-    }
-
     struct DeviceBody: Encodable {
         var id: String
         var platform: String
@@ -164,9 +153,9 @@ enum DevicesAPI {
 
         router.add(.post, "/v1/devices/batch") { request, _ in
             let appID = try await context.appID(request)
-            let body = try JSON.decode(BatchBody.self, from: request)
-            let created = try await context.devices.register(batch: body.devices.map(\.registration), appID: appID)
-            return JSON.response(status: 200, BatchResult(registered: body.devices.count, created: created))
+            let devices = try RegistrationBody.decodeBatch(request)
+            let created = try await context.devices.register(batch: devices, appID: appID)
+            return JSON.response(status: 200, BatchResult(registered: devices.count, created: created))
         }
 
         addSignOut(to: &router, context)

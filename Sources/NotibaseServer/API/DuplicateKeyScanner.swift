@@ -103,12 +103,6 @@ struct DuplicateKeyScanner {
                 let escaped = bytes[position + 1]
                 position += 2
                 switch escaped {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(escaped)
-                case UInt8(ascii: "b"): scratch.append(0x08)
-                case UInt8(ascii: "f"): scratch.append(0x0c)
-                case UInt8(ascii: "n"): scratch.append(0x0a)
-                case UInt8(ascii: "r"): scratch.append(0x0d)
-                case UInt8(ascii: "t"): scratch.append(0x09)
                 case UInt8(ascii: "u"):
                     guard var scalar = hex4() else { return nil }
                     if (0xd800..<0xdc00).contains(scalar) {
@@ -121,7 +115,8 @@ struct DuplicateKeyScanner {
                     if scalar >= 0x80 { ascii = false }
                     scratch.append(contentsOf: UTF8.encode(unicode)!)
                 default:
-                    return nil
+                    guard let byte = Self.shortEscape(escaped) else { return nil }
+                    scratch.append(byte)
                 }
                 continue
             }
@@ -130,6 +125,20 @@ struct DuplicateKeyScanner {
             position += 1
         }
         return nil
+    }
+
+    /// The byte a JSON short escape stands for (`n` after the backslash is a line feed), or nil
+    /// (`u` is not one).
+    static func shortEscape(_ escaped: UInt8) -> UInt8? {
+        switch escaped {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): escaped
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0c
+        case UInt8(ascii: "n"): 0x0a
+        case UInt8(ascii: "r"): 0x0d
+        case UInt8(ascii: "t"): 0x09
+        default: nil
+        }
     }
 
     /// Four hex digits at `position`.

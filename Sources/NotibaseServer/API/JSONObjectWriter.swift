@@ -45,6 +45,50 @@ struct JSONObjectWriter {
         Self.appendArray(values, to: &bytes)
     }
 
+    /// A whole number; nothing when nil.
+    mutating func field(_ name: StaticString, _ value: Int?) {
+        guard let value else { return }
+        key(name)
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func field(_ name: StaticString, _ value: Bool?) {
+        guard let value else { return }
+        field(name, value)
+    }
+
+    /// A value already written as JSON (by this writer or with `JSON.encoder()`); nothing when nil.
+    mutating func field(_ name: StaticString, json: [UInt8]?) {
+        guard let json else { return }
+        key(name)
+        bytes.append(contentsOf: json)
+    }
+
+    /// An object of whole numbers, its keys sorted as the encoder sorts them.
+    mutating func field(_ name: StaticString, _ values: [String: Int]) {
+        key(name)
+        Self.appendObject(values, to: &bytes) { value, bytes in bytes.append(contentsOf: String(value).utf8) }
+    }
+
+    /// An object of objects of whole numbers (counts by platform and state), keys sorted.
+    mutating func field(_ name: StaticString, _ values: [String: [String: Int]]) {
+        key(name)
+        Self.appendObject(values, to: &bytes) { inner, bytes in
+            Self.appendObject(inner, to: &bytes) { value, bytes in bytes.append(contentsOf: String(value).utf8) }
+        }
+    }
+
+    private static func appendObject<Value>(_ values: [String: Value], to bytes: inout [UInt8], _ write: (Value, inout [UInt8]) -> Void) {
+        bytes.append(UInt8(ascii: "{"))
+        for (index, (key, value)) in values.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONWriter.appendString(key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            write(value, &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
     private mutating func key(_ name: StaticString) {
         if !empty { bytes.append(UInt8(ascii: ",")) }
         empty = false

@@ -14,25 +14,40 @@ extension MessagesAPI {
     /// The content's stored form (``StoredJSON``), after checking it against the limits: throws
     /// 413 `message_too_large`, naming `message`, `variants.<locale>` or (for the whole)
     /// `variants`, when it is larger; throws ``EncodingError`` when it has no JSON form.
-    @discardableResult
-    static func checkSize(_ content: MessageContent) throws -> String {
-        let stored = try StoredJSON.encode(content)
-        let bytes = stored.utf8.count
-        // Each part is written inside the whole: when the whole fits a part's limit, every part does.
-        if bytes > maximumMessageBytes {
-            var parts = [("message", content.message)]
-            parts += (content.variants ?? [:]).sorted { $0.key < $1.key }.map { ("variants.\($0.key)", $0.value) }
-            for (field, message) in parts {
-                let bytes = try StoredJSON.encode(message).utf8.count
+    ///
+    /// The message and its variants are encoded once, and the whole is put together from them:
+    /// the bytes `StoredJSON.encode(content)` writes (the encoder writes a nested value as it writes
+    /// it alone), kept for the answer (``MessagesAPI/MessageBody/json()``).
+    static func checkSize(_ content: MessageContent) throws -> EncodedContent {
+        let message = Array(try StoredJSON.encode(content.message).utf8)
+        let variants = try content.variants.map { Array(try StoredJSON.encode($0).utf8) }
+        var stored = Array(#"{"message":"#.utf8) + message
+        if let variants { stored += Array(#","variants":"#.utf8) + variants }
+        stored.append(UInt8(ascii: "}"))
+        if message.count > maximumMessageBytes {
+            throw tooLarge("message", "message is \(message.count) bytes as stored; the limit is \(maximumMessageBytes) bytes (what APNs and FCM deliver at most)")
+        }
+        // Each variant is written inside the whole: when the whole fits a part's limit, every part does.
+        if stored.count > maximumMessageBytes {
+            for (locale, variant) in (content.variants ?? [:]).sorted(by: { $0.key < $1.key }) {
+                let bytes = try StoredJSON.encode(variant).utf8.count
                 if bytes > maximumMessageBytes {
-                    throw tooLarge(field, "\(field) is \(bytes) bytes as stored; the limit is \(maximumMessageBytes) bytes (what APNs and FCM deliver at most)")
+                    throw tooLarge("variants.\(locale)", "variants.\(locale) is \(bytes) bytes as stored; the limit is \(maximumMessageBytes) bytes (what APNs and FCM deliver at most)")
                 }
             }
         }
-        if bytes > maximumContentBytes {
-            throw tooLarge("variants", "the message and its variants are \(bytes) bytes as stored; the limit is \(maximumContentBytes) bytes together: send fewer variants")
+        if stored.count > maximumContentBytes {
+            throw tooLarge("variants", "the message and its variants are \(stored.count) bytes as stored; the limit is \(maximumContentBytes) bytes together: send fewer variants")
         }
-        return stored
+        return EncodedContent(message: message, variants: variants, stored: String(decoding: stored, as: UTF8.self))
+    }
+
+    /// A message's content as the send encoded it: the message, its variants, and the whole as
+    /// stored.
+    struct EncodedContent: Sendable {
+        var message: [UInt8]
+        var variants: [UInt8]?
+        var stored: String
     }
 
     private static func tooLarge(_ field: String, _ message: String) -> APIError {

@@ -15,8 +15,8 @@ enum MessagesAPI {
         var fallbackTimeZone: String?
         var ratePerMinute: Int?
         var quietHours: Bool?
-        /// The content's stored form, once its size was checked (``MessagesAPI/checkSize(_:)``).
-        var storedContent: String?
+        /// The content as encoded once its size was checked (``MessagesAPI/checkSize(_:)``).
+        var encodedContent: EncodedContent?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case message, variants, audience, sendAt, ttl, priority
@@ -82,6 +82,14 @@ enum MessagesAPI {
         /// What stands between the message and its audience (``MessageService/Warning``): in the
         /// answer to a send and to `GET /v1/messages/{messageId}`, empty when nothing does.
         var warnings: [MessageService.Warning]?
+        /// The message and variants as the send encoded them, spliced into the answer
+        /// (``json()``) instead of encoded again; not a field. Set only with the send's own content.
+        var encodedContent: EncodedContent?
+
+        private enum CodingKeys: String, CodingKey {
+            case id, state, audience, audienceSize, message, variants, sendAt, createdAt, finishedAt, failureReason
+            case localTime, localDate, fallbackTimeZone, ratePerMinute, quietHours, timeZoneFallbacks, counts, replayed, warnings
+        }
     }
 
     struct Counts: Encodable {
@@ -109,7 +117,7 @@ enum MessagesAPI {
             }
             try validate(body.content)
             do {
-                body.storedContent = try checkSize(body.content)
+                body.encodedContent = try checkSize(body.content)
             } catch let error as EncodingError {
                 throw unstorable(error)
             }

@@ -6,14 +6,11 @@ import NotibaseSenders
 /// "externalUserIdToken", "tags", "locale", "timeZone", "appVersion", "sdkVersion", "previousToken"}`. `previousToken` is the token this one
 /// replaces (APNs rotates tokens): the device registered under it is deactivated.
 ///
-/// Registration is the API's busiest route, so ``decode(_:)`` reads a plain body by hand first
-/// (``Fields/init(plainJSON:)``: known fields once each, strings, null, a tag array) and validates
-/// it with the same rules and messages: with the strict decoder alone the route answered half as
-/// many registrations a second (docs/decisions/0034). Anything else goes through the strict
-/// decoder, whose errors name the field. Both handlers of the route take this one entry.
-struct RegistrationBody: Decodable {
-    var registration: DeviceUpsert
-
+/// Registration is the API's busiest route, so its bodies, single and batch, are read by one
+/// hand-written reader (``RegistrationReader``), which names the field that is wrong itself: with
+/// the strict `Codable` decoder the route answered half as many registrations a second
+/// (docs/decisions/0034, 0038). Both handlers of the single route take ``decode(_:)``.
+enum RegistrationBody {
     /// The fields, as JSON has them: the core's request type, which the SDK sends.
     typealias Fields = DeviceRegistrationRequest
 
@@ -23,26 +20,26 @@ struct RegistrationBody: Decodable {
         var message: String
     }
 
-    init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownFields(Fields.CodingKeys.self)
-        do {
-            registration = try Self.validate(try Fields(from: decoder))
-        } catch let problem as Problem {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath + [AnyKey(stringValue: problem.field)], debugDescription: problem.message))
-        }
-    }
-
     /// The registration in a request body.
     static func decode(_ request: HTTPRequest) throws -> DeviceUpsert {
         try JSON.checkBody(request)
-        if let fields = Fields(plainJSON: request.body) {
-            do {
-                return try validate(fields)
-            } catch let problem as Problem {
-                throw APIError.invalid(problem.field, problem.message)
-            }
+        return try checked(RegistrationReader.registration(in: request.body), at: "")
+    }
+
+    /// The registrations of a batch body (`{"devices": [...]}`, 1 to 10,000), each checked; the
+    /// first that is wrong answers for the body, its fields named `devices[3].token`.
+    static func decodeBatch(_ request: HTTPRequest) throws -> [DeviceUpsert] {
+        try JSON.checkBody(request)
+        return try RegistrationReader.batch(in: request.body, checked)
+    }
+
+    /// `fields` validated, a problem answered naming the field under `path`.
+    private static func checked(_ fields: Fields, at path: String) throws -> DeviceUpsert {
+        do {
+            return try validate(fields)
+        } catch let problem as Problem {
+            throw APIError.invalid(path.isEmpty ? problem.field : "\(path).\(problem.field)", problem.message)
         }
-        return try JSON.decode(RegistrationBody.self, from: request).registration
     }
 
     /// The rules the OpenAPI document states for each field.

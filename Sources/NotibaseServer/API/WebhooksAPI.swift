@@ -121,6 +121,11 @@ enum WebhooksAPI {
             return JSON.response(status: 201, EndpointBody(record, secret: secret))
         }
 
+        router.add(.get, "/v1/webhooks/event-types") { request, _ in
+            _ = try await context.appID(request)
+            return JSON.response(status: 200, ListBody(items: WebhookEventType.described, nextCursor: nil))
+        }
+
         router.add(.get, "/v1/webhooks") { request, _ in
             let items = try await webhooks.endpoints(appID: try await context.appID(request)).map { EndpointBody($0) }
             return JSON.response(status: 200, ListBody(items: items, nextCursor: nil))

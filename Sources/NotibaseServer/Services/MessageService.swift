@@ -103,6 +103,7 @@ struct MessageService: Sendable {
         if replayed {
             answer.replayed = true
         } else {
+            answer.encodedContent = body.encodedContent
             answer.warnings = try await sendWarnings(stored, app: created.app, platforms: platforms)
         }
         return answer
@@ -173,7 +174,7 @@ struct MessageService: Sendable {
         do {
             var message = NewMessage(
                 id: try Identifier.make(milliseconds: now), appID: appID, content: body.content, audience: body.audience, sendAt: sendAt,
-                audienceSize: audienceSize, createdAt: now, storedContent: try body.storedContent ?? StoredJSON.encode(body.content),
+                audienceSize: audienceSize, createdAt: now, storedContent: try body.encodedContent?.stored ?? StoredJSON.encode(body.content),
                 storedAudience: try StoredJSON.encode(body.audience))
             message.storedBytesLimit = limits.appStoredBytes > 0 ? limits.appStoredBytes : nil
             return message

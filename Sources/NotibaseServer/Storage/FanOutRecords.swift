@@ -48,6 +48,13 @@ struct FanOutWrites: Sendable {
     /// (``Lifecycle/completion(time:messages:hasPending:)``, run by the store after the rows).
     var done: Bool
 
+    /// Whether the message may be complete after the batch: its audience is done and no row the
+    /// batch wrote is pending (a pending row keeps it from completing, so the completion's
+    /// statement is not run for nothing: a one-device message's row is always pending).
+    var mayComplete: Bool {
+        done && !rows.contains { Lifecycle.pending.contains($0.state) }
+    }
+
     /// The rows counted by platform and then by state.
     var counts: [String: [String: Int]] {
         rows.reduce(into: [:]) { counts, row in counts[row.target.platform, default: [:]][row.state.rawValue, default: 0] += 1 }

@@ -39,10 +39,7 @@ enum Rows {
 
     /// The stored form of tags: a JSON array of strings.
     static func tagsJSON(_ tags: [String]) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(tags.reduce(2) { $0 + $1.utf8.count + 3 })
-        JSONObjectWriter.appendArray(tags, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        JSON.text(tags)
     }
 
     /// The detail of the `failed` entry a deleted device's waiting deliveries get.

@@ -8,6 +8,7 @@ package final class SimulatedFleet: Sendable {
         var iPhones: [String: SimulatedIPhone] = [:]
         var androids: [String: SimulatedAndroid] = [:]
         var unregistered: Set<String> = []
+        var throttled: [String: Int] = [:]
         var inFlight = 0
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -56,11 +57,25 @@ package final class SimulatedFleet: Sendable {
         phones.withLock { _ = $0.unregistered.insert(token) }
     }
 
+    /// Makes the provider refuse the next `pushes` pushes to `token` as too many for one device
+    /// (APNs 429 `TooManyRequests`, FCM 429 `QUOTA_EXCEEDED`), then accept again.
+    package func throttle(token: String, pushes: Int = 1) {
+        phones.withLock { $0.throttled[token, default: 0] += pushes }
+    }
+
     /// The iPhone with `token`, if the fleet has one.
     package func iPhone(_ token: String) -> SimulatedIPhone? { phones.withLock { $0.iPhones[token] } }
     /// The Android phone with `token`, if the fleet has one.
     package func android(_ token: String) -> SimulatedAndroid? { phones.withLock { $0.androids[token] } }
     func isUnregistered(_ token: String) -> Bool { phones.withLock { $0.unregistered.contains(token) } }
+    /// Whether this push to `token` is refused as throttled (one of the pushes `throttle` counted).
+    func takeThrottled(_ token: String) -> Bool {
+        phones.withLock { state in
+            guard let left = state.throttled[token], left > 0 else { return false }
+            state.throttled[token] = left > 1 ? left - 1 : nil
+            return true
+        }
+    }
 
     /// Runs a delivery to a phone in the background, counted until it ends.
     func deliverInBackground(_ work: @escaping @Sendable () async -> Void) {

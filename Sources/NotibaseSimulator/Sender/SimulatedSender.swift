@@ -5,9 +5,10 @@ package import NotibaseSenders
 
 /// A sender that plays APNs and FCM for simulated phones: it checks what the providers check
 /// (payload size), answers as they do (accepted with an id; 410 Unregistered for an uninstalled
-/// app), and hands each accepted push to the phone with that token, where the real Notibase
-/// extension renders it and posts real receipts. A token with no simulated phone is accepted and
-/// goes nowhere, as for a phone that is switched off.
+/// app; 429 for a throttled device, as the real senders report it: retried later, FCM's no
+/// sooner than its quota floor), and hands each accepted push to the phone with that token, where
+/// the real Notibase extension renders it and posts real receipts. A token with no simulated phone
+/// is accepted and goes nowhere, as for a phone that is switched off.
 package struct SimulatedSender: Sender {
     package let fleet: SimulatedFleet
 
@@ -31,6 +32,12 @@ package struct SimulatedSender: Sender {
                 return SendOutcome(
                     disposition: .deactivateDevice, status: 404, providerReason: "UNREGISTERED",
                     explanation: "the app was removed from the simulated Android phone")
+            }
+        }
+        if fleet.takeThrottled(token) {
+            switch push.request {
+            case .apns: return .apnsAnswer(status: 429, reason: "TooManyRequests")
+            case .fcm: return .fcmAnswer(status: 429, code: "QUOTA_EXCEEDED")
             }
         }
         switch push.request {

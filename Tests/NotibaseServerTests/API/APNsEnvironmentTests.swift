@@ -15,7 +15,6 @@ struct APNsEnvironmentTests {
     @Test(arguments: [("sandbox", APNsEnvironment.sandbox), ("production", .production), ("development", .sandbox)])
     func theEnvironmentIsReadByItsName(name: String, expected: APNsEnvironment) throws {
         let body = Array(#"{"platform":"ios","token":"\#(Self.token)","apnsEnvironment":"\#(name)"}"#.utf8)
-        #expect(RegistrationBody.Fields(plainJSON: body) != nil, "the quick reader reads it")
         let outcome = RegistrationDecodingTests.routeOutcome(body)
         #expect(outcome == RegistrationDecodingTests.strictOutcome(body))
         guard case .registration(let registration) = outcome else { Issue.record("\(outcome)"); return }

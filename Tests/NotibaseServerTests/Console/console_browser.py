@@ -300,6 +300,13 @@ def run_webhooks(console, binary):
         page.until("the Webhooks page lists no endpoint yet", lambda: "No endpoints yet." in page.text(".webhooks"))
         labelled(page, "webhooks")
 
+        # The form offers the API's own event types, each with what it means.
+        types = api(base, "GET", "/v1/webhooks/event-types", app["serverKey"])["items"]
+        offered = [(box.get_attribute("value"), box.find_element(By.XPATH, "..").get_attribute("title"))
+                   for box in d.find_elements(By.CSS_SELECTOR, '[aria-labelledby="add-webhook-title"] .checks input')]
+        check(len(types) >= 14 and offered == [(item["type"], item["description"]) for item in types],
+              f"the form offers the API's event types with their descriptions: {offered}")
+
         # A URL the API refuses is said next to the URL field, as the API names it.
         page.type_into('[data-field="url"] input', "ftp://127.0.0.1/hook")
         page.press(d.find_element(By.XPATH, "//button[text()='Add the endpoint']"))

@@ -62,6 +62,20 @@ import Testing
         #expect(writes.pacing?.ratePerMinute == 60)
     }
 
+    /// The store runs the completion's statement only when it may complete something: the
+    /// audience is done and nothing the batch wrote is pending (a one-device message's row is).
+    @Test func onlyADoneBatchWithNothingPendingMayCompleteItsMessage() {
+        #expect(!plan(message(cursor: 2), [target(3), target(4)], limit: 3).mayComplete, "its rows are queued")
+        #expect(!plan(message(cursor: 2), [target(3)], limit: 3, claim: FanOutClaim(lease: 30_000, limit: 1)).mayComplete, "a claimed row is pending")
+        #expect(!plan(message(cursor: 2), [target(3), target(4)], limit: 2).mayComplete, "its audience is not done")
+        #expect(plan(message(cursor: 9), [], limit: 2).mayComplete, "an audience done with no row may leave the message finished")
+        let late = ms("2026-12-01T22:30:00Z")
+        let failedOnly = FanOutPlanner(chooser: VariantChooser(locales: [])).plan(FanOutInputs(
+            message: message(createdAt: late, ttl: 2 * 3600, sendAt: late, pacing: Pacing(quietHours: QuietHours(start: time("22:00"), end: time("08:00")))),
+            targets: [target(1, timeZone: "Europe/Paris")], limit: 10, now: late, claim: nil))
+        #expect(failedOnly.rows.map(\.state) == [.failed] && failedOnly.mayComplete, "a batch of failed rows may complete it")
+    }
+
     @Test func aDeliveryTheScheduleCannotSendIsWrittenFailedWithItsEvent() {
         let late = ms("2026-12-01T22:30:00Z")  // 23:30 in Paris, 17:30 in New York
         let night = QuietHours(start: time("22:00"), end: time("08:00"))

@@ -83,6 +83,9 @@ final class ServerProcess: TestClient {
 
     var isRunning: Bool { child.isRunning }
 
+    /// Its process ID.
+    var processIdentifier: pid_t { child.processIdentifier }
+
     /// Sends `signal` and waits for the process to end: its exit status, or 128 plus the signal
     /// that ended it.
     func exitStatus(after signal: Int32) async -> Int32 {

@@ -34,24 +34,26 @@ import Testing
         let app: TestApp
         let endpointID: String
         let data: TemporaryDirectory
+        /// What the server was started with (the suite's arguments and the test's).
+        let arguments: [String]
 
-        static func start() async throws -> World {
+        static func start(arguments extra: [String] = []) async throws -> World {
             let data = TemporaryDirectory("notibase-webhook-e2e")
             let receiver = try await WebhookReceiver.start(plain: true)
-            let server = try await ServerProcess.start(dataDirectory: data.path + "/data", arguments: WebhookDeliveryPeerTests.arguments,
+            let arguments = WebhookDeliveryPeerTests.arguments + extra
+            let server = try await ServerProcess.start(dataDirectory: data.path + "/data", arguments: arguments,
                                                        environment: WebhookDeliveryPeerTests.environment)
             let app = try await server.createApp()
             let endpoint = try await server.request("POST", "/v1/webhooks", key: app.serverKey, body: #"{"url": "\#(receiver.url("/events"))"}"#)
             try #require(endpoint.status == 201, "\(endpoint.text)")
             try receiver.verify(under: try #require(endpoint["secret"].string))
-            return World(server: server, receiver: receiver, app: app, endpointID: try #require(endpoint["id"].string), data: data)
+            return World(server: server, receiver: receiver, app: app, endpointID: try #require(endpoint["id"].string), data: data, arguments: arguments)
         }
 
         /// Kills the server with SIGKILL and starts it again on the same data.
         mutating func killAndRestart() async throws {
             await server.kill()
-            server = try await ServerProcess.start(dataDirectory: data.path + "/data", arguments: WebhookDeliveryPeerTests.arguments,
-                                                   environment: WebhookDeliveryPeerTests.environment)
+            server = try await ServerProcess.start(dataDirectory: data.path + "/data", arguments: arguments, environment: WebhookDeliveryPeerTests.environment)
         }
     }
 
@@ -83,8 +85,11 @@ import Testing
 
     /// Waits until every one of `expected` arrived (verified); fails the test after `timeout`.
     static func waitForEvents(_ world: World, _ expected: [Expected], timeout: Duration = .seconds(120)) async throws {
+        try await waitForEvents(world.receiver, expected, timeout: timeout)
+    }
+
+    static func waitForEvents(_ receiver: WebhookReceiver, _ expected: [Expected], timeout: Duration = .seconds(120)) async throws {
         let wanted = Set(expected)
-        let receiver = world.receiver
         try await waitUntil(timeout: timeout) { wanted.isSubset(of: Set(stream(receiver).map(Self.expected))) }
         let missing = wanted.subtracting(stream(receiver).map(Self.expected))
         try #require(missing.isEmpty, "events that never arrived: \(missing)")
@@ -95,13 +100,17 @@ import Testing
     /// event in two different batches; each expected event exactly once after deduplication, and
     /// nothing else; every event of this app.
     static func checkStream(_ world: World, _ expected: [Expected]) {
-        let requests = world.receiver.requests(to: "/events")
+        checkStream(world.receiver, appID: world.app.id, expected)
+    }
+
+    static func checkStream(_ receiver: WebhookReceiver, appID: String, _ expected: [Expected]) {
+        let requests = receiver.requests(to: "/events")
         let unverified = requests.filter { ($0["fault"] as? String).map { !["500", "hang", "close-mid"].contains($0) && !$0.hasPrefix("429:") } ?? true }
             .filter { $0["verified"] as? Bool != true }
         #expect(unverified.isEmpty, "requests that did not verify: \(unverified.map { $0["failure"] ?? "" })")
         var byID: [String: [String]] = [:]
         var firstArrivals: [Batch] = []
-        for batch in batches(world.receiver) {
+        for batch in batches(receiver) {
             if let earlier = byID[batch.id] {
                 #expect(earlier == batch.eventIDs, "the batch \(batch.id) came again with other events")
             } else {
@@ -111,9 +120,9 @@ import Testing
         }
         let all = firstArrivals.flatMap(\.eventIDs)
         #expect(all.count == Set(all).count, "an event came in two different batches")
-        let events = stream(world.receiver)
+        let events = stream(receiver)
         #expect(events.map(Self.expected).sorted { $0.description < $1.description } == expected.sorted { $0.description < $1.description })
-        #expect(events.allSatisfy { ($0["data"] as? [String: Any])?["appId"] as? String == world.app.id })
+        #expect(events.allSatisfy { ($0["data"] as? [String: Any])?["appId"] as? String == appID })
     }
 
     /// Where `event` is in the deduplicated stream.
@@ -204,14 +213,60 @@ import Testing
     }
 
     static func checkOrder(_ world: World, _ play: Play) {
-        let stream = stream(world.receiver).map(Self.expected)
-        for (earlier, later) in play.causal {
-            let (a, b) = (stream.firstIndex(of: earlier), stream.firstIndex(of: later))
-            #expect(a != nil && b != nil && a! < b!, "\(earlier) must come before \(later): \(stream)")
-        }
+        checkCausal(world.receiver, play.causal)
         let deactivated = world.receiver.requests(to: "/events").flatMap { $0["events"] as? [[String: Any]] ?? [] }
             .first { $0["type"] as? String == "device.deactivated" }
         #expect((deactivated?["data"] as? [String: Any])?["reason"] as? String == "replaced by a new token")
+    }
+
+    /// Each pair's first event came before its second in the deduplicated stream.
+    static func checkCausal(_ receiver: WebhookReceiver, _ causal: [(Expected, Expected)]) {
+        let stream = stream(receiver).map(Self.expected)
+        var positions: [Expected: Int] = [:]
+        for (index, event) in stream.enumerated() where positions[event] == nil { positions[event] = index }
+        for (earlier, later) in causal {
+            let (a, b) = (positions[earlier], positions[later])
+            #expect(a != nil && b != nil && a! < b!, "\(earlier) must come before \(later): \(stream)")
+        }
+    }
+
+    /// A send to a device whose app was uninstalled (the simulated APNs answers 410 Unregistered),
+    /// one APNs throttles once (429 TooManyRequests, then accepted) and one that takes it at
+    /// once: the receiver gets the failure with the provider's reason and the device's
+    /// deactivation, the retry and then the send, each once, in the order they happened.
+    @Test(.timeLimit(.minutes(3))) func aDeadTokenAndAThrottledDeviceReportFailedDeactivatedRetryingThenSent() async throws {
+        let (gone, throttled, fine) = (5, 6, 7)
+        let world = try await World.start(arguments: ["--simulated-uninstalled", Harness.token(gone), "--simulated-throttled", Harness.token(throttled)])
+        var devices: [String] = []
+        for number in [gone, throttled, fine] { devices.append(try await world.server.registerDevice(world.app, number: number)) }
+        let messageID = try await world.server.send(world.app, #"{"message": {"title": "Your order shipped"}, "audience": {"all": true}}"#)
+        let finished = try await PostgresNodesTests.waitUntilCompleted(messageID, on: world.server, world.app)
+        try #require(finished["state"].string == "completed", "\(finished.text)")
+        let items = try await world.server.request("GET", "/v1/messages/\(messageID)/deliveries", key: world.app.serverKey)["items"].array
+        let deliveryOf = Dictionary(uniqueKeysWithValues: items.map { ($0["deviceId"].string ?? "", $0["id"].string ?? "") })
+        let deliveries = devices.map { deliveryOf[$0] ?? "" }
+
+        let created = Expected(type: "message.created", subject: messageID), completed = Expected(type: "message.completed", subject: messageID)
+        let failed = Expected(type: "delivery.failed", subject: deliveries[0]), deactivated = Expected(type: "device.deactivated", subject: devices[0])
+        let retrying = Expected(type: "delivery.retrying", subject: deliveries[1]), sentAfterRetry = Expected(type: "delivery.sent", subject: deliveries[1])
+        let sent = Expected(type: "delivery.sent", subject: deliveries[2])
+        let expected = devices.map { Expected(type: "device.registered", subject: $0) } + [created, failed, deactivated, retrying, sentAfterRetry, sent, completed]
+        try await Self.waitForEvents(world, expected)
+        Self.checkStream(world, expected)
+        Self.checkCausal(world.receiver, [
+            (Expected(type: "device.registered", subject: devices[0]), failed), (Expected(type: "device.registered", subject: devices[1]), retrying),
+            (created, failed), (created, retrying), (created, sent), (failed, deactivated), (retrying, sentAfterRetry),
+            (deactivated, completed), (sentAfterRetry, completed), (sent, completed),
+        ])
+        let stream = Self.stream(world.receiver)
+        func data(_ wanted: Expected) -> [String: Any] { stream.first { Self.expected($0) == wanted }?["data"] as? [String: Any] ?? [:] }
+        #expect((data(failed)["details"] as? [String: Any])?["providerReason"] as? String == "Unregistered", "\(data(failed))")
+        #expect(data(deactivated)["reason"] as? String == "Unregistered", "\(data(deactivated))")
+        let retry = data(retrying)["details"] as? [String: Any] ?? [:]
+        #expect(retry["providerReason"] as? String == "TooManyRequests" && retry["retryAt"] is String, "\(retry)")
+        let device = try await world.server.request("GET", "/v1/devices/\(devices[0])", key: world.app.serverKey)
+        #expect(device["active"].bool == false)
+        await world.server.terminate()
     }
 
     /// A send to devices with buttons, a tap, an open and a retired token: every event arrives,

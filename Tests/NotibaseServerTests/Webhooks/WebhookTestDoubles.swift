@@ -80,6 +80,12 @@ final class WebhookReceiver: Sendable {
         try JSONSerialization.data(withJSONObject: faults).write(to: URL(fileURLWithPath: directory.path + "/faults.json"), options: .atomic)
     }
 
+    /// Answers every batch `/events` verifies only after `seconds` (a slow receiver: batches stay
+    /// in flight).
+    func slowDown(_ seconds: Double) throws {
+        try String(seconds).write(toFile: directory.path + "/delay", atomically: true, encoding: .utf8)
+    }
+
     /// The faults not taken yet.
     func faultsLeft() -> [String] {
         guard let data = FileManager.default.contents(atPath: directory.path + "/faults.json") else { return [] }

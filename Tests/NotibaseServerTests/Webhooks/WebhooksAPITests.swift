@@ -77,6 +77,34 @@ struct WebhooksAPITests {
         #expect(try await harness.store.rowCount("webhook_outbox") == 0)
     }
 
+    /// The event types are one list: the API answers each with a description, `types` takes exactly
+    /// them (an unknown one is refused naming the field and listing them), and the OpenAPI
+    /// document's enum is the same list.
+    @Test func theEventTypesAreListedWithWhatEachMeansAndAreWhatTypesTakes() async throws {
+        let harness = try await WebhookFixture().harness
+        let app = try await harness.createApp()
+        let listed = await harness.request("GET", "/v1/webhooks/event-types", key: app.serverKey)
+        #expect(listed.status == 200, "\(listed.text)")
+        let types = listed["items"].array.compactMap { $0["type"].string }
+        #expect(types == WebhookEventType.all && types.count == Set(types).count && types.count >= 14)
+        #expect(listed["items"].array.allSatisfy { ($0["description"].string?.count ?? 0) >= 20 }, "\(listed.text)")
+        #expect(await harness.request("GET", "/v1/webhooks/event-types", key: app.clientKey).status == 403)
+        #expect(await harness.request("GET", "/v1/webhooks/event-types", key: nil).status == 401)
+
+        let every = types.map { "\"\($0)\"" }.joined(separator: ", ")
+        let created = await harness.request("POST", "/v1/webhooks", key: app.serverKey, body: #"{"url": "\#(Self.url)", "types": [\#(every)]}"#)
+        #expect(created.status == 201 && created["types"].array.compactMap(\.string) == types, "\(created.text)")
+        let unknown = await harness.request("POST", "/v1/webhooks", key: app.serverKey, body: #"{"url": "\#(Self.url)", "types": ["delivery.sentt"]}"#)
+        let message = unknown["error"]["message"].string ?? ""
+        #expect(unknown.status == 400 && unknown["error"]["field"].string == "types" && types.allSatisfy(message.contains), "\(unknown.text)")
+        let id = try #require(created["id"].string)
+        let patched = await harness.request("PATCH", "/v1/webhooks/\(id)", key: app.serverKey, body: #"{"types": ["device.updated"]}"#)
+        #expect(patched.status == 400 && patched["error"]["field"].string == "types" && types.allSatisfy((patched["error"]["message"].string ?? "").contains))
+
+        let document = try JSONDecoder().decode(JSONValue.self, from: Data(OpenAPIDocument.bytes))
+        #expect(document["components"]["schemas"]["WebhookEventType"]["enum"].array.compactMap(\.string) == types)
+    }
+
     @Test func patchChangesTypesAndEnabledAndDeleteRemoves() async throws {
         let harness = try await WebhookFixture().harness
         let app = try await harness.createApp()

@@ -98,23 +98,25 @@ extension PostgresStore {
         _ connection: PostgresConnection, _ post: PostedMessage, claim: FanOutClaim?, bytes: GroupBytes
     ) throws -> (PostedMessage.Outcome, Int?) {
         var message = post.message
-        message.audienceSize = try Self.audienceSize(connection, appID: message.appID, message.audience)
-        let (stored, replayed) = try insertMessage(connection, message, idempotencyKey: post.idempotencyKey, window: post.window, group: bytes)
-        guard !replayed, message.audienceSize <= post.limit else { return (PostedMessage.Outcome(record: stored, replayed: replayed), nil) }
-        let (batch, stamped) = try writeFanOutBatch(
+        // The devices its deliveries go to are read first, and are its audience when there are no
+        // more than it writes at once: one statement where a count and a read took two.
+        let targets = try Self.fanOutTargets(connection, appID: message.appID, audience: message.audience, after: 0, limit: post.limit + 1)
+        message.audienceSize = targets.count <= post.limit ? targets.count : try Self.audienceSize(connection, appID: message.appID, message.audience)
+        let writesNow = message.audienceSize <= post.limit
+        let (stored, replayed) = try insertMessage(
+            connection, message, idempotencyKey: post.idempotencyKey, window: post.window, group: bytes, announce: !writesNow)
+        guard !replayed, writesNow else { return (PostedMessage.Outcome(record: stored, replayed: replayed), nil) }
+        let (batch, stamped, changed) = try writeFanOutBatch(
             connection, messageSeq: stored.seq, audience: message.audience, limit: post.limit + 1, now: post.now, claim: claim, plan: post.plan,
-            inserted: stored)
-        // What the batch changed (sending, or completed when nobody matched), without decoding the content again.
+            inserted: stored, targets: targets)
+        // What the batch changed (sending, or completed when nobody matched), as it wrote it: no read.
         var after = stored
-        if let row = try connection.query("SELECT state, finished_at FROM messages WHERE seq = $1", [.int(stored.seq)]).first({ ($0.text(0), $0.optionalInt(1)) }) {
-            after.state = MessageState(rawValue: row.0) ?? after.state
-            after.finishedAt = row.1
-        }
+        after.state = changed.state
+        after.finishedAt = changed.finishedAt
         let outcome = PostedMessage.Outcome(record: after, replayed: false, written: batch.written, claimed: batch.claimed, counts: batch.counts)
         return (outcome, batch.written > 0 ? stamped : nil)
     }
 
-    /// The message stored, or the one its idempotency key names: inside a transaction.
     /// The stored bytes a group of posts adds to its apps (``createMessagesWithDeliveries(_:claim:)``):
     /// each app's count is read once, unlocked, each post checked against it and what the group
     /// added before it, and the group's additions written at the end. Groups committing at the
@@ -130,8 +132,11 @@ extension PostgresStore {
 
     /// `group`: the bytes are counted in the group's tally (written at its end), not in the app's
     /// row at once.
+    /// The message stored, or the one its idempotency key names: inside a transaction.
+    /// `announce`: whether the fan-out loops of every node are told (not when the caller writes
+    /// the message's deliveries itself, in this transaction).
     private func insertMessage(
-        _ connection: PostgresConnection, _ message: NewMessage, idempotencyKey: String?, window: Int, group: GroupBytes? = nil
+        _ connection: PostgresConnection, _ message: NewMessage, idempotencyKey: String?, window: Int, group: GroupBytes? = nil, announce: Bool = true
     ) throws -> (MessageRecord, replayed: Bool) {
         if let key = idempotencyKey {
             try connection.run("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [.text(message.appID), .text(key)])
@@ -174,7 +179,7 @@ extension PostgresStore {
              .optionalText(try message.pacing.map(StoredJSON.encode))]).first({ $0.int(0) }) else {
             throw StorageError.corrupt("message insert returned nothing")
         }
-        try self.announce(.fanOut, on: connection)
+        if announce { try self.announce(.fanOut, on: connection) }
         if let key = idempotencyKey {
             try connection.run(
                 """

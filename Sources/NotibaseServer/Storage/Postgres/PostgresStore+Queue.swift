@@ -19,7 +19,7 @@ extension PostgresStore {
     /// skips it (nothing written, not done) and takes its turn on the next round, so a node that
     /// dies mid-fan-out leaves the message to the others at its last committed batch.
     func fanOutBatch(messageSeq: Int, audience: Audience, limit: Int, now: Int, claim: FanOutClaim?, plan: @escaping FanOutPlan) async throws -> FanOutBatch {
-        let (batch, written) = try await pool.transaction { connection in
+        let (batch, written, _) = try await pool.transaction { connection in
             try self.writeFanOutBatch(connection, messageSeq: messageSeq, audience: audience, limit: limit, now: now, claim: claim, plan: plan)
         }
         // A new week's first rows: statistics for it now, not at autovacuum's first visit
@@ -50,38 +50,38 @@ extension PostgresStore {
     /// transaction, and the time its deliveries are stamped with.
     /// `inserted` is the message when this transaction stored it (its row is this transaction's
     /// already; not read again).
+    ///
+    /// `targets`: the devices after the message's cursor, when the caller read them already
+    /// (``fanOutTargets(_:appID:audience:after:limit:)``).
     func writeFanOutBatch(
         _ connection: PostgresConnection, messageSeq: Int, audience: Audience, limit: Int, now: Int, claim: FanOutClaim?, plan: FanOutPlan,
-        inserted: MessageRecord? = nil
-    ) throws -> (FanOutBatch, Int) {
-        let source = audience.postgresSource(parameter: 3)
+        inserted: MessageRecord? = nil, targets read: [FanOutTarget]? = nil
+    ) throws -> (FanOutBatch, Int, after: (state: MessageState, finishedAt: Int?)) {
         guard let message = try inserted ?? connection.query(
             "SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1 FOR UPDATE SKIP LOCKED", [.int(messageSeq)]).first(Rows.message) else {
-            return (FanOutBatch(written: 0, done: false), now)
+            return (FanOutBatch(written: 0, done: false), now, (.fanningOut, nil))
         }
-        guard Lifecycle.toFanOut.contains(message.state) else { return (FanOutBatch(written: 0, done: true), now) }
-        let targets = try connection.query(
-            """
-            SELECT \(Rows.fanOutTargetColumns) FROM \(source.from)
-            WHERE devices.app_id = $1 AND devices.active = 1 AND devices.seq > $2 AND \(source.condition)
-            ORDER BY devices.seq LIMIT $\(source.values.count + 3)
-            """, [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]).map(Rows.fanOutTarget)
+        guard Lifecycle.toFanOut.contains(message.state) else { return (FanOutBatch(written: 0, done: true), now, (message.state, message.finishedAt)) }
+        let targets = try read ?? Self.fanOutTargets(connection, appID: message.appID, audience: audience, after: message.fanOutCursor, limit: limit)
         let writes = plan(FanOutInputs(message: message, targets: targets, limit: limit, now: now, claim: claim))
         let written = writes.written
         let ids = try Identifier.make(count: writes.rows.count, milliseconds: written)
         var claimed: [ClaimedDelivery] = []
         if !writes.rows.isEmpty {
-            // The whole batch in one statement; the claimed ones' numbers come back.
+            // The whole batch in one statement, which moves the message's cursor too; the claimed
+            // ones' numbers come back.
             let rows = zip(writes.rows, ids).map { NewDelivery($0, id: $1, now: now) }
             let numbers = try connection.query(
                 """
+                WITH moved AS (UPDATE messages SET fanout_cursor = $5, state = $6 WHERE seq = $1)
                 INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, attempts, created_at, updated_at, moment_at, scheduled_at, schedule)
                 SELECT r.id, $1, r.device, r.platform, r.variant, coalesce(r.state, 'queued'), CASE WHEN r.state IS NULL THEN coalesce(r.due, $4) END,
                     coalesce(r.attempts, 0), $2, $2, r.moment, r.scheduled, r.schedule
                 FROM jsonb_to_recordset($3::jsonb)
                     AS r(id text, device bigint, platform text, variant text, state text, due bigint, attempts integer, moment bigint, scheduled bigint, schedule text)
                 RETURNING id, seq, attempts
-                """, [.int(messageSeq), .int(written), .text(try Self.json(rows)), .int(now)]).map { (id: $0.text(0), seq: $0.int(1), attempts: $0.int(2)) }
+                """, [.int(messageSeq), .int(written), .text(try Self.json(rows)), .int(now), .int(writes.cursor), .text(writes.state.rawValue)])
+                .map { (id: $0.text(0), seq: $0.int(1), attempts: $0.int(2)) }
                 .reduce(into: [String: Int]()) { numbers, row in
                     if row.attempts > 0 { numbers[row.id] = row.seq }
                 }
@@ -89,7 +89,9 @@ extension PostgresStore {
                 guard let seq = numbers[id] else { throw StorageError.corrupt("a delivery claimed by its fan-out was not written") }
                 return row.claimedDelivery(seq: seq, id: id, messageSeq: messageSeq, written: written)
             }
-            try self.announce(.delivery, on: connection)
+            // Rows this node claimed go to its own workers (the Handoff); the others wake every
+            // node's. A one-device post's delivery is claimed: no notification, one round trip less.
+            if writes.rows.contains(where: { !$0.claimed }) { try self.announce(.delivery, on: connection) }
         }
         let failures = zip(writes.rows, ids).compactMap { row, id in row.failure.map { Failure(id: id, detail: $0) } }
         if !failures.isEmpty {
@@ -103,10 +105,27 @@ extension PostgresStore {
         if let pacing = writes.pacing {
             try connection.run("UPDATE messages SET pacing = $1 WHERE seq = $2", [.text(try StoredJSON.encode(pacing)), .int(messageSeq)])
         }
-        try connection.run(
-            "UPDATE messages SET fanout_cursor = $1, state = $2 WHERE seq = $3", [.int(writes.cursor), .text(writes.state.rawValue), .int(messageSeq)])
-        if writes.done { try Self.completeIfFinished(connection, messageSeqs: [messageSeq], now: written) }
-        return (FanOutBatch(written: targets.count, done: writes.done, claimed: claimed, counts: writes.counts), written)
+        if writes.rows.isEmpty {
+            try connection.run(
+                "UPDATE messages SET fanout_cursor = $1, state = $2 WHERE seq = $3", [.int(writes.cursor), .text(writes.state.rawValue), .int(messageSeq)])
+        }
+        var after = (state: writes.state, finishedAt: message.finishedAt)
+        if writes.mayComplete, try connection.query(Self.completion + " RETURNING seq", [.int(written), .text(JSON.text([messageSeq]))]).first({ $0.int(0) }) != nil {
+            after = (Lifecycle.completed, written)
+        }
+        return (FanOutBatch(written: targets.count, done: writes.done, claimed: claimed, counts: writes.counts), written, after)
+    }
+
+    /// The next `limit` active devices of `audience` after the cursor `after`, in the order a
+    /// fan-out writes them.
+    static func fanOutTargets(_ connection: PostgresConnection, appID: String, audience: Audience, after cursor: Int, limit: Int) throws -> [FanOutTarget] {
+        let source = audience.postgresSource(parameter: 3)
+        return try connection.query(
+            """
+            SELECT \(Rows.fanOutTargetColumns) FROM \(source.from)
+            WHERE devices.app_id = $1 AND devices.active = 1 AND devices.seq > $2 AND \(source.condition)
+            ORDER BY devices.seq LIMIT $\(source.values.count + 3)
+            """, [.text(appID), .int(cursor)] + source.values + [.int(limit)]).map(Rows.fanOutTarget)
     }
 
     /// A delivery to write, as the batch's statement reads it: what is as most rows have it
@@ -187,14 +206,14 @@ extension PostgresStore {
         ) AS sending ORDER BY turn, seq LIMIT $1
         """
 
-    /// Records what happened to claimed deliveries, in one transaction of three statements (the
-    /// events written with the deliveries' partition key, which their update returns).
+    /// Records what happened to claimed deliveries, in one transaction of two or three statements
+    /// (the events written with the deliveries' partition key, which their update returns; the
+    /// devices' deactivations, when there are any; the messages' completion).
     func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
         let rows = try Self.json(updates.map { Outcome(seq: $0.seq, state: $0.state.rawValue, dueAt: $0.dueAt, providerID: $0.providerID) })
         let events = try Self.json(updates.filter { $0.state != .sent }.map { Event(seq: $0.seq, event: $0.event, detail: $0.detail?.stored) })
-        let deactivations = try Self.json(updates.compactMap { update in
-            update.deactivateDevice.map { Deactivation(seq: $0.seq, reason: $0.reason, at: $0.at) }
-        })
+        let deactivated = updates.compactMap { update in update.deactivateDevice.map { Deactivation(seq: $0.seq, reason: $0.reason, at: $0.at) } }
+        let deactivations = try Self.json(deactivated)
         try await pool.transaction { connection in
             try connection.run(
                 """
@@ -210,11 +229,13 @@ extension PostgresStore {
                 SELECT e.seq, updated.created_at, e.event, $2, e.detail
                 FROM jsonb_to_recordset($3::jsonb) AS e(seq bigint, event text, detail text) JOIN updated ON updated.seq = e.seq
                 """, [.text(rows), .int(now), .text(events)])
-            try connection.run(
-                """
-                UPDATE devices v SET active = 0, deactivated_reason = x.reason, deactivated_at = x.at, updated_at = $2
-                FROM jsonb_to_recordset($1::jsonb) AS x(seq bigint, reason text, at bigint) WHERE v.seq = x.seq AND v.active = 1
-                """, [.text(deactivations), .int(now)])
+            if !deactivated.isEmpty {
+                try connection.run(
+                    """
+                    UPDATE devices v SET active = 0, deactivated_reason = x.reason, deactivated_at = x.at, updated_at = $2
+                    FROM jsonb_to_recordset($1::jsonb) AS x(seq bigint, reason text, at bigint) WHERE v.seq = x.seq AND v.active = 1
+                    """, [.text(deactivations), .int(now)])
+            }
             try Self.completeIfFinished(connection, messageSeqs: messageSeqs, now: now)
         }
     }

@@ -61,7 +61,7 @@ extension SQLiteStore {
         }
         try connection.run(
             "UPDATE messages SET fanout_cursor = ?, state = ? WHERE seq = ?", [.int(writes.cursor), .text(writes.state.rawValue), .int(messageSeq)])
-        if writes.done { try completeIfFinished(messageSeqs: [messageSeq], now: writes.written) }
+        if writes.mayComplete { try completeIfFinished(messageSeqs: [messageSeq], now: writes.written) }
         return FanOutBatch(written: targets.count, done: writes.done, claimed: claimed, counts: writes.counts)
     }
 

@@ -18,11 +18,13 @@ make_certificates, in the senders' tests), prints `READY <port>`, and answers by
                                entry says ("500", "hang", "close-mid", "429:SECONDS"; each taken
                                once, in order), else verifies with standardwebhooks under the
                                secret in STATE_DIR/secret (the test writes it once the endpoint
-                               exists): 204, or 400 with why. Logs the batch's events' IDs and types.
+                               exists): 204, or 400 with why, after STATE_DIR/delay's seconds when
+                               the test wrote one (a slow receiver). Logs the batch's events' IDs and types.
 
 With --plain it speaks http, not https (for `notibase serve --webhook-allow-insecure`).
 
-Every request is logged to STATE_DIR/log.jsonl: path, headers, body, and what became of it.
+Every request is logged to STATE_DIR/log.jsonl: path, headers, body, the client's port (`peer_port`,
+so a test can tell which of its processes sent it), and what became of it.
 """
 import argparse
 import json
@@ -31,6 +33,7 @@ import socket
 import ssl
 import sys
 import threading
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "NotibaseSendersTests", "Peers"))
 from h2peer import make_certificates  # noqa: E402
@@ -130,6 +133,11 @@ def receive_events(stream, headers, body, entry, arguments):
         answer(stream, 429, b"slow down", [("Retry-After", fault[len("429:"):])])
     else:
         try:
+            with open(os.path.join(arguments.state_dir, "delay")) as handle:
+                time.sleep(float(handle.read()))
+        except (OSError, ValueError):
+            pass
+        try:
             with open(os.path.join(arguments.state_dir, "secret")) as handle:
                 secret = handle.read().strip()
             payload = standardwebhooks.Webhook(secret).verify(body, {name: headers.get(name, "") for name in ("webhook-id", "webhook-timestamp", "webhook-signature")})
@@ -165,7 +173,8 @@ def handle(connection, context, arguments):
             return
         method, target, headers, body = request
         path, _, query = target.partition("?")
-        entry = {"event": "request", "method": method, "path": path, "query": query, "headers": headers, "body": body.decode("utf-8", "replace")}
+        entry = {"event": "request", "method": method, "path": path, "query": query, "headers": headers, "body": body.decode("utf-8", "replace"),
+                 "peer_port": connection.getpeername()[1]}
         if path.startswith("/status/"):
             status = int(path[len("/status/"):])
             extra = []

@@ -5,20 +5,15 @@ import { h, replace, field, setFieldError, announce, when } from '../dom.js';
 import * as api from '../api.js';
 import { secretBox, errorsInto } from './apps.js';
 
-// The API's event types (docs/server.md, Webhooks).
-const eventTypes = [
-  'message.created', 'message.completed', 'message.cancelled', 'message.failed',
-  'delivery.sent', 'delivery.failed', 'delivery.retrying', 'delivery.rendered', 'delivery.opened',
-  'delivery.action', 'delivery.dismissed', 'device.registered', 'device.deactivated', 'webhook.test',
-];
 const outcomes = { answered: 'Answered', timed_out: 'Timed out', failed: 'Failed to connect', refused: 'Refused (address policy)' };
 const path = (endpoint, rest = '') => `/v1/webhooks/${encodeURIComponent(endpoint.id)}${rest}`;
 
 // The types as checkboxes, with "every type" (also those added later) as the first: the API's
-// `types` left out (null). `chosen` null means every type.
-function typesField(chosen) {
+// `types` left out (null). `eventTypes` are the API's own (GET /v1/webhooks/event-types), each
+// with its description; `chosen` null means every type.
+function typesField(eventTypes, chosen) {
   const every = h('input', { type: 'checkbox', name: 'every', checked: !chosen });
-  const boxes = eventTypes.map((type) => h('input', { type: 'checkbox', value: type, checked: !chosen || chosen.includes(type) }));
+  const boxes = eventTypes.map(({ type }) => h('input', { type: 'checkbox', value: type, checked: !chosen || chosen.includes(type) }));
   const sync = () => { for (const box of boxes) box.disabled = every.checked; };
   every.addEventListener('change', sync);
   sync();
@@ -26,7 +21,7 @@ function typesField(chosen) {
   const wrapper = h('div', { class: 'field', 'data-field': 'types' },
     h('fieldset', {}, h('legend', {}, 'Event types'),
       h('label', { class: 'check' }, every, ' Every type, also those added later'),
-      h('div', { class: 'checks' }, boxes.map((box) => h('label', { class: 'check' }, box, ' ', h('code', {}, box.value))))),
+      h('div', { class: 'checks' }, boxes.map((box, index) => h('label', { class: 'check', title: eventTypes[index].description }, box, ' ', h('code', {}, box.value))))),
     error);
   wrapper.value = () => (every.checked ? null : boxes.filter((box) => box.checked).map((box) => box.value));
   return wrapper;
@@ -35,10 +30,10 @@ function typesField(chosen) {
 function clearErrors(form) { form.querySelectorAll('.field').forEach((wrapper) => setFieldError(wrapper, null)); }
 
 // The form that adds an endpoint; its secret is shown once in `reveal`.
-function addForm(refresh, reveal) {
+function addForm(eventTypes, refresh, reveal) {
   const url = h('input', { type: 'text', name: 'url', autocomplete: 'off', spellcheck: false, placeholder: 'https://hooks.example.com/notibase' });
   const description = h('input', { type: 'text', name: 'description', autocomplete: 'off', maxlength: 500 });
-  const types = typesField(null);
+  const types = typesField(eventTypes, null);
   const form = h('form', { class: 'card', novalidate: true, 'aria-labelledby': 'add-webhook-title' },
     h('h2', { id: 'add-webhook-title' }, 'Add an endpoint'),
     field('URL', url, { name: 'url', hint: 'https, on a public address: Notibase POSTs batches of signed events to it.' }),
@@ -62,12 +57,12 @@ function addForm(refresh, reveal) {
   return form;
 }
 
-function editForm(endpoint, refresh) {
+function editForm(endpoint, eventTypes, refresh) {
   const url = h('input', { type: 'text', autocomplete: 'off', spellcheck: false, value: endpoint.url });
   const description = h('input', { type: 'text', autocomplete: 'off', maxlength: 500, value: endpoint.description || '' });
   const enabled = h('input', { type: 'checkbox', checked: endpoint.enabled });
-  const every = endpoint.types.length === eventTypes.length && eventTypes.every((type) => endpoint.types.includes(type));
-  const types = typesField(every ? null : endpoint.types);
+  const every = endpoint.types.length === eventTypes.length && eventTypes.every(({ type }) => endpoint.types.includes(type));
+  const types = typesField(eventTypes, every ? null : endpoint.types);
   const form = h('form', { class: 'edit-webhook', novalidate: true, 'aria-label': `Edit ${endpoint.url}` },
     field('URL', url, { name: 'url' }), types, field('Description', description, { name: 'description' }),
     h('div', { class: 'field', 'data-field': 'enabled' }, h('label', { class: 'check' }, enabled, ' Enabled'), h('p', { class: 'error', hidden: true })),
@@ -117,7 +112,7 @@ export function attemptsTable(items) {
       h('td', {}, h('pre', { class: 'answer' }, attempt.answer || ''))))));
 }
 
-function endpointCard(endpoint, refresh, reveal) {
+function endpointCard(endpoint, eventTypes, refresh, reveal) {
   const attempts = h('div', { class: 'attempts-list' }, h('p', { class: 'hint' }, 'Loading…'));
   const loadAttempts = async () => {
     try {
@@ -163,7 +158,7 @@ function endpointCard(endpoint, refresh, reveal) {
         announce('The endpoint is deleted');
         refresh();
       }, 'danger')),
-    editForm(endpoint, refresh), replayForm(endpoint),
+    editForm(endpoint, eventTypes, refresh), replayForm(endpoint),
     h('h4', {}, 'Recent attempts'), attempts);
   loadAttempts();
   return card;
@@ -173,13 +168,17 @@ export function webhooksPage(root) {
   const revealed = h('div', { 'aria-live': 'assertive' });
   const list = h('div', { class: 'webhooks' });
   const reveal = (node) => { replace(revealed, node); node.scrollIntoView({ block: 'nearest' }); };
-  async function refresh() {
-    try {
-      const answer = await api.get('/v1/webhooks');
-      const items = answer.items || [];
-      replace(list, items.length ? items.map((endpoint) => endpointCard(endpoint, refresh, reveal)) : h('p', {}, 'No endpoints yet.'));
-    } catch (error) { replace(list, h('p', { class: 'error' }, error.message)); }
-  }
-  root.append(h('h1', {}, 'Webhooks'), revealed, addForm(refresh, reveal), h('h2', {}, 'Endpoints'), list);
-  refresh();
+  root.append(h('h1', {}, 'Webhooks'), revealed);
+  // The forms offer the API's own event types, each with what it means.
+  api.get('/v1/webhooks/event-types').then(({ items: eventTypes }) => {
+    async function refresh() {
+      try {
+        const answer = await api.get('/v1/webhooks');
+        const items = answer.items || [];
+        replace(list, items.length ? items.map((endpoint) => endpointCard(endpoint, eventTypes, refresh, reveal)) : h('p', {}, 'No endpoints yet.'));
+      } catch (error) { replace(list, h('p', { class: 'error' }, error.message)); }
+    }
+    root.append(addForm(eventTypes, refresh, reveal), h('h2', {}, 'Endpoints'), list);
+    refresh();
+  }, (error) => root.append(h('p', { class: 'error' }, error.message)));
 }
