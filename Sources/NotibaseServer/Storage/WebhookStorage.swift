@@ -3,10 +3,11 @@
 /// is atomic, as the rest of ``Storage``'s.
 ///
 /// Events reach `webhook_events`, the stream, only through ``feedWebhookEvents(limit:)``: the
-/// delivery history (`delivery_events`) and the outbox the database's own triggers write in the
-/// same transaction as a message's or a device's change (`webhook_outbox`) are merged there in the
-/// order they committed, so an endpoint's cursor over the stream never skips an event committed
-/// late.
+/// delivery history (`delivery_events`) and the outbox written in the same transaction as a
+/// message's, a device's or a batch of deliveries' change (`webhook_outbox`: by the database's own
+/// triggers, and SQLite's sends by `recordDeliveries`) are merged there in the order they
+/// committed, so an endpoint's cursor over the stream never skips an event committed late. A row
+/// may hold several events (a batch's sends); the stream is read event by event.
 protocol WebhookStorage: Sendable {
     /// Stores a new endpoint; it reads the events recorded after this moment.
     func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) async throws -> WebhookEndpointRecord
