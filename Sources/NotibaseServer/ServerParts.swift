@@ -69,7 +69,8 @@ struct ServerParts: Sendable {
             webhookTransport: webhookTransport)
         let fanOut = FanOut(
             store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize,
-            minimumBatchSize: options.fanOutMinimumBatchSize, signals: signals, handoff: (handoff, delivery.lease))
+            minimumBatchSize: options.fanOutMinimumBatchSize, signals: signals, handoff: (handoff, delivery.lease),
+            posted: { [posts = context.messages.posts] in posts.submitted })
         let worker = DeliveryWorker(
             store: store, senders: senders, vault: CredentialVault(store: store, box: box, clock: clock, logger: logger), clock: clock, logger: logger,
             metrics: metrics, signer: signer, options: DeliveryWorker.Options(batchSize: delivery.batchSize, lease: delivery.lease, policy: options.policy),

@@ -2,7 +2,9 @@
 /// while one takes longer than ``slow`` (a busy database, a slow backend), and grown back while
 /// they take under ``quick``. What waits for the batch in progress (on SQLite, everything; see
 /// ``Storage/fanOutBatchTarget``), so this bounds how long a message posted during a large
-/// fan-out, and on SQLite every request, waits for its turn.
+/// fan-out, and on SQLite every request, waits for its turn. While one-device messages arrive
+/// (one came during the last batch), batches are the smallest: each of them waits for the batch
+/// in progress, and the fan-out takes what they leave.
 struct BatchPacing: Sendable {
     let maximum: Int
     let minimum: Int
@@ -21,8 +23,11 @@ struct BatchPacing: Sendable {
         size = self.maximum
     }
 
-    mutating func record(_ took: Duration) {
-        if took > slow {
+    /// How long the last batch took, and whether a one-device message arrived meanwhile.
+    mutating func record(_ took: Duration, othersArrived: Bool = false) {
+        if othersArrived {
+            size = minimum
+        } else if took > slow {
             size = max(minimum, size / 2)
         } else if took < quick {
             size = min(maximum, size * 2)

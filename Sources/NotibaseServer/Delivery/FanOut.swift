@@ -16,14 +16,18 @@ actor FanOut {
     private let signals: WorkSignals
     /// Where what it writes claimed for this node's workers goes, and for how long it is leased.
     private let handoff: (queue: Handoff, lease: Duration)?
+    /// A count that grows with each one-device message posted on this node (``MessageService/posts``):
+    /// while it grows, batches are the smallest (``BatchPacing``).
+    private let posted: @Sendable () -> Int
 
     /// Batches of `batchSize` devices, or down to `minimumBatchSize` while they are slow
-    /// (``BatchPacing``; by default the size is fixed). With `handoff`, each batch writes what it
-    /// has room for claimed for this node's workers (``Handoff``).
+    /// (``BatchPacing``; by default the size is fixed), and while `posted` grows. With `handoff`,
+    /// each batch writes what it has room for claimed for this node's workers (``Handoff``).
     init(
         store: any Storage, clock: WallClock, logger: Logger, metrics: Metrics, batchSize: Int, minimumBatchSize: Int? = nil,
-        signals: WorkSignals = WorkSignals(), handoff: (queue: Handoff, lease: Duration)? = nil
+        signals: WorkSignals = WorkSignals(), handoff: (queue: Handoff, lease: Duration)? = nil, posted: @escaping @Sendable () -> Int = { 0 }
     ) {
+        self.posted = posted
         self.handoff = handoff
         self.store = store
         self.signals = signals
@@ -73,13 +77,14 @@ actor FanOut {
             let chooser = VariantChooser(content)
             do {
                 let started = ContinuousClock.now
+                let postedBefore = posted()
                 let claim = handoff.flatMap { handoff in
                     let room = handoff.queue.room
                     return room > 0 ? FanOutClaim(lease: Int(handoff.lease.seconds * 1000), limit: room) : nil
                 }
                 let batch = try await store.fanOutBatch(
                     messageSeq: message.seq, audience: audience, chooser: chooser, limit: pacing.size, now: clock.milliseconds(), claim: claim)
-                pacing.record(ContinuousClock.now - started)
+                pacing.record(ContinuousClock.now - started, othersArrived: posted() != postedBefore)
                 handoff?.queue.put(batch.claimed)
                 round.written += batch.written
                 metrics.recordFanOut(deliveries: batch.written)

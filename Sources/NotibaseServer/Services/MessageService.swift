@@ -38,7 +38,7 @@ struct MessageService: Sendable {
     ) {
         posts = GroupCommit(limit: Self.postsPerCommit, concurrency: store.groupCommitsAtOnce) { posts in
             let claim = handoff.flatMap { handoff in
-                let room = handoff.queue.room
+                let room = handoff.queue.roomForPosts
                 return room > 0 ? FanOutClaim(lease: Int(handoff.lease.seconds * 1000), limit: room) : nil
             }
             let outcomes = try await store.createMessagesWithDeliveries(posts, claim: claim)

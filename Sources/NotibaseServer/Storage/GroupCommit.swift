@@ -26,6 +26,8 @@ final class GroupCommit<Item: Sendable, Output: Sendable>: Sendable {
         var waiting: [Waiting] = []
         /// Groups being committed now.
         var committing = 0
+        /// Items submitted since it was made.
+        var submitted = 0
     }
 
     private let state = Mutex(State())
@@ -49,6 +51,7 @@ final class GroupCommit<Item: Sendable, Output: Sendable>: Sendable {
         try await withCheckedThrowingContinuation { continuation in
             let starts = state.withLock { state in
                 state.waiting.append(Waiting(item: item, continuation: continuation))
+                state.submitted &+= 1
                 guard state.committing < concurrency else { return false }
                 state.committing += 1
                 return true
@@ -61,6 +64,9 @@ final class GroupCommit<Item: Sendable, Output: Sendable>: Sendable {
 
     /// How many items wait for the next group (for tests).
     var waitingCount: Int { state.withLock { $0.waiting.count } }
+
+    /// How many items were submitted so far: it grows while others write (the fan-out makes way).
+    var submitted: Int { state.withLock { $0.submitted } }
 
     /// Commits the waiting groups until none is left (alongside the others under way).
     private func commitGroups() async {

@@ -74,6 +74,22 @@ struct HandoffTests {
         #expect(second.messages[30]?.id == "m30", "the message of a post split over two batches travels with both")
     }
 
+    /// A one-device message posted while a large fan-out keeps the handoff full is handed over
+    /// all the same, and a worker takes it before the fan-out's batches and the store's turn,
+    /// every other batch at most, so the fan-out's batches still go out (issue 27).
+    @Test func postsGoFirstEveryOtherBatch() throws {
+        let handoff = Handoff(workers: 1, batchSize: 2)
+        handoff.put(Self.batch(1...2))
+        #expect(handoff.room == 0 && handoff.roomForPosts == 2, "a post had no room beside the fan-out's batch")
+        handoff.put(Self.batch(3...3, message: 30), messages: [try Self.message(30)])
+        #expect(handoff.take()?.deliveries.map(\.seq) == [3], "the post waited behind the fan-out's batch")
+        handoff.put(Self.batch(4...4, message: 40), messages: [try Self.message(40)])
+        #expect(handoff.take()?.deliveries.map(\.seq) == [1, 2], "the fan-out's batch after one of posts")
+        #expect(handoff.take()?.deliveries.map(\.seq) == [4])
+        #expect(handoff.take() == nil, "the store's turn")
+        #expect(handoff.roomForPosts == 2 && handoff.room == 2)
+    }
+
     /// A message cancelled on this node: what waits here of it is dropped (the store's cancel
     /// ends those deliveries), and the others stay.
     @Test func aCancelledMessagesDeliveriesAreDropped() throws {

@@ -12,8 +12,10 @@ struct SQLiteReads {
 /// store's one writing connection. In WAL mode a reader never waits for the writer nor holds it
 /// up, so one tenant's expensive reads (an audience counted over its tags, a long list) take a
 /// reader, never the writer that every app's sends, claims and records queue for; and a read
-/// waits for a write only when every reader is busy. A read sees every transaction committed
-/// before it starts, so a request reads back what it wrote.
+/// waits for a write only when every reader is busy. A read for an app names it, and one app holds
+/// every reader but one at most (``LaneTurns``), so another app's read never waits behind a
+/// tenant's floods of expensive reads. A read sees every transaction committed before it starts,
+/// so a request reads back what it wrote.
 final class SQLiteReaders: Sendable {
     /// How many: one per core here leaves the writer its own, and a tenant's floods of reads
     /// queue behind each other rather than behind the writer.
@@ -31,9 +33,10 @@ final class SQLiteReaders: Sendable {
         }
     }
 
-    func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteReads) throws -> T) async throws -> T {
+    /// Runs `body` on a reader; `app` names the app it reads for (see ``LaneTurns``).
+    func read<T: Sendable>(app: String? = nil, _ body: @escaping @Sendable (SQLiteReads) throws -> T) async throws -> T {
         let plans = self.plans.withLock { $0 }
-        return try await lanes.withConnection { connection in
+        return try await lanes.withConnection(app: app) { connection in
             connection.plans = plans
             return try body(SQLiteReads(connection: connection))
         }
@@ -50,27 +53,27 @@ extension SQLiteStore {
     }
 
     nonisolated func device(appID: String, id: String) async throws -> DeviceRecord? {
-        try await readers.read { try $0.device(appID: appID, id: id) }
+        try await readers.read(app: appID) { try $0.device(appID: appID, id: id) }
     }
 
     nonisolated func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) async throws -> [DeviceRecord] {
-        try await readers.read { try $0.devices(appID: appID, filter: filter, afterSeq: afterSeq, limit: limit) }
+        try await readers.read(app: appID) { try $0.devices(appID: appID, filter: filter, afterSeq: afterSeq, limit: limit) }
     }
 
     nonisolated func audienceSize(appID: String, _ audience: Audience) async throws -> Int {
-        try await readers.read { try $0.audienceSize(appID: appID, audience) }
+        try await readers.read(app: appID) { try $0.audienceSize(appID: appID, audience) }
     }
 
     nonisolated func audienceReaches(appID: String, _ audience: Audience, platform: Platform) async throws -> Bool {
-        try await readers.read { try $0.audienceReaches(appID: appID, audience, platform: platform) }
+        try await readers.read(app: appID) { try $0.audienceReaches(appID: appID, audience, platform: platform) }
     }
 
     nonisolated func audienceByTimeZone(appID: String, _ audience: Audience) async throws -> [String?: Int] {
-        try await readers.read { try $0.audienceByTimeZone(appID: appID, audience) }
+        try await readers.read(app: appID) { try $0.audienceByTimeZone(appID: appID, audience) }
     }
 
     nonisolated func message(appID: String, id: String) async throws -> MessageRecord? {
-        try await readers.read { try $0.message(appID: appID, id: id) }
+        try await readers.read(app: appID) { try $0.message(appID: appID, id: id) }
     }
 
     nonisolated func message(seq: Int) async throws -> MessageRecord? {
@@ -82,7 +85,7 @@ extension SQLiteStore {
     }
 
     nonisolated func messages(appID: String, beforeSeq: Int, limit: Int) async throws -> [MessageRecord] {
-        try await readers.read { try $0.messages(appID: appID, beforeSeq: beforeSeq, limit: limit) }
+        try await readers.read(app: appID) { try $0.messages(appID: appID, beforeSeq: beforeSeq, limit: limit) }
     }
 
     nonisolated func deliveryCounts(messageSeq: Int) async throws -> [(state: String, platform: String, count: Int)] {
@@ -106,11 +109,11 @@ extension SQLiteStore {
     }
 
     nonisolated func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]? {
-        try await readers.read { try $0.deliveries(appID: appID, deviceID: deviceID, state: state, afterSeq: afterSeq, limit: limit) }
+        try await readers.read(app: appID) { try $0.deliveries(appID: appID, deviceID: deviceID, state: state, afterSeq: afterSeq, limit: limit) }
     }
 
     nonisolated func delivery(appID: String, id: String) async throws -> DeliveryRecord? {
-        try await readers.read { try $0.delivery(appID: appID, id: id) }
+        try await readers.read(app: appID) { try $0.delivery(appID: appID, id: id) }
     }
 
     nonisolated func queueDepth() async throws -> Int {
