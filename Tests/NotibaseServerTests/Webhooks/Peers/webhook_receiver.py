@@ -174,7 +174,7 @@ def handle(connection, context, arguments):
         method, target, headers, body = request
         path, _, query = target.partition("?")
         entry = {"event": "request", "method": method, "path": path, "query": query, "headers": headers, "body": body.decode("utf-8", "replace"),
-                 "peer_port": connection.getpeername()[1]}
+                 "peer_port": stream.getpeername()[1]}
         if path.startswith("/status/"):
             status = int(path[len("/status/"):])
             extra = []
