@@ -29,7 +29,11 @@ struct LaneTurns<Lane, Waiter> {
     /// `lane` back from `key`'s caller: the oldest waiter allowed it now, and the lane, or nil
     /// when it stays free.
     mutating func giveBack(_ lane: Lane, key: String?) -> (waiter: Waiter, lane: Lane)? {
-        if let key { held[key] = (held[key] ?? 1) - 1 }
+        if let key {
+            // An app that holds none is forgotten: the table is as large as the apps reading now.
+            let left = (held[key] ?? 1) - 1
+            held[key] = left > 0 ? left : nil
+        }
         guard let index = waiting.firstIndex(where: { allows($0.key) }) else {
             free.append(lane)
             return nil
