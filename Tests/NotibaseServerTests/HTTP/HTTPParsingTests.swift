@@ -19,7 +19,7 @@ struct HTTPParsingTests {
 
     /// The app names the server holds, asked on a new connection.
     func appNames(_ server: Server) async throws -> [String] {
-        let client = try await RawHTTPClient.connect(port: server.port)
+        let client = RawHTTPClient(port: server.port)
         let response = try #require(await client.exchange("GET /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Self.key)\r\n\r\n"))
         let reply = Reply(status: response.status, headers: response.headers, body: Data(response.body.utf8))
         return reply["items"].array.compactMap { $0["name"].string }
@@ -27,7 +27,7 @@ struct HTTPParsingTests {
 
     /// Sends `text` on a new connection; expects one 400 with `code`, then the connection closed.
     func expectRefused(_ server: Server, _ text: String, code: String, field: String? = nil) async throws {
-        let client = try await RawHTTPClient.connect(port: server.port)
+        let client = RawHTTPClient(port: server.port)
         let response = try #require(await client.exchange(text), "no answer")
         #expect(response.status == 400)
         #expect(response.headers["content-type"] == "application/json")
@@ -158,7 +158,7 @@ struct HTTPParsingTests {
     @Test(arguments: ["abc", "-1", "1 2", "99999999999999999999999", "5, 5"])
     func aMalformedContentLengthClosesTheConnectionAndNothingRuns(_ value: String) async throws {
         let (server, directory) = try await InProcessServer.start()
-        let client = try await RawHTTPClient.connect(port: server.port)
+        let client = RawHTTPClient(port: server.port)
         let response = try #require(await client.exchange(
             "POST /v1/apps HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(Self.key)\r\nContent-Type: application/json\r\nContent-Length: \(value)\r\n\r\n"
                 + #"{"name": "a"}"# + Self.createApp("smuggled")))
@@ -175,7 +175,7 @@ struct HTTPParsingTests {
 
     @Test func plainRequestsStillShareAConnection() async throws {
         let (server, directory) = try await InProcessServer.start()
-        let client = try await RawHTTPClient.connect(port: server.port)
+        let client = RawHTTPClient(port: server.port)
         let created = try #require(await client.exchange(Self.createApp("kept")))
         #expect(created.status == 201)
         #expect(created.headers["connection"]?.lowercased() != "close")

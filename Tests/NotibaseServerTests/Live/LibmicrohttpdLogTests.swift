@@ -9,7 +9,7 @@ struct LibmicrohttpdLogTests {
         let directory = TemporaryDirectory()
         let server = try await ServerProcess.start(dataDirectory: directory.path + "/data", arguments: ["--sender", "accept"], captureStandardError: true)
         // libmicrohttpd refuses this length itself, and says so in its log.
-        let client = try await RawHTTPClient.connect(port: server.port)
+        let client = RawHTTPClient(port: server.port)
         let response = try #require(await client.exchange("POST /v1/apps HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n"))
         #expect(response.status == 400)
         var text = ""
