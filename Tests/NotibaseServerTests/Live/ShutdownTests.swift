@@ -11,14 +11,17 @@ struct ShutdownTests {
     @Test func sigtermWhileRequestsWaitAnswersThem503AndExitsZero() async throws {
         let directory = TemporaryDirectory()
         let server = try await ServerProcess.start(dataDirectory: directory.path, arguments: ["--sender", "accept", "--shutdown-grace-seconds", "1"])
-        // Another process holds the database's write lock for 8 s: every write waits for it (the
-        // store's busy timeout is 5 s), so the requests below are still waiting at SIGTERM.
+        // Another process holds the database's write lock until the waiting requests are answered
+        // (its input closes): every write waits for it (the store's busy timeout is 5 s), so the
+        // requests below are still waiting at SIGTERM, however late a loaded machine lets the test
+        // send it. (It held the lock for a fixed 8 s, and on a loaded CI machine the lock was gone
+        // before SIGTERM.) Then the server's shutdown can close the store.
         let locker = try ChildProcess("/usr/bin/env", ["python3", "-c", """
             import sqlite3, sys, time
             connection = sqlite3.connect(sys.argv[1], isolation_level=None)
             connection.execute("BEGIN EXCLUSIVE")
             print("locked", flush=True)
-            time.sleep(8)
+            sys.stdin.readline()
             """, directory.path + "/notibase.sqlite"])
         #expect(try locker.readLine() == "locked")
         let port = server.port
@@ -30,6 +33,7 @@ struct ShutdownTests {
         let started = ContinuousClock.now
         async let status = server.exitStatus(after: SIGTERM)
         let answers = await offPool { sockets.map { $0.readStatus(timeout: 5).status } }
+        locker.closeInput()
         let exit = await status
         for socket in sockets { socket.close() }
         #expect(answers == [503, 503, 503], "the waiting requests were answered \(answers)")
