@@ -311,7 +311,7 @@ enum HeldFileLocks {
     /// Whether this process holds a lock on a file under one of `directories`.
     static func any(under directories: [URL]) -> Bool {
         #if os(Linux)
-        guard let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return false }
+        guard let table = wholeFile("/proc/locks") else { return false }
         let pid = String(getpid())
         var inodes: Set<UInt64> = []
         for line in table.split(separator: "\n") {
@@ -332,5 +332,23 @@ enum HeldFileLocks {
         #else
         return false
         #endif
+    }
+
+    /// A file read to its end. Not `String(contentsOfFile:)`, which reads a file of `/proc` (whose
+    /// size says 0) only as far as its first read: with a few thousand locks in the process (the
+    /// test pass's databases), the lock looked for was past it, and went unseen.
+    static func wholeFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { return String(decoding: bytes, as: UTF8.self) }
+            bytes += chunk[..<count]
+        }
     }
 }

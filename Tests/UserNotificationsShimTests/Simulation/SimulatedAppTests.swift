@@ -87,6 +87,33 @@ struct SuspendedLockTests {
         #expect(released.violations.isEmpty)
     }
 
+    /// `/proc/locks` lists the newest lock first: with locks taken after the extension's (as the
+    /// test pass's databases do), its line is far down a table longer than one read.
+    @Test func aLockHeldIsSeenPastHundredsOfOtherLocks() async throws {
+        let files = TemporaryDirectory()
+        let elsewhere = TemporaryDirectory()
+        let device = SimulatedDevice()
+        device.sharedContainers = [files.url]
+        let lockFile = files.url.appendingPathComponent("app.lock").path
+        let others = (0..<300).map { elsewhere.url.appendingPathComponent("other-\($0).lock").path }
+        let crowded = ClosureExtension { request, handler in
+            let descriptor = open(request.content.userInfo["test_file"] as! String, O_RDWR | O_CREAT, 0o644)
+            flock(descriptor, LOCK_EX)
+            let held = others.map { path in
+                let other = open(path, O_RDWR | O_CREAT, 0o644)
+                flock(other, LOCK_EX)
+                return other
+            }
+            handler(request.content)
+            Thread.sleep(forTimeInterval: 0.2)
+            for other in held { close(other) }
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
+        let drawn = await device.deliver(payload: payload(extra: ["test_file": lockFile]), to: crowded)
+        #expect(drawn.violations == [.fileLockHeldWhileSuspended])
+    }
+
     @Test func aLockOutsideTheContainersIsNotChecked() async throws {
         let files = TemporaryDirectory()
         let elsewhere = TemporaryDirectory()
