@@ -2,32 +2,45 @@ import Dispatch
 import Synchronization
 
 /// A fixed number of database connections, each used from a thread of its own (the C libraries
-/// block), so waiting on the database never holds a thread of Swift's shared pool. A caller
+/// block; ``LaneThread``), so waiting on the database never holds a thread of Swift's shared pool,
+/// and a lane's thread may run below the others' priority (`niceness`). A caller
 /// borrows a lane for one unit of work (a statement or a transaction) and waits its turn when all
 /// are busy, or when its app holds every lane but one (``LaneTurns``). PostgreSQL's pool and
 /// SQLite's readers are built on it.
 final class ConnectionLanes<Connection>: Sendable {
-    /// A connection and the queue it is used on.
+    /// A connection and the thread it is used on.
     private final class Lane: @unchecked Sendable {
-        // Unchecked: `connection` is only touched on `queue`.
-        let queue: DispatchQueue
+        // Unchecked: `connection` is only touched on `thread`.
+        let thread: LaneThread
         let connection: Connection
-        init(label: String, connection: Connection) {
-            queue = DispatchQueue(label: label)
+        init(thread: LaneThread, connection: Connection) {
+            self.thread = thread
             self.connection = connection
         }
     }
 
     private let state: Mutex<LaneTurns<Lane, CheckedContinuation<Lane, Never>>>
+    /// Every lane, to stop their threads.
+    private let lanes: [Lane]
     /// How many connections it holds.
     let size: Int
 
-    /// Opens `size` connections with `open` (the lane's number).
-    init(label: String, size: Int, open: (Int) throws -> Connection) throws {
+    /// Opens `size` connections with `open` (the lane's number), each used on a thread named
+    /// `label` and its number, at `niceness` (0: the process's priority).
+    init(label: String, size: Int, niceness: Int32 = 0, open: (Int) throws -> Connection) throws {
         var lanes: [Lane] = []
-        for index in 0..<size { lanes.append(Lane(label: "\(label)-\(index)", connection: try open(index))) }
+        for index in 0..<size {
+            let connection = try open(index)
+            lanes.append(Lane(thread: LaneThread(name: "\(label)-\(index)", niceness: niceness), connection: connection))
+        }
+        self.lanes = lanes
         self.size = size
         state = Mutex(LaneTurns(lanes: lanes))
+    }
+
+    deinit {
+        // Nothing is borrowed any more (a borrower holds the lanes): each thread ends.
+        for lane in lanes { lane.thread.stop() }
     }
 
     /// Runs `body` with a connection of its own, on that connection's thread. A caller working
@@ -37,11 +50,14 @@ final class ConnectionLanes<Connection>: Sendable {
         let lane = await borrow(app)
         defer { giveBack(lane, app) }
         return try await withCheckedThrowingContinuation { continuation in
-            lane.queue.async {
+            lane.thread.run {
                 continuation.resume(with: Result { try body(lane.connection) })
             }
         }
     }
+
+    /// How many callers wait for a lane (for tests).
+    var waitingCount: Int { state.withLock { $0.waitingCount } }
 
     private func borrow(_ app: String?) async -> Lane {
         await withCheckedContinuation { continuation in

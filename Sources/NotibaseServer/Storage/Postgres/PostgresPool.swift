@@ -12,7 +12,7 @@ final class PostgresPool: Sendable {
 
     /// Opens `size` connections to `url`.
     init(url: String, size: Int) throws {
-        lanes = try ConnectionLanes(label: "notibase-postgres", size: size) { _ in try PostgresConnection(url: url) }
+        lanes = try ConnectionLanes(label: "nb-postgres", size: size) { _ in try PostgresConnection(url: url) }
     }
 
     /// Runs `body` with a connection of its own, off the shared pool. A broken connection is

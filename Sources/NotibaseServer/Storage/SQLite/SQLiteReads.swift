@@ -16,25 +16,53 @@ struct SQLiteReads {
 /// every reader but one at most (``LaneTurns``), so another app's read never waits behind a
 /// tenant's floods of expensive reads. A read sees every transaction committed before it starts,
 /// so a request reads back what it wrote.
+///
+/// Reads whose cost grows with the app's devices or a message's audience, not with what they
+/// return (an audience counted, a funnel), are bulk reads: they have readers of their own, whose
+/// threads run below every other thread of the server (nice ``bulkNiceness``), so on a busy
+/// machine the CPU goes first to requests, sends and the reads bounded by their answer, and a
+/// tenant's counts take what is left (decision 0042).
 final class SQLiteReaders: Sendable {
     /// How many: one per core here leaves the writer its own, and a tenant's floods of reads
     /// queue behind each other rather than behind the writer.
     static let count = 3
+    /// How many readers for bulk reads (one app holds one of them at most while another waits).
+    static let bulkCount = 2
+    /// The bulk readers' nice value: a thread at 10 is given about a tenth of the CPU of one at
+    /// 0 when both want it (Linux's weights, 110 against 1,024), and all of it when alone.
+    static let bulkNiceness: Int32 = 10
 
     private let lanes: ConnectionLanes<SQLiteConnection>
+    private let bulkLanes: ConnectionLanes<SQLiteConnection>
     /// When set (tests), every reader records its statements' plans.
     let plans = Mutex<QueryPlans?>(nil)
 
     init(path: String, busyTimeout: Int32) throws {
-        lanes = try ConnectionLanes(label: "notibase-sqlite-reader", size: Self.count) { _ in
+        let open: (Int) throws -> SQLiteConnection = { _ in
             let connection = try SQLiteConnection(path: path, busyTimeout: busyTimeout)
             try connection.execute("PRAGMA query_only = 1")
             return connection
         }
+        lanes = try ConnectionLanes(label: "nb-reader", size: Self.count, open: open)
+        bulkLanes = try ConnectionLanes(label: "nb-bulk", size: Self.bulkCount, niceness: Self.bulkNiceness, open: open)
     }
 
     /// Runs `body` on a reader; `app` names the app it reads for (see ``LaneTurns``).
     func read<T: Sendable>(app: String? = nil, _ body: @escaping @Sendable (SQLiteReads) throws -> T) async throws -> T {
+        try await read(on: lanes, app: app, body)
+    }
+
+    /// Runs `body`, a read whose cost grows with the app's size, on a bulk reader.
+    func bulkRead<T: Sendable>(app: String? = nil, _ body: @escaping @Sendable (SQLiteReads) throws -> T) async throws -> T {
+        try await read(on: bulkLanes, app: app, body)
+    }
+
+    /// How many reads wait for a bulk reader (for tests).
+    var bulkWaitingCount: Int { bulkLanes.waitingCount }
+
+    private func read<T: Sendable>(
+        on lanes: ConnectionLanes<SQLiteConnection>, app: String?, _ body: @escaping @Sendable (SQLiteReads) throws -> T
+    ) async throws -> T {
         let plans = self.plans.withLock { $0 }
         return try await lanes.withConnection(app: app) { connection in
             connection.plans = plans
@@ -61,7 +89,7 @@ extension SQLiteStore {
     }
 
     nonisolated func audienceSize(appID: String, _ audience: Audience) async throws -> Int {
-        try await readers.read(app: appID) { try $0.audienceSize(appID: appID, audience) }
+        try await readers.bulkRead(app: appID) { try $0.audienceSize(appID: appID, audience) }
     }
 
     nonisolated func audienceReaches(appID: String, _ audience: Audience, platform: Platform) async throws -> Bool {
@@ -69,7 +97,7 @@ extension SQLiteStore {
     }
 
     nonisolated func audienceByTimeZone(appID: String, _ audience: Audience) async throws -> [String?: Int] {
-        try await readers.read(app: appID) { try $0.audienceByTimeZone(appID: appID, audience) }
+        try await readers.bulkRead(app: appID) { try $0.audienceByTimeZone(appID: appID, audience) }
     }
 
     nonisolated func message(appID: String, id: String) async throws -> MessageRecord? {

@@ -1,0 +1,39 @@
+import Foundation
+import Synchronization
+
+/// A thread of its own that runs the work given to it one piece at a time, in order, at a CPU
+/// priority of its own. A lane of ``ConnectionLanes`` runs on one: a Dispatch queue's work moves
+/// between Dispatch's shared threads, and a thread's nice value stays with the thread, so only a
+/// thread of its own can run one kind of work below the others (``SQLiteReaders``' bulk reads).
+final class LaneThread: Sendable {
+    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    /// One signal per job, and one more to stop.
+    private let ready = DispatchSemaphore(value: 0)
+
+    /// Starts the thread, named `name` (Linux keeps 15 characters); with `niceness` above 0 it
+    /// runs below the process's other threads (Linux's nice value is a thread's own).
+    init(name: String, niceness: Int32 = 0) {
+        let thread = Thread { [self] in
+            if niceness > 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
+            while true {
+                ready.wait()
+                // A signal that finds no job is the stop: every job given before it has run.
+                guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return }
+                job()
+            }
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Runs `job` on the thread after the work given before it.
+    func run(_ job: @escaping @Sendable () -> Void) {
+        jobs.withLock { $0.append(job) }
+        ready.signal()
+    }
+
+    /// Ends the thread once the work given so far has run; nothing may be given after.
+    func stop() {
+        ready.signal()
+    }
+}
