@@ -14,7 +14,10 @@ final class LaneThread: Sendable {
     /// runs below the process's other threads (Linux's nice value is a thread's own).
     init(name: String, niceness: Int32 = 0) {
         let thread = Thread { [self] in
+            #if os(Linux)
+            // Linux only: elsewhere `PRIO_PROCESS` with 0 is the whole process, not this thread.
             if niceness > 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
+            #endif
             while true {
                 ready.wait()
                 // A signal that finds no job is the stop: every job given before it has run.

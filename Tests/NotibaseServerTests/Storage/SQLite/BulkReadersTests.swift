@@ -48,6 +48,7 @@ struct BulkReadersTests {
         #expect(try await count.value == 0)
     }
 
+    #if os(Linux)
     @Test func bulkReadsRunBelowTheOtherReadsPriority() async throws {
         let directory = TemporaryDirectory()
         let store = try SQLiteStore(path: directory.path + "/notibase.sqlite")
@@ -57,4 +58,5 @@ struct BulkReadersTests {
         #expect(bulk == min(19, point + SQLiteReaders.bulkNiceness))
         #expect(bulk > point)
     }
+    #endif
 }
