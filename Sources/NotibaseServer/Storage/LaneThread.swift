@@ -10,11 +10,14 @@ final class LaneThread: Sendable {
     /// One signal per job, and one more to stop.
     private let ready = DispatchSemaphore(value: 0)
 
-    /// Starts the thread, named `name` (Linux keeps 15 characters); with `niceness` above 0 it
+    /// Starts the thread, named `name` (Linux keeps 15 bytes); with `niceness` above 0 it
     /// runs below the process's other threads (Linux's nice value is a thread's own).
     init(name: String, niceness: Int32 = 0) {
         let thread = Thread { [self] in
             #if os(Linux)
+            // Named for `top -H` and `perf` (Foundation's name is its own, not the system's, and
+            // Swift sees no `pthread_setname_np`).
+            try? Data(name.utf8.prefix(15)).write(to: URL(fileURLWithPath: "/proc/thread-self/comm"))
             // Linux only: elsewhere `PRIO_PROCESS` with 0 is the whole process, not this thread.
             if niceness > 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
             #endif
@@ -25,7 +28,6 @@ final class LaneThread: Sendable {
                 job()
             }
         }
-        thread.name = name
         thread.start()
     }
 
