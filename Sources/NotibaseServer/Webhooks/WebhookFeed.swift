@@ -45,6 +45,10 @@ enum WebhookFeed {
         return (history + outbox).filter { row in bound.map { row.key <= $0 } ?? true }.sorted { $0.key < $1.key }
     }
 
+    /// How many events `rows` hold (a row of several counts each): what a pass says it looked
+    /// at, so a caller that feeds while passes are full keeps up with rows of a thousand sends.
+    static func eventCount(_ rows: [Row]) -> Int { rows.reduce(0) { $0 + ($1.rendered?.count ?? 1) } }
+
     /// The outbox rows one pass reads, with their `order` first (`condition` chooses them, `sort`
     /// orders them, parameter `limit` is the pass's): the first `limit` rows, and of those only as
     /// many as hold `limit` events (at least one row), so that a pass's memory stays bounded

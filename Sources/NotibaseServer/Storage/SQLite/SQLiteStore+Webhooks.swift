@@ -123,7 +123,7 @@ extension SQLiteStore {
             if let last = rows.last(where: { $0.kind == 1 }) {
                 try connection.run("DELETE FROM webhook_outbox WHERE seq <= ?", [.int(last.seq)])
             }
-            return rows.count
+            return WebhookFeed.eventCount(rows)
         }
     }
 
