@@ -69,6 +69,21 @@ extension WebhookStorageContractTests {
         #expect(try await store.webhookEndpoint(appID: app, id: endpoint)?.dispatch.cursor == sends[2].seq)
     }
 
+    /// A send's `data`, written by hand in the send's transaction on SQLite, is the text the
+    /// feed's encoder writes for the same event: keys sorted, nils left out, strings escaped alike.
+    @Test(arguments: [nil, "p-1"], [nil, #"user "7"/\é"#])
+    func aSendsDataIsWhatTheEncoderWrites(providerID: String?, externalUserID: String?) throws {
+        for (deviceID, platform) in [(nil, nil), ("dev-1", "ios")] as [(String?, String?)] {
+            let written = WebhookFeed.sentData(
+                appID: "app-1", deliveryID: "del-1", providerID: providerID, deviceID: deviceID, externalUserID: externalUserID, messageID: "m1",
+                platform: platform)
+            let encoded = try StoredJSON.encode(WebhookEventData(
+                appId: "app-1", messageId: "m1", deliveryId: "del-1", deviceId: deviceID, externalUserId: externalUserID, platform: platform,
+                details: DeliveryEventDetail(providerID: providerID)))
+            #expect(written == encoded)
+        }
+    }
+
     /// A pass says how many events it took, not rows: the dispatcher feeds again while a pass was
     /// full, and a row of a thousand sends counted as one left the stream behind a large send.
     @Test func aPassCountsTheEventsOfTheRowsItTook() async throws {
