@@ -32,8 +32,8 @@ protocol WebhookStorage: Sendable {
     func webhookAttempts(appID: String, id: String, limit: Int) async throws -> [WebhookAttemptRecord]?
 
     /// Moves up to `limit` events from the delivery history and the outbox into the stream, in the
-    /// order they committed; returns how many it looked at (0: nothing new). On several nodes one
-    /// feeds at a time; the others return 0.
+    /// order they committed; returns how many events it looked at (0: nothing new; a row of
+    /// several counts each). On several nodes one feeds at a time; the others return 0.
     func feedWebhookEvents(limit: Int) async throws -> Int
     /// Leases up to `limit` enabled endpoints with something to send and due at `now` (nobody
     /// else's lease running) for `owner` until `until`.

@@ -16,4 +16,13 @@ enum WebhookBatchBody {
         body += #"]},"timestamp":"# + JSON.text(at.timestamp) + #","type":"# + JSON.text(type) + "}"
         return Array(body.utf8)
     }
+
+    /// The bytes `event` adds to a body, with the comma before it (a bound: the first has none).
+    static func bytes(of event: WebhookEventRecord) -> Int {
+        #"{"data":,"id":,"timestamp":,"type":},"#.utf8.count + event.data.utf8.count + JSON.text(event.id).utf8.count
+            + JSON.text(event.at.timestamp).utf8.count + JSON.text(event.type).utf8.count
+    }
+
+    /// The most bytes a body holds besides its events (its time as long as one with milliseconds).
+    static let envelopeBytes = #"{"data":{"events":[]},"timestamp":,"type":}"#.utf8.count + JSON.text(1.timestamp).utf8.count + JSON.text(type).utf8.count
 }

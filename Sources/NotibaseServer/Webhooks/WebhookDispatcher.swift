@@ -11,8 +11,14 @@ import NotibaseSenders
 /// own, so a slow endpoint holds up only itself; at most ``Options/endpointsAtOnce`` are in flight.
 actor WebhookDispatcher {
     struct Options: Sendable {
-        /// The most events in one request.
+        /// The most events in one request while no more than that are waiting.
         var batchSize = 500
+        /// While more than ``batchSize`` events are waiting (an endpoint behind, as during a large
+        /// send), the most in one request: fewer requests, signatures and store calls per event.
+        var behindBatchSize = 5_000
+        /// A request grown past ``batchSize`` events takes another only while its body stays
+        /// within this many bytes.
+        var behindBatchBytes = 1 << 20
         /// How long the first event of a batch that is not full waits for others.
         var batchWait: Duration = .seconds(1)
         /// One request's whole deadline.
@@ -136,10 +142,12 @@ actor WebhookDispatcher {
         let events: [WebhookEventRecord]
         if let batchLast = state.batchLast, state.batchID != nil {
             events = try await store.webhookEvents(
-                appID: endpoint.appID, endpointID: endpoint.id, after: state.cursor, through: batchLast, limit: options.batchSize
+                appID: endpoint.appID, endpointID: endpoint.id, after: state.cursor, through: batchLast, limit: options.mostInABatch
             ).filter { endpoint.wants($0.type) }
         } else {
-            let next = try await store.webhookEvents(appID: endpoint.appID, endpointID: endpoint.id, after: state.cursor, through: nil, limit: options.batchSize)
+            let waiting = try await store.webhookEvents(
+                appID: endpoint.appID, endpointID: endpoint.id, after: state.cursor, through: nil, limit: options.mostInABatch)
+            let next = waiting.prefix(options.batchLength(waiting))
             guard let last = next.last else {
                 _ = try await save(endpoint, state, attempt: nil, release: true)
                 return false
@@ -151,9 +159,7 @@ actor WebhookDispatcher {
                 _ = try await save(endpoint, state, attempt: nil, release: true)
                 return false
             }
-            state.batchID = "msg_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-            state.batchLast = last.seq
-            state.batchAttempts = 0
+            state.fix(last: last.seq)
             if wanted.isEmpty {
                 // Nothing this endpoint wants: past them without a request.
                 state = WebhookDispatchState(cursor: last.seq, failingSince: state.failingSince)
@@ -163,12 +169,52 @@ actor WebhookDispatcher {
             guard try await save(endpoint, state, attempt: nil, release: false) else { return false }
             events = wanted
         }
-        guard let batchID = state.batchID else { return false }
+        guard state.batchID != nil else { return false }
         if events.isEmpty {
             // Its events went with retention: nothing is left to send.
             _ = try await save(endpoint, WebhookDispatchState(cursor: state.batchLast ?? state.cursor, failingSince: state.failingSince), attempt: nil, release: true)
             return false
         }
+        return try await deliver(endpoint, state, events, leased: now)
+    }
+
+    /// Sends the batch `state` fixed (its wanted `events`) and stores the outcome. Delivered while
+    /// the lease is young (leased at `leased`: a request's deadline ago at most) and with a full
+    /// batch waiting, the endpoint keeps its lease and that batch follows at once: its fixing is
+    /// stored with the outcome, one write where a new pass took four (the feed, the lease, the
+    /// fixing, the outcome), each waiting its turn on SQLite's one writer behind a large send.
+    private func deliver(_ endpoint: WebhookEndpointRecord, _ fixed: WebhookDispatchState, _ batch: [WebhookEventRecord], leased: Int) async throws -> Bool {
+        var (state, events) = (fixed, batch)
+        while let batchID = state.batchID {
+            let (next, attempt, delivered) = try await post(endpoint, state, events, batchID: batchID)
+            if delivered, clock.milliseconds() - leased < options.timeout.milliseconds, case let (following, wanted)? = try await fullBatch(endpoint, after: next) {
+                guard try await save(endpoint, following, attempt: attempt, release: false) else { return false }
+                (state, events) = (following, wanted)
+                continue
+            }
+            return try await save(endpoint, next, attempt: attempt, release: true) && delivered
+        }
+        return false
+    }
+
+    /// The batch after `state`'s cursor when a full one is waiting (at least ``Options/batchSize``
+    /// events, some of them wanted): the state that fixes it, and its wanted events.
+    private func fullBatch(_ endpoint: WebhookEndpointRecord, after state: WebhookDispatchState) async throws -> (WebhookDispatchState, [WebhookEventRecord])? {
+        let waiting = try await store.webhookEvents(
+            appID: endpoint.appID, endpointID: endpoint.id, after: state.cursor, through: nil, limit: options.mostInABatch)
+        let next = waiting.prefix(options.batchLength(waiting))
+        let wanted = next.filter { endpoint.wants($0.type) }
+        guard next.count >= options.batchSize, let last = next.last, !wanted.isEmpty else { return nil }
+        var fixed = state
+        fixed.fix(last: last.seq)
+        return (fixed, wanted)
+    }
+
+    /// One request of the batch `state` fixed: the state after it, the attempt to record, and
+    /// whether it was delivered (answered with success).
+    private func post(
+        _ endpoint: WebhookEndpointRecord, _ state: WebhookDispatchState, _ events: [WebhookEventRecord], batchID: String
+    ) async throws -> (WebhookDispatchState, WebhookAttemptRecord, delivered: Bool) {
         let sentAt = clock.milliseconds()
         let body = WebhookBatchBody.encode(events, at: sentAt)
         let request = WebhookRequest(
@@ -187,9 +233,8 @@ actor WebhookDispatcher {
         let attempt = WebhookAttemptRecord(
             batchID: batchID, events: events.count, at: sentAt, outcome: Self.outcomeName(answer.outcome), status: Self.status(answer.outcome),
             latencyMilliseconds: answer.latency.milliseconds, answer: Self.answerText(answer), nextRetryAt: retryAt)
-        let saved = try await save(endpoint, next, attempt: attempt, release: true)
-        guard saved, case .answered(let status, _) = answer.outcome else { return false }
-        return (200..<300).contains(status)
+        guard case .answered(let status, _) = answer.outcome else { return (next, attempt, false) }
+        return (next, attempt, (200..<300).contains(status))
     }
 
     private func save(_ endpoint: WebhookEndpointRecord, _ state: WebhookDispatchState, attempt: WebhookAttemptRecord?, release: Bool) async throws -> Bool {
@@ -222,6 +267,33 @@ actor WebhookDispatcher {
     static func answerText(_ attempt: WebhookAttempt) -> String {
         if case .answered = attempt.outcome { return String(attempt.answerPrefix.prefix(1_024)) }
         return WebhookRetryPolicy.describe(attempt.outcome)
+    }
+}
+
+extension WebhookDispatchState {
+    /// Fixes the next batch: a new `webhook-id`, its last event, no attempt yet.
+    mutating func fix(last: Int) {
+        batchID = "msg_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        batchLast = last
+        batchAttempts = 0
+    }
+}
+
+extension WebhookDispatcher.Options {
+    /// The most events a batch may hold: what a read of the waiting events asks for, and of a
+    /// batch in flight (its last event bounds it).
+    var mostInABatch: Int { max(batchSize, behindBatchSize) }
+
+    /// How many of the `waiting` events (read up to ``mostInABatch``) the next batch holds: all
+    /// of them up to ``batchSize``; past it, while its body stays within ``behindBatchBytes``.
+    func batchLength(_ waiting: [WebhookEventRecord]) -> Int {
+        guard waiting.count > batchSize else { return waiting.count }
+        var bytes = WebhookBatchBody.envelopeBytes
+        for (index, event) in waiting.enumerated() {
+            bytes += WebhookBatchBody.bytes(of: event)
+            if index >= batchSize, bytes > behindBatchBytes || index >= behindBatchSize { return index }
+        }
+        return waiting.count
     }
 }
 

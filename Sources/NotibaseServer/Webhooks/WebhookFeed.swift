@@ -1,3 +1,4 @@
+import NotibaseCore
 import NotibaseSenders
 
 /// The feed's pure part (docs/decisions/0037): what one pass read from the delivery history and
@@ -45,6 +46,10 @@ enum WebhookFeed {
         return (history + outbox).filter { row in bound.map { row.key <= $0 } ?? true }.sorted { $0.key < $1.key }
     }
 
+    /// How many events `rows` hold (a row of several counts each): what a pass says it looked
+    /// at, so a caller that feeds while passes are full keeps up with rows of a thousand sends.
+    static func eventCount(_ rows: [Row]) -> Int { rows.reduce(0) { $0 + ($1.rendered?.count ?? 1) } }
+
     /// The outbox rows one pass reads, with their `order` first (`condition` chooses them, `sort`
     /// orders them, parameter `limit` is the pass's): the first `limit` rows, and of those only as
     /// many as hold `limit` events (at least one row), so that a pass's memory stays bounded
@@ -80,6 +85,35 @@ enum WebhookFeed {
                 id: id, appID: row.appID, endpointID: row.endpointID, type: row.type!, at: row.at,
                 data: try row.rendered?.lines ?? StoredJSON.encode(row.data), count: row.rendered?.count ?? 1)
         }
+    }
+
+    /// A `delivery.sent` event's `data` as the feed's encoder writes ``WebhookEventData`` (keys
+    /// sorted, what is nil left out; `details` always, empty without a provider ID).
+    static func sentData(
+        appID: String, deliveryID: String, providerID: String?, deviceID: String?, externalUserID: String?, messageID: String, platform: String?
+    ) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        member("{", "appId", appID, to: &bytes)
+        member(",", "deliveryId", deliveryID, to: &bytes)
+        bytes += Array(#","details":{"#.utf8)
+        member("", "providerId", providerID, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+        member(",", "deviceId", deviceID, to: &bytes)
+        member(",", "externalUserId", externalUserID, to: &bytes)
+        member(",", "messageId", messageID, to: &bytes)
+        member(",", "platform", platform, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `"key":"value"` after `separator`, or nothing when `value` is nil.
+    private static func member(_ separator: String, _ key: String, _ value: String?, to bytes: inout [UInt8]) {
+        guard let value else { return }
+        bytes += Array(separator.utf8)
+        JSONWriter.appendString(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        JSONWriter.appendString(value, to: &bytes)
     }
 
     /// The separator of the events' `data` in a row holding several: JSON text never holds a raw

@@ -7,6 +7,12 @@ import Synchronization
 /// otherwise for a URL), and refuses URLs that are not `https` or name the host `internal`.
 final class RecordingWebhookTransport: WebhookTransport {
     private let state = Mutex<(requests: [WebhookRequest], answers: [String: [WebhookAttempt.Outcome]])>(([], [:]))
+    private let posting = Mutex<(@Sendable () -> Void)?>(nil)
+
+    /// Runs `action` during every request (a test's clock moved by each, say).
+    func whilePosting(_ action: @escaping @Sendable () -> Void) {
+        posting.withLock { $0 = action }
+    }
 
     /// The next requests to `url` end with these outcomes, in turn; then 200 again.
     func answer(_ url: String, _ outcomes: [WebhookAttempt.Outcome]) {
@@ -29,6 +35,7 @@ final class RecordingWebhookTransport: WebhookTransport {
     }
 
     func post(_ request: WebhookRequest) async -> WebhookAttempt {
+        posting.withLock { $0 }?()
         let outcome = state.withLock { state -> WebhookAttempt.Outcome in
             state.requests.append(request)
             guard var queued = state.answers[request.url], !queued.isEmpty else { return .answered(status: 200, retryAfter: nil) }

@@ -116,6 +116,78 @@ struct WebhookDispatcherTests {
         #expect(try fixture.batches(to: Self.url).map(\.events.count) == [2, 2, 2])
     }
 
+    /// An endpoint behind (more than a batch waiting, as during a large send) gets larger
+    /// batches, in order, each event once; one that has caught up gets the usual size.
+    @Test func anEndpointBehindGetsLargerBatchesUntilItCatchesUp() async throws {
+        let fixture = try await WebhookFixture()
+        let app = try await fixture.harness.createApp()
+        _ = try await fixture.endpoint(app, Self.url)
+        let dispatcher = try fixture.dispatcher(batchSize: 2, batchWait: .seconds(1), behindBatchSize: 5)
+        for number in 1...7 { try await fixture.harness.registerDevice(app, number: number) }
+        while try await fixture.runOnce(dispatcher) > 0 {}
+        // Caught up: one event waits for others, as a batch that is not full does.
+        try await fixture.harness.registerDevice(app, number: 8)
+        try await fixture.runOnce(dispatcher)
+        fixture.harness.advance(1)
+        try await fixture.runOnce(dispatcher)
+        #expect(try fixture.batches(to: Self.url).map(\.events.count) == [5, 2, 1])
+        let received = try fixture.batches(to: Self.url).flatMap(\.events).map { $0["data"]["deviceId"].string ?? "" }
+        let registered = try await fixture.harness.store.devices(appID: app.id, filter: DeviceFilter(), afterSeq: 0, limit: 10).map(\.id)
+        #expect(received == registered)
+    }
+
+    /// An endpoint with full batches waiting gets them one after another in one lease, the
+    /// fixing of each stored with the outcome of the one before, while the lease is young (a
+    /// request's deadline since it was leased); then the lease ends and the next pass goes on.
+    @Test func fullBatchesFollowEachOtherInOneLeaseWhileItIsYoung() async throws {
+        let fixture = try await WebhookFixture()
+        let app = try await fixture.harness.createApp()
+        _ = try await fixture.endpoint(app, Self.url)
+        let dispatcher = try fixture.dispatcher(batchSize: 2)
+        for number in 1...9 { try await fixture.harness.registerDevice(app, number: number) }
+        // Each request takes 4 s of the clock: after the third the lease is 12 s old, past the 10 s deadline.
+        fixture.transport.whilePosting { [time = fixture.harness.time] in time.advance(seconds: 4) }
+        try await fixture.runOnce(dispatcher)
+        #expect(try fixture.batches(to: Self.url).map(\.events.count) == [2, 2, 2])
+        // A lone event is not a full batch: it waits for its own pass.
+        try await fixture.runOnce(dispatcher)
+        #expect(try fixture.batches(to: Self.url).map(\.events.count) == [2, 2, 2, 2])
+        try await fixture.runOnce(dispatcher)
+        let batches = try fixture.batches(to: Self.url)
+        #expect(batches.map(\.events.count) == [2, 2, 2, 2, 1] && Set(batches.map(\.id)).count == 5)
+        let received = batches.flatMap(\.events).map { $0["data"]["deviceId"].string ?? "" }
+        let registered = try await fixture.harness.store.devices(appID: app.id, filter: DeviceFilter(), afterSeq: 0, limit: 10).map(\.id)
+        #expect(received == registered)
+    }
+
+    /// A batch grows past its usual size only while its body stays within the bound.
+    @Test func aLargerBatchStaysWithinItsBytes() async throws {
+        let fixture = try await WebhookFixture()
+        let app = try await fixture.harness.createApp()
+        let endpoint = try await fixture.endpoint(app, Self.url)
+        for number in 1...6 { try await fixture.harness.registerDevice(app, number: number) }
+        try await WebhookFixture.settle(fixture.harness.store)
+        let events = try await fixture.harness.store.webhookEvents(appID: app.id, endpointID: endpoint.id, after: 0, through: nil, limit: 10)
+        // Room for three of these events, not four.
+        let bound = WebhookBatchBody.envelopeBytes + [events.prefix(3), events.suffix(3)].map { $0.reduce(0) { $0 + WebhookBatchBody.bytes(of: $1) } }.max()!
+        let dispatcher = try fixture.dispatcher(batchSize: 2, behindBatchSize: 100, behindBatchBytes: bound)
+        while try await fixture.runOnce(dispatcher) > 0 {}
+        let batches = try fixture.batches(to: Self.url)
+        #expect(batches.map(\.events.count) == [3, 3])
+        #expect(batches.allSatisfy { $0.body.count <= bound })
+        #expect(batches.flatMap(\.events).map { $0["id"].string ?? "" } == events.map(\.id))
+    }
+
+    /// What a body's bound counts is at least what the body takes.
+    @Test func aBodyTakesNoMoreBytesThanItsEventsAndEnvelopeCount() throws {
+        let events = (1...3).map { WebhookEventRecord(seq: $0, id: UUID().uuidString.lowercased(), type: "delivery.sent", at: 1_765_000_000_000 + $0, data: #"{"appId":"a\"b"}"#) }
+        for count in 0...3 {
+            let body = WebhookBatchBody.encode(Array(events.prefix(count)), at: 1_765_000_000_123)
+            #expect(body.count <= WebhookBatchBody.envelopeBytes + events.prefix(count).reduce(0) { $0 + WebhookBatchBody.bytes(of: $1) })
+            #expect(body.count >= WebhookBatchBody.envelopeBytes + events.prefix(count).reduce(0) { $0 + WebhookBatchBody.bytes(of: $1) } - 1)
+        }
+    }
+
     @Test func aFailedBatchIsSentAgainWithItsIDAndNothingOvertakesIt() async throws {
         let fixture = try await WebhookFixture()
         let app = try await fixture.harness.createApp()

@@ -69,6 +69,37 @@ extension WebhookStorageContractTests {
         #expect(try await store.webhookEndpoint(appID: app, id: endpoint)?.dispatch.cursor == sends[2].seq)
     }
 
+    /// A send's `data`, written by hand in the send's transaction on SQLite, is the text the
+    /// feed's encoder writes for the same event: keys sorted, nils left out, strings escaped alike.
+    @Test(arguments: [nil, "p-1"], [nil, #"user "7"/\é"#])
+    func aSendsDataIsWhatTheEncoderWrites(providerID: String?, externalUserID: String?) throws {
+        for (deviceID, platform) in [(nil, nil), ("dev-1", "ios")] as [(String?, String?)] {
+            let written = WebhookFeed.sentData(
+                appID: "app-1", deliveryID: "del-1", providerID: providerID, deviceID: deviceID, externalUserID: externalUserID, messageID: "m1",
+                platform: platform)
+            let encoded = try StoredJSON.encode(WebhookEventData(
+                appId: "app-1", messageId: "m1", deliveryId: "del-1", deviceId: deviceID, externalUserId: externalUserID, platform: platform,
+                details: DeliveryEventDetail(providerID: providerID)))
+            #expect(written == encoded)
+        }
+    }
+
+    /// A pass says how many events it took, not rows: the dispatcher feeds again while a pass was
+    /// full, and a row of a thousand sends counted as one left the stream behind a large send.
+    @Test func aPassCountsTheEventsOfTheRowsItTook() async throws {
+        let (_, _, message, claimed) = try await sending(devices: 5)
+        try await feedAll()
+        try await store.recordDeliveries(sent(claimed[0..<3]), messageSeqs: [message], now: 50)
+        try await store.recordDeliveries(sent(claimed[3..<5]), messageSeqs: [message], now: 60)
+        // The first row (three sends) fills a pass of three; the second (two) and the completion fill the next.
+        var looked: [Int] = []
+        for _ in 0..<2_000 where looked.reduce(0, +) < 6 {
+            let count = try await store.feedWebhookEvents(limit: 3)
+            if count > 0 { looked.append(count) } else { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        #expect(looked == [3, 3])
+    }
+
     /// The batch's events are written in its transaction: when it fails (here the message's
     /// completion, its last statement), neither the sends nor their events remain.
     @Test func aSendRolledBackIsNoEvent() async throws {

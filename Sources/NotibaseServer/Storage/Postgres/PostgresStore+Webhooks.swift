@@ -169,7 +169,7 @@ extension PostgresStore {
             if !consumed.isEmpty {
                 try connection.run("DELETE FROM webhook_outbox WHERE seq = ANY($1::bigint[])", [.text("{" + consumed.joined(separator: ",") + "}")])
             }
-            return rows.count
+            return WebhookFeed.eventCount(rows)
         }
     }
 
