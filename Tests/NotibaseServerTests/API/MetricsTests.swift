@@ -29,10 +29,12 @@ struct MetricsTests {
         return (probe, calls)
     }
 
-    /// Scrapes until the queue's depth shows `depth` (10 s at most).
+    /// Scrapes until the queue's depth shows `depth` (60 s at most: a bound against a hang, not
+    /// a speed check; in CI's main pass, every suite at once on two cores, the first 20 s of
+    /// tests waited that long for the pool, and 10 s ran out).
     private static func waitForDepth(_ depth: Int, _ client: some TestClient, key: String? = nil) async throws {
         let line = "\nnotibase_queue_depth \(depth)\n"
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while !(try await scrape(client, key: key).text.contains(line)) && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
