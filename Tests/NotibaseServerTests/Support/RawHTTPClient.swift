@@ -19,8 +19,7 @@ final class RawHTTPClient: @unchecked Sendable {
     /// could not be opened or was closed before an answer.
     func exchange(_ text: String) async -> (status: Int, headers: [String: String], body: String)? {
         await offPool {
-            guard self.open() else { return nil }
-            self.send(text)
+            guard self.send(text) else { return nil }
             return self.readResponse()
         }
     }
@@ -64,16 +63,19 @@ final class RawHTTPClient: @unchecked Sendable {
 
     deinit { if socket >= 0 { close(socket) } }
 
-    /// Writes raw bytes (opening the connection first if needed).
-    func send(_ text: String) {
-        guard open() else { return }
+    /// Writes raw bytes (opening the connection first if needed); false when it cannot be opened.
+    @discardableResult
+    func send(_ text: String) -> Bool {
+        guard open() else { return false }
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { write(socket, $0.baseAddress! + offset, $0.count - offset) }
-            if written <= 0 { return }
+            // A write the server refused (it closed): the read says what it answered.
+            if written <= 0 { return true }
             offset += written
         }
+        return true
     }
 
     /// Reads one response (head and a Content-Length body); nil when the connection closed.

@@ -57,19 +57,26 @@ struct SimulatedAppTests {
 /// suspended while it holds a file lock in a shared container.
 @Suite("SimulatedDevice: a file lock held when the extension may be suspended")
 struct SuspendedLockTests {
-    /// An extension that locks `test_file` with `flock`, and lets go of it before or after calling
-    /// the handler.
-    static func locking(releaseFirst: Bool) -> ClosureExtension {
+    /// An extension that locks `test_file` with `flock`, then each of `others`, and lets go of
+    /// them before or after calling the handler.
+    static func locking(releaseFirst: Bool, others: [String] = []) -> ClosureExtension {
         ClosureExtension { request, handler in
             let path = request.content.userInfo["test_file"] as! String
             let descriptor = open(path, O_RDWR | O_CREAT, 0o644)
             flock(descriptor, LOCK_EX)
+            let held = others.map { other in
+                let descriptor = open(other, O_RDWR | O_CREAT, 0o644)
+                flock(descriptor, LOCK_EX)
+                return descriptor
+            }
             if releaseFirst {
+                for other in held { close(other) }
                 flock(descriptor, LOCK_UN)
                 handler(request.content)
             } else {
                 handler(request.content)
                 Thread.sleep(forTimeInterval: 0.2)
+                for other in held { close(other) }
                 flock(descriptor, LOCK_UN)
             }
             close(descriptor)
@@ -96,21 +103,7 @@ struct SuspendedLockTests {
         device.sharedContainers = [files.url]
         let lockFile = files.url.appendingPathComponent("app.lock").path
         let others = (0..<300).map { elsewhere.url.appendingPathComponent("other-\($0).lock").path }
-        let crowded = ClosureExtension { request, handler in
-            let descriptor = open(request.content.userInfo["test_file"] as! String, O_RDWR | O_CREAT, 0o644)
-            flock(descriptor, LOCK_EX)
-            let held = others.map { path in
-                let other = open(path, O_RDWR | O_CREAT, 0o644)
-                flock(other, LOCK_EX)
-                return other
-            }
-            handler(request.content)
-            Thread.sleep(forTimeInterval: 0.2)
-            for other in held { close(other) }
-            flock(descriptor, LOCK_UN)
-            close(descriptor)
-        }
-        let drawn = await device.deliver(payload: payload(extra: ["test_file": lockFile]), to: crowded)
+        let drawn = await device.deliver(payload: payload(extra: ["test_file": lockFile]), to: Self.locking(releaseFirst: false, others: others))
         #expect(drawn.violations == [.fileLockHeldWhileSuspended])
     }
 
