@@ -100,16 +100,18 @@ extension WebhookStorageContractTests {
         #expect(looked == [3, 3])
     }
 
-    /// The batch's events are written in its transaction: when it fails (here the message's
-    /// completion, its last statement), neither the sends nor their events remain.
+    /// The batch's events are written in its transaction: when it fails (on SQLite the message's
+    /// completion, its last statement; on PostgreSQL, which completes messages after the commit,
+    /// a check run at the commit, once the sends' events are written), neither the sends nor
+    /// their events remain.
     @Test func aSendRolledBackIsNoEvent() async throws {
         let (app, endpoint, message, claimed) = try await sending(devices: 2)
         if TestDatabase.isPostgres {
             try await store.runSQL(
                 """
                 CREATE FUNCTION refuse_completion() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$;
-                CREATE TRIGGER refuse_completion BEFORE UPDATE OF state ON messages FOR EACH ROW WHEN (NEW.state = 'completed')
-                    EXECUTE FUNCTION refuse_completion();
+                CREATE CONSTRAINT TRIGGER refuse_completion AFTER UPDATE OF state ON deliveries DEFERRABLE INITIALLY DEFERRED
+                    FOR EACH ROW WHEN (NEW.state = 'sent') EXECUTE FUNCTION refuse_completion();
                 """)
         } else {
             try await store.runSQL(
@@ -121,12 +123,40 @@ extension WebhookStorageContractTests {
         try await WebhookFixture.settle(store)
         #expect(try await events(app, endpoint).map(\.type) == ["device.registered", "device.registered", "message.created"])
 
-        try await store.runSQL("DROP TRIGGER refuse_completion" + (TestDatabase.isPostgres ? " ON messages" : ""))
+        try await store.runSQL("DROP TRIGGER refuse_completion" + (TestDatabase.isPostgres ? " ON deliveries" : ""))
         try await store.recordDeliveries(sent(claimed[...]), messageSeqs: [message], now: 60)
         try await WebhookFixture.settle(store)
         let all = try await events(app, endpoint)
         #expect(all.map(\.type) == ["device.registered", "device.registered", "message.created", "delivery.sent", "delivery.sent", "message.completed"])
         #expect(all.filter { $0.type == "delivery.sent" }.map(\.at) == [60, 60])
+    }
+
+    /// PostgreSQL numbers a transaction when it first writes, and the stream follows those
+    /// numbers. A batch numbered first (here held at a locked delivery) and committing after a
+    /// later one must not complete the message inside its transaction, counting the later
+    /// batch's sends as done: its `message.completed` would come before those sends. Every send
+    /// comes before the message's end, whichever batch commits last.
+    @Test(.enabled(if: TestDatabase.isPostgres)) func theMessagesEndComesAfterEverySendWhicheverBatchCommitsLast() async throws {
+        let (app, endpoint, message, claimed) = try await sending(devices: 3)
+        let url = try #require(opened.url)
+        let holder = try PostgresConnection(url: url), watcher = try PostgresConnection(url: url)
+        try holder.execute("BEGIN")
+        _ = try holder.query("SELECT 1 FROM deliveries WHERE seq = $1 FOR UPDATE", [.int(claimed[1].seq)])
+        // The first batch writes its first send (and takes its number), then waits at the second's row.
+        let first = Task { try await self.store.recordDeliveries(self.sent(claimed[0...1]), messageSeqs: [message], now: 50) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try watcher.query("SELECT count(*) FROM pg_locks WHERE NOT granted").first({ $0.int(0) }) == 0 {
+            try #require(ContinuousClock.now < deadline, "the first batch never waited at the locked row")
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try await store.recordDeliveries(sent(claimed[2...2]), messageSeqs: [message], now: 60)
+        try holder.execute("COMMIT")
+        try await first.value
+        try await WebhookFixture.settle(store)
+        let all = try await events(app, endpoint)
+        #expect(all.map(\.type) == Array(repeating: "device.registered", count: 3) + ["message.created"]
+            + Array(repeating: "delivery.sent", count: 3) + ["message.completed"])
+        #expect(try await store.message(appID: app, id: "m1")?.state == .completed)
     }
 }
 

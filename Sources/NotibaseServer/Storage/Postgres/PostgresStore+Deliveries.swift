@@ -56,7 +56,9 @@ extension PostgresStore {
     /// Applies a receipt as `decision` says, reading the facts it asks for and writing what it
     /// returns, in one transaction. The delivery's row is locked, so two nodes count alike.
     func applyReceipt(appID: String, _ receipt: Receipt, detail: DeliveryEventDetail, limit: Int, now: Int, decision: some ReceiptDeciding) async throws -> ReceiptResult {
-        try await pool.transaction { connection in
+        let (result, ended) = try await pool.transaction { connection in
+            // The message whose delivery the receipt ended, and when: completed after the commit.
+            var ended: (message: Int, at: Int)?
             let found = try connection.query(
                 """
                 SELECT d.seq, d.state, m.id, m.seq, d.created_at FROM deliveries d JOIN messages m ON m.seq = d.message_seq
@@ -66,7 +68,7 @@ extension PostgresStore {
             }
             // The delivery's partition key: every statement below stays in its week.
             let createdAt = found?.1 ?? 0
-            return try decision.apply(
+            let result = try decision.apply(
                 ReceiptFacts(receipt: receipt, detail: detail, limit: limit, now: now, delivery: found?.0),
                 alreadyStored: { try connection.query("SELECT 1 FROM receipts WHERE app_id = $1 AND id = $2", [.text(appID), .text(receipt.id)]).count > 0 },
                 receiptsStored: {
@@ -88,8 +90,11 @@ extension PostgresStore {
                     try connection.run(
                         "UPDATE deliveries SET state = $1, due_at = NULL, updated_at = $2 WHERE seq = $3 AND created_at = $4",
                         [.text(state.rawValue), .int(change.now), .int(change.deliverySeq), .int(createdAt)])
-                    try Self.completeIfFinished(connection, messageSeqs: [change.messageSeq], now: change.now)
+                    ended = (change.messageSeq, change.now)
                 })
+            return (result, ended)
         }
+        if let ended { await completeAfterCommit(messageSeqs: [ended.message], now: ended.at) }
+        return result
     }
 }

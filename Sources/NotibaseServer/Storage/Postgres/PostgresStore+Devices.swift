@@ -210,9 +210,9 @@ extension PostgresStore {
     /// Deletes a device; its deliveries not yet sent fail with that reason (the foreign key
     /// detaches the rest).
     func deleteDevice(appID: String, id: String, now: Int) async throws -> Bool {
-        try await pool.transaction { connection in
+        let failed: [Int]? = try await pool.transaction { connection in
             guard let seq = try connection.query("SELECT seq FROM devices WHERE id = $1 AND app_id = $2 FOR UPDATE", [.text(id), .text(appID)]).first({ $0.int(0) }) else {
-                return false
+                return nil
             }
             let failed = try connection.query(
                 """
@@ -224,8 +224,10 @@ extension PostgresStore {
                 SELECT DISTINCT message_seq FROM failed
                 """, [.int(now), .int(seq), .text(Rows.deviceDeletedDetail)]).map { $0.int(0) }
             try connection.run("DELETE FROM devices WHERE seq = $1", [.int(seq)])
-            try Self.completeIfFinished(connection, messageSeqs: Set(failed), now: now)
-            return true
+            return failed
         }
+        guard let failed else { return false }
+        await completeAfterCommit(messageSeqs: Set(failed), now: now)
+        return true
     }
 }

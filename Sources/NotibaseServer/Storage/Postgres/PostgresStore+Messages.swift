@@ -298,7 +298,26 @@ extension PostgresStore {
         "(SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND state = '\($0.rawValue)' ORDER BY platform LIMIT 1) IS NOT NULL"
     }.joined(separator: " OR ")
 
-    /// Marks `sending` messages with no delivery left to send as completed.
+    /// Marks `sending` messages with no delivery left to send as completed, in a transaction of
+    /// its own that begins after the caller's committed (the caller's writes stand whatever
+    /// happens here: should this fail, the fan-out's sweep completes them within a second,
+    /// ``FanOut/sweepInterval``).
+    ///
+    /// Not inside the transaction that wrote the outcomes: PostgreSQL numbers a transaction when
+    /// it first writes, and the webhook feed reads in that order (``feedWebhookEvents(limit:)``).
+    /// A transaction numbered before another that then committed first would, completing the
+    /// message after its own writes, count that one's sends as done, and its `message.completed`
+    /// would come before those sends in the stream (it did, on two nodes, a batch of 1,000 sends
+    /// after the message's end). Begun after its caller's commit, the completion sees only
+    /// transactions that committed before it first writes: every one is numbered before it.
+    func completeAfterCommit(messageSeqs: Set<Int>, now: Int) async {
+        guard !messageSeqs.isEmpty else { return }
+        _ = try? await pool.withConnection { try Self.completeIfFinished($0, messageSeqs: messageSeqs, now: now) }
+    }
+
+    /// Marks `sending` messages with no delivery left to send as completed, inside the caller's
+    /// transaction: only where no other transaction can have written their deliveries' outcomes
+    /// (a message this transaction stored); elsewhere ``completeAfterCommit(messageSeqs:now:)``.
     static func completeIfFinished(_ connection: PostgresConnection, messageSeqs: Set<Int>, now: Int) throws {
         guard !messageSeqs.isEmpty else { return }
         try connection.run(completion, [.int(now), .text(JSON.text(messageSeqs.sorted()))])

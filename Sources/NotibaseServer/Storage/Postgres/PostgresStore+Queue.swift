@@ -19,9 +19,10 @@ extension PostgresStore {
     /// skips it (nothing written, not done) and takes its turn on the next round, so a node that
     /// dies mid-fan-out leaves the message to the others at its last committed batch.
     func fanOutBatch(messageSeq: Int, audience: Audience, limit: Int, now: Int, claim: FanOutClaim?, plan: @escaping FanOutPlan) async throws -> FanOutBatch {
-        let (batch, written, _) = try await pool.transaction { connection in
+        let (batch, written, after) = try await pool.transaction { connection in
             try self.writeFanOutBatch(connection, messageSeq: messageSeq, audience: audience, limit: limit, now: now, claim: claim, plan: plan)
         }
+        if after.mayComplete { await completeAfterCommit(messageSeqs: [messageSeq], now: written) }
         // A new week's first rows: statistics for it now, not at autovacuum's first visit
         // (PostgresSchema.historyStatistics). The batch has committed: should this fail, the batch
         // still stands, and the next one asks again.
@@ -53,15 +54,20 @@ extension PostgresStore {
     ///
     /// `targets`: the devices after the message's cursor, when the caller read them already
     /// (``fanOutTargets(_:appID:audience:after:limit:)``).
+    ///
+    /// `after`: the message's state as the batch left it; `mayComplete`: it may be complete, and
+    /// the caller completes it once this transaction has committed
+    /// (``completeAfterCommit(messageSeqs:now:)``). A message this transaction stored is
+    /// completed inside it: no other transaction can have written its deliveries' outcomes.
     func writeFanOutBatch(
         _ connection: PostgresConnection, messageSeq: Int, audience: Audience, limit: Int, now: Int, claim: FanOutClaim?, plan: FanOutPlan,
         inserted: MessageRecord? = nil, targets read: [FanOutTarget]? = nil
-    ) throws -> (FanOutBatch, Int, after: (state: MessageState, finishedAt: Int?)) {
+    ) throws -> (FanOutBatch, Int, after: (state: MessageState, finishedAt: Int?, mayComplete: Bool)) {
         guard let message = try inserted ?? connection.query(
             "SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1 FOR UPDATE SKIP LOCKED", [.int(messageSeq)]).first(Rows.message) else {
-            return (FanOutBatch(written: 0, done: false), now, (.fanningOut, nil))
+            return (FanOutBatch(written: 0, done: false), now, (.fanningOut, nil, false))
         }
-        guard Lifecycle.toFanOut.contains(message.state) else { return (FanOutBatch(written: 0, done: true), now, (message.state, message.finishedAt)) }
+        guard Lifecycle.toFanOut.contains(message.state) else { return (FanOutBatch(written: 0, done: true), now, (message.state, message.finishedAt, false)) }
         let targets = try read ?? Self.fanOutTargets(connection, appID: message.appID, audience: audience, after: message.fanOutCursor, limit: limit)
         let writes = plan(FanOutInputs(message: message, targets: targets, limit: limit, now: now, claim: claim))
         let written = writes.written
@@ -109,9 +115,15 @@ extension PostgresStore {
             try connection.run(
                 "UPDATE messages SET fanout_cursor = $1, state = $2 WHERE seq = $3", [.int(writes.cursor), .text(writes.state.rawValue), .int(messageSeq)])
         }
-        var after = (state: writes.state, finishedAt: message.finishedAt)
-        if writes.mayComplete, try connection.query(Self.completion + " RETURNING seq", [.int(written), .text(JSON.text([messageSeq]))]).first({ $0.int(0) }) != nil {
-            after = (Lifecycle.completed, written)
+        var after = (state: writes.state, finishedAt: message.finishedAt, mayComplete: false)
+        if writes.mayComplete, inserted == nil {
+            // Other transactions may have recorded its deliveries: completed after the commit
+            // (``completeAfterCommit(messageSeqs:now:)``), by the caller.
+            after.mayComplete = true
+        } else if writes.mayComplete,
+                  try connection.query(Self.completion + " RETURNING seq", [.int(written), .text(JSON.text([messageSeq]))]).first({ $0.int(0) }) != nil {
+            // A message this transaction stored: all its deliveries are this transaction's.
+            after = (Lifecycle.completed, written, false)
         }
         return (FanOutBatch(written: targets.count, done: writes.done, claimed: claimed, counts: writes.counts), written, after)
     }
@@ -206,9 +218,10 @@ extension PostgresStore {
         ) AS sending ORDER BY turn, seq LIMIT $1
         """
 
-    /// Records what happened to claimed deliveries, in one transaction of two or three statements
+    /// Records what happened to claimed deliveries, in one transaction of one or two statements
     /// (the events written with the deliveries' partition key, which their update returns; the
-    /// devices' deactivations, when there are any; the messages' completion).
+    /// devices' deactivations, when there are any), then the messages' completion after it
+    /// (``completeAfterCommit(messageSeqs:now:)``).
     func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
         let rows = try Self.json(updates.map { Outcome(seq: $0.seq, state: $0.state.rawValue, dueAt: $0.dueAt, providerID: $0.providerID) })
         let events = try Self.json(updates.filter { $0.state != .sent }.map { Event(seq: $0.seq, event: $0.event, detail: $0.detail?.stored) })
@@ -236,8 +249,8 @@ extension PostgresStore {
                     FROM jsonb_to_recordset($1::jsonb) AS x(seq bigint, reason text, at bigint) WHERE v.seq = x.seq AND v.active = 1
                     """, [.text(deactivations), .int(now)])
             }
-            try Self.completeIfFinished(connection, messageSeqs: messageSeqs, now: now)
         }
+        await completeAfterCommit(messageSeqs: messageSeqs, now: now)
     }
 
     private struct Outcome: Encodable {

@@ -113,7 +113,10 @@ extension PostgresStore {
 
     /// One node feeds at a time (the feed's row, locked or skipped). Only rows of transactions
     /// below the horizon (older than every transaction still running) are read, in (tx, seq)
-    /// order; the stream's numbers are handed out under the lock, so they follow commit order.
+    /// order; the stream's numbers are handed out under the lock, in that order. A transaction
+    /// that begins writing after another committed comes after it; what reads others' outcomes
+    /// and writes from them (a message's completion) runs after its own writes' commit
+    /// (``completeAfterCommit(messageSeqs:now:)``), or it would be ordered before what it read.
     func feedWebhookEvents(limit: Int) async throws -> Int {
         // Without an endpoint the feed stands still, writing nothing (the first endpoint moves it).
         guard try await pool.withConnection({ try $0.query("SELECT EXISTS (SELECT 1 FROM webhook_endpoints)").first { $0.text(0) == "t" } ?? false }) else {
