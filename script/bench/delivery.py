@@ -47,6 +47,65 @@ def load():
     return " ".join(open("/proc/loadavg").read().split()[:3])
 
 
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid):
+    """CPU seconds (user and system, every thread) process `pid` has used; None once it is gone."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def postgres_processes():
+    """The PostgreSQL server's processes on this machine (every cluster: the bench's is the only
+    busy one), by PID."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if open(f"/proc/{entry}/comm").read().startswith("postgres"):
+                    found[int(entry)] = process_cpu(entry) or 0
+            except OSError:
+                pass
+    return found
+
+
+def machine_idle():
+    """Seconds every core of the machine spent idle (or waiting for I/O) so far."""
+    fields = open("/proc/stat").readline().split()[1:]
+    return (int(fields[3]) + int(fields[4])) / TICKS
+
+
+class CPU:
+    """Where a run's CPU time goes, from its start to `done()`: the nodes, PostgreSQL (a backend
+    that ends before counts only what it used until the previous reading), this process (the
+    webhook receiver, the polling) and the idle rest of the machine's cores."""
+
+    def __init__(self, nodes):
+        self.nodes = nodes
+        self.started = time.monotonic()
+        self.node_start = [process_cpu(node.process.pid) or 0 for node in nodes]
+        self.postgres_start = postgres_processes()
+        self.own_start = time.process_time()
+        self.idle_start = machine_idle()
+
+    def done(self):
+        wall = time.monotonic() - self.started
+        nodes = sum((process_cpu(node.process.pid) or 0) - start for node, start in zip(self.nodes, self.node_start))
+        postgres = sum(used - self.postgres_start.get(pid, 0) for pid, used in postgres_processes().items())
+        return {"wall": wall, "nodes": nodes, "postgres": postgres, "bench": time.process_time() - self.own_start,
+                "idle": machine_idle() - self.idle_start, "cores": os.cpu_count()}
+
+    @staticmethod
+    def describe(used):
+        return (f"CPU during the send: nodes {used['nodes']:.1f} s, PostgreSQL {used['postgres']:.1f} s, "
+                f"bench process (receiver, polling) {used['bench']:.1f} s, idle {used['idle']:.1f} s "
+                f"of {used['cores']} cores x {used['wall']:.1f} s")
+
+
 class Node:
     def __init__(self, binary, work, name, port, database, sender, peer, extra=()):
         self.port = port
@@ -255,18 +314,20 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
         if database and args.statements:
             subprocess.run(["psql", database, "-q", "-c", "CREATE EXTENSION IF NOT EXISTS pg_stat_statements", "-c", "SELECT pg_stat_statements_reset()"],
                            check=True, stdout=subprocess.DEVNULL)
+        cpu = CPU(nodes)
         t0 = time.monotonic()
         accepted = client.call("POST", "/v1/messages", message)
         answered = time.monotonic() - t0
         prober.start()
         final = wait_completed(client, accepted["id"], 0.05)
         elapsed = time.monotonic() - t0
+        result_cpu = cpu.done()
         prober.join()
         sent = final["counts"]["byState"].get("sent", 0)
         if final["state"] != "completed" or sent != args.devices:
             sys.exit(f"bench: {setup} run {run}: state {final['state']}, counts {final['counts']['byState']}")
         result = {"setup": setup, "run": run, "answered_ms": answered * 1000, "seconds": elapsed, "rate": args.devices / elapsed,
-                  "fairness": fairness.get("seconds"), "load_before": before, "load_after": load()}
+                  "fairness": fairness.get("seconds"), "load_before": before, "load_after": load(), "cpu": result_cpu}
         if receiver:
             # Every delivery's `delivery.sent` (and the probe's, which goes to another app): how long
             # after the send's last delivery was recorded the receiver had the last of them.
@@ -285,6 +346,7 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
               f"({result['rate']:,.0f}/s); one-device message during it sent after {result['fairness']:.3f} s "
               f"(fanned out, sent, completed at {', '.join(f'{ms:.0f}' for ms in fairness['phases'])} ms); "
               f"load {before} -> {result['load_after']}", flush=True)
+        print(f"{setup:11} run {run}: {CPU.describe(result_cpu)}", flush=True)
         if database and args.statements:
             statements(database, args.devices)
         return result
@@ -381,6 +443,9 @@ def main():
             print(label + summary("all sent:", [r["seconds"] for r in mine], "s", 1))
             print(label + summary("deliveries/s:", [r["rate"] for r in mine], "", 0))
             print(label + summary("one-device message sent after:", [r["fairness"] for r in mine], "s", 3))
+            for part, name in (("nodes", "nodes' CPU"), ("postgres", "PostgreSQL's CPU"), ("bench", "bench process's CPU"), ("idle", "idle CPU")):
+                if part != "postgres" or setup.startswith("postgres"):
+                    print(label + summary(f"{name} during the send:", [r["cpu"][part] for r in mine], "s", 1))
             if mine and "last_event_after" in mine[0]:
                 print(label + summary("last delivery.sent event after the send:", [r["last_event_after"] for r in mine], "s", 1))
 
