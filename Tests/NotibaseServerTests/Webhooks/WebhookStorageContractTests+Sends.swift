@@ -87,17 +87,49 @@ extension WebhookStorageContractTests {
     /// A pass says how many events it took, not rows: the dispatcher feeds again while a pass was
     /// full, and a row of a thousand sends counted as one left the stream behind a large send.
     @Test func aPassCountsTheEventsOfTheRowsItTook() async throws {
-        let (_, _, message, claimed) = try await sending(devices: 5)
+        let (app, endpoint, message, claimed) = try await sending(devices: 5)
         try await feedAll()
+        // A test event waits to be fed: the sends after it wait in the outbox too (on SQLite they
+        // would go straight into the stream otherwise).
+        #expect(try await store.recordWebhookTest(appID: app, id: endpoint, now: 45))
         try await store.recordDeliveries(sent(claimed[0..<3]), messageSeqs: [message], now: 50)
         try await store.recordDeliveries(sent(claimed[3..<5]), messageSeqs: [message], now: 60)
-        // The first row (three sends) fills a pass of three; the second (two) and the completion fill the next.
+        // A pass of three takes rows while it has fewer than three events: the test event and the
+        // first row (three sends); the next, the second row (two) and the completion.
         var looked: [Int] = []
-        for _ in 0..<2_000 where looked.reduce(0, +) < 6 {
+        for _ in 0..<2_000 where looked.reduce(0, +) < 7 {
             let count = try await store.feedWebhookEvents(limit: 3)
             if count > 0 { looked.append(count) } else { try await Task.sleep(for: .milliseconds(5)) }
         }
-        #expect(looked == [3, 3])
+        #expect(looked == [4, 3])
+    }
+
+    /// While the feed has taken everything before them, a batch's sends go straight into the
+    /// stream on SQLite (no outbox row, no feed pass to wait for); behind anything not fed yet
+    /// (here a retry's history entry in the same batch, then a test event) they wait their turn
+    /// in the outbox. Either way, on both backends, the stream keeps the order of the commits,
+    /// each event once.
+    @Test func sendsKeepTheirPlaceWhetherOrNotTheFeedHasCaughtUp() async throws {
+        let (app, endpoint, message, claimed) = try await sending(devices: 6)
+        try await feedAll()
+        try await store.recordDeliveries(sent(claimed[0..<2]), messageSeqs: [message], now: 50)
+        if !TestDatabase.isPostgres {
+            #expect(try await store.rowCount("webhook_outbox") == 0, "the sends went straight into the stream")
+            #expect(try await events(app, endpoint).map(\.type).suffix(3) == ["message.created", "delivery.sent", "delivery.sent"], "before any feed pass")
+        }
+        let retry = DeliveryUpdate(seq: claimed[2].seq, state: .retrying, dueAt: 1_000, detail: DeliveryEventDetail())
+        try await store.recordDeliveries([retry] + sent(claimed[3..<4]), messageSeqs: [message], now: 60)
+        #expect(try await store.recordWebhookTest(appID: app, id: endpoint, now: 65))
+        try await store.recordDeliveries(sent(claimed[4..<6]), messageSeqs: [message], now: 70)
+        try await store.recordDeliveries(sent(claimed[2..<3]), messageSeqs: [message], now: 80)
+        try await feedAll()
+        let all = try await events(app, endpoint)
+        #expect(all.map(\.type) == Array(repeating: "device.registered", count: 6) + ["message.created", "delivery.sent", "delivery.sent",
+            "delivery.retrying", "delivery.sent", "webhook.test", "delivery.sent", "delivery.sent", "delivery.sent", "message.completed"])
+        #expect(all.map(\.at).suffix(9) == [50, 50, 60, 60, 65, 70, 70, 80, 80])
+        let sends = try all.filter { $0.type == "delivery.sent" }.map { try #require(StoredJSON.decode(WebhookEventData.self, $0.data)).deliveryId }
+        #expect(sends == [0, 1, 3, 4, 5, 2].map { claimed[$0].id })
+        #expect(Set(all.map(\.id)).count == all.count && all.map(\.seq) == all.map(\.seq).sorted())
     }
 
     /// The batch's events are written in its transaction: when it fails (on SQLite the message's

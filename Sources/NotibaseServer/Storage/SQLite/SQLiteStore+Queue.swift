@@ -1,5 +1,6 @@
 import NotibaseCore
 import NotibaseSenders
+import Synchronization
 
 extension SQLiteStore {
     /// Messages whose fan-out is due or under way (oldest first): those due, through their send
@@ -113,8 +114,17 @@ extension SQLiteStore {
         }
     }
 
-    /// Records what happened to claimed deliveries, in one transaction.
-    func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) throws {
+    /// Records what happened to claimed deliveries, in one transaction. While an app may have a
+    /// webhook endpoint, the sends' `delivery.sent` events are rendered first on a reader
+    /// (``renderSends(_:_:)``): the one writer only stores them.
+    nonisolated func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
+        let sends = endpointsMayExist.load(ordering: .relaxed) ? updates.filter { $0.state == .sent } : []
+        // Should the read fail, the writer renders them itself.
+        let rendered = sends.isEmpty ? [:] : (try? await readers.read { try Self.renderSends($0.connection, sends) }) ?? [:]
+        try await record(updates, messageSeqs: messageSeqs, now: now, rendered: rendered)
+    }
+
+    private func record(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int, rendered: [Int: RenderedSend]) throws {
         try connection.transaction {
             let firstSends = try firstSends(updates.filter { $0.state == .sent }.map(\.seq))
             for update in updates {
@@ -140,7 +150,7 @@ extension SQLiteStore {
                         [.text(device.reason), .int(device.at), .int(now), .int(device.seq)])
                 }
             }
-            try recordSentEvents(firstSends, now: now)
+            try recordSentEvents(firstSends, now: now, rendered: rendered)
             try completeIfFinished(messageSeqs: messageSeqs, now: now)
         }
     }

@@ -1,9 +1,12 @@
+import Synchronization
+
 /// Webhook endpoints, their stream and the feed on SQLite (docs/decisions/0037).
 extension SQLiteStore {
     /// The first endpoint of the database moves the feed to the end of the history: the feed
     /// stands still while there is none.
     func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) throws -> WebhookEndpointRecord {
-        try connection.transaction {
+        endpointsMayExist.store(true, ordering: .relaxed)
+        return try connection.transaction {
             try connection.run(
                 """
                 UPDATE webhook_feed SET event_seq = (SELECT coalesce(max(seq), 0) FROM delivery_events)
@@ -94,6 +97,7 @@ extension SQLiteStore {
     func feedWebhookEvents(limit: Int) throws -> Int {
         // Without an endpoint the feed stands still, writing nothing (the first endpoint moves it).
         let apps = Set(try connection.query("SELECT DISTINCT app_id FROM webhook_endpoints") { $0.text(0) })
+        endpointsMayExist.store(!apps.isEmpty, ordering: .relaxed)
         guard !apps.isEmpty else { return 0 }
         return try connection.transaction {
             let cursor = try connection.first("SELECT event_seq FROM webhook_feed WHERE id = 1") { $0.int(0) } ?? 0
@@ -107,16 +111,7 @@ extension SQLiteStore {
             let outbox = try connection.query(
                 WebhookFeed.outboxRows(order: "after_event", sort: "seq", condition: "1", limit: "?1"), [.int(limit)], Rows.webhookOutboxRow)
             let rows = WebhookFeed.merge(history: history, outbox: outbox, limit: limit)
-            // A row's number is its last event's: a row of several takes as many numbers.
-            for event in try WebhookFeed.events(rows, apps: apps) {
-                try connection.run(
-                    """
-                    INSERT INTO webhook_events (seq, id, app_id, endpoint_id, type, at, data, count)
-                    VALUES (coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'webhook_events'), 0) + ?7, ?1, ?2, ?3, ?4, ?5, ?6, ?7)
-                    """,
-                    [.text(event.id), .text(event.appID), .optionalText(event.endpointID), .text(event.type), .int(event.at), .text(event.data),
-                     .int(event.count)])
-            }
+            try appendToStream(WebhookFeed.events(rows, apps: apps))
             if let last = rows.last(where: { $0.kind == 0 }) {
                 try connection.run("UPDATE webhook_feed SET event_seq = ? WHERE id = 1", [.int(last.seq)])
             }
@@ -124,6 +119,21 @@ extension SQLiteStore {
                 try connection.run("DELETE FROM webhook_outbox WHERE seq <= ?", [.int(last.seq)])
             }
             return WebhookFeed.eventCount(rows)
+        }
+    }
+
+    /// Appends `events` to the stream, numbered after its last: a row's number is its last
+    /// event's, and a row of several takes as many numbers. Only in commit order: by the feed, or
+    /// by a transaction while the feed has nothing left to take (``recordSentEvents(_:now:rendered:)``).
+    private func appendToStream(_ events: [WebhookFeed.NewEvent]) throws {
+        for event in events {
+            try connection.run(
+                """
+                INSERT INTO webhook_events (seq, id, app_id, endpoint_id, type, at, data, count)
+                VALUES (coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'webhook_events'), 0) + ?7, ?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                """,
+                [.text(event.id), .text(event.appID), .optionalText(event.endpointID), .text(event.type), .int(event.at), .text(event.data),
+                 .int(event.count)])
         }
     }
 
@@ -138,31 +148,75 @@ extension SQLiteStore {
             """, [.text(JSON.text(seqs))]) { $0.int(0) }
     }
 
-    /// The `delivery.sent` events of deliveries just recorded sent (``firstSends(_:)``), written in
-    /// the transaction that recorded them (SQLite has no statement trigger): one outbox row per
-    /// app, its events' `data` in delivery order, one JSON object a line, written by hand
-    /// (``WebhookFeed/sentData(appID:deliveryID:providerID:deviceID:externalUserID:messageID:platform:)``:
-    /// SQLite's `json_patch` over `json_object` took 1.5 s of the writer's time in a
-    /// 300,000-device send, the largest of the webhooks' store calls).
-    func recordSentEvents(_ seqs: [Int], now: Int) throws {
-        guard !seqs.isEmpty else { return }
-        let events = try connection.query(
+    /// A `delivery.sent` event rendered ahead of its transaction: its app, and its `data`.
+    struct RenderedSend: Sendable {
+        var appID: String
+        var data: String
+    }
+
+    /// The `delivery.sent` events' `data` of `sends` (updates to `sent`), by delivery number, for
+    /// the deliveries of apps with an endpoint: read on a reader before the transaction that
+    /// records them, as
+    /// ``WebhookFeed/sentData(appID:deliveryID:providerID:deviceID:externalUserID:messageID:platform:)``
+    /// writes it. In that transaction the join and the text took the one writer, which every
+    /// send waits for, 0.7 s of a 300,000-device send (docs/benchmarks.md). The provider's ID is
+    /// the update's, or the row's when the update has none, as the update leaves it.
+    static func renderSends(_ connection: SQLiteConnection, _ sends: [DeliveryUpdate]) throws -> [Int: RenderedSend] {
+        let providerIDs = Dictionary(sends.map { ($0.seq, $0.providerID) }, uniquingKeysWith: { $1 })
+        var rendered: [Int: RenderedSend] = [:]
+        rendered.reserveCapacity(sends.count)
+        try connection.each(
             """
-            SELECT m.app_id, d.id, d.provider_id, v.id, v.external_user_id, m.id, d.platform
+            SELECT d.seq, m.app_id, d.id, d.provider_id, v.id, v.external_user_id, m.id, d.platform
             FROM deliveries d JOIN messages m ON m.seq = d.message_seq LEFT JOIN devices v ON v.seq = d.device_seq
-            WHERE d.seq IN (SELECT value FROM json_each(?)) ORDER BY m.app_id, d.seq
-            """, [.text(JSON.text(seqs))]
-        ) {
-            (app: $0.text(0), data: WebhookFeed.sentData(
-                appID: $0.text(0), deliveryID: $0.text(1), providerID: $0.optionalText(2), deviceID: $0.optionalText(3),
-                externalUserID: $0.optionalText(4), messageID: $0.text(5), platform: $0.optionalText(6)))
+            WHERE d.seq IN (SELECT value FROM json_each(?)) AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.app_id = m.app_id)
+            """, [.text(JSON.text(sends.map(\.seq)))]
+        ) { row in
+            let seq = row.int(0)
+            rendered[seq] = RenderedSend(appID: row.text(1), data: WebhookFeed.sentData(
+                appID: row.text(1), deliveryID: row.text(2), providerID: (providerIDs[seq] ?? nil) ?? row.optionalText(3), deviceID: row.optionalText(4),
+                externalUserID: row.optionalText(5), messageID: row.text(6), platform: row.optionalText(7)))
         }
-        for (app, data) in Dictionary(grouping: events, by: \.app) {
+        return rendered
+    }
+
+    /// The `delivery.sent` events of deliveries just recorded sent (``firstSends(_:)``), written in
+    /// the transaction that recorded them (SQLite has no statement trigger): one row per app, its
+    /// events' `data` in delivery order, one JSON object a line, as `rendered` has them (those it
+    /// lacks are rendered here, the same way). Straight into the stream while the feed has
+    /// nothing left to take (the outbox empty, the history fed to its end: on one writer this
+    /// transaction's rows come after all of it); into the outbox otherwise, for the feed to merge.
+    func recordSentEvents(_ seqs: [Int], now: Int, rendered: [Int: RenderedSend] = [:]) throws {
+        guard !seqs.isEmpty else { return }
+        let missing = seqs.filter { rendered[$0] == nil }
+        let late = missing.isEmpty ? [:] : try Self.renderSends(connection, missing.map { DeliveryUpdate(seq: $0, state: .sent) })
+        var byApp: [String: [String]] = [:]
+        for seq in seqs.sorted() {
+            guard let send = rendered[seq] ?? late[seq] else { continue }
+            byApp[send.appID, default: []].append(send.data)
+        }
+        let rows = byApp.sorted { $0.key < $1.key }
+        guard !rows.isEmpty else { return }
+        let fedToTheEnd = try connection.first(
+            """
+            SELECT NOT EXISTS (SELECT 1 FROM webhook_outbox)
+                AND (SELECT event_seq FROM webhook_feed WHERE id = 1) >= coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'delivery_events'), 0)
+            """) { $0.int(0) } == 1
+        if fedToTheEnd {
+            let ids = try Identifier.make(times: rows.map { _ in now })
+            try appendToStream(zip(rows, ids).map { row, id in
+                WebhookFeed.NewEvent(
+                    id: id, appID: row.key, endpointID: nil, type: "delivery.sent", at: now, data: row.value.joined(separator: WebhookFeed.lines),
+                    count: row.value.count)
+            })
+            return
+        }
+        for (app, data) in rows {
             try connection.run(
                 """
                 INSERT INTO webhook_outbox (after_event, app_id, type, at, count, events)
                 VALUES (coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'delivery_events'), 0), ?, 'delivery.sent', ?, ?, ?)
-                """, [.text(app), .int(now), .int(data.count), .text(data.map(\.data).joined(separator: WebhookFeed.lines))])
+                """, [.text(app), .int(now), .int(data.count), .text(data.joined(separator: WebhookFeed.lines))])
         }
     }
 

@@ -14,12 +14,18 @@ actor SQLiteStore: Storage {
     /// Copies the write-ahead log into the database in the background, for a serving store.
     private let checkpointer: Checkpointer?
 
+    /// Whether the database may have a webhook endpoint: set when one is made, and by each feed
+    /// pass from what it finds. A hint for speed only (``recordDeliveries(_:messageSeqs:now:)``
+    /// renders the sends' events beforehand while it is set); what is written never depends on it.
+    nonisolated let endpointsMayExist = Atomic<Bool>(true)
+
     /// Opens (creating and migrating if needed) the database at `path`. With a `checkpointLogger`
     /// the store checkpoints its write-ahead log in the background until ``close()``.
     init(path: String, busyTimeout: Int32 = 5_000, checkpointLogger: Logger? = nil) throws {
         connection = try SQLiteConnection(path: path, busyTimeout: busyTimeout)
         try Schema.migrate(connection)
         readers = try SQLiteReaders(path: path, busyTimeout: busyTimeout)
+        endpointsMayExist.store(try connection.first("SELECT EXISTS (SELECT 1 FROM webhook_endpoints)") { $0.int(0) } != 0, ordering: .relaxed)
         checkpointer = checkpointLogger.map { Checkpointer(path: path, logger: $0) }
     }
 
