@@ -133,7 +133,7 @@ package struct JSONWriter {
     }
 
     /// The number of bytes `string` takes once escaped and quoted.
-    static func encodedLength(of string: Substring) -> Int {
+    package static func encodedLength(of string: Substring) -> Int {
         var length = 2
         for byte in string.utf8 {
             length += escapedLength(of: byte)

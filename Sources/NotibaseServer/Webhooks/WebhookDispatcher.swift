@@ -289,8 +289,9 @@ extension WebhookDispatcher.Options {
     func batchLength(_ waiting: [WebhookEventRecord]) -> Int {
         guard waiting.count > batchSize else { return waiting.count }
         var bytes = WebhookBatchBody.envelopeBytes
+        var sizes = WebhookBatchBody.Sizes()
         for (index, event) in waiting.enumerated() {
-            bytes += WebhookBatchBody.bytes(of: event)
+            bytes += sizes.bytes(of: event)
             if index >= batchSize, bytes > behindBatchBytes || index >= behindBatchSize { return index }
         }
         return waiting.count

@@ -96,7 +96,7 @@ enum WebhookFeed {
         bytes.reserveCapacity(256)
         member("{", "appId", appID, to: &bytes)
         member(",", "deliveryId", deliveryID, to: &bytes)
-        bytes += Array(#","details":{"#.utf8)
+        bytes.append(contentsOf: #","details":{"#.utf8)
         member("", "providerId", providerID, to: &bytes)
         bytes.append(UInt8(ascii: "}"))
         member(",", "deviceId", deviceID, to: &bytes)
@@ -110,7 +110,7 @@ enum WebhookFeed {
     /// `"key":"value"` after `separator`, or nothing when `value` is nil.
     private static func member(_ separator: String, _ key: String, _ value: String?, to bytes: inout [UInt8]) {
         guard let value else { return }
-        bytes += Array(separator.utf8)
+        bytes.append(contentsOf: separator.utf8)
         JSONWriter.appendString(key, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         JSONWriter.appendString(value, to: &bytes)
@@ -124,9 +124,36 @@ enum WebhookFeed {
     /// 48 bits plus `index` (modulo 2^48), so each event keeps one ID across reads, retries and
     /// replays, and IDs stay UUIDs that rows made apart (74 random bits each) do not share.
     static func eventID(_ first: String, _ index: Int) -> String {
-        guard index > 0, first.utf8.count == 36, let tail = UInt64(first.suffix(12), radix: 16) else { return first }
-        let next = String((tail &+ UInt64(index)) & 0xffff_ffff_ffff, radix: 16)
-        return first.prefix(24) + String(repeating: "0", count: 12 - next.count) + next
+        EventIDs(first)[index]
+    }
+
+    /// ``eventID(_:_:)`` of every event of a row: the first ID read once, each other written
+    /// straight into its 36 bytes.
+    struct EventIDs {
+        private let first: String
+        private let head: [UInt8]
+        private let tail: UInt64?
+
+        init(_ first: String) {
+            self.first = first
+            let utf8 = Array(first.utf8)
+            head = Array(utf8.prefix(24))
+            tail = utf8.count == 36 ? UInt64(first.suffix(12), radix: 16) : nil
+        }
+
+        subscript(index: Int) -> String {
+            guard index > 0, let tail else { return first }
+            var value = (tail &+ UInt64(index)) & 0xffff_ffff_ffff
+            var id = head + [UInt8](repeating: UInt8(ascii: "0"), count: 12)
+            var position = 35
+            while value > 0 {
+                let digit = UInt8(value & 0xf)
+                id[position] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                value >>= 4
+                position -= 1
+            }
+            return String(decoding: id, as: UTF8.self)
+        }
     }
 
     /// A stream row as read: its number is its last event's, and it holds `count` events.
@@ -139,12 +166,35 @@ enum WebhookFeed {
         var count: Int
 
         /// Its events, numbered up to ``last``.
-        var events: [WebhookEventRecord] {
+        var events: [WebhookEventRecord] { events(after: Int.min, through: nil, most: Int.max) }
+
+        /// Its events numbered after `after` and up to `through`, at most `most` of them: only
+        /// those are made (a row of a thousand sends is some 300 KB of text, and a read often
+        /// wants its end, or its start).
+        func events(after: Int, through: Int?, most: Int) -> [WebhookEventRecord] {
+            let firstSeq = last - count + 1
+            let start = after < firstSeq ? 0 : after - firstSeq + 1
+            let end = min(count, (through ?? last) - firstSeq + 1, start + max(0, min(most, count)))
+            guard start < end else { return [] }
             guard count > 1 else { return [WebhookEventRecord(seq: last, id: id, type: type, at: at, data: data)] }
-            // Split as bytes: a row of 500 events is some 100 KB of text.
-            return data.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated().map { index, line in
-                WebhookEventRecord(seq: last - count + 1 + index, id: WebhookFeed.eventID(id, index), type: type, at: at, data: String(Substring(line)))
+            let ids = EventIDs(id)
+            var events: [WebhookEventRecord] = []
+            events.reserveCapacity(end - start)
+            // Split as bytes, up to the last event wanted.
+            var index = 0
+            var lineStart = data.utf8.startIndex
+            let utf8 = data.utf8
+            while index < end {
+                let lineEnd = utf8[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? utf8.endIndex
+                if index >= start {
+                    events.append(WebhookEventRecord(
+                        seq: firstSeq + index, id: ids[index], type: type, at: at, data: String(Substring(utf8[lineStart..<lineEnd]))))
+                }
+                guard lineEnd < utf8.endIndex else { break }
+                lineStart = utf8.index(after: lineEnd)
+                index += 1
             }
+            return events
         }
     }
 
@@ -159,7 +209,7 @@ enum WebhookFeed {
         while events.count < limit {
             let fetched = try fetch(cursor, rows)
             for row in fetched {
-                events += row.events.lazy.filter { $0.seq > after && $0.seq <= (through ?? Int.max) }.prefix(limit - events.count)
+                events += row.events(after: after, through: through, most: limit - events.count)
             }
             guard fetched.count == rows, let last = fetched.last, through.map({ last.last < $0 }) ?? true else { break }
             cursor = last.last

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+@testable import NotibaseServer
+import NotibaseTestSupport
+
+/// A stream row's events as the dispatcher reads them, and a batch's body, alone (no store: the
+/// PostgreSQL pass skips it).
+@Suite(.tags(.sqliteOnly)) struct WebhookStreamRowTests {
+    /// Five sends in one row, numbered 11 to 15, the first with ID …000000000ffe.
+    let row = WebhookFeed.StreamRow(
+        last: 15, id: "0b8f4c2e-1d3a-4e5b-8c6d-000000000ffe", type: "delivery.sent", at: 1_765_000_000_123,
+        data: (1...5).map { #"{"deliveryId":"d\#($0)"}"# }.joined(separator: "\n"), count: 5)
+
+    @Test func eachEventOfARowHasTheFirstIDPlusItsPlaceModulo48Bits() {
+        #expect(row.events.map(\.id) == [
+            "0b8f4c2e-1d3a-4e5b-8c6d-000000000ffe", "0b8f4c2e-1d3a-4e5b-8c6d-000000000fff", "0b8f4c2e-1d3a-4e5b-8c6d-000000001000",
+            "0b8f4c2e-1d3a-4e5b-8c6d-000000001001", "0b8f4c2e-1d3a-4e5b-8c6d-000000001002",
+        ])
+        #expect(WebhookFeed.eventID("0b8f4c2e-1d3a-4e5b-8c6d-ffffffffffff", 1) == "0b8f4c2e-1d3a-4e5b-8c6d-000000000000", "past 48 bits it wraps")
+        #expect(WebhookFeed.eventID("not-a-uuid", 3) == "not-a-uuid")
+        #expect(row.events.map(\.seq) == Array(11...15))
+        #expect(row.events.map(\.data) == (1...5).map { #"{"deliveryId":"d\#($0)"}"# })
+    }
+
+    /// A read that starts or ends inside a row, or wants only a few, gets exactly those events,
+    /// with the numbers and IDs a whole read gives them.
+    @Test(arguments: [(Int.min, nil, Int.max), (12, nil, Int.max), (10, 13, Int.max), (11, 15, 2), (14, nil, 10), (15, nil, 10), (9, 11, 5), (12, 12, 5)] as [(Int, Int?, Int)])
+    func aPartOfARowIsThatPartOfItsEvents(after: Int, through: Int?, most: Int) {
+        let expected = Array(row.events.filter { $0.seq > after && $0.seq <= (through ?? .max) }.prefix(most))
+        #expect(row.events(after: after, through: through, most: most) == expected)
+    }
+
+    /// A body is the Standard Webhooks payload of its events, in order, each with its own time
+    /// and type, and no longer than the sizes the batch was cut by.
+    @Test func aBodyHoldsEachEventWithItsIDTimeAndType() throws {
+        let events = row.events + [WebhookEventRecord(seq: 16, id: "e-\"16\"", type: "message.completed", at: 1_765_000_001_000, data: #"{"messageId":"m1"}"#)]
+        let body = WebhookBatchBody.encode(events, at: 1_765_000_002_000)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+        #expect(json["type"] as? String == "event.batch" && json["timestamp"] as? String == "2025-12-06T05:46:42Z")
+        let sent = try #require((json["data"] as? [String: Any])?["events"] as? [[String: Any]])
+        #expect(sent.map { $0["id"] as? String } == events.map(\.id))
+        #expect(sent.map { $0["type"] as? String } == Array(repeating: "delivery.sent", count: 5) + ["message.completed"])
+        #expect(sent.map { $0["timestamp"] as? String } == Array(repeating: "2025-12-06T05:46:40.123Z", count: 5) + ["2025-12-06T05:46:41Z"])
+        #expect(sent.map { ($0["data"] as? [String: Any])?.keys.first } == Array(repeating: "deliveryId", count: 5) + ["messageId"])
+        let sizes = events.reduce(0) { $0 + WebhookBatchBody.bytes(of: $1) }
+        #expect(body.count <= WebhookBatchBody.envelopeBytes + sizes && body.count >= WebhookBatchBody.envelopeBytes + sizes - 1 - 4)
+    }
+}
