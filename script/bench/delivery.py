@@ -59,6 +59,24 @@ def process_cpu(pid):
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
+def thread_cpu(pid):
+    """CPU seconds each kind of thread of process `pid` has used, by thread name (digits dropped:
+    the database lanes, Swift's shared threads, the checkpointer...)."""
+    used = {}
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return used
+    for task in tasks:
+        try:
+            name = open(f"/proc/{pid}/task/{task}/comm").read().strip().rstrip("0123456789-.") or "?"
+            fields = open(f"/proc/{pid}/task/{task}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        used[name] = used.get(name, 0) + (int(fields[11]) + int(fields[12])) / TICKS
+    return used
+
+
 def postgres_processes():
     """The PostgreSQL server's processes on this machine (every cluster: the bench's is the only
     busy one), by PID."""
@@ -88,6 +106,7 @@ class CPU:
         self.nodes = nodes
         self.started = time.monotonic()
         self.node_start = [process_cpu(node.process.pid) or 0 for node in nodes]
+        self.threads_start = thread_cpu(nodes[0].process.pid)
         self.postgres_start = postgres_processes()
         self.own_start = time.process_time()
         self.idle_start = machine_idle()
@@ -96,14 +115,17 @@ class CPU:
         wall = time.monotonic() - self.started
         nodes = sum((process_cpu(node.process.pid) or 0) - start for node, start in zip(self.nodes, self.node_start))
         postgres = sum(used - self.postgres_start.get(pid, 0) for pid, used in postgres_processes().items())
+        threads = {name: used - self.threads_start.get(name, 0) for name, used in thread_cpu(self.nodes[0].process.pid).items()}
         return {"wall": wall, "nodes": nodes, "postgres": postgres, "bench": time.process_time() - self.own_start,
-                "idle": machine_idle() - self.idle_start, "cores": os.cpu_count()}
+                "idle": machine_idle() - self.idle_start, "cores": os.cpu_count(),
+                "threads": {name: used for name, used in sorted(threads.items(), key=lambda item: -item[1]) if used >= 0.05}}
 
     @staticmethod
     def describe(used):
         return (f"CPU during the send: nodes {used['nodes']:.1f} s, PostgreSQL {used['postgres']:.1f} s, "
                 f"bench process (receiver, polling) {used['bench']:.1f} s, idle {used['idle']:.1f} s "
-                f"of {used['cores']} cores x {used['wall']:.1f} s")
+                f"of {used['cores']} cores x {used['wall']:.1f} s; the first node's threads: "
+                + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in used["threads"].items()))
 
 
 class Node:

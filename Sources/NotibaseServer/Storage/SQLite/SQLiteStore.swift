@@ -14,6 +14,10 @@ actor SQLiteStore: Storage {
     /// Copies the write-ahead log into the database in the background, for a serving store.
     private let checkpointer: Checkpointer?
 
+    /// The writer's own thread (``WriterExecutor``).
+    private nonisolated let executor = WriterExecutor(name: "nb-writer")
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
     /// Whether the database may have a webhook endpoint: set when one is made, and by each feed
     /// pass from what it finds. A hint for speed only (``recordDeliveries(_:messageSeqs:now:)``
     /// renders the sends' events beforehand while it is set); what is written never depends on it.
