@@ -126,7 +126,7 @@ extension SQLiteStore {
 
     private func record(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int, rendered: [Int: RenderedSend]) throws {
         try connection.transaction {
-            let firstSends = try firstSends(updates.filter { $0.state == .sent }.map(\.seq))
+            let firstSends = try firstSends(updates.filter { $0.state == .sent }.map(\.seq), rendered: rendered)
             for update in updates {
                 // A send is kept in the row itself (sent_at, provider_id, attempts), not as an event
                 // row: the one write most deliveries need, done once.

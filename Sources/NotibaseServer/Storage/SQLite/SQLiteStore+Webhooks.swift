@@ -138,14 +138,21 @@ extension SQLiteStore {
     }
 
     /// The deliveries among `seqs` an app with an endpoint has and that are not recorded sent yet:
-    /// those an update is about to record sent for the first time (``recordSentEvents(_:now:)``).
-    func firstSends(_ seqs: [Int]) throws -> [Int] {
-        guard !seqs.isEmpty, try connection.first("SELECT EXISTS (SELECT 1 FROM webhook_endpoints)", [], { $0.int(0) }) == 1 else { return [] }
-        return try connection.query(
+    /// those an update is about to record sent for the first time (``recordSentEvents(_:now:rendered:)``).
+    /// Those `rendered` holds were found on a reader to be of an app with an endpoint: only
+    /// whether they were sent is asked of them (a look-up of the row each, no join).
+    func firstSends(_ seqs: [Int], rendered: [Int: RenderedSend] = [:]) throws -> [Int] {
+        guard !seqs.isEmpty else { return [] }
+        let (known, others) = rendered.isEmpty ? ([], seqs) : (seqs.filter { rendered[$0] != nil }, seqs.filter { rendered[$0] == nil })
+        var first = known.isEmpty ? [] : try connection.query(
+            "SELECT seq FROM deliveries WHERE seq IN (SELECT value FROM json_each(?)) AND sent_at IS NULL", [.text(JSON.text(known))]) { $0.int(0) }
+        guard !others.isEmpty, try connection.first("SELECT EXISTS (SELECT 1 FROM webhook_endpoints)", [], { $0.int(0) }) == 1 else { return first }
+        first += try connection.query(
             """
             SELECT d.seq FROM deliveries d JOIN messages m ON m.seq = d.message_seq
             WHERE d.seq IN (SELECT value FROM json_each(?)) AND d.sent_at IS NULL AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.app_id = m.app_id)
-            """, [.text(JSON.text(seqs))]) { $0.int(0) }
+            """, [.text(JSON.text(others))]) { $0.int(0) }
+        return first
     }
 
     /// A `delivery.sent` event rendered ahead of its transaction: its app, and its `data`.
@@ -228,10 +235,11 @@ extension SQLiteStore {
             """, [.text(owner), .int(until), .int(now), .int(limit)], Rows.webhookEndpoint)
     }
 
-    /// On a reader (``SQLiteReaders``): a dispatcher's read of the stream never waits behind the
-    /// writer's sends.
+    /// On a bulk reader (``SQLiteReaders``, nice 10): a dispatcher's read of the stream never
+    /// waits behind the writer's sends, and the readers that render a send's events before its
+    /// record (``renderSends(_:_:)``, which the send waits for) are not taken by it.
     nonisolated func webhookEvents(appID: String, endpointID: String, after: Int, through: Int?, limit: Int) async throws -> [WebhookEventRecord] {
-        try await readers.read { reads in
+        try await readers.bulkRead { reads in
             try WebhookFeed.read(after: after, through: through, limit: limit) { after, rows in
                 try reads.connection.query(
                     """
