@@ -54,14 +54,12 @@ final class DeliveryWorker: Sendable {
         let claimed = batch.deliveries
         guard !claimed.isEmpty else { return 0 }
         var plan = try await prepare(claimed, known: batch.messages)
-        // What the store can ready for the record (its webhook events) while the pushes go out.
-        async let prepared = store.prepareRecord(claimed)
         let outcomes = await send(plan.pushes)
         let now = clock.now()
         for (index, item) in plan.pushes.enumerated() {
             plan.updates.append(update(for: item, outcome: outcomes[index], now: now))
         }
-        try await store.recordDeliveries(plan.updates, messageSeqs: Set(claimed.map(\.messageSeq)), now: clock.milliseconds(), prepared: await prepared)
+        try await store.recordDeliveries(plan.updates, messageSeqs: Set(claimed.map(\.messageSeq)), now: clock.milliseconds())
         return claimed.count
     }
 

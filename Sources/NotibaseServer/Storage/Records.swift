@@ -313,13 +313,6 @@ struct DeliveryUpdate: Sendable {
     var event: String { state.rawValue }
 }
 
-/// What a store prepared for a batch's record while its pushes were sent
-/// (``Storage/prepareRecord(_:)``): each delivery's `delivery.sent` event, rendered but for the
-/// provider's ID, by delivery number, for the deliveries of apps with a webhook endpoint.
-struct RecordPreparation: Sendable {
-    var sends: [Int: WebhookFeed.SentDraft]
-}
-
 /// The outcome of posting a receipt.
 enum ReceiptResult: Sendable, Equatable {
     case accepted(deliveryID: String)

@@ -158,13 +158,7 @@ protocol Storage: KeyDirectory, WebhookStorage {
     /// Claims up to `limit` due deliveries for `lease` milliseconds. Never one of a message that is
     /// not being sent (a cancelled or failed message whose deliveries are still being ended).
     func claimDeliveries(now: Int, lease: Int, limit: Int) async throws -> [ClaimedDelivery]
-    /// What the store may prepare for a claimed batch's record while its pushes are being sent,
-    /// off the path the record waits on (SQLite: the sends' webhook events, rendered but for the
-    /// provider's ID, on a reader); nil when it has nothing to prepare.
-    func prepareRecord(_ claimed: [ClaimedDelivery]) async -> RecordPreparation?
-    /// Records what happened to claimed deliveries, with what ``prepareRecord(_:)`` made for them
-    /// (nil: nothing; a store then does that work itself).
-    func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int, prepared: RecordPreparation?) async throws
+    func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws
 
     // The delivery log and receipts
     func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]
@@ -184,11 +178,4 @@ enum AnnouncedWork: String, Sendable, CaseIterable {
     /// An app's keys, settings or credentials changed, or it was deleted: what a node resolved
     /// of them before (``Authenticator``) is forgotten.
     case apps
-}
-
-extension Storage {
-    /// ``recordDeliveries(_:messageSeqs:now:prepared:)`` with nothing prepared.
-    func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
-        try await recordDeliveries(updates, messageSeqs: messageSeqs, now: now, prepared: nil)
-    }
 }

@@ -92,48 +92,23 @@ enum WebhookFeed {
     static func sentData(
         appID: String, deliveryID: String, providerID: String?, deviceID: String?, externalUserID: String?, messageID: String, platform: String?
     ) -> String {
-        SentDraft(appID: appID, deliveryID: deliveryID, deviceID: deviceID, externalUserID: externalUserID, messageID: messageID, platform: platform)
-            .data(providerID: providerID)
-    }
-
-    /// A `delivery.sent` event's `data` written but for the provider's ID (known once the push
-    /// is sent): the text before it and after it.
-    struct SentDraft: Sendable {
-        var appID: String
-        private var head: [UInt8] = []
-        private var tail: [UInt8] = []
-        /// The provider's ID the delivery's row held when the draft was read: the event's when
-        /// the send's update brings none.
-        var storedProviderID: String?
-
-        init(appID: String, deliveryID: String, deviceID: String?, externalUserID: String?, messageID: String, platform: String?, storedProviderID: String? = nil) {
-            self.appID = appID
-            self.storedProviderID = storedProviderID
-            head.reserveCapacity(96)
-            member("{", "appId", appID, to: &head)
-            member(",", "deliveryId", deliveryID, to: &head)
-            head.append(contentsOf: #","details":{"#.utf8)
-            tail.reserveCapacity(160)
-            tail.append(UInt8(ascii: "}"))
-            member(",", "deviceId", deviceID, to: &tail)
-            member(",", "externalUserId", externalUserID, to: &tail)
-            member(",", "messageId", messageID, to: &tail)
-            member(",", "platform", platform, to: &tail)
-            tail.append(UInt8(ascii: "}"))
-        }
-
-        /// The event's `data` with the provider's ID `providerID`.
-        func data(providerID: String?) -> String {
-            var bytes = head
-            bytes.reserveCapacity(head.count + tail.count + 64)
-            WebhookFeed.member("", "providerId", providerID, to: &bytes)
-            bytes += tail
-            return String(decoding: bytes, as: UTF8.self)
-        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        member("{", "appId", appID, to: &bytes)
+        member(",", "deliveryId", deliveryID, to: &bytes)
+        bytes.append(contentsOf: #","details":{"#.utf8)
+        member("", "providerId", providerID, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+        member(",", "deviceId", deviceID, to: &bytes)
+        member(",", "externalUserId", externalUserID, to: &bytes)
+        member(",", "messageId", messageID, to: &bytes)
+        member(",", "platform", platform, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `"key":"value"` after `separator`, or nothing when `value` is nil.
-    fileprivate static func member(_ separator: String, _ key: String, _ value: String?, to bytes: inout [UInt8]) {
+    private static func member(_ separator: String, _ key: String, _ value: String?, to bytes: inout [UInt8]) {
         guard let value else { return }
         bytes.append(contentsOf: separator.utf8)
         JSONWriter.appendString(key, to: &bytes)

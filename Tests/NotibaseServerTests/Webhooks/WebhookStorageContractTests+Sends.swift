@@ -104,34 +104,6 @@ extension WebhookStorageContractTests {
         #expect(looked == [4, 3])
     }
 
-    /// A batch's events drafted while its pushes were sent (``Storage/prepareRecord(_:)``: on
-    /// SQLite everything but the provider's ID, read on a reader) are the events its record
-    /// writes: the provider's ID its send brought, none when it brought none; a delivery not
-    /// sent in the end is no event, and one the draft missed (an endpoint made meanwhile) is
-    /// rendered at the record.
-    @Test func eventsDraftedWhileThePushesWentAreTheRecordsEvents() async throws {
-        let (app, endpoint, message, claimed) = try await sending(devices: 4)
-        let prepared = await store.prepareRecord(Array(claimed[0..<3]))
-        if !TestDatabase.isPostgres { #expect(prepared?.sends.count == 3) }
-        var updates = sent(claimed[0..<2]) + sent(claimed[3..<4])
-        updates[1].providerID = nil
-        updates.append(DeliveryUpdate(seq: claimed[2].seq, state: .retrying, dueAt: 1_000, detail: DeliveryEventDetail()))
-        try await store.recordDeliveries(updates, messageSeqs: [message], now: 50, prepared: prepared)
-        try await feedAll()
-        let all = try await events(app, endpoint)
-        // Within one transaction the history (the retry) comes first.
-        #expect(all.map(\.type).suffix(4) == ["delivery.retrying", "delivery.sent", "delivery.sent", "delivery.sent"])
-        let data = try all.filter { $0.type == "delivery.sent" }.map { try #require(StoredJSON.decode(WebhookEventData.self, $0.data)) }
-        #expect(data.map(\.deliveryId) == [claimed[0].id, claimed[1].id, claimed[3].id])
-        #expect(data.map(\.details?.providerID) == ["p-\(claimed[0].id)", nil, "p-\(claimed[3].id)"])
-        #expect(data.allSatisfy { $0.appId == app && $0.messageId == "m1" && $0.deviceId?.hasPrefix("a-dev-") == true && $0.platform == "ios" })
-        // On SQLite the text is the encoder's, written by hand (PostgreSQL's is jsonb's).
-        let written = all.filter { $0.type == "delivery.sent" }.map(\.data)
-        #expect(TestDatabase.isPostgres || written[0] == WebhookFeed.sentData(
-            appID: app, deliveryID: claimed[0].id, providerID: "p-\(claimed[0].id)", deviceID: data[0].deviceId, externalUserID: nil, messageID: "m1",
-            platform: "ios"))
-    }
-
     /// While the feed has taken everything before them, a batch's sends go straight into the
     /// stream on SQLite (no outbox row, no feed pass to wait for); behind anything not fed yet
     /// (here a retry's history entry in the same batch, then a test event) they wait their turn

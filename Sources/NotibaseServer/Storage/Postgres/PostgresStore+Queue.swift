@@ -222,10 +222,7 @@ extension PostgresStore {
     /// (the events written with the deliveries' partition key, which their update returns; the
     /// devices' deactivations, when there are any), then the messages' completion after it
     /// (``completeAfterCommit(messageSeqs:now:)``).
-    /// Nothing: the sends' events are written by the database's trigger, in the record's statement.
-    func prepareRecord(_ claimed: [ClaimedDelivery]) async -> RecordPreparation? { nil }
-
-    func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int, prepared: RecordPreparation?) async throws {
+    func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
         let rows = try Self.json(updates.map { Outcome(seq: $0.seq, state: $0.state.rawValue, dueAt: $0.dueAt, providerID: $0.providerID) })
         let events = try Self.json(updates.filter { $0.state != .sent }.map { Event(seq: $0.seq, event: $0.event, detail: $0.detail?.stored) })
         let deactivated = updates.compactMap { update in update.deactivateDevice.map { Deactivation(seq: $0.seq, reason: $0.reason, at: $0.at) } }

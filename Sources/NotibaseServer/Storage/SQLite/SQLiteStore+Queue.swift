@@ -114,34 +114,13 @@ extension SQLiteStore {
         }
     }
 
-    /// While an app may have a webhook endpoint: the claimed deliveries' `delivery.sent` events,
-    /// rendered on a reader but for the provider's ID, while their pushes are sent
-    /// (``draftSends(_:_:)``): the record then neither waits for a reader nor keeps the writer.
-    nonisolated func prepareRecord(_ claimed: [ClaimedDelivery]) async -> RecordPreparation? {
-        guard endpointsMayExist.load(ordering: .relaxed), !claimed.isEmpty else { return nil }
-        let seqs = claimed.map(\.seq)
-        return (try? await readers.read { try Self.draftSends($0.connection, seqs) }).map(RecordPreparation.init(sends:))
-    }
-
     /// Records what happened to claimed deliveries, in one transaction. While an app may have a
-    /// webhook endpoint, the sends' `delivery.sent` events are rendered before it: from what
-    /// ``prepareRecord(_:)`` drafted, and those it did not on a reader first; the one writer only
-    /// stores them.
-    nonisolated func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int, prepared: RecordPreparation?) async throws {
+    /// webhook endpoint, the sends' `delivery.sent` events are rendered first on a reader
+    /// (``renderSends(_:_:)``): the one writer only stores them.
+    nonisolated func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
         let sends = endpointsMayExist.load(ordering: .relaxed) ? updates.filter { $0.state == .sent } : []
-        var rendered: [Int: RenderedSend] = [:]
-        var undrafted: [DeliveryUpdate] = []
-        for send in sends {
-            if let draft = prepared?.sends[send.seq] {
-                rendered[send.seq] = RenderedSend(appID: draft.appID, data: draft.data(providerID: send.providerID ?? draft.storedProviderID))
-            } else {
-                undrafted.append(send)
-            }
-        }
         // Should the read fail, the writer renders them itself.
-        if !undrafted.isEmpty, let late = try? await readers.read({ [undrafted] in try Self.renderSends($0.connection, undrafted) }) {
-            rendered.merge(late) { $1 }
-        }
+        let rendered = sends.isEmpty ? [:] : (try? await readers.read { try Self.renderSends($0.connection, sends) }) ?? [:]
         try await record(updates, messageSeqs: messageSeqs, now: now, rendered: rendered)
     }
 

@@ -162,37 +162,29 @@ extension SQLiteStore {
     }
 
     /// The `delivery.sent` events' `data` of `sends` (updates to `sent`), by delivery number, for
-    /// the deliveries of apps with an endpoint, as
+    /// the deliveries of apps with an endpoint: read on a reader before the transaction that
+    /// records them, as
     /// ``WebhookFeed/sentData(appID:deliveryID:providerID:deviceID:externalUserID:messageID:platform:)``
-    /// writes it; the provider's ID is the update's, or the row's when the update has none, as
-    /// the update leaves it. Read before the transaction that records them, on a reader, or by the
-    /// writer for those the reader could not: in that transaction the join and the text took the
-    /// one writer, which every send waits for, 0.7 s of a 300,000-device send (docs/benchmarks.md).
+    /// writes it. In that transaction the join and the text took the one writer, which every
+    /// send waits for, 0.7 s of a 300,000-device send (docs/benchmarks.md). The provider's ID is
+    /// the update's, or the row's when the update has none, as the update leaves it.
     static func renderSends(_ connection: SQLiteConnection, _ sends: [DeliveryUpdate]) throws -> [Int: RenderedSend] {
         let providerIDs = Dictionary(sends.map { ($0.seq, $0.providerID) }, uniquingKeysWith: { $1 })
-        return try draftSends(connection, sends.map(\.seq)).reduce(into: [:]) { rendered, entry in
-            let (seq, draft) = entry
-            rendered[seq] = RenderedSend(appID: draft.appID, data: draft.data(providerID: (providerIDs[seq] ?? nil) ?? draft.storedProviderID))
-        }
-    }
-
-    /// The `delivery.sent` events of deliveries `seqs` of apps with an endpoint, written but for
-    /// the provider's ID (``WebhookFeed/SentDraft``), by delivery number.
-    static func draftSends(_ connection: SQLiteConnection, _ seqs: [Int]) throws -> [Int: WebhookFeed.SentDraft] {
-        var drafts: [Int: WebhookFeed.SentDraft] = [:]
-        drafts.reserveCapacity(seqs.count)
+        var rendered: [Int: RenderedSend] = [:]
+        rendered.reserveCapacity(sends.count)
         try connection.each(
             """
             SELECT d.seq, m.app_id, d.id, d.provider_id, v.id, v.external_user_id, m.id, d.platform
             FROM deliveries d JOIN messages m ON m.seq = d.message_seq LEFT JOIN devices v ON v.seq = d.device_seq
             WHERE d.seq IN (SELECT value FROM json_each(?)) AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.app_id = m.app_id)
-            """, [.text(JSON.text(seqs))]
+            """, [.text(JSON.text(sends.map(\.seq)))]
         ) { row in
-            drafts[row.int(0)] = WebhookFeed.SentDraft(
-                appID: row.text(1), deliveryID: row.text(2), deviceID: row.optionalText(4), externalUserID: row.optionalText(5), messageID: row.text(6),
-                platform: row.optionalText(7), storedProviderID: row.optionalText(3))
+            let seq = row.int(0)
+            rendered[seq] = RenderedSend(appID: row.text(1), data: WebhookFeed.sentData(
+                appID: row.text(1), deliveryID: row.text(2), providerID: (providerIDs[seq] ?? nil) ?? row.optionalText(3), deviceID: row.optionalText(4),
+                externalUserID: row.optionalText(5), messageID: row.text(6), platform: row.optionalText(7)))
         }
-        return drafts
+        return rendered
     }
 
     /// The `delivery.sent` events of deliveries just recorded sent (``firstSends(_:)``), written in
