@@ -6,7 +6,9 @@ import Synchronization
 /// between Dispatch's shared threads, and a thread's nice value stays with the thread, so only a
 /// thread of its own can run one kind of work below the others (``SQLiteReaders``' bulk reads).
 final class LaneThread: Sendable {
-    private let jobs = Mutex<[@Sendable () -> Void]>([])
+    /// The jobs given and not yet taken: those from `next` on (taken ones are dropped in bulk, so
+    /// that a long queue, as the SQLite writer's under a flood, costs no copy per job).
+    private let jobs = Mutex<(queue: [@Sendable () -> Void], next: Int)>(([], 0))
     /// One signal per job, and one more to stop.
     private let ready = DispatchSemaphore(value: 0)
 
@@ -24,7 +26,18 @@ final class LaneThread: Sendable {
             while true {
                 ready.wait()
                 // A signal that finds no job is the stop: every job given before it has run.
-                guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return }
+                guard let job = jobs.withLock({ jobs -> (@Sendable () -> Void)? in
+                    guard jobs.next < jobs.queue.count else { return nil }
+                    let job = jobs.queue[jobs.next]
+                    jobs.next += 1
+                    if jobs.next == jobs.queue.count {
+                        jobs = ([], 0)
+                    } else if jobs.next >= 1_024, jobs.next * 2 >= jobs.queue.count {
+                        jobs.queue.removeFirst(jobs.next)
+                        jobs.next = 0
+                    }
+                    return job
+                }) else { return }
                 job()
             }
         }
@@ -33,7 +46,7 @@ final class LaneThread: Sendable {
 
     /// Runs `job` on the thread after the work given before it.
     func run(_ job: @escaping @Sendable () -> Void) {
-        jobs.withLock { $0.append(job) }
+        jobs.withLock { $0.queue.append(job) }
         ready.signal()
     }
 

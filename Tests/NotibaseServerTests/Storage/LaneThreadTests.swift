@@ -12,15 +12,21 @@ struct LaneThreadTests {
         let seen = Mutex<[(Int, UInt)]>([])
         let done = DispatchSemaphore(value: 0)
         let caller = pthread_self()
-        for index in 0..<200 {
+        // The first job waits until all are given: a queue of thousands (as the SQLite writer's
+        // under a flood), taken in order through its compactions.
+        let gate = DispatchSemaphore(value: 0)
+        let count = 5_000
+        for index in 0..<count {
             thread.run {
+                if index == 0 { gate.wait() }
                 seen.withLock { $0.append((index, UInt(pthread_self()))) }
-                if index == 199 { done.signal() }
+                if index == count - 1 { done.signal() }
             }
         }
+        gate.signal()
         await offPool { done.wait() }
         let runs = seen.withLock { $0 }
-        #expect(runs.map(\.0) == Array(0..<200))
+        #expect(runs.map(\.0) == Array(0..<count))
         #expect(Set(runs.map(\.1)).count == 1)
         #expect(runs.first?.1 != UInt(caller))
         thread.stop()

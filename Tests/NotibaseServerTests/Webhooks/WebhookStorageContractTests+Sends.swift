@@ -95,13 +95,17 @@ extension WebhookStorageContractTests {
         try await store.recordDeliveries(sent(claimed[0..<3]), messageSeqs: [message], now: 50)
         try await store.recordDeliveries(sent(claimed[3..<5]), messageSeqs: [message], now: 60)
         // A pass of three takes rows while it has fewer than three events: the test event and the
-        // first row (three sends); the next, the second row (two) and the completion.
+        // first row (three sends); the next, the second row (two) and the completion. (On
+        // PostgreSQL a pass takes only transactions older than every one still running in the
+        // cluster: beside other tests' transactions it may take fewer rows at a time.)
         var looked: [Int] = []
         for _ in 0..<2_000 where looked.reduce(0, +) < 7 {
             let count = try await store.feedWebhookEvents(limit: 3)
             if count > 0 { looked.append(count) } else { try await Task.sleep(for: .milliseconds(5)) }
         }
-        #expect(looked == [4, 3])
+        #expect(looked.reduce(0, +) == 7, "the passes counted \(looked), not the seven events")
+        #expect(looked.allSatisfy { $0 <= 4 })
+        #expect(TestDatabase.isPostgres || looked == [4, 3])
     }
 
     /// While the feed has taken everything before them, a batch's sends go straight into the
