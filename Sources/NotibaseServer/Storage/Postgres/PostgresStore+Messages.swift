@@ -312,18 +312,13 @@ extension PostgresStore {
     /// transactions that committed before it first writes: every one is numbered before it.
     func completeAfterCommit(messageSeqs: Set<Int>, now: Int) async {
         guard !messageSeqs.isEmpty else { return }
-        _ = try? await pool.withConnection { try Self.completeIfFinished($0, messageSeqs: messageSeqs, now: now) }
+        _ = try? await pool.withConnection { try $0.run(Self.completion, [.int(now), .text(JSON.text(messageSeqs.sorted()))]) }
     }
 
-    /// Marks `sending` messages with no delivery left to send as completed, inside the caller's
-    /// transaction: only where no other transaction can have written their deliveries' outcomes
-    /// (a message this transaction stored); elsewhere ``completeAfterCommit(messageSeqs:now:)``.
-    static func completeIfFinished(_ connection: PostgresConnection, messageSeqs: Set<Int>, now: Int) throws {
-        guard !messageSeqs.isEmpty else { return }
-        try connection.run(completion, [.int(now), .text(JSON.text(messageSeqs.sorted()))])
-    }
-
-    /// `completeIfFinished`'s statement: $1 the time, $2 the messages' numbers as a JSON array.
+    /// The completion of some messages: $1 the time, $2 the messages' numbers as a JSON array.
+    /// Run after the outcomes' commit (``completeAfterCommit(messageSeqs:now:)``), or inside a
+    /// transaction only for a message that transaction stored (no other can have written its
+    /// deliveries' outcomes).
     static let completion = Lifecycle.completion(
         time: "$1", messages: "seq IN (SELECT value::bigint FROM jsonb_array_elements_text($2::jsonb))", hasPending: hasPendingDelivery)
     /// ``Lifecycle/completion(time:messages:hasPending:)`` of every message: $1 the time.

@@ -141,7 +141,7 @@ extension SQLiteStore {
     /// those an update is about to record sent for the first time (``recordSentEvents(_:now:rendered:)``).
     /// Those `rendered` holds were found on a reader to be of an app with an endpoint: only
     /// whether they were sent is asked of them (a look-up of the row each, no join).
-    func firstSends(_ seqs: [Int], rendered: [Int: RenderedSend] = [:]) throws -> [Int] {
+    func firstSends(_ seqs: [Int], rendered: [Int: RenderedSend]) throws -> [Int] {
         guard !seqs.isEmpty else { return [] }
         let (known, others) = rendered.isEmpty ? ([], seqs) : (seqs.filter { rendered[$0] != nil }, seqs.filter { rendered[$0] == nil })
         var first = known.isEmpty ? [] : try connection.query(
@@ -187,13 +187,13 @@ extension SQLiteStore {
         return rendered
     }
 
-    /// The `delivery.sent` events of deliveries just recorded sent (``firstSends(_:)``), written in
+    /// The `delivery.sent` events of deliveries just recorded sent (``firstSends(_:rendered:)``), written in
     /// the transaction that recorded them (SQLite has no statement trigger): one row per app, its
     /// events' `data` in delivery order, one JSON object a line, as `rendered` has them (those it
     /// lacks are rendered here, the same way). Straight into the stream while the feed has
     /// nothing left to take (the outbox empty, the history fed to its end: on one writer this
     /// transaction's rows come after all of it); into the outbox otherwise, for the feed to merge.
-    func recordSentEvents(_ seqs: [Int], now: Int, rendered: [Int: RenderedSend] = [:]) throws {
+    func recordSentEvents(_ seqs: [Int], now: Int, rendered: [Int: RenderedSend]) throws {
         guard !seqs.isEmpty else { return }
         let missing = seqs.filter { rendered[$0] == nil }
         let late = missing.isEmpty ? [:] : try Self.renderSends(connection, missing.map { DeliveryUpdate(seq: $0, state: .sent) })
