@@ -42,15 +42,17 @@ extension SQLiteStore {
         let ids = try Identifier.make(count: writes.rows.count, milliseconds: writes.written)
         var claimed: [ClaimedDelivery] = []
         for (row, id) in zip(writes.rows, ids) {
-            let seq = try connection.first(
+            // The row's number is its rowid: read back, not returned (SQLite holds a statement's
+            // RETURNING rows in a temporary table it makes and frees each time it runs).
+            try connection.run(
                 """
                 INSERT INTO deliveries (id, message_seq, device_seq, platform, variant, state, due_at, attempts, created_at, updated_at, moment_at, scheduled_at, schedule)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [.text(id), .int(messageSeq), .int(row.target.seq), .text(row.target.platform), .optionalText(row.variant),
                  .text(row.state.rawValue), .optionalInt(row.due), .int(row.attempts),
-                 .int(writes.written), .int(writes.written), .optionalInt(row.moment), .optionalInt(row.scheduled), .optionalText(row.schedule)]) { $0.int(0) }
-            guard let seq else { continue }
+                 .int(writes.written), .int(writes.written), .optionalInt(row.moment), .optionalInt(row.scheduled), .optionalText(row.schedule)])
+            let seq = connection.lastInsertRowID
             if row.claimed { claimed.append(row.claimedDelivery(seq: seq, id: id, messageSeq: messageSeq, written: writes.written)) }
             if let failure = row.failure {
                 try connection.run(
@@ -126,19 +128,21 @@ extension SQLiteStore {
 
     private func record(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int, rendered: [Int: RenderedSend]) throws {
         try connection.transaction {
-            let firstSends = try firstSends(updates.filter { $0.state == .sent }.map(\.seq), rendered: rendered)
+            var firstSends: [Int] = []
             for update in updates {
                 // A send is kept in the row itself (sent_at, provider_id, attempts), not as an event
-                // row: the one write most deliveries need, done once.
+                // row: the one write most deliveries need, done once. A delivery's first send (its
+                // `delivery.sent` event) is the update that finds sent_at unset: asked of the row
+                // the update changes, not by a read of its own.
                 let sent = update.state == .sent
-                try connection.run(
-                    """
-                    UPDATE deliveries SET state = CASE WHEN state IN (\(Lifecycle.replacedByOutcomeSQL)) THEN ? ELSE state END,
-                        due_at = CASE WHEN state IN (\(Lifecycle.replacedByOutcomeSQL)) THEN ? ELSE due_at END,
-                        provider_id = coalesce(?, provider_id), sent_at = coalesce(?, sent_at), updated_at = ?
-                    WHERE seq = ?
-                    """,
-                    [.text(update.state.rawValue), .optionalInt(update.dueAt), .optionalText(update.providerID), sent ? .int(now) : .null, .int(now), .int(update.seq)])
+                let values: [SQLValue] = [
+                    .text(update.state.rawValue), .optionalInt(update.dueAt), .optionalText(update.providerID), sent ? .int(now) : .null, .int(now), .int(update.seq),
+                ]
+                if sent, try connection.run(Self.firstSend, values) == 1 {
+                    firstSends.append(update.seq)
+                } else {
+                    try connection.run(Self.outcome, values)
+                }
                 if !sent {
                     try connection.run(
                         "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, ?, ?, ?)",
@@ -150,10 +154,25 @@ extension SQLiteStore {
                         [.text(device.reason), .int(device.at), .int(now), .int(device.seq)])
                 }
             }
-            try recordSentEvents(firstSends, now: now, rendered: rendered)
+            try recordSentEvents(try withEndpoints(firstSends, rendered: rendered), now: now, rendered: rendered)
             try completeIfFinished(messageSeqs: messageSeqs, now: now)
         }
     }
+
+    /// A worker's outcome for one delivery (the state, the due time, the provider's ID, the send
+    /// time, now, its number): the state and due time only while the stored state is one an
+    /// outcome replaces. The states are compared one by one: SQLite makes a list of three or more
+    /// (`state IN (…)`) into a temporary table each time the statement runs, twice a row here,
+    /// and its making and freeing took a twentieth of the writer's time in a large send
+    /// (docs/benchmarks.md).
+    static let outcome = """
+        UPDATE deliveries SET state = CASE WHEN \(replaced) THEN ?1 ELSE state END, due_at = CASE WHEN \(replaced) THEN ?2 ELSE due_at END,
+            provider_id = coalesce(?3, provider_id), sent_at = coalesce(?4, sent_at), updated_at = ?5
+        WHERE seq = ?6
+        """
+    /// ``outcome`` for a send, changing the row only if it was never sent.
+    static let firstSend = outcome + " AND sent_at IS NULL"
+    private static let replaced = "(" + Lifecycle.replacedByOutcome.sorted { $0.rawValue < $1.rawValue }.map { "state = '\($0.rawValue)'" }.joined(separator: " OR ") + ")"
 
     /// Marks `sending` messages with no delivery left to send as completed.
     func completeIfFinished(messageSeqs: Set<Int>, now: Int) throws {

@@ -137,22 +137,23 @@ extension SQLiteStore {
         }
     }
 
-    /// The deliveries among `seqs` an app with an endpoint has and that are not recorded sent yet:
-    /// those an update is about to record sent for the first time (``recordSentEvents(_:now:rendered:)``).
-    /// Those `rendered` holds were found on a reader to be of an app with an endpoint: only
-    /// whether they were sent is asked of them (a look-up of the row each, no join).
-    func firstSends(_ seqs: [Int], rendered: [Int: RenderedSend]) throws -> [Int] {
-        guard !seqs.isEmpty else { return [] }
-        let (known, others) = rendered.isEmpty ? ([], seqs) : (seqs.filter { rendered[$0] != nil }, seqs.filter { rendered[$0] == nil })
-        var first = known.isEmpty ? [] : try connection.query(
-            "SELECT seq FROM deliveries WHERE seq IN (SELECT value FROM json_each(?)) AND sent_at IS NULL", [.text(JSON.text(known))]) { $0.int(0) }
-        guard !others.isEmpty, try connection.first("SELECT EXISTS (SELECT 1 FROM webhook_endpoints)", [], { $0.int(0) }) == 1 else { return first }
-        first += try connection.query(
+    /// Of `firstSends`, deliveries the transaction has just recorded sent for the first time, those
+    /// of apps with an endpoint: their `delivery.sent` events (``recordSentEvents(_:now:rendered:)``).
+    /// Those `rendered` holds were found on a reader to be of an app with an endpoint; only the
+    /// others are looked up, when the database has an endpoint at all.
+    func withEndpoints(_ firstSends: [Int], rendered: [Int: RenderedSend]) throws -> [Int] {
+        guard !firstSends.isEmpty else { return [] }
+        var known: [Int] = []
+        var others: [Int] = []
+        for seq in firstSends {
+            if rendered[seq] != nil { known.append(seq) } else { others.append(seq) }
+        }
+        guard !others.isEmpty, try connection.first("SELECT EXISTS (SELECT 1 FROM webhook_endpoints)", [], { $0.int(0) }) == 1 else { return known }
+        return try known + connection.query(
             """
             SELECT d.seq FROM deliveries d JOIN messages m ON m.seq = d.message_seq
-            WHERE d.seq IN (SELECT value FROM json_each(?)) AND d.sent_at IS NULL AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.app_id = m.app_id)
+            WHERE d.seq IN (SELECT value FROM json_each(?)) AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.app_id = m.app_id)
             """, [.text(JSON.text(others))]) { $0.int(0) }
-        return first
     }
 
     /// A `delivery.sent` event rendered ahead of its transaction: its app, and its `data`.
@@ -187,7 +188,7 @@ extension SQLiteStore {
         return rendered
     }
 
-    /// The `delivery.sent` events of deliveries just recorded sent (``firstSends(_:rendered:)``), written in
+    /// The `delivery.sent` events of deliveries just recorded sent (``withEndpoints(_:rendered:)``), written in
     /// the transaction that recorded them (SQLite has no statement trigger): one row per app, its
     /// events' `data` in delivery order, one JSON object a line, as `rendered` has them (those it
     /// lacks are rendered here, the same way). Straight into the stream while the feed has
