@@ -29,6 +29,10 @@ struct FanOutTarget: Sendable, Equatable {
     var token: String
     var createdAt: Int
     var apnsEnvironment: APNsEnvironment?
+    /// The device's ID and external user ID, read by a store that renders a send's event before
+    /// its transaction (``ClaimedDelivery/sendFacts``); nil otherwise.
+    var id: String? = nil
+    var externalUserID: String? = nil
 }
 
 /// What a fan-out batch writes, decided: the deliveries (their identifiers are the store's), the
@@ -98,5 +102,15 @@ extension Rows {
         FanOutTarget(
             seq: row.int(0), platform: row.text(1), locale: row.optionalText(2), timeZone: row.optionalText(3), token: row.text(4), createdAt: row.int(5),
             apnsEnvironment: row.optionalText(6).flatMap(APNsEnvironment.init(rawValue:)))
+    }
+
+    /// ``fanOutTargetColumns`` and the device's ID and external user ID.
+    static let fanOutTargetWithFactsColumns = fanOutTargetColumns + ", devices.id, devices.external_user_id"
+
+    static func fanOutTargetWithFacts(_ row: some StoredRow) -> FanOutTarget {
+        var target = fanOutTarget(row)
+        target.id = row.text(7)
+        target.externalUserID = row.optionalText(8)
+        return target
     }
 }

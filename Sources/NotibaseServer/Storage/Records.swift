@@ -296,6 +296,24 @@ struct ClaimedDelivery: Sendable {
     var scheduledAt: Int? = nil
     /// The APNs environment its device registered; nil: its app's.
     var apnsEnvironment: APNsEnvironment? = nil
+    /// What its `delivery.sent` event names beyond its update, read with the claim by a store that
+    /// renders the event before the send's transaction (SQLite, while an app may have a webhook
+    /// endpoint); nil otherwise.
+    var sendFacts: SendFacts? = nil
+}
+
+/// What a `delivery.sent` event names that a worker's update does not hold: the app, the message,
+/// the delivery, its platform, the device and its external user ID as read when the delivery was
+/// claimed, and the provider's ID stored by an earlier attempt (the event names the update's, or
+/// else this one).
+struct SendFacts: Sendable, Equatable {
+    var appID: String
+    var messageID: String
+    var deliveryID: String
+    var platform: String
+    var deviceID: String?
+    var externalUserID: String?
+    var storedProviderID: String? = nil
 }
 
 /// What a worker decided for one claimed delivery.
@@ -308,6 +326,8 @@ struct DeliveryUpdate: Sendable {
     var detail: DeliveryEventDetail?
     /// Set when the provider called the token dead: the reason to record on the device.
     var deactivateDevice: (seq: Int, reason: String, at: Int)?
+    /// A send's ``ClaimedDelivery/sendFacts``, when its claim read them.
+    var sendFacts: SendFacts? = nil
 
     /// The history entry it writes: the state it reaches, by name.
     var event: String { state.rawValue }

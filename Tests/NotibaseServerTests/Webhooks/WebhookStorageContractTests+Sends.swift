@@ -136,6 +136,56 @@ extension WebhookStorageContractTests {
         #expect(Set(all.map(\.id)).count == all.count && all.map(\.seq) == all.map(\.seq).sorted())
     }
 
+    /// A send's event names the app, the message, the delivery, the device and its user, and the
+    /// provider's ID from the update or, when it has none, the one an earlier attempt stored; and
+    /// only an app with an endpoint has events, though its sends share a batch with another's.
+    /// SQLite reads what the event names with the claim, and the worker's update carries it to the
+    /// record, which renders it without a read (``ClaimedDelivery/sendFacts``).
+    @Test func aSendsEventNamesWhatItsClaimReadAndOnlyAnAppWithAnEndpointHasOne() async throws {
+        let a = try await app("a")
+        let endpoint = try await endpoint(a)
+        let b = try await app("b")
+        for app in [a, b] {
+            _ = try await store.registerDevices(
+                appID: app, (1...2).map { (DeviceUpsert(platform: .ios, token: "\(app)\($0)" + String(repeating: "0", count: 62), externalUserID: "\(app)-user-\($0)"), newID: "\(app)-dev-\($0)") },
+                now: 10)
+            let (message, _) = try await store.createMessage(
+                NewMessage(id: "\(app)-m", appID: app, content: MessageContent(message: Message(title: "T"), variants: nil), audience: .everyone, sendAt: 20,
+                           audienceSize: 0, createdAt: 20), idempotencyKey: nil, window: 1_000)
+            _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 100, now: 30)
+        }
+        var claimed = try await store.claimDeliveries(now: 40, lease: 1_000, limit: 100).sorted { $0.seq < $1.seq }
+        try #require(claimed.count == 4)
+        // The first of app a's is tried once, and its provider's ID stored, before it is sent.
+        try await store.recordDeliveries(
+            [DeliveryUpdate(seq: claimed[0].seq, state: .retrying, dueAt: 45, providerID: "p-old", detail: DeliveryEventDetail())],
+            messageSeqs: [claimed[0].messageSeq], now: 41)
+        claimed[0] = try #require(try await store.claimDeliveries(now: 50, lease: 1_000, limit: 100).first)
+        if !TestDatabase.isPostgres {
+            #expect(claimed.allSatisfy { $0.sendFacts != nil }, "read with the claim while an app has an endpoint")
+            #expect(claimed[0].sendFacts?.storedProviderID == "p-old")
+        }
+        let sends = claimed.enumerated().map { index, delivery in
+            DeliveryUpdate(seq: delivery.seq, state: .sent, providerID: index == 0 ? nil : "p-\(delivery.id)", sendFacts: delivery.sendFacts)
+        }
+        // With the feed caught up, SQLite writes the sends' events straight into the stream.
+        try await feedAll()
+        try await store.recordDeliveries(sends, messageSeqs: Set(claimed.map(\.messageSeq)), now: 60)
+        #expect(try await store.rowCount("webhook_events WHERE app_id = 'b'") + store.rowCount("webhook_outbox WHERE app_id = 'b'") == 0)
+        try await feedAll()
+        let data = try await events(a, endpoint.id).filter { $0.type == "delivery.sent" }.map { try #require(StoredJSON.decode(WebhookEventData.self, $0.data)) }
+        // App a's message was fanned out first.
+        let ofA = Array(claimed[0..<2])
+        try #require(ofA[1].messageSeq == ofA[0].messageSeq && claimed[2].messageSeq != ofA[0].messageSeq)
+        #expect(data.map(\.deliveryId) == ofA.map(\.id))
+        #expect(data.map(\.details?.providerID) == ["p-old", "p-\(ofA[1].id)"])
+        #expect(data.map(\.deviceId) == ["a-dev-1", "a-dev-2"])
+        #expect(data.map(\.externalUserId) == ["a-user-1", "a-user-2"])
+        #expect(data.allSatisfy { $0.appId == a && $0.messageId == "a-m" && $0.platform == "ios" })
+        #expect(try await store.rowCount("webhook_events WHERE app_id = 'b'") == 0)
+        #expect(try await store.rowCount("webhook_outbox WHERE app_id = 'b'") == 0)
+    }
+
     /// The batch's events are written in its transaction: when it fails (on SQLite the message's
     /// completion, its last statement; on PostgreSQL, which completes messages after the commit,
     /// a check run at the commit, once the sends' events are written), neither the sends nor

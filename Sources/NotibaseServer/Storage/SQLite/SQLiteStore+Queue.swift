@@ -32,12 +32,16 @@ extension SQLiteStore {
             return FanOutBatch(written: 0, done: true)
         }
         let source = audience.sqlSource
+        // While an app may have an endpoint, what the sends' events name is read now, for those
+        // the batch hands its node (``ClaimedDelivery/sendFacts``).
+        let facts = endpointsMayExist.load(ordering: .relaxed)
         let targets = try connection.query(
             """
-            SELECT \(Rows.fanOutTargetColumns) FROM \(source.from)
+            SELECT \(facts ? Rows.fanOutTargetWithFactsColumns : Rows.fanOutTargetColumns) FROM \(source.from)
             WHERE devices.app_id = ? AND devices.active = 1 AND devices.seq > ? AND \(source.condition) ORDER BY devices.seq LIMIT ?
             """,
-            source.fromValues + [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)], Rows.fanOutTarget)
+            source.fromValues + [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]
+        ) { facts ? Rows.fanOutTargetWithFacts($0) : Rows.fanOutTarget($0) }
         let writes = plan(FanOutInputs(message: message, targets: targets, limit: limit, now: now, claim: claim))
         let ids = try Identifier.make(count: writes.rows.count, milliseconds: writes.written)
         var claimed: [ClaimedDelivery] = []
@@ -53,7 +57,15 @@ extension SQLiteStore {
                  .text(row.state.rawValue), .optionalInt(row.due), .int(row.attempts),
                  .int(writes.written), .int(writes.written), .optionalInt(row.moment), .optionalInt(row.scheduled), .optionalText(row.schedule)])
             let seq = connection.lastInsertRowID
-            if row.claimed { claimed.append(row.claimedDelivery(seq: seq, id: id, messageSeq: messageSeq, written: writes.written)) }
+            if row.claimed {
+                var delivery = row.claimedDelivery(seq: seq, id: id, messageSeq: messageSeq, written: writes.written)
+                if facts {
+                    delivery.sendFacts = SendFacts(
+                        appID: message.appID, messageID: message.id, deliveryID: id, platform: row.target.platform, deviceID: row.target.id,
+                        externalUserID: row.target.externalUserID)
+                }
+                claimed.append(delivery)
+            }
             if let failure = row.failure {
                 try connection.run(
                     "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)", [.int(seq), .int(writes.written), .text(failure)])
@@ -105,24 +117,45 @@ extension SQLiteStore {
             }
             guard !seqs.isEmpty else { return [] }
             // One read for the whole batch. A token is only ever read through the app that owns
-            // both the message and the device: a device of another app reads as none.
+            // both the message and the device: a device of another app reads as none. While an
+            // app may have an endpoint, what the sends' events name is read with it
+            // (``ClaimedDelivery/sendFacts``), its message's IDs once per message.
+            let facts = endpointsMayExist.load(ordering: .relaxed)
+            var message: (seq: Int, appID: String, id: String)?
             return try connection.query(
                 """
-                SELECT \(Rows.claimedColumns)
+                SELECT \(Rows.claimedColumns)\(facts ? ", v.id, v.external_user_id, d.provider_id, m.app_id, m.id" : "")
                 FROM deliveries d JOIN messages m ON m.seq = d.message_seq
                 LEFT JOIN devices v ON v.seq = d.device_seq AND v.app_id = m.app_id
                 WHERE d.seq IN (SELECT value FROM json_each(?)) ORDER BY d.seq
-                """, [.text(JSON.text(seqs))], Rows.claimed)
+                """, [.text(JSON.text(seqs))]
+            ) { row in
+                var delivery = Rows.claimed(row)
+                guard facts else { return delivery }
+                if message?.seq != delivery.messageSeq { message = (delivery.messageSeq, row.text(17), row.text(18)) }
+                delivery.sendFacts = SendFacts(
+                    appID: message!.appID, messageID: message!.id, deliveryID: delivery.id, platform: row.text(4), deviceID: row.optionalText(14),
+                    externalUserID: row.optionalText(15), storedProviderID: row.optionalText(16))
+                return delivery
+            }
         }
     }
 
     /// Records what happened to claimed deliveries, in one transaction. While an app may have a
-    /// webhook endpoint, the sends' `delivery.sent` events are rendered first on a reader
+    /// webhook endpoint, the sends' `delivery.sent` events are rendered first, on the caller's
+    /// thread from what their claim read (``ClaimedDelivery/sendFacts``), or else on a reader
     /// (``renderSends(_:_:)``): the one writer only stores them.
     nonisolated func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
-        let sends = endpointsMayExist.load(ordering: .relaxed) ? updates.filter { $0.state == .sent } : []
+        guard endpointsMayExist.load(ordering: .relaxed) else { return try await record(updates, messageSeqs: messageSeqs, now: now, rendered: [:]) }
+        var rendered: [Int: RenderedSend] = [:]
+        var unread: [DeliveryUpdate] = []
+        for update in updates where update.state == .sent {
+            if let facts = update.sendFacts { rendered[update.seq] = Self.render(update, facts) } else { unread.append(update) }
+        }
         // Should the read fail, the writer renders them itself.
-        let rendered = sends.isEmpty ? [:] : (try? await readers.read { try Self.renderSends($0.connection, sends) }) ?? [:]
+        if !unread.isEmpty, let read = try? await readers.read({ [unread] in try Self.renderSends($0.connection, unread) }) {
+            rendered.merge(read) { $1 }
+        }
         try await record(updates, messageSeqs: messageSeqs, now: now, rendered: rendered)
     }
 

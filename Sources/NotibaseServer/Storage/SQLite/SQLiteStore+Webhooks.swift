@@ -138,17 +138,22 @@ extension SQLiteStore {
     }
 
     /// Of `firstSends`, deliveries the transaction has just recorded sent for the first time, those
-    /// of apps with an endpoint: their `delivery.sent` events (``recordSentEvents(_:now:rendered:)``).
-    /// Those `rendered` holds were found on a reader to be of an app with an endpoint; only the
-    /// others are looked up, when the database has an endpoint at all.
+    /// of apps with an endpoint now: their `delivery.sent` events (``recordSentEvents(_:now:rendered:)``).
+    /// Those `rendered` holds name their app; only the others are looked up.
     func withEndpoints(_ firstSends: [Int], rendered: [Int: RenderedSend]) throws -> [Int] {
         guard !firstSends.isEmpty else { return [] }
+        let apps = Set(try connection.query("SELECT DISTINCT app_id FROM webhook_endpoints") { $0.text(0) })
+        guard !apps.isEmpty else { return [] }
         var known: [Int] = []
         var others: [Int] = []
         for seq in firstSends {
-            if rendered[seq] != nil { known.append(seq) } else { others.append(seq) }
+            if let send = rendered[seq] {
+                if apps.contains(send.appID) { known.append(seq) }
+            } else {
+                others.append(seq)
+            }
         }
-        guard !others.isEmpty, try connection.first("SELECT EXISTS (SELECT 1 FROM webhook_endpoints)", [], { $0.int(0) }) == 1 else { return known }
+        guard !others.isEmpty else { return known }
         return try known + connection.query(
             """
             SELECT d.seq FROM deliveries d JOIN messages m ON m.seq = d.message_seq
@@ -160,6 +165,14 @@ extension SQLiteStore {
     struct RenderedSend: Sendable {
         var appID: String
         var data: String
+    }
+
+    /// The `delivery.sent` event of `send` (an update to `sent`), from what its claim read: as
+    /// ``renderSends(_:_:)`` renders it, without a read.
+    static func render(_ send: DeliveryUpdate, _ facts: SendFacts) -> RenderedSend {
+        RenderedSend(appID: facts.appID, data: WebhookFeed.sentData(
+            appID: facts.appID, deliveryID: facts.deliveryID, providerID: send.providerID ?? facts.storedProviderID, deviceID: facts.deviceID,
+            externalUserID: facts.externalUserID, messageID: facts.messageID, platform: facts.platform))
     }
 
     /// The `delivery.sent` events' `data` of `sends` (updates to `sent`), by delivery number, for
