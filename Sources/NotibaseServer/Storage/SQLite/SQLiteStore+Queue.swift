@@ -33,8 +33,8 @@ extension SQLiteStore {
         }
         let source = audience.sqlSource
         // While an app may have an endpoint, what the sends' events name is read now, for those
-        // the batch hands its node (``ClaimedDelivery/sendFacts``).
-        let facts = endpointsMayExist.load(ordering: .relaxed)
+        // the batch hands its node, if it may (``ClaimedDelivery/sendFacts``).
+        let facts = claim != nil && endpointsMayExist.load(ordering: .relaxed)
         let targets = try connection.query(
             """
             SELECT \(facts ? Rows.fanOutTargetWithFactsColumns : Rows.fanOutTargetColumns) FROM \(source.from)
