@@ -16,10 +16,10 @@ extension Rows {
             revision: row.int(17), createdAt: row.int(18), updatedAt: row.int(19))
     }
 
-    static let webhookEventColumns = "seq, id, type, at, data, count"
+    static let webhookEventColumns = "seq, id, type, at, data, count, app_id"
 
     static func webhookEvent(_ row: some StoredRow) -> WebhookFeed.StreamRow {
-        WebhookFeed.StreamRow(last: row.int(0), id: row.text(1), type: row.text(2), at: row.int(3), data: row.text(4), count: row.int(5))
+        WebhookFeed.StreamRow(last: row.int(0), id: row.text(1), type: row.text(2), at: row.int(3), data: row.text(4), count: row.int(5), appID: row.text(6))
     }
 
     static let webhookAttemptColumns = "batch_id, events, at, outcome, status, latency_ms, answer, next_retry_at"

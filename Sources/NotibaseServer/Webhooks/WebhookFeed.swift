@@ -19,7 +19,8 @@ enum WebhookFeed {
         var at: Int
         var data: WebhookEventData
         /// Several events of one type and time whose `data` the database rendered, one JSON object
-        /// a line (a batch of sends: ``WebhookFeed/lines``); nil: the one event `data` says.
+        /// a line (a batch of sends: ``WebhookFeed/lines``), or SQLite's sends' lines
+        /// (``WebhookSendLines``), copied into the stream as they are; nil: the one event `data` says.
         var rendered: (count: Int, lines: String)? = nil
 
         var key: Key { Key(order: order, kind: kind, seq: seq) }
@@ -156,7 +157,8 @@ enum WebhookFeed {
         }
     }
 
-    /// A stream row as read: its number is its last event's, and it holds `count` events.
+    /// A stream row as read: its number is its last event's, and it holds `count` events, their
+    /// `data` JSON lines, or sends' lines (``WebhookSendLines``) of app `appID`.
     struct StreamRow: Sendable {
         var last: Int
         var id: String
@@ -164,6 +166,7 @@ enum WebhookFeed {
         var at: Int
         var data: String
         var count: Int
+        var appID = ""
 
         /// Its events, numbered up to ``last``.
         var events: [WebhookEventRecord] { events(after: Int.min, through: nil, most: Int.max) }
@@ -176,8 +179,13 @@ enum WebhookFeed {
             let start = after < firstSeq ? 0 : after - firstSeq + 1
             let end = min(count, (through ?? last) - firstSeq + 1, start + max(0, min(most, count)))
             guard start < end else { return [] }
-            guard count > 1 else { return [WebhookEventRecord(seq: last, id: id, type: type, at: at, data: data)] }
             let ids = EventIDs(id)
+            if WebhookSendLines.isLines(data) {
+                return zip(start..<end, WebhookSendLines.data(data, appID: appID, start..<end)).map { index, data in
+                    WebhookEventRecord(seq: firstSeq + index, id: ids[index], type: type, at: at, data: data)
+                }
+            }
+            guard count > 1 else { return [WebhookEventRecord(seq: last, id: id, type: type, at: at, data: data)] }
             var events: [WebhookEventRecord] = []
             events.reserveCapacity(end - start)
             // Split as bytes, up to the last event wanted.

@@ -30,6 +30,38 @@ import NotibaseTestSupport
         #expect(row.events(after: after, through: through, most: most) == expected)
     }
 
+    /// Sends stored as lines (SQLite's record) read as the text the event's encoder writes: the
+    /// row's app, each line's message (left out of a line when the one before has the same),
+    /// values escaped once and copied as they are, what is missing left out; and a part of the row
+    /// is that part of its events.
+    @Test func sendsStoredAsLinesReadAsTheirEventsText() throws {
+        typealias Send = (message: String, delivery: String, provider: String?, device: String?, user: String?, platform: String?)
+        let sends: [Send] = [
+            ("m1", "d1", "p-1", "dev-1", #"user "7"/\é"#, "ios"), ("m1", "d2", nil, nil, nil, nil), ("m2", "d,3", "p\n3", "dev,3", "null", "android"),
+            ("m2", "d4", "", "dev-4", "", "ios"), ("m1", "d5", "p-5", "dev-5", "u5", "ios"),
+        ]
+        let app = #"app "a""#
+        let data = WebhookSendLines.row(sends.map {
+            ($0.message, WebhookSendLines.values(deliveryID: $0.delivery, providerID: $0.provider, deviceID: $0.device, externalUserID: $0.user, platform: $0.platform))
+        })
+        let lines = WebhookFeed.StreamRow(last: 15, id: row.id, type: "delivery.sent", at: row.at, data: data, count: 5, appID: app)
+        #expect(data.count < sends.map { WebhookFeed.sentData(
+            appID: app, deliveryID: $0.delivery, providerID: $0.provider, deviceID: $0.device, externalUserID: $0.user, messageID: $0.message,
+            platform: $0.platform) }.joined(separator: "\n").count / 2, "under half the JSON's size")
+        let events = lines.events
+        #expect(events.map(\.data) == sends.map {
+            WebhookFeed.sentData(
+                appID: app, deliveryID: $0.delivery, providerID: $0.provider, deviceID: $0.device, externalUserID: $0.user, messageID: $0.message,
+                platform: $0.platform)
+        })
+        let decoded = try events.map { try #require(StoredJSON.decode(WebhookEventData.self, $0.data)) }
+        #expect(decoded.map(\.externalUserId) == sends.map(\.user) && decoded.map(\.details?.providerID) == sends.map(\.provider))
+        #expect(events.map(\.id) == row.events.map(\.id) && events.map(\.seq) == Array(11...15))
+        for (after, through, most) in [(12, nil, Int.max), (10, 13, Int.max), (11, 15, 2), (14, nil, 10), (12, 12, 5)] as [(Int, Int?, Int)] {
+            #expect(lines.events(after: after, through: through, most: most) == Array(events.filter { $0.seq > after && $0.seq <= (through ?? .max) }.prefix(most)))
+        }
+    }
+
     /// A body is the Standard Webhooks payload of its events, in order, each with its own time
     /// and type, and no longer than the sizes the batch was cut by.
     @Test func aBodyHoldsEachEventWithItsIDTimeAndType() throws {

@@ -161,18 +161,20 @@ extension SQLiteStore {
             """, [.text(JSON.text(others))]) { $0.int(0) }
     }
 
-    /// A `delivery.sent` event rendered ahead of its transaction: its app, and its `data`.
+    /// A `delivery.sent` event rendered ahead of its transaction: its app, its message, and the
+    /// rest of its line (``WebhookSendLines/values(deliveryID:providerID:deviceID:externalUserID:platform:)``).
     struct RenderedSend: Sendable {
         var appID: String
-        var data: String
+        var messageID: String
+        var values: String
     }
 
     /// The `delivery.sent` event of `send` (an update to `sent`), from what its claim read: as
     /// ``renderSends(_:_:)`` renders it, without a read.
     static func render(_ send: DeliveryUpdate, _ facts: SendFacts) -> RenderedSend {
-        RenderedSend(appID: facts.appID, data: WebhookFeed.sentData(
-            appID: facts.appID, deliveryID: facts.deliveryID, providerID: send.providerID ?? facts.storedProviderID, deviceID: facts.deviceID,
-            externalUserID: facts.externalUserID, messageID: facts.messageID, platform: facts.platform))
+        RenderedSend(appID: facts.appID, messageID: facts.messageID, values: WebhookSendLines.values(
+            deliveryID: facts.deliveryID, providerID: send.providerID ?? facts.storedProviderID, deviceID: facts.deviceID,
+            externalUserID: facts.externalUserID, platform: facts.platform))
     }
 
     /// The `delivery.sent` events' `data` of `sends` (updates to `sent`), by delivery number, for
@@ -194,9 +196,9 @@ extension SQLiteStore {
             """, [.text(JSON.text(sends.map(\.seq)))]
         ) { row in
             let seq = row.int(0)
-            rendered[seq] = RenderedSend(appID: row.text(1), data: WebhookFeed.sentData(
-                appID: row.text(1), deliveryID: row.text(2), providerID: (providerIDs[seq] ?? nil) ?? row.optionalText(3), deviceID: row.optionalText(4),
-                externalUserID: row.optionalText(5), messageID: row.text(6), platform: row.optionalText(7)))
+            rendered[seq] = RenderedSend(appID: row.text(1), messageID: row.text(6), values: WebhookSendLines.values(
+                deliveryID: row.text(2), providerID: (providerIDs[seq] ?? nil) ?? row.optionalText(3), deviceID: row.optionalText(4),
+                externalUserID: row.optionalText(5), platform: row.optionalText(7)))
         }
         return rendered
     }
@@ -211,10 +213,10 @@ extension SQLiteStore {
         guard !seqs.isEmpty else { return }
         let missing = seqs.filter { rendered[$0] == nil }
         let late = missing.isEmpty ? [:] : try Self.renderSends(connection, missing.map { DeliveryUpdate(seq: $0, state: .sent) })
-        var byApp: [String: [String]] = [:]
+        var byApp: [String: [(messageID: String, values: String)]] = [:]
         for seq in seqs.sorted() {
             guard let send = rendered[seq] ?? late[seq] else { continue }
-            byApp[send.appID, default: []].append(send.data)
+            byApp[send.appID, default: []].append((send.messageID, send.values))
         }
         let rows = byApp.sorted { $0.key < $1.key }
         guard !rows.isEmpty else { return }
@@ -227,8 +229,7 @@ extension SQLiteStore {
             let ids = try Identifier.make(times: rows.map { _ in now })
             try appendToStream(zip(rows, ids).map { row, id in
                 WebhookFeed.NewEvent(
-                    id: id, appID: row.key, endpointID: nil, type: "delivery.sent", at: now, data: row.value.joined(separator: WebhookFeed.lines),
-                    count: row.value.count)
+                    id: id, appID: row.key, endpointID: nil, type: "delivery.sent", at: now, data: WebhookSendLines.row(row.value), count: row.value.count)
             })
             return
         }
@@ -237,7 +238,7 @@ extension SQLiteStore {
                 """
                 INSERT INTO webhook_outbox (after_event, app_id, type, at, count, events)
                 VALUES (coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'delivery_events'), 0), ?, 'delivery.sent', ?, ?, ?)
-                """, [.text(app), .int(now), .int(data.count), .text(data.joined(separator: WebhookFeed.lines))])
+                """, [.text(app), .int(now), .int(data.count), .text(WebhookSendLines.row(data))])
         }
     }
 

@@ -1,0 +1,131 @@
+import NotibaseCore
+
+/// `delivery.sent` events as SQLite's record stores them: a line per send holding only its values,
+/// made into the event's `data` when the stream is read (docs/decisions/0037, "Sends in lines").
+/// The `data` of a thousand sends written as JSON is some 300 KB, each event repeating its keys,
+/// its app and its message; on the one writer every byte is written to the log and copied into
+/// the database again. These lines are under half of it.
+///
+/// A row's text is ``marker`` and then one line per send (lines apart by a line feed):
+///
+///     messageId,platform,deliveryId,providerId,deviceId,externalUserId
+///
+/// each a JSON string or `null`, written by the same escaping as the event's text (so a value is
+/// copied into it as it is); `messageId` is left empty when the line before has the same. The app
+/// is the row's. Rows of JSON lines, PostgreSQL's and older SQLite's, start with `{`.
+enum WebhookSendLines {
+    static let marker = UInt8(ascii: "~")
+
+    /// A send's values after its message's ID: `,platform,deliveryId,providerId,deviceId,externalUserId`.
+    static func values(deliveryID: String, providerID: String?, deviceID: String?, externalUserID: String?, platform: String?) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(160)
+        for value in [platform, deliveryID, providerID, deviceID, externalUserID] {
+            bytes.append(UInt8(ascii: ","))
+            if let value { JSONWriter.appendString(value, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The text of a row of `sends` (each its message's ID and its ``values(deliveryID:providerID:deviceID:externalUserID:platform:)``), in order.
+    static func row(_ sends: [(messageID: String, values: String)]) -> String {
+        var bytes: [UInt8] = [marker]
+        bytes.reserveCapacity(sends.count * 160)
+        var previous: String?
+        for (index, send) in sends.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: "\n")) }
+            if send.messageID != previous { JSONWriter.appendString(send.messageID, to: &bytes) }
+            previous = send.messageID
+            bytes.append(contentsOf: send.values.utf8)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func isLines(_ data: String) -> Bool { data.utf8.first == marker }
+
+    /// The `data` of events `range` (by their place in the row) of a row of lines `data` of app
+    /// `appID`, as ``WebhookFeed/sentData(appID:deliveryID:providerID:deviceID:externalUserID:messageID:platform:)``
+    /// writes it, in order.
+    static func data(_ data: String, appID: String, _ range: Range<Int>) -> [String] {
+        var app: [UInt8] = []
+        JSONWriter.appendString(appID, to: &app)
+        let bytes = Array(data.utf8)
+        var texts: [String] = []
+        texts.reserveCapacity(range.count)
+        var message: Range<Int>?
+        var position = 1
+        var index = 0
+        while index < range.upperBound, position <= bytes.count {
+            let end = bytes[position...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            var scanner = Scanner(bytes: bytes, position: position, end: end)
+            if case .value(let text) = scanner.next() { message = text }
+            if index >= range.lowerBound {
+                var values: [Field] = []
+                for _ in 0..<5 { values.append(scanner.next()) }
+                texts.append(json(bytes, app: app, message: message, values))
+            }
+            position = end + 1
+            index += 1
+        }
+        return texts
+    }
+
+    private enum Field {
+        case empty
+        case null
+        case value(Range<Int>)
+    }
+
+    /// Reads a line's fields, a comma after each.
+    private struct Scanner {
+        let bytes: [UInt8]
+        var position: Int
+        let end: Int
+
+        mutating func next() -> Field {
+            guard position < end else { return .empty }
+            let field: Field
+            if bytes[position] == UInt8(ascii: "\"") {
+                var cursor = position + 1
+                while cursor < end, bytes[cursor] != UInt8(ascii: "\"") {
+                    cursor += bytes[cursor] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                let close = min(cursor, end - 1)
+                field = .value(position..<(close + 1))
+                position = close + 1
+            } else if bytes[position] == UInt8(ascii: "n") {
+                field = .null
+                position += 4
+            } else {
+                field = .empty
+            }
+            if position < end, bytes[position] == UInt8(ascii: ",") { position += 1 }
+            return field
+        }
+    }
+
+    /// The event's text: keys sorted, what is null left out, `details` always.
+    private static func json(_ bytes: [UInt8], app: [UInt8], message: Range<Int>?, _ values: [Field]) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(320)
+        func member(_ separator: String, _ key: String, _ field: Field) {
+            guard case .value(let range) = field else { return }
+            text.append(contentsOf: separator.utf8)
+            JSONWriter.appendString(key, to: &text)
+            text.append(UInt8(ascii: ":"))
+            text.append(contentsOf: bytes[range])
+        }
+        text.append(contentsOf: #"{"appId":"#.utf8)
+        text.append(contentsOf: app)
+        member(",", "deliveryId", values[1])
+        text.append(contentsOf: #","details":{"#.utf8)
+        member("", "providerId", values[2])
+        text.append(UInt8(ascii: "}"))
+        member(",", "deviceId", values[3])
+        member(",", "externalUserId", values[4])
+        member(",", "messageId", message.map(Field.value) ?? .null)
+        member(",", "platform", values[0])
+        text.append(UInt8(ascii: "}"))
+        return String(decoding: text, as: UTF8.self)
+    }
+}
