@@ -26,6 +26,7 @@ import os
 import shutil
 import signal
 import statistics
+import multiprocessing
 import subprocess
 import sys
 import tempfile
@@ -102,8 +103,11 @@ class CPU:
     that ends before counts only what it used until the previous reading), this process (the
     webhook receiver, the polling) and the idle rest of the machine's cores."""
 
-    def __init__(self, nodes):
+    def __init__(self, nodes, receiver=None):
         self.nodes = nodes
+        # The receiver's own process counts with the bench's.
+        self.receiver = receiver.process.pid if receiver else None
+        self.receiver_start = process_cpu(self.receiver) or 0 if self.receiver else 0
         self.started = time.monotonic()
         self.node_start = [process_cpu(node.process.pid) or 0 for node in nodes]
         self.threads_start = thread_cpu(nodes[0].process.pid)
@@ -116,7 +120,8 @@ class CPU:
         nodes = sum((process_cpu(node.process.pid) or 0) - start for node, start in zip(self.nodes, self.node_start))
         postgres = sum(used - self.postgres_start.get(pid, 0) for pid, used in postgres_processes().items())
         threads = {name: used - self.threads_start.get(name, 0) for name, used in thread_cpu(self.nodes[0].process.pid).items()}
-        return {"wall": wall, "nodes": nodes, "postgres": postgres, "bench": time.process_time() - self.own_start,
+        receiver = (process_cpu(self.receiver) or 0) - self.receiver_start if self.receiver else 0
+        return {"wall": wall, "nodes": nodes, "postgres": postgres, "bench": time.process_time() - self.own_start + receiver,
                 "idle": machine_idle() - self.idle_start, "cores": os.cpu_count(),
                 "threads": {name: used for name, used in sorted(threads.items(), key=lambda item: -item[1]) if used >= 0.05}}
 
@@ -187,17 +192,45 @@ class Client:
 class Receiver:
     """A local webhook endpoint that verifies every request's Standard Webhooks signature (HMAC-SHA256
     of `id.timestamp.body` under the secret) and counts the events (by their keys; every 20th body
-    parsed too, which must agree); when `delivery.sent` events arrive, and when the last one did."""
+    parsed too, which must agree); when `delivery.sent` events arrive, and when the last one did.
 
-    def __init__(self):
-        self.secret = None
-        self.lock = threading.Lock()
-        self.sent = 0
-        self.events = 0
-        self.batches = 0
-        self.bad = 0
-        self.last_sent_at = None
-        receiver = self
+    It runs in a process of its own (at nice `niceness`): in the bench's process its work held
+    Python's lock beside the thread that watches the send, whose time it measures; and a receiver
+    is another machine's, so `--receiver-nice` can give it only what the server leaves."""
+
+    def __init__(self, niceness=0):
+        context = multiprocessing.get_context("fork")
+        # sent, events, batches, bad, when the last delivery.sent arrived (monotonic, 0: none).
+        self.counts = context.Array("d", 5)
+        self.secret_text = context.Array("c", 256)
+        ready, told = context.Pipe(duplex=False)
+        self.process = context.Process(target=Receiver.serve, args=(self.counts, self.secret_text, told, niceness), daemon=True)
+        self.process.start()
+        self.port = ready.recv()
+
+    @property
+    def secret(self):
+        return self.secret_text.value.decode()
+
+    @secret.setter
+    def secret(self, value):
+        self.secret_text.value = value.encode()
+
+    @property
+    def sent(self):
+        return int(self.counts[0])
+
+    def totals(self):
+        with self.counts.get_lock():
+            sent, events, batches, bad, last = self.counts[:]
+        return int(sent), int(events), int(batches), int(bad), (last or None)
+
+    @staticmethod
+    def serve(counts, secret_text, told, niceness):
+        if niceness:
+            os.nice(niceness)
+        batches = [0]
+        lock = threading.Lock()
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def log_message(self, *_):
@@ -206,7 +239,7 @@ class Receiver:
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 signed = f"{self.headers['webhook-id']}.{self.headers['webhook-timestamp']}.".encode() + body
-                key = base64.b64decode(receiver.secret.removeprefix("whsec_"))
+                key = base64.b64decode(secret_text.value.decode().removeprefix("whsec_"))
                 expected = "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
                 valid = expected in self.headers.get("webhook-signature", "").split(" ")
                 # Counted by the keys the server writes, not parsed: Python's json module took more
@@ -215,28 +248,30 @@ class Receiver:
                 # events' data has one. Every 20th batch is parsed as well, and must agree.
                 events = body.count(b'"type":"') - 1 if valid else 0
                 sent = body.count(b'"type":"delivery.sent"') if valid else 0
-                with receiver.lock:
-                    receiver.batches += 1
-                    check = valid and receiver.batches % 20 == 1
+                with lock:
+                    batches[0] += 1
+                    check = valid and batches[0] % 20 == 1
                 if check:
                     parsed = json.loads(body)["data"]["events"]
                     if len(parsed) != events or sum(1 for event in parsed if event["type"] == "delivery.sent") != sent:
                         valid = False
-                with receiver.lock:
-                    receiver.bad += 0 if valid else 1
-                    receiver.events += events
-                    receiver.sent += sent
+                with counts.get_lock():
+                    counts[0] += sent
+                    counts[1] += events
+                    counts[2] += 1
+                    counts[3] += 0 if valid else 1
                     if sent:
-                        receiver.last_sent_at = time.monotonic()
+                        counts[4] = time.monotonic()
                 self.send_response(204 if valid else 400)
                 self.end_headers()
 
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        told.send(server.server_address[1])
+        server.serve_forever()
 
     def stop(self):
-        self.server.shutdown()
+        self.process.terminate()
+        self.process.join(5)
 
 
 def make_app(port, name, credentials):
@@ -312,7 +347,7 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
     extra = args.serve_args.split() + (["--webhook-allow-insecure"] if webhook else [])
     nodes = [Node(binary, directory, f"{n}", args.port + n, database, args.sender, peer, extra)
              for n in range(nodes_count)]
-    receiver = Receiver() if webhook else None
+    receiver = Receiver(args.receiver_nice) if webhook else None
     try:
         big, small = template["big"], template["small"]
         # Let the nodes settle before the clock runs.
@@ -346,7 +381,7 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
         if database and args.statements:
             subprocess.run(["psql", database, "-q", "-c", "CREATE EXTENSION IF NOT EXISTS pg_stat_statements", "-c", "SELECT pg_stat_statements_reset()"],
                            check=True, stdout=subprocess.DEVNULL)
-        cpu = CPU(nodes)
+        cpu = CPU(nodes, receiver)
         t0 = time.monotonic()
         accepted = client.call("POST", "/v1/messages", message)
         answered = time.monotonic() - t0
@@ -366,9 +401,9 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
             deadline = time.monotonic() + 600
             while receiver.sent < args.devices and time.monotonic() < deadline:
                 time.sleep(0.05)
-            with receiver.lock:
-                result["events_sent"], result["events"], result["batches"], result["bad"] = receiver.sent, receiver.events, receiver.batches, receiver.bad
-                result["last_event_after"] = (receiver.last_sent_at - t0 - elapsed) if receiver.last_sent_at else None
+            sent, events, batches, bad, last_sent_at = receiver.totals()
+            result["events_sent"], result["events"], result["batches"], result["bad"] = sent, events, batches, bad
+            result["last_event_after"] = (last_sent_at - t0 - elapsed) if last_sent_at else None
             if result["events_sent"] < args.devices or result["bad"]:
                 sys.exit(f"bench: {setup} run {run}: {result['events_sent']} delivery.sent events of {args.devices}, {result['bad']} badly signed or miscounted")
             print(f"{setup:11} run {run}: webhook: {result['events']:,} events in {result['batches']:,} batches, every one verified; "
@@ -435,6 +470,8 @@ def main():
     parser.add_argument("--peer-ca")
     parser.add_argument("--credentials", help="JSON file: the APNs and FCM credentials to upload")
     parser.add_argument("--port", type=int, default=18600)
+    parser.add_argument("--receiver-nice", type=int, default=0,
+                        help="the webhook receiver's nice value (its own process; a receiver is another machine's)")
     parser.add_argument("--serve-args", default="", help="more arguments for every notibase serve, for experiments")
     parser.add_argument("--statements", action="store_true",
                         help="after each PostgreSQL run, the statements that took its time (pg_stat_statements; "
