@@ -50,9 +50,44 @@ enum Crypto {
         return mac
     }
 
+    /// A key for many MACs (``HMACKey``).
+    static func hmacKey(_ key: [UInt8]) throws(OpenSSLFailure) -> HMACKey {
+        let context = key.withUnsafeBufferPointer { notibase_hmac_sha256_key(hmacAlgorithm, $0.baseAddress, $0.count) }
+        return HMACKey(context: try OpenSSLFailure.check(context, "HMAC-SHA256 key"))
+    }
+
     /// Whether two byte strings are equal, in time that depends only on their length.
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         return a.withUnsafeBytes { a in b.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 } }
+    }
+}
+
+/// An HMAC-SHA256 key made ready once, for a key that signs many messages (a node's receipt
+/// signatures, one per delivery): a MAC under it copies its keyed state instead of naming the
+/// digest and keying each time, which cost five times the hashing of a delivery's ID (a seventh
+/// of the workers' CPU in a large send, docs/benchmarks.md).
+// Unchecked by hand: the context is keyed once, in `Crypto.hmacKey`, and after that only copied
+// (`EVP_MAC_CTX_dup` reads it), from any thread; it is freed when the last reference goes.
+final class HMACKey: @unchecked Sendable {
+    private let context: OpaquePointer
+
+    fileprivate init(context: OpaquePointer) {
+        self.context = context
+    }
+
+    deinit { EVP_MAC_CTX_free(context) }
+
+    /// HMAC-SHA256 of `message` (32 bytes), the same as ``Crypto/hmacSHA256(key:_:)`` under this key.
+    func mac(_ message: some Collection<UInt8>) throws(OpenSSLFailure) -> [UInt8] {
+        var mac = [UInt8](repeating: 0, count: 32)
+        let input = Array(message)
+        let status = input.withUnsafeBufferPointer { input in
+            mac.withUnsafeMutableBufferPointer { output in
+                notibase_hmac_sha256_keyed(context, input.baseAddress, input.count, output.baseAddress)
+            }
+        }
+        try OpenSSLFailure.check(status, "HMAC-SHA256")
+        return mac
     }
 }

@@ -14,15 +14,15 @@ import NotibaseCore
 struct Signer: Sendable {
     /// Nil when OpenSSL could not derive them: nothing is signed then, and nothing verifies, which
     /// fails closed.
-    private let receiptKey: [UInt8]?
-    private let identityKey: [UInt8]?
+    private let receiptKey: HMACKey?
+    private let identityKey: HMACKey?
 
     /// The identity token's prefix: the scheme, so it can change without ambiguity.
     static let identityTokenPrefix = "nbid1."
 
     init(secretKey: [UInt8]) {
-        receiptKey = Self.mac(secretKey, Array("notibase/receipt-signature/1".utf8))
-        identityKey = Self.mac(secretKey, Array("notibase/identity-token/1".utf8))
+        receiptKey = Self.derive(secretKey, "notibase/receipt-signature/1")
+        identityKey = Self.derive(secretKey, "notibase/identity-token/1")
     }
 
     func receiptSignature(deliveryID: String) -> String {
@@ -64,9 +64,14 @@ struct Signer: Sendable {
         Self.mac(identityKey, Array(appID.utf8) + [0] + Array(externalUserID.utf8))
     }
 
+    /// The key for `purpose`: HMAC-SHA256 of its name under the node's secret, made ready for
+    /// many MACs; nil when OpenSSL fails.
+    private static func derive(_ secretKey: [UInt8], _ purpose: String) -> HMACKey? {
+        (try? Crypto.hmacSHA256(key: secretKey, Array(purpose.utf8))).flatMap { try? Crypto.hmacKey($0) }
+    }
+
     /// HMAC-SHA256, or nil without a key or when OpenSSL fails.
-    private static func mac(_ key: [UInt8]?, _ message: [UInt8]) -> [UInt8]? {
-        guard let key else { return nil }
-        return try? Crypto.hmacSHA256(key: key, message)
+    private static func mac(_ key: HMACKey?, _ message: [UInt8]) -> [UInt8]? {
+        try? key?.mac(message)
     }
 }

@@ -14,6 +14,30 @@ struct CryptoTests {
         #expect(try Crypto.sha256(Array(input.utf8)).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() == digest)
     }
 
+    /// Receipt signatures and identity tokens must stay HMAC-SHA256 exactly (RFC 4231 test cases
+    /// 1, 2 and 6), one MAC at a time or under a key made ready once and used from many threads at
+    /// once (``HMACKey``, which every worker's receipt signature uses).
+    @Test(arguments: [
+        ([UInt8](repeating: 0x0b, count: 20), "Hi There", "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"),
+        (Array("Jefe".utf8), "what do ya want for nothing?", "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"),
+        ([UInt8](repeating: 0xaa, count: 131), "Test Using Larger Than Block-Size Key - Hash Key First",
+         "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"),
+    ] as [([UInt8], String, String)])
+    func hmacMatchesTheStandardVectorsOneAtATimeAndUnderAReadyKey(key: [UInt8], message: String, mac: String) async throws {
+        #expect(Self.hex(try Crypto.hmacSHA256(key: key, Array(message.utf8))) == mac)
+        let ready = try Crypto.hmacKey(key)
+        let macs = await withTaskGroup(of: String?.self) { group in
+            for _ in 0..<64 { group.addTask { (try? ready.mac(Array(message.utf8))).map(Self.hex) } }
+            return await group.reduce(into: [String?]()) { $0.append($1) }
+        }
+        #expect(macs == Array(repeating: mac, count: 64))
+        #expect(Self.hex(try ready.mac(Array("other".utf8))) == Self.hex(try Crypto.hmacSHA256(key: key, Array("other".utf8))))
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+
     @Test func identifiersMadeTogetherAreDistinctAndCarryTheirOwnTimes() throws {
         let times = [1_800_000_000_000, 1_800_000_000_001, 1_800_000_000_000]
         let ids = try Identifier.make(times: times)
