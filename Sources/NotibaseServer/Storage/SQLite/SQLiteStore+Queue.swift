@@ -146,7 +146,7 @@ extension SQLiteStore {
     /// thread from what their claim read (``ClaimedDelivery/sendFacts``), or else on a reader
     /// (``renderSends(_:_:)``): the one writer only stores them.
     nonisolated func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
-        guard endpointsMayExist.load(ordering: .relaxed) else { return try await record(updates, messageSeqs: messageSeqs, now: now, rendered: [:]) }
+        guard endpointsMayExist.load(ordering: .relaxed) else { return try await record(updates, messageSeqs: messageSeqs, now: now, rendered: RenderedSends()) }
         var rendered: [Int: RenderedSend] = [:]
         var unread: [DeliveryUpdate] = []
         for update in updates where update.state == .sent {
@@ -156,10 +156,10 @@ extension SQLiteStore {
         if !unread.isEmpty, let read = try? await readers.read({ [unread] in try Self.renderSends($0.connection, unread) }) {
             rendered.merge(read) { $1 }
         }
-        try await record(updates, messageSeqs: messageSeqs, now: now, rendered: rendered)
+        try await record(updates, messageSeqs: messageSeqs, now: now, rendered: RenderedSends(rendered))
     }
 
-    private func record(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int, rendered: [Int: RenderedSend]) throws {
+    private func record(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int, rendered: RenderedSends) throws {
         try connection.transaction {
             var firstSends: [Int] = []
             for update in updates {
@@ -187,7 +187,7 @@ extension SQLiteStore {
                         [.text(device.reason), .int(device.at), .int(now), .int(device.seq)])
                 }
             }
-            try recordSentEvents(try withEndpoints(firstSends, rendered: rendered), now: now, rendered: rendered)
+            try recordSentEvents(firstSends, now: now, rendered: rendered)
             try completeIfFinished(messageSeqs: messageSeqs, now: now)
         }
     }

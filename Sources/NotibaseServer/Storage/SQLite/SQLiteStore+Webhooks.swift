@@ -137,36 +137,33 @@ extension SQLiteStore {
         }
     }
 
-    /// Of `firstSends`, deliveries the transaction has just recorded sent for the first time, those
-    /// of apps with an endpoint now: their `delivery.sent` events (``recordSentEvents(_:now:rendered:)``).
-    /// Those `rendered` holds name their app; only the others are looked up.
-    func withEndpoints(_ firstSends: [Int], rendered: [Int: RenderedSend]) throws -> [Int] {
-        guard !firstSends.isEmpty else { return [] }
-        let apps = Set(try connection.query("SELECT DISTINCT app_id FROM webhook_endpoints") { $0.text(0) })
-        guard !apps.isEmpty else { return [] }
-        var known: [Int] = []
-        var others: [Int] = []
-        for seq in firstSends {
-            if let send = rendered[seq] {
-                if apps.contains(send.appID) { known.append(seq) }
-            } else {
-                others.append(seq)
-            }
-        }
-        guard !others.isEmpty else { return known }
-        return try known + connection.query(
-            """
-            SELECT d.seq FROM deliveries d JOIN messages m ON m.seq = d.message_seq
-            WHERE d.seq IN (SELECT value FROM json_each(?)) AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.app_id = m.app_id)
-            """, [.text(JSON.text(others))]) { $0.int(0) }
-    }
-
     /// A `delivery.sent` event rendered ahead of its transaction: its app, its message, and the
     /// rest of its line (``WebhookSendLines/values(deliveryID:providerID:deviceID:externalUserID:platform:)``).
     struct RenderedSend: Sendable {
         var appID: String
         var messageID: String
         var values: String
+    }
+
+    /// A batch's sends rendered ahead of its transaction, by delivery number, and each app's row
+    /// of them made too (its deliveries in order, and its text): the transaction takes a row as
+    /// it is when every one of its sends turns out a first send, as nearly always, so the one
+    /// writer does not write the text itself.
+    struct RenderedSends: Sendable {
+        var bySeq: [Int: RenderedSend] = [:]
+        var rows: [String: (seqs: [Int], text: String)] = [:]
+
+        init() {}
+
+        init(_ bySeq: [Int: RenderedSend]) {
+            self.bySeq = bySeq
+            var byApp: [String: [Int]] = [:]
+            for (seq, send) in bySeq { byApp[send.appID, default: []].append(seq) }
+            for (app, seqs) in byApp {
+                let seqs = seqs.sorted()
+                rows[app] = (seqs, WebhookSendLines.row(seqs.compactMap { bySeq[$0].map { ($0.messageID, $0.values) } }))
+            }
+        }
     }
 
     /// The `delivery.sent` event of `send` (an update to `sent`), from what its claim read: as
@@ -203,22 +200,35 @@ extension SQLiteStore {
         return rendered
     }
 
-    /// The `delivery.sent` events of deliveries just recorded sent (``withEndpoints(_:rendered:)``), written in
-    /// the transaction that recorded them (SQLite has no statement trigger): one row per app, its
-    /// events' `data` in delivery order, one JSON object a line, as `rendered` has them (those it
-    /// lacks are rendered here, the same way). Straight into the stream while the feed has
-    /// nothing left to take (the outbox empty, the history fed to its end: on one writer this
-    /// transaction's rows come after all of it); into the outbox otherwise, for the feed to merge.
-    func recordSentEvents(_ seqs: [Int], now: Int, rendered: [Int: RenderedSend]) throws {
-        guard !seqs.isEmpty else { return }
-        let missing = seqs.filter { rendered[$0] == nil }
-        let late = missing.isEmpty ? [:] : try Self.renderSends(connection, missing.map { DeliveryUpdate(seq: $0, state: .sent) })
-        var byApp: [String: [(messageID: String, values: String)]] = [:]
-        for seq in seqs.sorted() {
-            guard let send = rendered[seq] ?? late[seq] else { continue }
-            byApp[send.appID, default: []].append((send.messageID, send.values))
+    /// The `delivery.sent` events of `firstSends`, deliveries the transaction has just recorded
+    /// sent for the first time, of apps with an endpoint now, written in that transaction (SQLite
+    /// has no statement trigger): one row per app, its sends in delivery order as lines
+    /// (``WebhookSendLines``), as `rendered` has them (those it lacks are rendered here, the same
+    /// way). Straight into the stream while the feed has nothing left to take (the outbox empty,
+    /// the history fed to its end: on one writer this transaction's rows come after all of it);
+    /// into the outbox otherwise, for the feed to merge.
+    func recordSentEvents(_ firstSends: [Int], now: Int, rendered: RenderedSends) throws {
+        guard !firstSends.isEmpty else { return }
+        let apps = Set(try connection.query("SELECT DISTINCT app_id FROM webhook_endpoints") { $0.text(0) })
+        guard !apps.isEmpty else { return }
+        var byApp: [String: [Int]] = [:]
+        var unrendered: [Int] = []
+        // A batch's sends are mostly one app's: its check is asked once a run.
+        var last: (app: String, kept: Bool)?
+        for seq in firstSends {
+            guard let send = rendered.bySeq[seq] else { unrendered.append(seq); continue }
+            let kept = last?.app == send.appID ? last!.kept : apps.contains(send.appID)
+            last = (send.appID, kept)
+            if kept { byApp[send.appID, default: []].append(seq) }
         }
-        let rows = byApp.sorted { $0.key < $1.key }
+        // Of apps with an endpoint only, read in this transaction (the provider's ID is the row's now).
+        let late = unrendered.isEmpty ? [:] : try Self.renderSends(connection, unrendered.map { DeliveryUpdate(seq: $0, state: .sent) })
+        for (seq, send) in late { byApp[send.appID, default: []].append(seq) }
+        let rows = byApp.sorted { $0.key < $1.key }.map { app, seqs in
+            let seqs = seqs.sorted()
+            if let made = rendered.rows[app], made.seqs == seqs { return (app: app, count: seqs.count, text: made.text) }
+            return (app: app, count: seqs.count, text: WebhookSendLines.row(seqs.compactMap { (rendered.bySeq[$0] ?? late[$0]).map { ($0.messageID, $0.values) } }))
+        }
         guard !rows.isEmpty else { return }
         let fedToTheEnd = try connection.first(
             """
@@ -228,17 +238,16 @@ extension SQLiteStore {
         if fedToTheEnd {
             let ids = try Identifier.make(times: rows.map { _ in now })
             try appendToStream(zip(rows, ids).map { row, id in
-                WebhookFeed.NewEvent(
-                    id: id, appID: row.key, endpointID: nil, type: "delivery.sent", at: now, data: WebhookSendLines.row(row.value), count: row.value.count)
+                WebhookFeed.NewEvent(id: id, appID: row.app, endpointID: nil, type: "delivery.sent", at: now, data: row.text, count: row.count)
             })
             return
         }
-        for (app, data) in rows {
+        for row in rows {
             try connection.run(
                 """
                 INSERT INTO webhook_outbox (after_event, app_id, type, at, count, events)
                 VALUES (coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'delivery_events'), 0), ?, 'delivery.sent', ?, ?, ?)
-                """, [.text(app), .int(now), .int(data.count), .text(WebhookSendLines.row(data))])
+                """, [.text(row.app), .int(now), .int(row.count), .text(row.text)])
         }
     }
 
