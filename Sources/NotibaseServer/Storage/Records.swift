@@ -297,7 +297,7 @@ struct ClaimedDelivery: Sendable {
     /// The APNs environment its device registered; nil: its app's.
     var apnsEnvironment: APNsEnvironment? = nil
     /// What its `delivery.sent` event names beyond its update, read with the claim by a store that
-    /// renders the event before the send's transaction (SQLite, while an app may have a webhook
+    /// renders the event before the send's transaction (SQLite, for an app with a webhook
     /// endpoint); nil otherwise.
     var sendFacts: SendFacts? = nil
 }

@@ -32,9 +32,9 @@ extension SQLiteStore {
             return FanOutBatch(written: 0, done: true)
         }
         let source = audience.sqlSource
-        // While an app may have an endpoint, what the sends' events name is read now, for those
-        // the batch hands its node, if it may (``ClaimedDelivery/sendFacts``).
-        let facts = claim != nil && endpointsMayExist.load(ordering: .relaxed)
+        // While its app has an endpoint, what the sends' events name is read now, for those the
+        // batch hands its node, if it may (``ClaimedDelivery/sendFacts``).
+        let facts = claim != nil && appsWithEndpoints.contains(message.appID)
         let targets = try connection.query(
             """
             SELECT \(facts ? Rows.fanOutTargetWithFactsColumns : Rows.fanOutTargetColumns) FROM \(source.from)
@@ -117,11 +117,11 @@ extension SQLiteStore {
             }
             guard !seqs.isEmpty else { return [] }
             // One read for the whole batch. A token is only ever read through the app that owns
-            // both the message and the device: a device of another app reads as none. While an
-            // app may have an endpoint, what the sends' events name is read with it
+            // both the message and the device: a device of another app reads as none. For an app
+            // with an endpoint, what the sends' events name is read with it
             // (``ClaimedDelivery/sendFacts``), its message's IDs once per message.
-            let facts = endpointsMayExist.load(ordering: .relaxed)
-            var message: (seq: Int, appID: String, id: String)?
+            let facts = !appsWithEndpoints.isEmpty
+            var message: (seq: Int, appID: String, id: String, wanted: Bool)?
             return try connection.query(
                 """
                 SELECT \(Rows.claimedColumns)\(facts ? ", v.id, v.external_user_id, d.provider_id, m.app_id, m.id" : "")
@@ -132,7 +132,11 @@ extension SQLiteStore {
             ) { row in
                 var delivery = Rows.claimed(row)
                 guard facts else { return delivery }
-                if message?.seq != delivery.messageSeq { message = (delivery.messageSeq, row.text(17), row.text(18)) }
+                if message?.seq != delivery.messageSeq {
+                    let appID = row.text(17)
+                    message = (delivery.messageSeq, appID, row.text(18), appsWithEndpoints.contains(appID))
+                }
+                guard message!.wanted else { return delivery }
                 delivery.sendFacts = SendFacts(
                     appID: message!.appID, messageID: message!.id, deliveryID: delivery.id, platform: row.text(4), deviceID: row.optionalText(14),
                     externalUserID: row.optionalText(15), storedProviderID: row.optionalText(16))

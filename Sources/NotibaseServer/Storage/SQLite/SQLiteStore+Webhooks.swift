@@ -6,6 +6,7 @@ extension SQLiteStore {
     /// stands still while there is none.
     func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) throws -> WebhookEndpointRecord {
         endpointsMayExist.store(true, ordering: .relaxed)
+        appsWithEndpoints.insert(endpoint.appID)
         return try connection.transaction {
             try connection.run(
                 """
@@ -98,6 +99,7 @@ extension SQLiteStore {
         // Without an endpoint the feed stands still, writing nothing (the first endpoint moves it).
         let apps = Set(try connection.query("SELECT DISTINCT app_id FROM webhook_endpoints") { $0.text(0) })
         endpointsMayExist.store(!apps.isEmpty, ordering: .relaxed)
+        appsWithEndpoints = apps
         guard !apps.isEmpty else { return 0 }
         return try connection.transaction {
             let cursor = try connection.first("SELECT event_seq FROM webhook_feed WHERE id = 1") { $0.int(0) } ?? 0
