@@ -10,7 +10,7 @@ extension DeliveryUpdate {
         switch decision {
         case .sent(let providerID):
             // Kept in the delivery row (sent_at, provider_id, attempts): no detail to encode.
-            self.init(seq: delivery.seq, state: .sent, providerID: providerID, sendFacts: delivery.sendFacts)
+            self.init(seq: delivery.seq, state: .sent, providerID: providerID, sendFacts: delivery.sendFacts, appWithoutEndpoint: delivery.appWithoutEndpoint)
         case .retry(let at, let reason):
             detail.reason = reason
             detail.retryAt = Timestamp.format(at)

@@ -300,6 +300,9 @@ struct ClaimedDelivery: Sendable {
     /// renders the event before the send's transaction (SQLite, for an app with a webhook
     /// endpoint); nil otherwise.
     var sendFacts: SendFacts? = nil
+    /// Its app, when that store claimed it while other apps had an endpoint and its own had none:
+    /// its send needs no event unless its app has one by the record.
+    var appWithoutEndpoint: String? = nil
 }
 
 /// What a `delivery.sent` event names that a worker's update does not hold: the app, the message,
@@ -328,6 +331,8 @@ struct DeliveryUpdate: Sendable {
     var deactivateDevice: (seq: Int, reason: String, at: Int)?
     /// A send's ``ClaimedDelivery/sendFacts``, when its claim read them.
     var sendFacts: SendFacts? = nil
+    /// A send's ``ClaimedDelivery/appWithoutEndpoint``.
+    var appWithoutEndpoint: String? = nil
 
     /// The history entry it writes: the state it reaches, by name.
     var event: String { state.rawValue }

@@ -163,11 +163,13 @@ extension WebhookStorageContractTests {
         claimed[0] = try #require(try await store.claimDeliveries(now: 50, lease: 1_000, limit: 100).first)
         if !TestDatabase.isPostgres {
             #expect(claimed[0..<2].allSatisfy { $0.sendFacts != nil }, "read with the claim for an app with an endpoint")
-            #expect(claimed[2..<4].allSatisfy { $0.sendFacts == nil }, "and only for such an app")
+            #expect(claimed[2..<4].allSatisfy { $0.sendFacts == nil && $0.appWithoutEndpoint == b }, "and only for such an app")
             #expect(claimed[0].sendFacts?.storedProviderID == "p-old")
         }
         let sends = claimed.enumerated().map { index, delivery in
-            DeliveryUpdate(seq: delivery.seq, state: .sent, providerID: index == 0 ? nil : "p-\(delivery.id)", sendFacts: delivery.sendFacts)
+            DeliveryUpdate(
+                seq: delivery.seq, state: .sent, providerID: index == 0 ? nil : "p-\(delivery.id)", sendFacts: delivery.sendFacts,
+                appWithoutEndpoint: delivery.appWithoutEndpoint)
         }
         // With the feed caught up, SQLite writes the sends' events straight into the stream.
         try await feedAll()
@@ -185,6 +187,29 @@ extension WebhookStorageContractTests {
         #expect(data.allSatisfy { $0.appId == a && $0.messageId == "a-m" && $0.platform == "ios" })
         #expect(try await store.rowCount("webhook_events WHERE app_id = 'b'") == 0)
         #expect(try await store.rowCount("webhook_outbox WHERE app_id = 'b'") == 0)
+    }
+
+    /// A send claimed while its app had no endpoint (another app had one) is still an event when
+    /// the app's first endpoint is made before the send is recorded: nothing made from then on
+    /// is lost, whatever the claim read.
+    @Test func aSendClaimedBeforeItsAppsFirstEndpointIsStillAnEvent() async throws {
+        let a = try await app("a")
+        _ = try await endpoint(a)
+        let b = try await app("b")
+        try await register(b, 1...2)
+        let (message, _) = try await store.createMessage(
+            NewMessage(id: "b-m", appID: b, content: MessageContent(message: Message(title: "T"), variants: nil), audience: .everyone, sendAt: 20,
+                       audienceSize: 0, createdAt: 20), idempotencyKey: nil, window: 1_000)
+        _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 100, now: 30)
+        let claimed = try await store.claimDeliveries(now: 40, lease: 1_000, limit: 100).sorted { $0.seq < $1.seq }
+        try #require(claimed.count == 2)
+        let endpoint = try await endpoint(b)
+        try await store.recordDeliveries(
+            claimed.map { DeliveryUpdate(seq: $0.seq, state: .sent, providerID: "p-\($0.id)", sendFacts: $0.sendFacts, appWithoutEndpoint: $0.appWithoutEndpoint) },
+            messageSeqs: [message.seq], now: 50)
+        try await feedAll()
+        let sends = try await events(b, endpoint.id).filter { $0.type == "delivery.sent" }
+        #expect(try sends.map { try #require(StoredJSON.decode(WebhookEventData.self, $0.data)).deliveryId } == claimed.map(\.id))
     }
 
     /// The batch's events are written in its transaction: when it fails (on SQLite the message's

@@ -35,6 +35,7 @@ extension SQLiteStore {
         // While its app has an endpoint, what the sends' events name is read now, for those the
         // batch hands its node, if it may (``ClaimedDelivery/sendFacts``).
         let facts = claim != nil && appsWithEndpoints.contains(message.appID)
+        let withoutEndpoint = claim != nil && !facts && !appsWithEndpoints.isEmpty ? message.appID : nil
         let targets = try connection.query(
             """
             SELECT \(facts ? Rows.fanOutTargetWithFactsColumns : Rows.fanOutTargetColumns) FROM \(source.from)
@@ -64,6 +65,7 @@ extension SQLiteStore {
                         appID: message.appID, messageID: message.id, deliveryID: id, platform: row.target.platform, deviceID: row.target.id,
                         externalUserID: row.target.externalUserID)
                 }
+                delivery.appWithoutEndpoint = withoutEndpoint
                 claimed.append(delivery)
             }
             if let failure = row.failure {
@@ -136,7 +138,10 @@ extension SQLiteStore {
                     let appID = row.text(17)
                     message = (delivery.messageSeq, appID, row.text(18), appsWithEndpoints.contains(appID))
                 }
-                guard message!.wanted else { return delivery }
+                guard message!.wanted else {
+                    delivery.appWithoutEndpoint = message!.appID
+                    return delivery
+                }
                 delivery.sendFacts = SendFacts(
                     appID: message!.appID, messageID: message!.id, deliveryID: delivery.id, platform: row.text(4), deviceID: row.optionalText(14),
                     externalUserID: row.optionalText(15), storedProviderID: row.optionalText(16))
@@ -152,15 +157,24 @@ extension SQLiteStore {
     nonisolated func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
         guard endpointsMayExist.load(ordering: .relaxed) else { return try await record(updates, messageSeqs: messageSeqs, now: now, rendered: RenderedSends()) }
         var rendered: [Int: RenderedSend] = [:]
+        var withoutEndpoint: [Int: String] = [:]
         var unread: [DeliveryUpdate] = []
         for update in updates where update.state == .sent {
-            if let facts = update.sendFacts { rendered[update.seq] = Self.render(update, facts) } else { unread.append(update) }
+            if let facts = update.sendFacts {
+                rendered[update.seq] = Self.render(update, facts)
+            } else if let app = update.appWithoutEndpoint {
+                withoutEndpoint[update.seq] = app
+            } else {
+                unread.append(update)
+            }
         }
         // Should the read fail, the writer renders them itself.
         if !unread.isEmpty, let read = try? await readers.read({ [unread] in try Self.renderSends($0.connection, unread) }) {
             rendered.merge(read) { $1 }
         }
-        try await record(updates, messageSeqs: messageSeqs, now: now, rendered: RenderedSends(rendered))
+        var sends = RenderedSends(rendered)
+        sends.withoutEndpoint = withoutEndpoint
+        try await record(updates, messageSeqs: messageSeqs, now: now, rendered: sends)
     }
 
     private func record(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int, rendered: RenderedSends) throws {

@@ -154,6 +154,9 @@ extension SQLiteStore {
     struct RenderedSends: Sendable {
         var bySeq: [Int: RenderedSend] = [:]
         var rows: [String: (seqs: [Int], text: String)] = [:]
+        /// Sends claimed while their app had no endpoint, and their app
+        /// (``ClaimedDelivery/appWithoutEndpoint``): rendered only if it has one now.
+        var withoutEndpoint: [Int: String] = [:]
 
         init() {}
 
@@ -218,10 +221,13 @@ extension SQLiteStore {
         // A batch's sends are mostly one app's: its check is asked once a run.
         var last: (app: String, kept: Bool)?
         for seq in firstSends {
-            guard let send = rendered.bySeq[seq] else { unrendered.append(seq); continue }
-            let kept = last?.app == send.appID ? last!.kept : apps.contains(send.appID)
-            last = (send.appID, kept)
-            if kept { byApp[send.appID, default: []].append(seq) }
+            let send = rendered.bySeq[seq]
+            guard let app = send?.appID ?? rendered.withoutEndpoint[seq] else { unrendered.append(seq); continue }
+            let kept = last?.app == app ? last!.kept : apps.contains(app)
+            last = (app, kept)
+            guard kept else { continue }
+            // An app's first endpoint made between the claim and now: rendered here.
+            if send == nil { unrendered.append(seq) } else { byApp[app, default: []].append(seq) }
         }
         // Of apps with an endpoint only, read in this transaction (the provider's ID is the row's now).
         let late = unrendered.isEmpty ? [:] : try Self.renderSends(connection, unrendered.map { DeliveryUpdate(seq: $0, state: .sent) })
