@@ -19,7 +19,7 @@ enum WebhookFeed {
         var at: Int
         var data: WebhookEventData
         /// Several events of one type and time whose `data` the database rendered, one JSON object
-        /// a line (a batch of sends: ``WebhookFeed/lines``), or SQLite's sends' lines
+        /// a line (a batch of sends, separated by line feeds: JSON text never holds a raw one), or SQLite's sends' lines
         /// (``WebhookSendLines``), copied into the stream as they are; nil: the one event `data` says.
         var rendered: (count: Int, lines: String)? = nil
 
@@ -116,10 +116,6 @@ enum WebhookFeed {
         bytes.append(UInt8(ascii: ":"))
         JSONWriter.appendString(value, to: &bytes)
     }
-
-    /// The separator of the events' `data` in a row holding several: JSON text never holds a raw
-    /// line feed (a string escapes it).
-    static let lines = "\n"
 
     /// The ID of event `index` (from 0) of a stream row whose first event's ID is `first`: its last
     /// 48 bits plus `index` (modulo 2^48), so each event keeps one ID across reads, retries and

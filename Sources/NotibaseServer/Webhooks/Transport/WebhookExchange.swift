@@ -65,7 +65,7 @@ final class WebhookExchange {
         }
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        let status = address.withSockAddr { connect(fd, $0, socklen_t($0.pointee.sa_family == sa_family_t(AF_INET6) ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)) }
+        let status = address.withSockAddr { connect(fd, $0, socklen_t(address.isIPv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)) }
         if status != 0 && errno != EINPROGRESS {
             finish(.failed(reason: "could not connect to \(endpoint): \(Self.text(errno))"))
         }
