@@ -101,6 +101,14 @@ final class DeliveryWorker: Sendable {
         var updates: [DeliveryUpdate] = []
     }
 
+    /// What deliveries that share a renderer share (a key made per delivery, so not text).
+    private struct RendererKey: Hashable {
+        var messageSeq: Int
+        var variant: String?
+        var platform: Platform
+        var momentAt: Int?
+    }
+
     private enum Renderer {
         case apns(APNsRenderer)
         case fcm(FCMRenderer)
@@ -115,7 +123,7 @@ final class DeliveryWorker: Sendable {
         for record in Array(known.values) + (unknown.isEmpty ? [] : try await store.messages(seqs: Array(unknown))) {
             if let content = record.content { messages[record.seq] = (record, content) }
         }
-        var renderers: [String: Result<Renderer, RenderError>] = [:]
+        var renderers: [RendererKey: Result<Renderer, RenderError>] = [:]
         var credentialsByApp: [String: [Platform: ProviderCredentials]] = [:]  // read once per app per batch
         let now = clock.now()
         for delivery in claimed {
@@ -147,7 +155,7 @@ final class DeliveryWorker: Sendable {
             // Its TTL counts from its own moment when pacing gave it one (its local time), else from
             // the message's send time: deliveries of one moment share a renderer.
             let sendAt = Date(milliseconds: delivery.momentAt ?? record.sendAt)
-            let key = "\(delivery.messageSeq)|\(delivery.variant ?? "")|\(delivery.platform.rawValue)|\(delivery.momentAt ?? 0)"
+            let key = RendererKey(messageSeq: delivery.messageSeq, variant: delivery.variant, platform: delivery.platform, momentAt: delivery.momentAt)
             if renderers[key] == nil {
                 renderers[key] = Self.renderer(content.message(variant: delivery.variant), platform: delivery.platform, credentials: credentials, sendAt: sendAt, now: now)
             }

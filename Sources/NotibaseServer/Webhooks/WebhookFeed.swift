@@ -141,15 +141,16 @@ enum WebhookFeed {
         subscript(index: Int) -> String {
             guard index > 0, let tail else { return first }
             var value = (tail &+ UInt64(index)) & 0xffff_ffff_ffff
-            var id = head + [UInt8](repeating: UInt8(ascii: "0"), count: 12)
-            var position = 35
-            while value > 0 {
-                let digit = UInt8(value & 0xf)
-                id[position] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
-                value >>= 4
-                position -= 1
+            // Written in place: one is made for every event of a large send.
+            return String(unsafeUninitializedCapacity: 36) { id in
+                _ = id.initialize(fromContentsOf: head)
+                for position in stride(from: 35, through: 24, by: -1) {
+                    let digit = UInt8(value & 0xf)
+                    id[position] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+                    value >>= 4
+                }
+                return 36
             }
-            return String(decoding: id, as: UTF8.self)
         }
     }
 

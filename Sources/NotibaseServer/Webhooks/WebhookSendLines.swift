@@ -20,25 +20,82 @@ enum WebhookSendLines {
     static func values(deliveryID: String, providerID: String?, deviceID: String?, externalUserID: String?, platform: String?) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(160)
+        appendValues(deliveryID: deliveryID, providerID: providerID, deviceID: deviceID, externalUserID: externalUserID, platform: platform, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``values(deliveryID:providerID:deviceID:externalUserID:platform:)`` written at the end of `bytes`.
+    static func appendValues(deliveryID: String, providerID: String?, deviceID: String?, externalUserID: String?, platform: String?, to bytes: inout [UInt8]) {
         for value in [platform, deliveryID, providerID, deviceID, externalUserID] {
             bytes.append(UInt8(ascii: ","))
             if let value { JSONWriter.appendString(value, to: &bytes) } else { bytes.append(contentsOf: "null".utf8) }
         }
+    }
+
+    /// A send as a row holds it: its message's ID as quoted JSON text, and its values.
+    struct Line: Sendable, Equatable {
+        var message: String
+        var values: String
+
+        init(messageID: String, values: String) {
+            var quoted: [UInt8] = []
+            JSONWriter.appendString(messageID, to: &quoted)
+            self.init(quotedMessage: String(decoding: quoted, as: UTF8.self), values: values)
+        }
+
+        init(quotedMessage: String, values: String) {
+            message = quotedMessage
+            self.values = values
+        }
+    }
+
+    /// The text of a row of `lines`, in order.
+    static func row(_ lines: [Line]) -> String {
+        var bytes: [UInt8] = [marker]
+        bytes.reserveCapacity(lines.count * 160)
+        var previous: String?
+        for line in lines {
+            if bytes.count > 1 { bytes.append(UInt8(ascii: "\n")) }
+            if line.message != previous { bytes.append(contentsOf: line.message.utf8) }
+            previous = line.message
+            bytes.append(contentsOf: line.values.utf8)
+        }
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The text of a row of `sends` (each its message's ID and its ``values(deliveryID:providerID:deviceID:externalUserID:platform:)``), in order.
-    static func row(_ sends: [(messageID: String, values: String)]) -> String {
-        var bytes: [UInt8] = [marker]
-        bytes.reserveCapacity(sends.count * 160)
-        var previous: String?
-        for (index, send) in sends.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: "\n")) }
-            if send.messageID != previous { JSONWriter.appendString(send.messageID, to: &bytes) }
-            previous = send.messageID
-            bytes.append(contentsOf: send.values.utf8)
+    /// The lines of a row `data`, each with its message's ID (the line before's where it left it
+    /// out), as ``row(_:)`` takes them back; nil if `data` is not a row of lines.
+    static func lines(_ data: String) -> [Line]? {
+        guard isLines(data) else { return nil }
+        let bytes = Array(data.utf8)
+        var lines: [Line] = []
+        var message = ""
+        var position = 1
+        while position <= bytes.count {
+            let end = bytes[position...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            var scanner = Scanner(bytes: bytes, position: position, end: end)
+            if case .value(let text) = scanner.next() { message = String(decoding: bytes[text], as: UTF8.self) }
+            // The values start at the comma after the message's ID, which the scanner took.
+            lines.append(Line(quotedMessage: message, values: String(decoding: bytes[(scanner.position - 1)..<end], as: UTF8.self)))
+            position = end + 1
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return lines
+    }
+
+    /// A row written a send at a time straight into its bytes, as ``row(_:)`` writes it.
+    struct Row: Sendable {
+        private(set) var bytes: [UInt8] = [marker]
+        private var previous: String?
+
+        /// Writes a line: the message's ID unless the line before had the same, then the values.
+        mutating func append(messageID: String, deliveryID: String, providerID: String?, deviceID: String?, externalUserID: String?, platform: String?) {
+            if bytes.count > 1 { bytes.append(UInt8(ascii: "\n")) }
+            if messageID != previous { JSONWriter.appendString(messageID, to: &bytes) }
+            previous = messageID
+            appendValues(deliveryID: deliveryID, providerID: providerID, deviceID: deviceID, externalUserID: externalUserID, platform: platform, to: &bytes)
+        }
+
+        var text: String { String(decoding: bytes, as: UTF8.self) }
     }
 
     static func isLines(_ data: String) -> Bool { data.utf8.first == marker }
@@ -60,8 +117,8 @@ enum WebhookSendLines {
             var scanner = Scanner(bytes: bytes, position: position, end: end)
             if case .value(let text) = scanner.next() { message = text }
             if index >= range.lowerBound {
-                var values: [Field] = []
-                for _ in 0..<5 { values.append(scanner.next()) }
+                // Read in the line's order: platform, delivery, provider, device, external user.
+                let values = Values(platform: scanner.next(), delivery: scanner.next(), provider: scanner.next(), device: scanner.next(), user: scanner.next())
                 texts.append(json(bytes, app: app, message: message, values))
             }
             position = end + 1
@@ -105,7 +162,12 @@ enum WebhookSendLines {
     }
 
     /// The event's text: keys sorted, what is null left out, `details` always.
-    private static func json(_ bytes: [UInt8], app: [UInt8], message: Range<Int>?, _ values: [Field]) -> String {
+    /// A line's values (not an array: one is read for every event of a large send).
+    private struct Values {
+        var platform, delivery, provider, device, user: Field
+    }
+
+    private static func json(_ bytes: [UInt8], app: [UInt8], message: Range<Int>?, _ values: Values) -> String {
         var text: [UInt8] = []
         text.reserveCapacity(320)
         func member(_ separator: String, _ key: String, _ field: Field) {
@@ -117,14 +179,14 @@ enum WebhookSendLines {
         }
         text.append(contentsOf: #"{"appId":"#.utf8)
         text.append(contentsOf: app)
-        member(",", "deliveryId", values[1])
+        member(",", "deliveryId", values.delivery)
         text.append(contentsOf: #","details":{"#.utf8)
-        member("", "providerId", values[2])
+        member("", "providerId", values.provider)
         text.append(UInt8(ascii: "}"))
-        member(",", "deviceId", values[3])
-        member(",", "externalUserId", values[4])
+        member(",", "deviceId", values.device)
+        member(",", "externalUserId", values.user)
         member(",", "messageId", message.map(Field.value) ?? .null)
-        member(",", "platform", values[0])
+        member(",", "platform", values.platform)
         text.append(UInt8(ascii: "}"))
         return String(decoding: text, as: UTF8.self)
     }

@@ -3,6 +3,7 @@ import NotibaseCore
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+import Synchronization
 
 /// A batch's sends are written as one row of several events, in the transaction that records
 /// them (docs/decisions/0037, "Sends in batches"): what a receiver relies on stays, each send one
@@ -209,6 +210,28 @@ extension WebhookStorageContractTests {
             messageSeqs: [message.seq], now: 50)
         try await feedAll()
         let sends = try await events(b, endpoint.id).filter { $0.type == "delivery.sent" }
+        #expect(try sends.map { try #require(StoredJSON.decode(WebhookEventData.self, $0.data)).deliveryId } == claimed.map(\.id))
+    }
+
+    /// On SQLite a record that saw no endpoint anywhere renders nothing before its transaction;
+    /// an endpoint made between that look and the transaction still has the sends as events: the
+    /// transaction reads them itself.
+    @Test(.enabled(if: !TestDatabase.isPostgres)) func aSendRecordedAsTheFirstEndpointIsMadeIsStillAnEvent() async throws {
+        let a = try await app("a")
+        try await register(a, 1...2)
+        let (message, _) = try await store.createMessage(
+            NewMessage(id: "a-m", appID: a, content: MessageContent(message: Message(title: "T"), variants: nil), audience: .everyone, sendAt: 20,
+                       audienceSize: 0, createdAt: 20), idempotencyKey: nil, window: 1_000)
+        _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 100, now: 30)
+        let claimed = try await store.claimDeliveries(now: 40, lease: 1_000, limit: 100).sorted { $0.seq < $1.seq }
+        try #require(claimed.count == 2 && claimed.allSatisfy { $0.sendFacts == nil && $0.appWithoutEndpoint == nil })
+        let endpoint = try await endpoint(a)
+        // As the record looked before the endpoint was made.
+        let sqlite = try #require(store as? SQLiteStore)
+        sqlite.endpointsMayExist.store(false, ordering: .relaxed)
+        try await store.recordDeliveries(claimed.map { DeliveryUpdate(seq: $0.seq, state: .sent, providerID: "p-\($0.id)") }, messageSeqs: [message.seq], now: 50)
+        try await feedAll()
+        let sends = try await events(a, endpoint.id).filter { $0.type == "delivery.sent" }
         #expect(try sends.map { try #require(StoredJSON.decode(WebhookEventData.self, $0.data)).deliveryId } == claimed.map(\.id))
     }
 

@@ -42,7 +42,9 @@ import NotibaseTestSupport
         ]
         let app = #"app "a""#
         let data = WebhookSendLines.row(sends.map {
-            ($0.message, WebhookSendLines.values(deliveryID: $0.delivery, providerID: $0.provider, deviceID: $0.device, externalUserID: $0.user, platform: $0.platform))
+            WebhookSendLines.Line(
+                messageID: $0.message,
+                values: WebhookSendLines.values(deliveryID: $0.delivery, providerID: $0.provider, deviceID: $0.device, externalUserID: $0.user, platform: $0.platform))
         })
         let lines = WebhookFeed.StreamRow(last: 15, id: row.id, type: "delivery.sent", at: row.at, data: data, count: 5, appID: app)
         #expect(data.count < sends.map { WebhookFeed.sentData(
@@ -59,6 +61,42 @@ import NotibaseTestSupport
         #expect(events.map(\.id) == row.events.map(\.id) && events.map(\.seq) == Array(11...15))
         for (after, through, most) in [(12, nil, Int.max), (10, 13, Int.max), (11, 15, 2), (14, nil, 10), (12, 12, 5)] as [(Int, Int?, Int)] {
             #expect(lines.events(after: after, through: through, most: most) == Array(events.filter { $0.seq > after && $0.seq <= (through ?? .max) }.prefix(most)))
+        }
+    }
+
+    /// A row written a send at a time (as a worker makes it before the record) is the row of its
+    /// lines, and its lines read back are what it was made of: a record that finds some sends
+    /// were sent before keeps the others' lines, each under its own message, with nothing
+    /// rendered again.
+    @Test func aRowsLinesReadBackAsTheyWereWrittenAndAnyOfThemMakeARow() throws {
+        typealias Send = (message: String, delivery: String, provider: String?, device: String?, user: String?, platform: String?)
+        let sends: [Send] = [
+            (#"m"1"#, "d1", "p-1", "dev-1", #"user "7"/\é"#, "ios"), (#"m"1"#, "d2", nil, nil, nil, nil), ("m,2", "d,3", "p\n3", "dev,3", "null", "android"),
+            ("m,2", "d4", "", "dev-4", "", "ios"), (#"m"1"#, "d5", "p-5", "dev-5", "u5", "ios"),
+        ]
+        var built = WebhookSendLines.Row()
+        for send in sends {
+            built.append(messageID: send.message, deliveryID: send.delivery, providerID: send.provider, deviceID: send.device, externalUserID: send.user, platform: send.platform)
+        }
+        let lines = sends.map {
+            WebhookSendLines.Line(
+                messageID: $0.message,
+                values: WebhookSendLines.values(deliveryID: $0.delivery, providerID: $0.provider, deviceID: $0.device, externalUserID: $0.user, platform: $0.platform))
+        }
+        #expect(built.text == WebhookSendLines.row(lines))
+        #expect(WebhookSendLines.lines(built.text) == lines)
+        #expect(WebhookSendLines.lines(#"{"deliveryId":"d1"}"#) == nil, "a row of JSON lines is not a row of sends' lines")
+        // Any of them, in order: a row whose events are those sends' and no others.
+        let app = "app-1"
+        for kept in [[1], [1, 3], [0, 2, 4], [3, 4], [0, 1, 2, 3, 4]] {
+            let row = WebhookSendLines.row(kept.map { lines[$0] })
+            let events = WebhookFeed.StreamRow(last: 10 + kept.count, id: self.row.id, type: "delivery.sent", at: 5, data: row, count: kept.count, appID: app).events
+            #expect(events.map(\.data) == kept.map { index in
+                let send = sends[index]
+                return WebhookFeed.sentData(
+                    appID: app, deliveryID: send.delivery, providerID: send.provider, deviceID: send.device, externalUserID: send.user, messageID: send.message,
+                    platform: send.platform)
+            }, "sends \(kept)")
         }
     }
 

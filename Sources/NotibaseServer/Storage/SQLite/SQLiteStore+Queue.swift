@@ -156,24 +156,10 @@ extension SQLiteStore {
     /// (``renderSends(_:_:)``): the one writer only stores them.
     nonisolated func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
         guard endpointsMayExist.load(ordering: .relaxed) else { return try await record(updates, messageSeqs: messageSeqs, now: now, rendered: RenderedSends()) }
-        var rendered: [Int: RenderedSend] = [:]
-        var withoutEndpoint: [Int: String] = [:]
-        var unread: [DeliveryUpdate] = []
-        for update in updates where update.state == .sent {
-            if let facts = update.sendFacts {
-                rendered[update.seq] = Self.render(update, facts)
-            } else if let app = update.appWithoutEndpoint {
-                withoutEndpoint[update.seq] = app
-            } else {
-                unread.append(update)
-            }
-        }
+        let unread = updates.filter { $0.state == .sent && $0.sendFacts == nil && $0.appWithoutEndpoint == nil }
         // Should the read fail, the writer renders them itself.
-        if !unread.isEmpty, let read = try? await readers.read({ [unread] in try Self.renderSends($0.connection, unread) }) {
-            rendered.merge(read) { $1 }
-        }
-        var sends = RenderedSends(rendered)
-        sends.withoutEndpoint = withoutEndpoint
+        let read = unread.isEmpty ? nil : try? await readers.read({ [unread] in try Self.renderSends($0.connection, unread) })
+        let sends = RenderedSends(updates, read: read ?? [:], unread: unread.map(\.seq))
         try await record(updates, messageSeqs: messageSeqs, now: now, rendered: sends)
     }
 

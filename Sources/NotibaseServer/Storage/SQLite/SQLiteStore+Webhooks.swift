@@ -147,36 +147,61 @@ extension SQLiteStore {
         var values: String
     }
 
-    /// A batch's sends rendered ahead of its transaction, by delivery number, and each app's row
-    /// of them made too (its deliveries in order, and its text): the transaction takes a row as
-    /// it is when every one of its sends turns out a first send, as nearly always, so the one
-    /// writer does not write the text itself.
+    /// A batch's sends' events made ahead of its transaction: each app's row of them (its
+    /// deliveries in order, and the row's text, written straight from what the claims read), the
+    /// sends it could not render and why. The transaction takes a row as it is when every send
+    /// turns out a first send, as nearly always, and asks nothing of a send on its own then: the
+    /// one writer neither writes the text nor looks each send up.
     struct RenderedSends: Sendable {
-        var bySeq: [Int: RenderedSend] = [:]
         var rows: [String: (seqs: [Int], text: String)] = [:]
-        /// Sends claimed while their app had no endpoint, and their app
+        /// Sends claimed while their app had no endpoint, by app
         /// (``ClaimedDelivery/appWithoutEndpoint``): rendered only if it has one now.
-        var withoutEndpoint: [Int: String] = [:]
+        var withoutEndpoint: [String: [Int]] = [:]
+        /// Sends neither rendered nor known to be of an app without an endpoint: the transaction
+        /// renders those of apps with one.
+        var unrendered: [Int] = []
+        /// How many sends all of these are.
+        var count = 0
 
         init() {}
 
-        init(_ bySeq: [Int: RenderedSend]) {
-            self.bySeq = bySeq
-            var byApp: [String: [Int]] = [:]
-            for (seq, send) in bySeq { byApp[send.appID, default: []].append(seq) }
-            for (app, seqs) in byApp {
-                let seqs = seqs.sorted()
-                rows[app] = (seqs, WebhookSendLines.row(seqs.compactMap { bySeq[$0].map { ($0.messageID, $0.values) } }))
+        /// The sends among `updates` that carry what their claim read (``DeliveryUpdate/sendFacts``)
+        /// rendered, in delivery order, with `read`, those a reader rendered; of `unread`, the
+        /// sends neither covers, those `read` lacks are left for the transaction.
+        init(_ updates: [DeliveryUpdate], read: [Int: RenderedSend] = [:], unread: [Int] = []) {
+            var sends = updates.filter { $0.state == .sent && ($0.sendFacts != nil || $0.appWithoutEndpoint != nil) }
+            if !zip(sends, sends.dropFirst()).allSatisfy({ $0.seq < $1.seq }) { sends.sort { $0.seq < $1.seq } }
+            var builders: [String: (seqs: [Int], row: WebhookSendLines.Row)] = [:]
+            for send in sends {
+                if let facts = send.sendFacts {
+                    builders[facts.appID, default: ([], WebhookSendLines.Row())].seqs.append(send.seq)
+                    builders[facts.appID]!.row.append(
+                        messageID: facts.messageID, deliveryID: facts.deliveryID, providerID: send.providerID ?? facts.storedProviderID,
+                        deviceID: facts.deviceID, externalUserID: facts.externalUserID, platform: facts.platform)
+                } else if let app = send.appWithoutEndpoint {
+                    withoutEndpoint[app, default: []].append(send.seq)
+                }
+            }
+            for (app, built) in builders { rows[app] = (built.seqs, built.row.text) }
+            if !read.isEmpty { rows = Self.merged(rows, read) }
+            unrendered = unread.filter { read[$0] == nil }
+            count = sends.count + unread.count
+        }
+
+        /// `rows` with `more` in them, each app's in delivery order.
+        static func merged(_ rows: [String: (seqs: [Int], text: String)], _ more: [Int: RenderedSend]) -> [String: (seqs: [Int], text: String)] {
+            var lines: [String: [(seq: Int, line: WebhookSendLines.Line)]] = [:]
+            for (app, row) in rows {
+                lines[app] = Array(zip(row.seqs, WebhookSendLines.lines(row.text) ?? []))
+            }
+            for (seq, send) in more {
+                lines[send.appID, default: []].append((seq, WebhookSendLines.Line(messageID: send.messageID, values: send.values)))
+            }
+            return lines.mapValues { lines in
+                let lines = lines.sorted { $0.seq < $1.seq }
+                return (lines.map(\.seq), WebhookSendLines.row(lines.map(\.line)))
             }
         }
-    }
-
-    /// The `delivery.sent` event of `send` (an update to `sent`), from what its claim read: as
-    /// ``renderSends(_:_:)`` renders it, without a read.
-    static func render(_ send: DeliveryUpdate, _ facts: SendFacts) -> RenderedSend {
-        RenderedSend(appID: facts.appID, messageID: facts.messageID, values: WebhookSendLines.values(
-            deliveryID: facts.deliveryID, providerID: send.providerID ?? facts.storedProviderID, deviceID: facts.deviceID,
-            externalUserID: facts.externalUserID, platform: facts.platform))
     }
 
     /// The `delivery.sent` events' `data` of `sends` (updates to `sent`), by delivery number, for
@@ -216,27 +241,26 @@ extension SQLiteStore {
         guard !firstSends.isEmpty else { return }
         let apps = Set(try connection.query("SELECT DISTINCT app_id FROM webhook_endpoints") { $0.text(0) })
         guard !apps.isEmpty else { return }
-        var byApp: [String: [Int]] = [:]
-        var unrendered: [Int] = []
-        // A batch's sends are mostly one app's: its check is asked once a run.
-        var last: (app: String, kept: Bool)?
-        for seq in firstSends {
-            let send = rendered.bySeq[seq]
-            guard let app = send?.appID ?? rendered.withoutEndpoint[seq] else { unrendered.append(seq); continue }
-            let kept = last?.app == app ? last!.kept : apps.contains(app)
-            last = (app, kept)
-            guard kept else { continue }
-            // An app's first endpoint made between the claim and now: rendered here.
-            if send == nil { unrendered.append(seq) } else { byApp[app, default: []].append(seq) }
+        // Every send a first send (as nearly always): each row as it was made. Otherwise only the
+        // first sends, asked one by one.
+        let first: Set<Int>? = firstSends.count == rendered.count ? nil : Set(firstSends)
+        var kept = rendered.rows.filter { apps.contains($0.key) }
+        if let first {
+            kept = kept.compactMapValues { row in
+                guard !row.seqs.allSatisfy(first.contains) else { return row }
+                let lines = zip(row.seqs, WebhookSendLines.lines(row.text) ?? []).filter { first.contains($0.0) }
+                return lines.isEmpty ? nil : (lines.map(\.0), WebhookSendLines.row(lines.map(\.1)))
+            }
         }
-        // Of apps with an endpoint only, read in this transaction (the provider's ID is the row's now).
-        let late = unrendered.isEmpty ? [:] : try Self.renderSends(connection, unrendered.map { DeliveryUpdate(seq: $0, state: .sent) })
-        for (seq, send) in late { byApp[send.appID, default: []].append(seq) }
-        let rows = byApp.sorted { $0.key < $1.key }.map { app, seqs in
-            let seqs = seqs.sorted()
-            if let made = rendered.rows[app], made.seqs == seqs { return (app: app, count: seqs.count, text: made.text) }
-            return (app: app, count: seqs.count, text: WebhookSendLines.row(seqs.compactMap { (rendered.bySeq[$0] ?? late[$0]).map { ($0.messageID, $0.values) } }))
+        // Sends of an app whose first endpoint came after their claim, and any not rendered: read
+        // now, in this transaction, of apps with an endpoint only (the provider's ID is the row's now).
+        // (Nothing rendered: the caller saw no endpoint, and every send is read here.)
+        let unrendered = rendered.count == 0 ? firstSends : (rendered.withoutEndpoint.filter { apps.contains($0.key) }.flatMap(\.value) + rendered.unrendered)
+            .filter { first?.contains($0) ?? true }
+        if !unrendered.isEmpty {
+            kept = RenderedSends.merged(kept, try Self.renderSends(connection, unrendered.map { DeliveryUpdate(seq: $0, state: .sent) }))
         }
+        let rows = kept.sorted { $0.key < $1.key }.map { (app: $0.key, count: $0.value.seqs.count, text: $0.value.text) }
         guard !rows.isEmpty else { return }
         let fedToTheEnd = try connection.first(
             """
