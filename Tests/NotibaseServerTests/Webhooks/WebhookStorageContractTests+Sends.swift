@@ -15,13 +15,18 @@ extension WebhookStorageContractTests {
         let app = try await app("a")
         let endpoint = try await endpoint(app)
         try await register(app, 1...devices)
-        let (message, _) = try await store.createMessage(
-            NewMessage(id: "m1", appID: app, content: MessageContent(message: Message(title: "T"), variants: nil), audience: .everyone, sendAt: 20,
-                       audienceSize: 0, createdAt: 20), idempotencyKey: nil, window: 1_000)
-        _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 100, now: 30)
-        let claimed = try await store.claimDeliveries(now: 40, lease: 1_000, limit: 100).sorted { $0.seq < $1.seq }
+        let (message, claimed) = try await claimedMessage("m1", of: app)
         try #require(claimed.count == devices)
         return (app, endpoint.id, message.seq, claimed)
+    }
+
+    /// Message `id` of `app` to every device, created at 20 and fanned out: it and its claimed deliveries.
+    func claimedMessage(_ id: String, of app: String) async throws -> (message: MessageRecord, claimed: [ClaimedDelivery]) {
+        let (message, _) = try await store.createMessage(
+            NewMessage(id: id, appID: app, content: MessageContent(message: Message(title: "T"), variants: nil), audience: .everyone, sendAt: 20,
+                       audienceSize: 0, createdAt: 20), idempotencyKey: nil, window: 1_000)
+        _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 100, now: 30)
+        return (message, try await store.claimDeliveries(now: 40, lease: 1_000, limit: 100).sorted { $0.seq < $1.seq })
     }
 
     func sent(_ deliveries: ArraySlice<ClaimedDelivery>) -> [DeliveryUpdate] {
@@ -198,11 +203,7 @@ extension WebhookStorageContractTests {
         _ = try await endpoint(a)
         let b = try await app("b")
         try await register(b, 1...2)
-        let (message, _) = try await store.createMessage(
-            NewMessage(id: "b-m", appID: b, content: MessageContent(message: Message(title: "T"), variants: nil), audience: .everyone, sendAt: 20,
-                       audienceSize: 0, createdAt: 20), idempotencyKey: nil, window: 1_000)
-        _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 100, now: 30)
-        let claimed = try await store.claimDeliveries(now: 40, lease: 1_000, limit: 100).sorted { $0.seq < $1.seq }
+        let (message, claimed) = try await claimedMessage("b-m", of: b)
         try #require(claimed.count == 2)
         let endpoint = try await endpoint(b)
         try await store.recordDeliveries(
@@ -219,11 +220,7 @@ extension WebhookStorageContractTests {
     @Test(.enabled(if: !TestDatabase.isPostgres)) func aSendRecordedAsTheFirstEndpointIsMadeIsStillAnEvent() async throws {
         let a = try await app("a")
         try await register(a, 1...2)
-        let (message, _) = try await store.createMessage(
-            NewMessage(id: "a-m", appID: a, content: MessageContent(message: Message(title: "T"), variants: nil), audience: .everyone, sendAt: 20,
-                       audienceSize: 0, createdAt: 20), idempotencyKey: nil, window: 1_000)
-        _ = try await store.fanOutBatch(messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 100, now: 30)
-        let claimed = try await store.claimDeliveries(now: 40, lease: 1_000, limit: 100).sorted { $0.seq < $1.seq }
+        let (message, claimed) = try await claimedMessage("a-m", of: a)
         try #require(claimed.count == 2 && claimed.allSatisfy { $0.sendFacts == nil && $0.appWithoutEndpoint == nil })
         let endpoint = try await endpoint(a)
         // As the record looked before the endpoint was made.
