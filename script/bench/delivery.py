@@ -78,6 +78,19 @@ def thread_cpu(pid):
     return used
 
 
+def writer_schedule(pid):
+    """Seconds the SQLite writer thread (`nb-writer`) of process `pid` has run and has waited, ready,
+    for a core (/proc schedstat); None without one."""
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            if open(f"/proc/{pid}/task/{task}/comm").read().strip() == "nb-writer":
+                ran, waited, _ = open(f"/proc/{pid}/task/{task}/schedstat").read().split()
+                return int(ran) / 1e9, int(waited) / 1e9
+    except OSError:
+        pass
+    return None
+
+
 def postgres_processes():
     """The PostgreSQL server's processes on this machine (every cluster: the bench's is the only
     busy one), by PID."""
@@ -111,6 +124,7 @@ class CPU:
         self.started = time.monotonic()
         self.node_start = [process_cpu(node.process.pid) or 0 for node in nodes]
         self.threads_start = thread_cpu(nodes[0].process.pid)
+        self.writer_start = writer_schedule(nodes[0].process.pid)
         self.postgres_start = postgres_processes()
         self.own_start = time.process_time()
         self.idle_start = machine_idle()
@@ -121,8 +135,16 @@ class CPU:
         postgres = sum(used - self.postgres_start.get(pid, 0) for pid, used in postgres_processes().items())
         threads = {name: used - self.threads_start.get(name, 0) for name, used in thread_cpu(self.nodes[0].process.pid).items()}
         receiver = (process_cpu(self.receiver) or 0) - self.receiver_start if self.receiver else 0
+        writer = writer_schedule(self.nodes[0].process.pid)
+        # The writer's time during the send: running, ready but waiting for a core, and the rest
+        # (nothing to do: waiting for the workers' and the fan-out's next call).
+        if writer and self.writer_start:
+            ran, waited = writer[0] - self.writer_start[0], writer[1] - self.writer_start[1]
+            writer = {"ran": ran, "waited": waited, "idle": max(0.0, wall - ran - waited)}
+        else:
+            writer = None
         return {"wall": wall, "nodes": nodes, "postgres": postgres, "bench": time.process_time() - self.own_start + receiver,
-                "idle": machine_idle() - self.idle_start, "cores": os.cpu_count(),
+                "idle": machine_idle() - self.idle_start, "cores": os.cpu_count(), "writer": writer,
                 "threads": {name: used for name, used in sorted(threads.items(), key=lambda item: -item[1]) if used >= 0.05}}
 
     @staticmethod
@@ -130,7 +152,9 @@ class CPU:
         return (f"CPU during the send: nodes {used['nodes']:.1f} s, PostgreSQL {used['postgres']:.1f} s, "
                 f"bench process (receiver, polling) {used['bench']:.1f} s, idle {used['idle']:.1f} s "
                 f"of {used['cores']} cores x {used['wall']:.1f} s; the first node's threads: "
-                + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in used["threads"].items()))
+                + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in used["threads"].items())
+                + (f"; the writer ran {used['writer']['ran']:.2f} s, waited for a core {used['writer']['waited']:.2f} s, "
+                   f"had nothing to do {used['writer']['idle']:.2f} s" if used.get("writer") else ""))
 
 
 class Node:
@@ -515,6 +539,9 @@ def main():
             for part, name in (("nodes", "nodes' CPU"), ("postgres", "PostgreSQL's CPU"), ("bench", "bench process's CPU"), ("idle", "idle CPU")):
                 if part != "postgres" or setup.startswith("postgres"):
                     print(label + summary(f"{name} during the send:", [r["cpu"][part] for r in mine], "s", 1))
+            if mine and all(r["cpu"].get("writer") for r in mine):
+                for part, name in (("ran", "ran"), ("waited", "waited for a core"), ("idle", "had nothing to do")):
+                    print(label + summary(f"the writer {name} during the send:", [r["cpu"]["writer"][part] for r in mine], "s", 2))
             if mine and "last_event_after" in mine[0]:
                 print(label + summary("last delivery.sent event after the send:", [r["last_event_after"] for r in mine], "s", 1))
 
