@@ -5,7 +5,8 @@ import NotibaseTestSupport
 
 /// Rows of several webhook events came after the webhooks (SQLite schema 10, PostgreSQL 11): a
 /// database at the schema before moves on keeping its stream and what its outbox holds, and its
-/// sends are no longer written by a row trigger (docs/decisions/0037, "Sends in batches").
+/// sends are no longer written by a row trigger (docs/decisions/0037, "Sends in batches"), nor,
+/// from PostgreSQL's migration 12, by any trigger ("Sends in the record, on PostgreSQL").
 @Suite("Webhook batches migration")
 struct WebhookBatchesMigrationTests {
     static let eventID = "01900000-0000-7000-8000-000000000001"
@@ -64,12 +65,17 @@ struct WebhookBatchesMigrationTests {
         let now = 1_799_625_600_000  // 2027-01-11 00:00 UTC
         let store = try await PostgresStore(url: url, poolSize: 1, now: now)
         let connection = try PostgresConnection(url: url)
-        #expect(try connection.query("SELECT max(version) FROM notibase_schema").first { $0.int(0) } == 11)
-        #expect(try sentTriggers(connection) == ["statement"], "a statement trigger in place of the row trigger")
+        #expect(try connection.query("SELECT max(version) FROM notibase_schema").first { $0.int(0) } == PostgresSchema.migrations.count)
+        #expect(try sentTriggers(connection) == [], "no sends' trigger: the record statement writes their events (migration 12)")
+        #expect(try connection.query("SELECT count(*) FROM pg_trigger WHERE tgname = 'webhook_message_created' AND tgrelid = 'messages'::regclass").first { $0.int(0) } == 1,
+                "the other triggers stay while an endpoint does")
         while try await store.feedWebhookEvents(limit: 100) > 0 {}
         let events = try await store.webhookEvents(appID: "a", endpointID: "e1", after: 0, through: nil, limit: 10)
         #expect(events.map(\.seq) == [1, 2])
         #expect(events.first?.id == Self.eventID)
         #expect(events.map(\.at) == [1, 2])
+        // The triggers made before the migration still go with the last endpoint.
+        try connection.execute("DELETE FROM webhook_endpoints; SELECT notibase_webhook_triggers();")
+        #expect(try connection.query("SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'webhook_%' AND tgrelid IN ('messages'::regclass, 'devices'::regclass)").first { $0.int(0) } == 0)
     }
 }

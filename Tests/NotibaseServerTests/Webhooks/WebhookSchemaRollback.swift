@@ -1,4 +1,4 @@
-/// Undoes the webhooks' migrations (SQLite 9 and 10, PostgreSQL 10 and 11), for a test that takes
+/// Undoes the webhooks' migrations (SQLite 9 and 10, PostgreSQL 10 to 12), for a test that takes
 /// a database back to an older schema to watch it move on.
 enum WebhookSchemaRollback {
     static let sqlite = """
@@ -11,9 +11,9 @@ enum WebhookSchemaRollback {
         DROP TRIGGER IF EXISTS webhook_message_created ON messages; DROP TRIGGER IF EXISTS webhook_message_finished ON messages;
         DROP TRIGGER IF EXISTS webhook_device_registered ON devices; DROP TRIGGER IF EXISTS webhook_device_active ON devices;
         DROP TRIGGER IF EXISTS webhook_delivery_sent ON deliveries;
-        DROP FUNCTION notibase_webhook_triggers(); DROP FUNCTION notibase_webhook_message(); DROP FUNCTION notibase_webhook_device(); DROP FUNCTION notibase_webhook_sent();
+        DROP FUNCTION notibase_webhook_triggers(); DROP FUNCTION notibase_webhook_message(); DROP FUNCTION notibase_webhook_device(); DROP FUNCTION IF EXISTS notibase_webhook_sent();
         DROP TABLE webhook_feed, webhook_attempts, webhook_outbox, webhook_events, webhook_endpoints;
         ALTER TABLE delivery_events DROP COLUMN tx;
-        DELETE FROM notibase_schema WHERE version IN (10, 11);
+        DELETE FROM notibase_schema WHERE version IN (10, 11, 12);
         """
 }

@@ -186,29 +186,42 @@ extension PostgresSchema {
         SELECT notibase_webhook_triggers();
         """
 
-    /// `notibase_webhook_triggers()` after its name (migrations 10 and 11 differ in the sends'
-    /// trigger, `sentTrigger`): it makes the triggers when the database has an endpoint and none
-    /// yet, and drops them when it has none left.
-    private static func triggersFunction(sentTrigger: String) -> String {
+    /// Migration 12 (docs/decisions/0037, "Sends in the record, on PostgreSQL"): the sends'
+    /// trigger goes; the workers' record statement writes the sends' events itself
+    /// (``PostgresStore/recordDeliveries(_:messageSeqs:now:)``). A trigger with transition tables
+    /// made every update of `deliveries` (the claims' too) keep a copy of its rows before and
+    /// after, and planned its join at every record; it took 41 s more of the database's CPU in a
+    /// million-device send (docs/benchmarks.md). The other triggers stay, made and dropped as
+    /// before, `webhook_message_created` now the one that says they exist.
+    static let webhookSendsInRecord = """
+        DROP TRIGGER IF EXISTS webhook_delivery_sent ON deliveries;
+        DROP FUNCTION IF EXISTS notibase_webhook_sent();
+        CREATE OR REPLACE FUNCTION \(triggersFunction(sentTrigger: nil))
         """
+
+    /// `notibase_webhook_triggers()` after its name (migrations 10 and 11 differ in the sends'
+    /// trigger, `sentTrigger`; from migration 12 there is none): it makes the triggers when the
+    /// database has an endpoint and none yet, and drops them when it has none left.
+    private static func triggersFunction(sentTrigger: String?) -> String {
+        let marker = sentTrigger == nil ? ("webhook_message_created", "messages") : ("webhook_delivery_sent", "deliveries")
+        return """
         notibase_webhook_triggers() RETURNS VOID LANGUAGE plpgsql AS $$
         BEGIN
             IF EXISTS (SELECT 1 FROM webhook_endpoints) THEN
-                IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'webhook_delivery_sent' AND tgrelid = 'deliveries'::regclass) THEN
+                IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '\(marker.0)' AND tgrelid = '\(marker.1)'::regclass) THEN
                     CREATE OR REPLACE TRIGGER webhook_message_created AFTER INSERT ON messages FOR EACH ROW EXECUTE FUNCTION notibase_webhook_message();
                     CREATE OR REPLACE TRIGGER webhook_message_finished AFTER UPDATE OF state ON messages FOR EACH ROW
                         WHEN (NEW.state IN ('completed', 'cancelled', 'failed') AND OLD.state <> NEW.state) EXECUTE FUNCTION notibase_webhook_message();
                     CREATE OR REPLACE TRIGGER webhook_device_registered AFTER INSERT ON devices FOR EACH ROW EXECUTE FUNCTION notibase_webhook_device();
                     CREATE OR REPLACE TRIGGER webhook_device_active AFTER UPDATE OF active ON devices FOR EACH ROW
                         WHEN (OLD.active <> NEW.active) EXECUTE FUNCTION notibase_webhook_device();
-        \(sentTrigger.split(separator: "\n").map { "            " + $0 }.joined(separator: "\n"))
+        \((sentTrigger ?? "").split(separator: "\n").map { "            " + $0 }.joined(separator: "\n"))
                 END IF;
-            ELSIF EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'webhook_delivery_sent' AND tgrelid = 'deliveries'::regclass) THEN
+            ELSIF EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '\(marker.0)' AND tgrelid = '\(marker.1)'::regclass) THEN
                 DROP TRIGGER webhook_message_created ON messages;
                 DROP TRIGGER webhook_message_finished ON messages;
                 DROP TRIGGER webhook_device_registered ON devices;
-                DROP TRIGGER webhook_device_active ON devices;
-                DROP TRIGGER webhook_delivery_sent ON deliveries;
+                DROP TRIGGER webhook_device_active ON devices;\(sentTrigger == nil ? "" : "\n        DROP TRIGGER webhook_delivery_sent ON deliveries;")
             END IF;
         END
         $$;

@@ -155,6 +155,8 @@ enum PostgresSchema {
         webhooks,
         // 11: rows of several webhook events, sends written by a statement trigger, as SQLite's schema 10 (PostgresSchema+Webhooks.swift).
         webhookBatches,
+        // 12: the sends' events written by the workers' record statement, not a trigger (PostgresSchema+Webhooks.swift).
+        webhookSendsInRecord,
     ]
 
     /// A key for `pg_advisory_xact_lock`: the migrations of one database run on one node at a

@@ -227,21 +227,9 @@ extension PostgresStore {
         let events = try Self.json(updates.filter { $0.state != .sent }.map { Event(seq: $0.seq, event: $0.event, detail: $0.detail?.stored) })
         let deactivated = updates.compactMap { update in update.deactivateDevice.map { Deactivation(seq: $0.seq, reason: $0.reason, at: $0.at) } }
         let deactivations = try Self.json(deactivated)
+        let sends = "{" + updates.filter { $0.state == .sent }.map { String($0.seq) }.joined(separator: ",") + "}"
         try await pool.transaction { connection in
-            try connection.run(
-                """
-                WITH updated AS (
-                UPDATE deliveries d SET
-                    state = CASE WHEN d.state IN (\(Lifecycle.replacedByOutcomeSQL)) THEN u.state ELSE d.state END,
-                    due_at = CASE WHEN d.state IN (\(Lifecycle.replacedByOutcomeSQL)) THEN u."dueAt" ELSE d.due_at END,
-                    provider_id = coalesce(u."providerID", d.provider_id),
-                    sent_at = CASE WHEN u.state = 'sent' THEN $2 ELSE d.sent_at END, updated_at = $2
-                FROM jsonb_to_recordset($1::jsonb) AS u(seq bigint, state text, "dueAt" bigint, "providerID" text)
-                WHERE d.seq = u.seq RETURNING d.seq, d.created_at)
-                INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail)
-                SELECT e.seq, updated.created_at, e.event, $2, e.detail
-                FROM jsonb_to_recordset($3::jsonb) AS e(seq bigint, event text, detail text) JOIN updated ON updated.seq = e.seq
-                """, [.text(rows), .int(now), .text(events)])
+            try connection.run(Self.record, [.text(rows), .int(now), .text(events), .text(sends)])
             if !deactivated.isEmpty {
                 try connection.run(
                     """
@@ -252,6 +240,41 @@ extension PostgresStore {
         }
         await completeAfterCommit(messageSeqs: messageSeqs, now: now)
     }
+
+    /// The record of a batch, in one statement: each delivery's outcome (`$1`, at `$2`), its history
+    /// (`$3`), and its sends' `delivery.sent` events (`$4`, the sends' numbers), one outbox row per
+    /// app with an endpoint, as the sends' trigger wrote them before (decision 0037, "Sends in the
+    /// record, on PostgreSQL"). A send is a first send when its row had no `sent_at` before this
+    /// statement: every part of one statement reads the rows as they were before it (its one
+    /// snapshot), so `firsts` sees them unchanged by `updated`. A delivery recorded sent by two
+    /// nodes at once (its lease ended while the first was sending) may have an event from each:
+    /// it was sent twice. Without an endpoint anywhere, `firsts` reads nothing (the planner
+    /// checks that once).
+    static let record = """
+        WITH firsts AS (
+            SELECT d.seq FROM deliveries d
+            WHERE EXISTS (SELECT 1 FROM webhook_endpoints) AND d.seq = ANY($4::bigint[]) AND d.sent_at IS NULL
+        ), updated AS (
+            UPDATE deliveries d SET
+                state = CASE WHEN d.state IN (\(Lifecycle.replacedByOutcomeSQL)) THEN u.state ELSE d.state END,
+                due_at = CASE WHEN d.state IN (\(Lifecycle.replacedByOutcomeSQL)) THEN u."dueAt" ELSE d.due_at END,
+                provider_id = coalesce(u."providerID", d.provider_id),
+                sent_at = CASE WHEN u.state = 'sent' THEN $2 ELSE d.sent_at END, updated_at = $2
+            FROM jsonb_to_recordset($1::jsonb) AS u(seq bigint, state text, "dueAt" bigint, "providerID" text)
+            WHERE d.seq = u.seq RETURNING d.seq, d.created_at, d.message_seq, d.device_seq, d.id, d.platform, d.provider_id
+        ), history AS (
+            INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail)
+            SELECT e.seq, updated.created_at, e.event, $2, e.detail
+            FROM jsonb_to_recordset($3::jsonb) AS e(seq bigint, event text, detail text) JOIN updated ON updated.seq = e.seq
+        )
+        INSERT INTO webhook_outbox (app_id, type, at, count, events)
+        SELECT m.app_id, 'delivery.sent', $2, count(*), string_agg(jsonb_strip_nulls(jsonb_build_object(
+                'appId', m.app_id, 'messageId', m.id, 'deliveryId', n.id, 'deviceId', v.id, 'externalUserId', v.external_user_id,
+                'platform', n.platform, 'details', jsonb_build_object('providerId', n.provider_id)))::text, E'\\n' ORDER BY n.seq)
+        FROM updated n JOIN firsts f ON f.seq = n.seq JOIN messages m ON m.seq = n.message_seq LEFT JOIN devices v ON v.seq = n.device_seq
+        WHERE EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.app_id = m.app_id)
+        GROUP BY m.app_id
+        """
 
     private struct Outcome: Encodable {
         var seq: Int
