@@ -68,7 +68,11 @@ extension PostgresStore {
             return (FanOutBatch(written: 0, done: false), now, (.fanningOut, nil, false))
         }
         guard Lifecycle.toFanOut.contains(message.state) else { return (FanOutBatch(written: 0, done: true), now, (message.state, message.finishedAt, false)) }
-        let targets = try read ?? Self.fanOutTargets(connection, appID: message.appID, audience: audience, after: message.fanOutCursor, limit: limit)
+        // While an endpoint may exist, what the sends' events name is read for the deliveries the
+        // batch hands its node (``ClaimedDelivery/sendFacts``).
+        let facts = claim != nil && endpointsMayExist.load(ordering: .relaxed)
+        let targets = try read ?? Self.fanOutTargets(
+            connection, appID: message.appID, audience: audience, after: message.fanOutCursor, limit: limit, facts: facts)
         let writes = plan(FanOutInputs(message: message, targets: targets, limit: limit, now: now, claim: claim))
         let written = writes.written
         let ids = try Identifier.make(count: writes.rows.count, milliseconds: written)
@@ -93,7 +97,13 @@ extension PostgresStore {
                 }
             claimed = try zip(writes.rows, ids).filter { $0.0.claimed }.map { row, id in
                 guard let seq = numbers[id] else { throw StorageError.corrupt("a delivery claimed by its fan-out was not written") }
-                return row.claimedDelivery(seq: seq, id: id, messageSeq: messageSeq, written: written)
+                var delivery = row.claimedDelivery(seq: seq, id: id, messageSeq: messageSeq, written: written)
+                if facts, read == nil {
+                    delivery.sendFacts = SendFacts(
+                        appID: message.appID, messageID: message.id, deliveryID: id, platform: row.target.platform, deviceID: row.target.id,
+                        externalUserID: row.target.externalUserID)
+                }
+                return delivery
             }
             // Rows this node claimed go to its own workers (the Handoff); the others wake every
             // node's. A one-device post's delivery is claimed: no notification, one round trip less.
@@ -130,14 +140,16 @@ extension PostgresStore {
 
     /// The next `limit` active devices of `audience` after the cursor `after`, in the order a
     /// fan-out writes them.
-    static func fanOutTargets(_ connection: PostgresConnection, appID: String, audience: Audience, after cursor: Int, limit: Int) throws -> [FanOutTarget] {
+    static func fanOutTargets(
+        _ connection: PostgresConnection, appID: String, audience: Audience, after cursor: Int, limit: Int, facts: Bool = false
+    ) throws -> [FanOutTarget] {
         let source = audience.postgresSource(parameter: 3)
         return try connection.query(
             """
-            SELECT \(Rows.fanOutTargetColumns) FROM \(source.from)
+            SELECT \(facts ? Rows.fanOutTargetWithFactsColumns : Rows.fanOutTargetColumns) FROM \(source.from)
             WHERE devices.app_id = $1 AND devices.active = 1 AND devices.seq > $2 AND \(source.condition)
             ORDER BY devices.seq LIMIT $\(source.values.count + 3)
-            """, [.text(appID), .int(cursor)] + source.values + [.int(limit)]).map(Rows.fanOutTarget)
+            """, [.text(appID), .int(cursor)] + source.values + [.int(limit)]).map { facts ? Rows.fanOutTargetWithFacts($0) : Rows.fanOutTarget($0) }
     }
 
     /// A delivery to write, as the batch's statement reads it: what is as most rows have it
@@ -190,15 +202,28 @@ extension PostgresStore {
             }
             guard !seqs.isEmpty else { return [] }
             // One read for the whole batch. A token is only ever read through the app that owns
-            // both the message and the device: a device of another app reads as none.
+            // both the message and the device: a device of another app reads as none. While an
+            // endpoint may exist, what the sends' events name is read with it
+            // (``ClaimedDelivery/sendFacts``).
+            let facts = self.endpointsMayExist.load(ordering: .relaxed)
             return try connection.query(
                 """
-                SELECT \(Rows.claimedColumns)
+                SELECT \(Rows.claimedColumns)\(facts ? ", v.id, v.external_user_id, d.provider_id, m.app_id, m.id" : "")
                 FROM deliveries d JOIN messages m ON m.seq = d.message_seq
                 LEFT JOIN LATERAL (
-                    SELECT token, active, deactivated_reason, apns_environment FROM devices WHERE seq = d.device_seq AND app_id = m.app_id) v ON true
+                    SELECT token, active, deactivated_reason, apns_environment, id, external_user_id FROM devices WHERE seq = d.device_seq AND app_id = m.app_id
+                ) v ON true
                 WHERE d.seq = ANY($1::bigint[]) ORDER BY d.seq
-                """, [.text("{" + seqs.map(String.init).joined(separator: ",") + "}")]).map(Rows.claimed)
+                """, [.text("{" + seqs.map(String.init).joined(separator: ",") + "}")]
+            ).map { row in
+                var delivery = Rows.claimed(row)
+                if facts {
+                    delivery.sendFacts = SendFacts(
+                        appID: row.text(17), messageID: row.text(18), deliveryID: delivery.id, platform: row.text(4), deviceID: row.optionalText(14),
+                        externalUserID: row.optionalText(15), storedProviderID: row.optionalText(16))
+                }
+                return delivery
+            }
         }
     }
 
@@ -228,8 +253,9 @@ extension PostgresStore {
         let deactivated = updates.compactMap { update in update.deactivateDevice.map { Deactivation(seq: $0.seq, reason: $0.reason, at: $0.at) } }
         let deactivations = try Self.json(deactivated)
         let sends = "{" + updates.filter { $0.state == .sent }.map { String($0.seq) }.joined(separator: ",") + "}"
+        let lines = endpointsMayExist.load(ordering: .relaxed) ? Self.sendLines(updates) : SendLines()
         try await pool.transaction { connection in
-            try connection.run(Self.record, [.text(rows), .int(now), .text(events), .text(sends)])
+            try connection.run(Self.record, [.text(rows), .int(now), .text(events), .text(sends), .text(lines.seqs), .text(lines.apps), .text(lines.lines)])
             if !deactivated.isEmpty {
                 try connection.run(
                     """
@@ -243,14 +269,16 @@ extension PostgresStore {
 
     /// The record of a batch, in one statement: each delivery's outcome (`$1`, at `$2`), its history
     /// (`$3`), and its sends' `delivery.sent` events (`$4`, the sends' numbers), one outbox row per
-    /// app with an endpoint, as the sends' trigger wrote them before (decision 0037, "Sends in the
-    /// record, on PostgreSQL"). A send is a first send when its row had no `sent_at` before this
-    /// statement: every part of one statement reads the rows as they were before it (its one
+    /// app with an endpoint, of lines as SQLite stores them (``WebhookSendLines``; decision 0037,
+    /// "Sends in the record, on PostgreSQL"): those the worker rendered from what its claim read
+    /// (`$5`, `$6`, `$7`: their numbers, apps and lines, ``sendLines(_:)``) as they are, the
+    /// others rendered here alike. A send is a first send when its row had no `sent_at` before
+    /// this statement: every part of one statement reads the rows as they were before it (its one
     /// snapshot), so `firsts` sees them unchanged by `updated`. A delivery recorded sent by two
     /// nodes at once (its lease ended while the first was sending) may have an event from each:
-    /// it was sent twice. Without an endpoint anywhere, `firsts` reads nothing and the join
-    /// behind the insert is not run (the planner checks each once: a join it ran with nothing
-    /// to keep cost 9% more of the database's CPU in a million-device send).
+    /// it was sent twice. Without an endpoint anywhere, `firsts` reads nothing and the insert's
+    /// join is not run (the planner checks each once: a join it ran with nothing to keep cost 9%
+    /// more of the database's CPU in a million-device send).
     static let record = """
         WITH firsts AS (
             SELECT d.seq FROM deliveries d
@@ -267,15 +295,67 @@ extension PostgresStore {
             INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail)
             SELECT e.seq, updated.created_at, e.event, $2, e.detail
             FROM jsonb_to_recordset($3::jsonb) AS e(seq bigint, event text, detail text) JOIN updated ON updated.seq = e.seq
+        ), sends AS (
+            SELECT f.seq, s.app, s.line FROM firsts f JOIN unnest($5::bigint[], $6::text[], $7::text[]) AS s(seq, app, line) ON s.seq = f.seq
+            UNION ALL
+            SELECT n.seq, m.app_id, to_json(m.id)::text || ',' || coalesce(to_json(n.platform)::text, 'null') || ',' || to_json(n.id)::text
+                || ',' || coalesce(to_json(n.provider_id)::text, 'null') || ',' || coalesce(to_json(v.id)::text, 'null')
+                || ',' || coalesce(to_json(v.external_user_id)::text, 'null')
+            FROM updated n JOIN firsts f ON f.seq = n.seq JOIN messages m ON m.seq = n.message_seq LEFT JOIN devices v ON v.seq = n.device_seq
+            WHERE n.seq <> ALL($5::bigint[])
         )
         INSERT INTO webhook_outbox (app_id, type, at, count, events)
-        SELECT m.app_id, 'delivery.sent', $2, count(*), string_agg(jsonb_strip_nulls(jsonb_build_object(
-                'appId', m.app_id, 'messageId', m.id, 'deliveryId', n.id, 'deviceId', v.id, 'externalUserId', v.external_user_id,
-                'platform', n.platform, 'details', jsonb_build_object('providerId', n.provider_id)))::text, E'\\n' ORDER BY n.seq)
-        FROM updated n JOIN firsts f ON f.seq = n.seq JOIN messages m ON m.seq = n.message_seq LEFT JOIN devices v ON v.seq = n.device_seq
-        WHERE EXISTS (SELECT 1 FROM webhook_endpoints) AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.app_id = m.app_id)
-        GROUP BY m.app_id
+        SELECT x.app, 'delivery.sent', $2, count(*), '~' || string_agg(x.line, E'\\n' ORDER BY x.seq)
+        FROM sends x
+        WHERE EXISTS (SELECT 1 FROM webhook_endpoints) AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.app_id = x.app)
+        GROUP BY x.app
         """
+
+    /// The sends among `updates` whose claim read what their events name (``DeliveryUpdate/sendFacts``),
+    /// each rendered on the caller's thread as a line of ``WebhookSendLines`` (its message's ID
+    /// always written), as the record's parameters: PostgreSQL array literals of their numbers,
+    /// apps and lines. In the database each event's JSON took the record 40 µs a send, its joins
+    /// included (docs/benchmarks.md).
+    static func sendLines(_ updates: [DeliveryUpdate]) -> SendLines {
+        var seqs: [String] = []
+        var apps: [UInt8] = [UInt8(ascii: "{")]
+        var lines: [UInt8] = [UInt8(ascii: "{")]
+        var line: [UInt8] = []
+        for update in updates where update.state == .sent {
+            guard let facts = update.sendFacts else { continue }
+            line.removeAll(keepingCapacity: true)
+            JSONWriter.appendString(facts.messageID, to: &line)
+            WebhookSendLines.appendValues(
+                deliveryID: facts.deliveryID, providerID: update.providerID ?? facts.storedProviderID, deviceID: facts.deviceID,
+                externalUserID: facts.externalUserID, platform: facts.platform, to: &line)
+            if !seqs.isEmpty {
+                apps.append(UInt8(ascii: ","))
+                lines.append(UInt8(ascii: ","))
+            }
+            seqs.append(String(update.seq))
+            appendArrayElement(Array(facts.appID.utf8), to: &apps)
+            appendArrayElement(line, to: &lines)
+        }
+        apps.append(UInt8(ascii: "}"))
+        lines.append(UInt8(ascii: "}"))
+        return SendLines(seqs: "{" + seqs.joined(separator: ",") + "}", apps: String(decoding: apps, as: UTF8.self), lines: String(decoding: lines, as: UTF8.self))
+    }
+
+    struct SendLines {
+        var seqs = "{}"
+        var apps = "{}"
+        var lines = "{}"
+    }
+
+    /// `value` as an element of a PostgreSQL array literal: quoted, its quotes and backslashes escaped.
+    private static func appendArrayElement(_ value: [UInt8], to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value {
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+            bytes.append(byte)
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
 
     private struct Outcome: Encodable {
         var seq: Int

@@ -1,8 +1,10 @@
+import Synchronization
 /// Webhook endpoints, their stream and the feed on PostgreSQL (docs/decisions/0037,
 /// PostgresSchema+Webhooks.swift).
 extension PostgresStore {
     func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) async throws -> WebhookEndpointRecord {
         let types = try endpoint.types.map(StoredJSON.encode)
+        endpointsMayExist.store(true, ordering: .relaxed)
         return try await pool.transaction { connection in
             try Self.holdWebhookTriggers(connection)
             // The first endpoint moves the feed to this transaction (what any older one wrote is
@@ -119,9 +121,9 @@ extension PostgresStore {
     /// (``completeAfterCommit(messageSeqs:now:)``), or it would be ordered before what it read.
     func feedWebhookEvents(limit: Int) async throws -> Int {
         // Without an endpoint the feed stands still, writing nothing (the first endpoint moves it).
-        guard try await pool.withConnection({ try $0.query("SELECT EXISTS (SELECT 1 FROM webhook_endpoints)").first { $0.text(0) == "t" } ?? false }) else {
-            return 0
-        }
+        let endpoints = try await pool.withConnection({ try $0.query("SELECT EXISTS (SELECT 1 FROM webhook_endpoints)").first { $0.text(0) == "t" } ?? false })
+        endpointsMayExist.store(endpoints, ordering: .relaxed)
+        guard endpoints else { return 0 }
         return try await pool.transaction { connection in
             // First, before this transaction has an ID of its own.
             let horizon = try connection.query("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint").first { $0.int(0) } ?? 0
