@@ -214,6 +214,34 @@ extension WebhookStorageContractTests {
         #expect(try sends.map { try #require(StoredJSON.decode(WebhookEventData.self, $0.data)).deliveryId } == claimed.map(\.id))
     }
 
+    /// Deliveries a fan-out batch hands its own node carry what their events name too, read with
+    /// the batch's devices (``ClaimedDelivery/sendFacts``): their events name each device and its
+    /// user, as a claim's do.
+    @Test func aFanOutBatchsOwnSendsNameTheirDevicesAndUsers() async throws {
+        let app = try await app("a")
+        let endpoint = try await endpoint(app)
+        _ = try await store.registerDevices(
+            appID: app, (1...3).map { (DeviceUpsert(platform: .ios, token: String(format: "%064x", $0), externalUserID: "user-\($0)"), newID: "a-dev-\($0)") },
+            now: 10)
+        let (message, _) = try await store.createMessage(
+            NewMessage(id: "m1", appID: app, content: MessageContent(message: Message(title: "T"), variants: nil), audience: .everyone, sendAt: 20,
+                       audienceSize: 0, createdAt: 20), idempotencyKey: nil, window: 1_000)
+        let batch = try await store.fanOutBatch(
+            messageSeq: message.seq, audience: .everyone, chooser: VariantChooser(locales: []), limit: 100, now: 30, claim: FanOutClaim(lease: 1_000, limit: 3))
+        try #require(batch.claimed.count == 3)
+        #expect(batch.claimed.allSatisfy { $0.sendFacts != nil }, "read with the batch")
+        try await store.recordDeliveries(
+            batch.claimed.map { DeliveryUpdate(seq: $0.seq, state: .sent, providerID: "p-\($0.id)", sendFacts: $0.sendFacts, appWithoutEndpoint: $0.appWithoutEndpoint) },
+            messageSeqs: [message.seq], now: 50)
+        try await feedAll()
+        let data = try await events(app, endpoint.id).filter { $0.type == "delivery.sent" }.map { try #require(StoredJSON.decode(WebhookEventData.self, $0.data)) }
+        #expect(data.map(\.deliveryId) == batch.claimed.map(\.id))
+        #expect(data.map(\.deviceId) == ["a-dev-1", "a-dev-2", "a-dev-3"])
+        #expect(data.map(\.externalUserId) == ["user-1", "user-2", "user-3"])
+        #expect(data.map(\.details?.providerID) == batch.claimed.map { "p-\($0.id)" })
+        #expect(data.allSatisfy { $0.appId == app && $0.messageId == "m1" && $0.platform == "ios" })
+    }
+
     /// On SQLite a record that saw no endpoint anywhere renders nothing before its transaction;
     /// an endpoint made between that look and the transaction still has the sends as events: the
     /// transaction reads them itself.
