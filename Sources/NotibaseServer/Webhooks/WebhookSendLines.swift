@@ -24,6 +24,14 @@ enum WebhookSendLines {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// A send's values from what its claim read (``ClaimedDelivery/sendFacts``): its provider's ID
+    /// the one the send gave, else the one an earlier attempt stored.
+    static func appendValues(of facts: SendFacts, providerID: String?, to bytes: inout [UInt8]) {
+        appendValues(
+            deliveryID: facts.deliveryID, providerID: providerID ?? facts.storedProviderID, deviceID: facts.deviceID, externalUserID: facts.externalUserID,
+            platform: facts.platform, to: &bytes)
+    }
+
     /// ``values(deliveryID:providerID:deviceID:externalUserID:platform:)`` written at the end of `bytes`.
     static func appendValues(deliveryID: String, providerID: String?, deviceID: String?, externalUserID: String?, platform: String?, to bytes: inout [UInt8]) {
         for value in [platform, deliveryID, providerID, deviceID, externalUserID] {
@@ -89,10 +97,20 @@ enum WebhookSendLines {
 
         /// Writes a line: the message's ID unless the line before had the same, then the values.
         mutating func append(messageID: String, deliveryID: String, providerID: String?, deviceID: String?, externalUserID: String?, platform: String?) {
+            startLine(messageID: messageID)
+            appendValues(deliveryID: deliveryID, providerID: providerID, deviceID: deviceID, externalUserID: externalUserID, platform: platform, to: &bytes)
+        }
+
+        /// Writes a send's line from what its claim read (``appendValues(of:providerID:to:)``).
+        mutating func append(_ facts: SendFacts, providerID: String?) {
+            startLine(messageID: facts.messageID)
+            appendValues(of: facts, providerID: providerID, to: &bytes)
+        }
+
+        private mutating func startLine(messageID: String) {
             if bytes.count > 1 { bytes.append(UInt8(ascii: "\n")) }
             if messageID != previous { JSONWriter.appendString(messageID, to: &bytes) }
             previous = messageID
-            appendValues(deliveryID: deliveryID, providerID: providerID, deviceID: deviceID, externalUserID: externalUserID, platform: platform, to: &bytes)
         }
 
         var text: String { String(decoding: bytes, as: UTF8.self) }

@@ -194,7 +194,7 @@ extension PostgresStore {
         try await pool.withConnection {
             try $0.query(
                 "SELECT \(Rows.messageColumns) FROM messages WHERE seq = ANY($1::bigint[])",
-                [.text("{" + seqs.map(String.init).joined(separator: ",") + "}")]).map(Rows.message)
+                [.text(PostgresArray.bigints(seqs))]).map(Rows.message)
         }
     }
 

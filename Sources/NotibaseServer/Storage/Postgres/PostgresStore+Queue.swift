@@ -214,7 +214,7 @@ extension PostgresStore {
                     SELECT token, active, deactivated_reason, apns_environment, id, external_user_id FROM devices WHERE seq = d.device_seq AND app_id = m.app_id
                 ) v ON true
                 WHERE d.seq = ANY($1::bigint[]) ORDER BY d.seq
-                """, [.text("{" + seqs.map(String.init).joined(separator: ",") + "}")]
+                """, [.text(PostgresArray.bigints(seqs))]
             ).map { row in
                 var delivery = Rows.claimed(row)
                 if facts {
@@ -252,7 +252,7 @@ extension PostgresStore {
         let events = try Self.json(updates.filter { $0.state != .sent }.map { Event(seq: $0.seq, event: $0.event, detail: $0.detail?.stored) })
         let deactivated = updates.compactMap { update in update.deactivateDevice.map { Deactivation(seq: $0.seq, reason: $0.reason, at: $0.at) } }
         let deactivations = try Self.json(deactivated)
-        let sends = "{" + updates.filter { $0.state == .sent }.map { String($0.seq) }.joined(separator: ",") + "}"
+        let sends = PostgresArray.bigints(updates.filter { $0.state == .sent }.map(\.seq))
         let lines = endpointsMayExist.load(ordering: .relaxed) ? Self.sendLines(updates) : SendLines()
         try await pool.transaction { connection in
             try connection.run(Self.record, [.text(rows), .int(now), .text(events), .text(sends), .text(lines.seqs), .text(lines.apps), .text(lines.lines)])
@@ -317,44 +317,26 @@ extension PostgresStore {
     /// apps and lines. In the database each event's JSON took the record 40 µs a send, its joins
     /// included (docs/benchmarks.md).
     static func sendLines(_ updates: [DeliveryUpdate]) -> SendLines {
-        var seqs: [String] = []
-        var apps: [UInt8] = [UInt8(ascii: "{")]
-        var lines: [UInt8] = [UInt8(ascii: "{")]
+        var seqs: [Int] = []
+        var apps = PostgresArray.Texts()
+        var lines = PostgresArray.Texts()
         var line: [UInt8] = []
         for update in updates where update.state == .sent {
             guard let facts = update.sendFacts else { continue }
             line.removeAll(keepingCapacity: true)
             JSONWriter.appendString(facts.messageID, to: &line)
-            WebhookSendLines.appendValues(
-                deliveryID: facts.deliveryID, providerID: update.providerID ?? facts.storedProviderID, deviceID: facts.deviceID,
-                externalUserID: facts.externalUserID, platform: facts.platform, to: &line)
-            if !seqs.isEmpty {
-                apps.append(UInt8(ascii: ","))
-                lines.append(UInt8(ascii: ","))
-            }
-            seqs.append(String(update.seq))
-            appendArrayElement(Array(facts.appID.utf8), to: &apps)
-            appendArrayElement(line, to: &lines)
+            WebhookSendLines.appendValues(of: facts, providerID: update.providerID, to: &line)
+            seqs.append(update.seq)
+            apps.append(facts.appID.utf8)
+            lines.append(line)
         }
-        apps.append(UInt8(ascii: "}"))
-        lines.append(UInt8(ascii: "}"))
-        return SendLines(seqs: "{" + seqs.joined(separator: ",") + "}", apps: String(decoding: apps, as: UTF8.self), lines: String(decoding: lines, as: UTF8.self))
+        return SendLines(seqs: PostgresArray.bigints(seqs), apps: apps.literal, lines: lines.literal)
     }
 
     struct SendLines {
         var seqs = "{}"
         var apps = "{}"
         var lines = "{}"
-    }
-
-    /// `value` as an element of a PostgreSQL array literal: quoted, its quotes and backslashes escaped.
-    private static func appendArrayElement(_ value: [UInt8], to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in value {
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
-            bytes.append(byte)
-        }
-        bytes.append(UInt8(ascii: "\""))
     }
 
     private struct Outcome: Encodable {

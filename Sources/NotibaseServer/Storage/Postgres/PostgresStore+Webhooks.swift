@@ -170,9 +170,9 @@ extension PostgresStore {
             if next != cursor {
                 try connection.run("UPDATE webhook_feed SET event_tx = $1::text::xid8, event_seq = $2 WHERE id = 1", [.int(next.tx), .int(next.seq)])
             }
-            let consumed = rows.filter { $0.kind == 1 }.map { String($0.seq) }
+            let consumed = rows.filter { $0.kind == 1 }.map(\.seq)
             if !consumed.isEmpty {
-                try connection.run("DELETE FROM webhook_outbox WHERE seq = ANY($1::bigint[])", [.text("{" + consumed.joined(separator: ",") + "}")])
+                try connection.run("DELETE FROM webhook_outbox WHERE seq = ANY($1::bigint[])", [.text(PostgresArray.bigints(consumed))])
             }
             return WebhookFeed.eventCount(rows)
         }

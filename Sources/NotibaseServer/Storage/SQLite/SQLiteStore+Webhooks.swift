@@ -175,9 +175,7 @@ extension SQLiteStore {
             for send in sends {
                 if let facts = send.sendFacts {
                     builders[facts.appID, default: ([], WebhookSendLines.Row())].seqs.append(send.seq)
-                    builders[facts.appID]!.row.append(
-                        messageID: facts.messageID, deliveryID: facts.deliveryID, providerID: send.providerID ?? facts.storedProviderID,
-                        deviceID: facts.deviceID, externalUserID: facts.externalUserID, platform: facts.platform)
+                    builders[facts.appID]!.row.append(facts, providerID: send.providerID)
                 } else if let app = send.appWithoutEndpoint {
                     withoutEndpoint[app, default: []].append(send.seq)
                 }
