@@ -242,6 +242,35 @@ extension WebhookStorageContractTests {
         #expect(data.allSatisfy { $0.appId == app && $0.messageId == "m1" && $0.platform == "ios" })
     }
 
+    /// A tenant names its users as it likes (quotes, backslashes, commas, braces, a line's own
+    /// marks, anything but a control character): each send is still one event naming exactly
+    /// that user, whether the worker rendered its line from the claim or the record rendered it
+    /// (on PostgreSQL also through the record's array of lines), and no text of a user's
+    /// becomes an event or a field of its own.
+    @Test func aUserIDOfAnyTextIsNamedAsItIsAndMakesNoEventOfItsOwn() async throws {
+        let users = [#"u","platform":"android"}\n{"deliveryId":"forged"#, #"a\"b\\c,{d}~e"#, "null", "~", "é,\u{1F600}"]
+        let app = try await app("a")
+        let endpoint = try await endpoint(app)
+        _ = try await store.registerDevices(
+            appID: app, users.indices.map { (DeviceUpsert(platform: .ios, token: String(format: "%064x", $0 + 1), externalUserID: users[$0]), newID: "a-dev-\($0)") },
+            now: 10)
+        let (message, claimed) = try await claimedMessage("m1", of: app)
+        try #require(claimed.count == users.count)
+        // The first half with what the claim read, the rest without (rendered by the record).
+        try await store.recordDeliveries(
+            claimed.enumerated().map { index, delivery in
+                DeliveryUpdate(seq: delivery.seq, state: .sent, providerID: "p-\(index)", sendFacts: index < 3 ? delivery.sendFacts : nil)
+            },
+            messageSeqs: [message.seq], now: 50)
+        try await feedAll()
+        let sends = try await events(app, endpoint.id).filter { $0.type == "delivery.sent" }
+        #expect(sends.count == users.count)
+        let data = try sends.map { try #require(StoredJSON.decode(WebhookEventData.self, $0.data)) }
+        #expect(data.map(\.externalUserId) == users)
+        #expect(data.map(\.deliveryId) == claimed.map(\.id))
+        #expect(data.allSatisfy { $0.platform == "ios" && $0.messageId == "m1" })
+    }
+
     /// On SQLite a record that saw no endpoint anywhere renders nothing before its transaction;
     /// an endpoint made between that look and the transaction still has the sends as events: the
     /// transaction reads them itself.
