@@ -95,6 +95,17 @@ enum WebhookSendLines {
         private(set) var bytes: [UInt8] = [marker]
         private var previous: String?
 
+        init() {}
+
+        /// A row room for about `capacity` lines made, so that its bytes are not copied as it grows.
+        init(capacity: Int) {
+            bytes.reserveCapacity(1 + capacity * Self.lineBytes)
+        }
+
+        /// About the bytes of a line: a delivery's and a device's ID (36 each), a provider's ID,
+        /// a user ID, a platform, the separators.
+        static let lineBytes = 140
+
         /// Writes a line: the message's ID unless the line before had the same, then the values.
         mutating func append(messageID: String, deliveryID: String, providerID: String?, deviceID: String?, externalUserID: String?, platform: String?) {
             startLine(messageID: messageID)
