@@ -12,7 +12,7 @@ actor SQLiteStore: Storage {
     nonisolated let readers: SQLiteReaders
 
     /// Copies the write-ahead log into the database in the background, for a serving store.
-    private let checkpointer: Checkpointer?
+    nonisolated let checkpointer: Checkpointer?
 
     /// The writer's own thread (``WriterExecutor``).
     private nonisolated let executor = WriterExecutor(name: "nb-writer")
