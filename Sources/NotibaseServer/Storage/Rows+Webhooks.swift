@@ -1,3 +1,4 @@
+import Foundation
 /// The webhooks' rows, read alike on both backends.
 extension Rows {
     static let webhookEndpointColumns = """
@@ -35,6 +36,11 @@ extension Rows {
         app_id, endpoint_id, type, at, message_id, device_id, external_user_id, platform, reason, audience_size, delivery_id, detail, count, events
         """
 
+    /// ``webhookOutboxColumns`` with a row's lines left in the database: an empty text where it
+    /// has some (``WebhookFeed/Row/linesInOutbox``).
+    static let webhookOutboxColumnsLeavingLines = webhookOutboxColumns.replacingOccurrences(
+        of: ", events", with: ", CASE WHEN events IS NULL THEN NULL ELSE '' END")
+
     /// An outbox row as the feed reads it: order, seq, then ``webhookOutboxColumns``.
     static func webhookOutboxRow(_ row: some StoredRow) -> WebhookFeed.Row {
         WebhookFeed.Row(
@@ -44,6 +50,13 @@ extension Rows {
                 externalUserId: row.optionalText(8), platform: row.optionalText(9), reason: row.optionalText(10), audienceSize: row.optionalInt(11),
                 details: row.optionalText(13).flatMap { StoredJSON.decode(DeliveryEventDetail.self, $0) }),
             rendered: row.optionalText(15).map { (count: row.int(14), lines: $0) })
+    }
+
+    /// ``webhookOutboxRow(_:)`` of ``webhookOutboxColumnsLeavingLines``.
+    static func webhookOutboxRowLeavingLines(_ row: some StoredRow) -> WebhookFeed.Row {
+        var read = webhookOutboxRow(row)
+        read.linesInOutbox = read.rendered != nil
+        return read
     }
 
     /// The delivery history's columns after its order and number, with its delivery's, message's and device's.

@@ -22,6 +22,9 @@ enum WebhookFeed {
         /// a line (a batch of sends, separated by line feeds: JSON text never holds a raw one), or SQLite's sends' lines
         /// (``WebhookSendLines``), copied into the stream as they are; nil: the one event `data` says.
         var rendered: (count: Int, lines: String)? = nil
+        /// An outbox row whose lines were left in the database, not read (`rendered`'s are
+        /// empty): PostgreSQL's feed copies them into the stream in SQL (``NewEvent/copiedFrom``).
+        var linesInOutbox = false
 
         var key: Key { Key(order: order, kind: kind, seq: seq) }
     }
@@ -55,9 +58,9 @@ enum WebhookFeed {
     /// orders them, parameter `limit` is the pass's): the first `limit` rows, and of those only as
     /// many as hold `limit` events (at least one row), so that a pass's memory stays bounded
     /// whatever a row holds.
-    static func outboxRows(order: String, sort: String, condition: String, limit: String) -> String {
+    static func outboxRows(order: String, sort: String, condition: String, limit: String, columns: String = Rows.webhookOutboxColumns) -> String {
         """
-        SELECT \(order), seq, \(Rows.webhookOutboxColumns) FROM webhook_outbox WHERE seq IN (
+        SELECT \(order), seq, \(columns) FROM webhook_outbox WHERE seq IN (
             SELECT seq FROM (SELECT seq, count, sum(count) OVER (ORDER BY \(sort)) AS upto FROM webhook_outbox WHERE \(condition)
             ORDER BY \(sort) LIMIT \(limit)) AS firsts WHERE upto - count < \(limit))
         ORDER BY \(sort)
@@ -75,6 +78,9 @@ enum WebhookFeed {
         var at: Int
         var data: String
         var count = 1
+        /// The outbox row whose lines are this row's `data`, copied by the database (`data` is
+        /// then empty): ``Row/linesInOutbox``.
+        var copiedFrom: Int? = nil
     }
 
     /// The stream's rows `rows` become, for the apps that have endpoints.
@@ -84,7 +90,8 @@ enum WebhookFeed {
         return try zip(kept, ids).map { row, id in
             NewEvent(
                 id: id, appID: row.appID, endpointID: row.endpointID, type: row.type!, at: row.at,
-                data: try row.rendered?.lines ?? StoredJSON.encode(row.data), count: row.rendered?.count ?? 1)
+                data: try row.rendered?.lines ?? StoredJSON.encode(row.data), count: row.rendered?.count ?? 1,
+                copiedFrom: row.linesInOutbox ? row.seq : nil)
         }
     }
 

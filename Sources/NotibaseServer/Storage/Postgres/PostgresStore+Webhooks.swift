@@ -138,8 +138,13 @@ extension PostgresStore {
                 WHERE e.tx IS NOT NULL AND (e.tx, e.seq) > ($1::text::xid8, $2) AND e.tx < $3::text::xid8 ORDER BY e.tx, e.seq LIMIT $4
                 """, [.int(cursor.tx), .int(cursor.seq), .int(horizon), .int(limit)]).map(Rows.webhookHistoryRow)
             let outbox = try connection.query(
-                WebhookFeed.outboxRows(order: "tx::text::bigint", sort: "tx, seq", condition: "tx < $1::text::xid8", limit: "$2"), [.int(horizon), .int(limit)]
-            ).map(Rows.webhookOutboxRow)
+                // A row's lines stay in the database: the insert below copies them. Read, encoded
+                // as JSON and parsed back by the database, a million sends' lines took the node's
+                // connection threads and the database several seconds (docs/benchmarks.md).
+                WebhookFeed.outboxRows(
+                    order: "tx::text::bigint", sort: "tx, seq", condition: "tx < $1::text::xid8", limit: "$2",
+                    columns: Rows.webhookOutboxColumnsLeavingLines), [.int(horizon), .int(limit)]
+            ).map(Rows.webhookOutboxRowLeavingLines)
             let rows = WebhookFeed.merge(history: history, outbox: outbox, limit: limit)
             let events = try WebhookFeed.events(rows, apps: apps)
             if !events.isEmpty {
@@ -150,17 +155,33 @@ extension PostgresStore {
                     "SELECT setval(pg_get_serial_sequence('webhook_events', 'seq'), nextval(pg_get_serial_sequence('webhook_events', 'seq')) + $1 - 1)",
                     [.int(total)]).first { $0.int(0) } ?? 0
                 var seq = last - total
-                let fed = events.map { event in
+                var fed: [FedEvent] = []
+                var copied: (seqs: [Int], ids: PostgresArray.Texts, outbox: [Int]) = ([], PostgresArray.Texts(), [])
+                for event in events {
                     seq += event.count
-                    return FedEvent(seq: seq, event)
+                    if let outbox = event.copiedFrom {
+                        copied.seqs.append(seq)
+                        copied.ids.append(event.id.utf8)
+                        copied.outbox.append(outbox)
+                    } else {
+                        fed.append(FedEvent(seq: seq, event))
+                    }
                 }
+                // The events the feed rendered, from JSON; rows of lines, copied from the outbox
+                // (their app, endpoint, type, time and count are the outbox row's, as read).
                 try connection.run(
                     """
                     INSERT INTO webhook_events (seq, id, app_id, endpoint_id, type, at, data, count) OVERRIDING SYSTEM VALUE
-                    SELECT r.seq, r.id, r.app, r.endpoint, r.type, r.at, r.data, r.count
-                    FROM jsonb_to_recordset($1::jsonb) AS r(seq bigint, id text, app text, endpoint text, type text, at bigint, data text, count integer)
-                    ORDER BY r.seq
-                    """, [.text(try StoredJSON.encode(fed))])
+                    SELECT seq, id, app, endpoint, type, at, data, count FROM (
+                        SELECT r.seq, r.id, r.app, r.endpoint, r.type, r.at, r.data, r.count
+                        FROM jsonb_to_recordset($1::jsonb) AS r(seq bigint, id text, app text, endpoint text, type text, at bigint, data text, count integer)
+                        UNION ALL
+                        SELECT u.seq, u.id, o.app_id, o.endpoint_id, o.type, o.at, o.events, o.count
+                        FROM unnest($2::bigint[], $3::text[], $4::bigint[]) AS u(seq, id, outbox) JOIN webhook_outbox o ON o.seq = u.outbox
+                    ) AS fed ORDER BY seq
+                    """,
+                    [.text(try StoredJSON.encode(fed)), .text(PostgresArray.bigints(copied.seqs)), .text(copied.ids.literal),
+                     .text(PostgresArray.bigints(copied.outbox))])
             }
             let taken = rows.filter { $0.kind == 0 }.count
             // Every history row below the horizon was read and taken: the feed moves to the horizon.
