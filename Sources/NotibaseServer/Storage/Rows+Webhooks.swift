@@ -1,4 +1,3 @@
-import Foundation
 /// The webhooks' rows, read alike on both backends.
 extension Rows {
     static let webhookEndpointColumns = """
@@ -32,14 +31,14 @@ extension Rows {
     }
 
     /// The outbox's columns after its order (`after_event` or `tx`) and number.
-    static let webhookOutboxColumns = """
-        app_id, endpoint_id, type, at, message_id, device_id, external_user_id, platform, reason, audience_size, delivery_id, detail, count, events
-        """
+    static let webhookOutboxColumns = webhookOutboxColumnsBeforeLines + ", events"
 
     /// ``webhookOutboxColumns`` with a row's lines left in the database: an empty text where it
     /// has some (``WebhookFeed/Row/linesInOutbox``).
-    static let webhookOutboxColumnsLeavingLines = webhookOutboxColumns.replacingOccurrences(
-        of: ", events", with: ", CASE WHEN events IS NULL THEN NULL ELSE '' END")
+    static let webhookOutboxColumnsLeavingLines = webhookOutboxColumnsBeforeLines + ", CASE WHEN events IS NULL THEN NULL ELSE '' END"
+
+    private static let webhookOutboxColumnsBeforeLines =
+        "app_id, endpoint_id, type, at, message_id, device_id, external_user_id, platform, reason, audience_size, delivery_id, detail, count"
 
     /// An outbox row as the feed reads it: order, seq, then ``webhookOutboxColumns``.
     static func webhookOutboxRow(_ row: some StoredRow) -> WebhookFeed.Row {
