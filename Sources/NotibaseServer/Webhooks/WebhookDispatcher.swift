@@ -42,6 +42,9 @@ actor WebhookDispatcher {
     private let owner = UUID().uuidString
     private let random: @Sendable () -> Double
     private var inFlight: [String: Task<Void, Never>] = [:]
+    /// How many events this dispatcher has read from the stream (each made into its text as it is
+    /// read): what a backlog costs it.
+    private(set) var eventsRead = 0
     /// Ends the run loop's wait early: an endpoint was just delivered to (``run(interval:)``).
     private let hurry = WorkSignal()
 
@@ -153,13 +156,12 @@ actor WebhookDispatcher {
         var state = endpoint.dispatch
         let now = clock.milliseconds()
         let events: [WebhookEventRecord]
+        // The events read after the batch: the next batch's, when they fill it.
+        var ahead: ArraySlice<WebhookEventRecord> = []
         if let batchLast = state.batchLast, state.batchID != nil {
-            events = try await store.webhookEvents(
-                appID: endpoint.appID, endpointID: endpoint.id, after: state.cursor, through: batchLast, limit: options.mostInABatch
-            ).filter { endpoint.wants($0.type) }
+            events = try await readEvents(endpoint, after: state.cursor, through: batchLast).filter { endpoint.wants($0.type) }
         } else {
-            let waiting = try await store.webhookEvents(
-                appID: endpoint.appID, endpointID: endpoint.id, after: state.cursor, through: nil, limit: options.mostInABatch)
+            let waiting = try await readEvents(endpoint, after: state.cursor, through: nil)
             let next = waiting.prefix(try await Self.offload { [options] in options.batchLength(waiting) })
             guard let last = next.last else {
                 _ = try await save(endpoint, state, attempt: nil, release: true)
@@ -181,6 +183,7 @@ actor WebhookDispatcher {
             }
             guard try await save(endpoint, state, attempt: nil, release: false) else { return false }
             events = wanted
+            ahead = waiting[next.count...]
         }
         guard state.batchID != nil else { return false }
         if events.isEmpty {
@@ -188,7 +191,7 @@ actor WebhookDispatcher {
             _ = try await save(endpoint, WebhookDispatchState(cursor: state.batchLast ?? state.cursor, failingSince: state.failingSince), attempt: nil, release: true)
             return false
         }
-        return try await deliver(endpoint, state, events, leased: now)
+        return try await deliver(endpoint, state, events, ahead: ahead, leased: now)
     }
 
     /// Sends the batch `state` fixed (its wanted `events`) and stores the outcome. Delivered while
@@ -196,13 +199,22 @@ actor WebhookDispatcher {
     /// batch waiting, the endpoint keeps its lease and that batch follows at once: its fixing is
     /// stored with the outcome, one write where a new pass took four (the feed, the lease, the
     /// fixing, the outcome), each waiting its turn on SQLite's one writer behind a large send.
-    private func deliver(_ endpoint: WebhookEndpointRecord, _ fixed: WebhookDispatchState, _ batch: [WebhookEventRecord], leased: Int) async throws -> Bool {
-        var (state, events) = (fixed, batch)
+    ///
+    /// `ahead` are the events read after the batch, up to where the read stopped: while they hold
+    /// more than the next batch takes, that batch is made of them and not read again. A read takes
+    /// up to ``Options/mostInABatch`` events and a batch of a large send's events stops at its bytes
+    /// after some 1,600 of 5,000: read afresh for each batch, every event was read and made into
+    /// its text three times.
+    private func deliver(
+        _ endpoint: WebhookEndpointRecord, _ fixed: WebhookDispatchState, _ batch: [WebhookEventRecord], ahead: ArraySlice<WebhookEventRecord>, leased: Int
+    ) async throws -> Bool {
+        var (state, events, ahead) = (fixed, batch, ahead)
         while let batchID = state.batchID {
             let (next, attempt, delivered) = try await post(endpoint, state, events, batchID: batchID)
-            if delivered, clock.milliseconds() - leased < options.timeout.milliseconds, case let (following, wanted)? = try await fullBatch(endpoint, after: next) {
+            if delivered, clock.milliseconds() - leased < options.timeout.milliseconds,
+                case let (following, wanted, rest)? = try await fullBatch(endpoint, after: next, ahead: ahead) {
                 guard try await save(endpoint, following, attempt: attempt, release: false) else { return false }
-                (state, events) = (following, wanted)
+                (state, events, ahead) = (following, wanted, rest)
                 continue
             }
             return try await save(endpoint, next, attempt: attempt, release: true) && delivered
@@ -211,16 +223,24 @@ actor WebhookDispatcher {
     }
 
     /// The batch after `state`'s cursor when a full one is waiting (at least ``Options/batchSize``
-    /// events, some of them wanted): the state that fixes it, and its wanted events.
-    private func fullBatch(_ endpoint: WebhookEndpointRecord, after state: WebhookDispatchState) async throws -> (WebhookDispatchState, [WebhookEventRecord])? {
-        let waiting = try await store.webhookEvents(
-            appID: endpoint.appID, endpointID: endpoint.id, after: state.cursor, through: nil, limit: options.mostInABatch)
-        let next = waiting.prefix(try await Self.offload { [options] in options.batchLength(waiting) })
+    /// events, some of them wanted): the state that fixes it, its wanted events, and the events
+    /// read after it. Made of `ahead` (the events read right after the cursor) when the batch ends
+    /// before they do, as a read would make it; read otherwise.
+    private func fullBatch(
+        _ endpoint: WebhookEndpointRecord, after state: WebhookDispatchState, ahead: ArraySlice<WebhookEventRecord>
+    ) async throws -> (WebhookDispatchState, [WebhookEventRecord], ahead: ArraySlice<WebhookEventRecord>)? {
+        var waiting = ahead
+        var length = try await Self.offload { [options, waiting] in options.batchLength(waiting, ended: false) }
+        if length == nil {
+            waiting = try await readEvents(endpoint, after: state.cursor, through: nil)[...]
+            length = try await Self.offload { [options, waiting] in options.batchLength(waiting) }
+        }
+        let next = waiting.prefix(length ?? 0)
         let wanted = next.filter { endpoint.wants($0.type) }
         guard next.count >= options.batchSize, let last = next.last, !wanted.isEmpty else { return nil }
         var fixed = state
         fixed.fix(last: last.seq)
-        return (fixed, wanted)
+        return (fixed, wanted, waiting[(waiting.startIndex + next.count)...])
     }
 
     /// One request of the batch `state` fixed: the state after it, the attempt to record, and
@@ -249,6 +269,14 @@ actor WebhookDispatcher {
             latencyMilliseconds: answer.latency.milliseconds, answer: Self.answerText(answer), nextRetryAt: retryAt)
         guard case .answered(let status, _) = answer.outcome else { return (next, attempt, false) }
         return (next, attempt, (200..<300).contains(status))
+    }
+
+    /// Up to ``Options/mostInABatch`` of the endpoint's events after `after` (up to `through`),
+    /// counted in ``eventsRead``.
+    private func readEvents(_ endpoint: WebhookEndpointRecord, after: Int, through: Int?) async throws -> [WebhookEventRecord] {
+        let events = try await store.webhookEvents(appID: endpoint.appID, endpointID: endpoint.id, after: after, through: through, limit: options.mostInABatch)
+        eventsRead += events.count
+        return events
     }
 
     private func save(_ endpoint: WebhookEndpointRecord, _ state: WebhookDispatchState, attempt: WebhookAttemptRecord?, release: Bool) async throws -> Bool {
@@ -300,15 +328,21 @@ extension WebhookDispatcher.Options {
 
     /// How many of the `waiting` events (read up to ``mostInABatch``) the next batch holds: all
     /// of them up to ``batchSize``; past it, while its body stays within ``behindBatchBytes``.
-    func batchLength(_ waiting: [WebhookEventRecord]) -> Int {
-        guard waiting.count > batchSize else { return waiting.count }
+    func batchLength(_ waiting: some Collection<WebhookEventRecord>) -> Int {
+        batchLength(waiting, ended: true)!
+    }
+
+    /// ``batchLength(_:)``, or nil when `waiting` may not be all there is (`ended` false) and the
+    /// batch would take every one of them: more events could belong to it.
+    func batchLength(_ waiting: some Collection<WebhookEventRecord>, ended: Bool) -> Int? {
+        guard waiting.count > batchSize else { return ended ? waiting.count : nil }
         var bytes = WebhookBatchBody.envelopeBytes
         var sizes = WebhookBatchBody.Sizes()
         for (index, event) in waiting.enumerated() {
             bytes += sizes.bytes(of: event)
             if index >= batchSize, bytes > behindBatchBytes || index >= behindBatchSize { return index }
         }
-        return waiting.count
+        return ended ? waiting.count : nil
     }
 }
 

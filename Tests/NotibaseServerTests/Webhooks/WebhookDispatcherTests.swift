@@ -178,6 +178,28 @@ struct WebhookDispatcherTests {
         #expect(batches.flatMap(\.events).map { $0["id"].string ?? "" } == events.map(\.id))
     }
 
+    /// A backlog is read once: the events read after a batch that its bytes ended make the next
+    /// batch, not a read of them again (each read is 5,000 events made into text; a batch of a
+    /// large send's, some 1,600).
+    @Test func aBacklogIsReadOnceNotOncePerBatch() async throws {
+        let fixture = try await WebhookFixture()
+        let app = try await fixture.harness.createApp()
+        let endpoint = try await fixture.endpoint(app, Self.url)
+        for number in 1...12 { try await fixture.harness.registerDevice(app, number: number) }
+        try await WebhookFixture.settle(fixture.harness.store)
+        let events = try await fixture.harness.store.webhookEvents(appID: app.id, endpointID: endpoint.id, after: 0, through: nil, limit: 20)
+        // Room for three of these events, not four.
+        let sizes = (0...(events.count - 3)).map { events[$0..<($0 + 3)].reduce(0) { $0 + WebhookBatchBody.bytes(of: $1) } }
+        let bound = WebhookBatchBody.envelopeBytes + sizes.max()!
+        let dispatcher = try fixture.dispatcher(batchSize: 2, behindBatchSize: 100, behindBatchBytes: bound)
+        try await fixture.runOnce(dispatcher)
+        let batches = try fixture.batches(to: Self.url)
+        #expect(batches.map(\.events.count) == [3, 3, 3, 3])
+        #expect(batches.flatMap(\.events).map { $0["id"].string ?? "" } == events.map(\.id))
+        // Twelve events in four batches: read afresh for each, 12 + 9 + 6 + 3.
+        #expect(await dispatcher.eventsRead <= 2 * events.count)
+    }
+
     /// What a body's bound counts is at least what the body takes.
     @Test func aBodyTakesNoMoreBytesThanItsEventsAndEnvelopeCount() throws {
         let events = (1...3).map { WebhookEventRecord(seq: $0, id: UUID().uuidString.lowercased(), type: "delivery.sent", at: 1_765_000_000_000 + $0, data: #"{"appId":"a\"b"}"#) }
