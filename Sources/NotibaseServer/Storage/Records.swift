@@ -309,14 +309,33 @@ struct ClaimedDelivery: Sendable {
 /// the delivery, its platform, the device and its external user ID as read when the delivery was
 /// claimed, and the provider's ID stored by an earlier attempt (the event names the update's, or
 /// else this one).
-struct SendFacts: Sendable, Equatable {
-    var appID: String
-    var messageID: String
-    var deliveryID: String
-    var platform: String
-    var deviceID: String?
-    var externalUserID: String?
-    var storedProviderID: String? = nil
+///
+/// A class, shared and not copied: a claimed delivery, its pending push and its update each hold
+/// it, and as a struct each copy retained and released its seven strings (a large send's workers
+/// copy every delivery's several times).
+final class SendFacts: Sendable, Equatable {
+    let appID: String
+    let messageID: String
+    let deliveryID: String
+    let platform: String
+    let deviceID: String?
+    let externalUserID: String?
+    let storedProviderID: String?
+
+    init(appID: String, messageID: String, deliveryID: String, platform: String, deviceID: String?, externalUserID: String?, storedProviderID: String? = nil) {
+        self.appID = appID
+        self.messageID = messageID
+        self.deliveryID = deliveryID
+        self.platform = platform
+        self.deviceID = deviceID
+        self.externalUserID = externalUserID
+        self.storedProviderID = storedProviderID
+    }
+
+    static func == (lhs: SendFacts, rhs: SendFacts) -> Bool {
+        (lhs.appID, lhs.messageID, lhs.deliveryID, lhs.platform) == (rhs.appID, rhs.messageID, rhs.deliveryID, rhs.platform)
+            && (lhs.deviceID, lhs.externalUserID, lhs.storedProviderID) == (rhs.deviceID, rhs.externalUserID, rhs.storedProviderID)
+    }
 }
 
 /// What a worker decided for one claimed delivery.

@@ -65,7 +65,54 @@ struct WebhookEventRecord: Sendable, Equatable {
     var type: String
     var at: Int
     /// The event's `data`, a JSON object.
-    var data: String
+    var data: String {
+        get {
+            switch body {
+            case .text(let text): text
+            case .line(let lines, let index): lines.data(index)
+            }
+        }
+        set { body = .text(newValue) }
+    }
+
+    /// A send's `data` stays its line in the row read (``WebhookSendLines/Parsed``) until it is
+    /// written into a request's body: made into text of its own and then copied into the body,
+    /// each event of a large send cost an allocation, a copy and a check of its bytes.
+    private var body: Body
+
+    private enum Body: Sendable {
+        case text(String)
+        case line(WebhookSendLines.Parsed, Int)
+    }
+
+    init(seq: Int, id: String, type: String, at: Int, data: String) {
+        (self.seq, self.id, self.type, self.at, body) = (seq, id, type, at, .text(data))
+    }
+
+    /// Event `index` of a row of sends' lines, its `data` made when it is written.
+    init(seq: Int, id: String, type: String, at: Int, line index: Int, of lines: WebhookSendLines.Parsed) {
+        (self.seq, self.id, self.type, self.at, body) = (seq, id, type, at, .line(lines, index))
+    }
+
+    /// The bytes of ``data``, without making it.
+    var dataByteCount: Int {
+        switch body {
+        case .text(let text): text.utf8.count
+        case .line(let lines, let index): lines.dataByteCount(index)
+        }
+    }
+
+    /// Writes ``data`` at the end of `bytes`.
+    func appendData(to bytes: inout [UInt8]) {
+        switch body {
+        case .text(let text): bytes.append(contentsOf: text.utf8)
+        case .line(let lines, let index): lines.appendData(index, to: &bytes)
+        }
+    }
+
+    static func == (lhs: WebhookEventRecord, rhs: WebhookEventRecord) -> Bool {
+        (lhs.seq, lhs.id, lhs.type, lhs.at) == (rhs.seq, rhs.id, rhs.type, rhs.at) && lhs.data == rhs.data
+    }
 }
 
 /// One POST to an endpoint, for the attempts log.

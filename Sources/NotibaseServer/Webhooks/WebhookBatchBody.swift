@@ -12,14 +12,14 @@ enum WebhookBatchBody {
 
     static func encode(_ events: [WebhookEventRecord], at: Int) -> [UInt8] {
         var body: [UInt8] = []
-        body.reserveCapacity(envelopeBytes + events.reduce(0) { $0 + $1.data.utf8.count + perEventBytes + 80 })
+        body.reserveCapacity(envelopeBytes + events.reduce(0) { $0 + $1.dataByteCount + perEventBytes + 80 })
         body.append(contentsOf: #"{"data":{"events":["#.utf8)
         var texts = Texts()
         for (index, event) in events.enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
             // `data` is stored as the JSON object it is sent as.
             body.append(contentsOf: #"{"data":"#.utf8)
-            body.append(contentsOf: event.data.utf8)
+            event.appendData(to: &body)
             body.append(contentsOf: #","id":"#.utf8)
             JSONWriter.appendString(event.id, to: &body)
             body.append(contentsOf: #","timestamp":"#.utf8)
@@ -48,7 +48,7 @@ enum WebhookBatchBody {
         private var texts = Texts()
 
         mutating func bytes(of event: WebhookEventRecord) -> Int {
-            perEventBytes + event.data.utf8.count + JSONWriter.encodedLength(of: Substring(event.id))
+            perEventBytes + event.dataByteCount + JSONWriter.encodedLength(of: Substring(event.id))
                 + texts.timestamp(event.at).count + texts.type(event.type).count
         }
     }

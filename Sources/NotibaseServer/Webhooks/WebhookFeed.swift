@@ -185,8 +185,9 @@ enum WebhookFeed {
             guard start < end else { return [] }
             let ids = EventIDs(id)
             if WebhookSendLines.isLines(data) {
-                return zip(start..<end, WebhookSendLines.data(data, appID: appID, start..<end)).map { index, data in
-                    WebhookEventRecord(seq: firstSeq + index, id: ids[index], type: type, at: at, data: data)
+                let lines = WebhookSendLines.Parsed(data, appID: appID, start..<end)
+                return (0..<lines.count).map { line in
+                    WebhookEventRecord(seq: firstSeq + start + line, id: ids[start + line], type: type, at: at, line: line, of: lines)
                 }
             }
             guard count > 1 else { return [WebhookEventRecord(seq: last, id: id, type: type, at: at, data: data)] }

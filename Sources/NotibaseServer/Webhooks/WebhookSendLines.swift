@@ -133,37 +133,110 @@ enum WebhookSendLines {
     /// `appID`, as ``WebhookFeed/sentData(appID:deliveryID:providerID:deviceID:externalUserID:messageID:platform:)``
     /// writes it, in order.
     static func data(_ data: String, appID: String, _ range: Range<Int>) -> [String] {
-        var app: [UInt8] = []
-        JSONWriter.appendString(appID, to: &app)
-        let bytes = Array(data.utf8)
-        var texts: [String] = []
-        texts.reserveCapacity(range.count)
-        var message: Range<Int>?
-        var position = 1
-        var index = 0
-        while index < range.upperBound, position <= bytes.count {
-            let end = bytes[position...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-            var scanner = Scanner(bytes: bytes, position: position, end: end)
-            if case .value(let text) = scanner.next() { message = text }
-            if index >= range.lowerBound {
-                // Read in the line's order: platform, delivery, provider, device, external user.
-                let values = Values(platform: scanner.next(), delivery: scanner.next(), provider: scanner.next(), device: scanner.next(), user: scanner.next())
-                texts.append(json(bytes, app: app, message: message, values))
-            }
-            position = end + 1
-            index += 1
-        }
-        return texts
+        let parsed = Parsed(data, appID: appID, range)
+        return (0..<parsed.count).map(parsed.data)
     }
 
-    private enum Field {
+    /// Lines `range` of a row, their fields found and not yet made into text: each event's `data`
+    /// is written from them where it is wanted (``WebhookEventRecord/appendData(to:)``), measured
+    /// without being made (``dataByteCount(_:)``), and made into text only when asked for.
+    final class Parsed: Sendable {
+        private let bytes: [UInt8]
+        private let app: [UInt8]
+        private let lines: [Line]
+
+        private struct Line {
+            var message: Field
+            var values: Values
+        }
+
+        init(_ data: String, appID: String, _ range: Range<Int>) {
+            var app: [UInt8] = []
+            JSONWriter.appendString(appID, to: &app)
+            let bytes = Array(data.utf8)
+            var lines: [Line] = []
+            lines.reserveCapacity(range.count)
+            var message = Field.null
+            var position = 1
+            var index = 0
+            while index < range.upperBound, position <= bytes.count {
+                let end = bytes[position...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                var scanner = Scanner(bytes: bytes, position: position, end: end)
+                if case .value(let text) = scanner.next() { message = .value(text) }
+                if index >= range.lowerBound {
+                    // Read in the line's order: platform, delivery, provider, device, external user.
+                    let values = Values(platform: scanner.next(), delivery: scanner.next(), provider: scanner.next(), device: scanner.next(), user: scanner.next())
+                    lines.append(Line(message: message, values: values))
+                }
+                position = end + 1
+                index += 1
+            }
+            (self.bytes, self.app, self.lines) = (bytes, app, lines)
+        }
+
+        var count: Int { lines.count }
+
+        /// Line `index`'s event `data` as text.
+        func data(_ index: Int) -> String {
+            String(unsafeUninitializedCapacity: dataByteCount(index)) { text in
+                var count = 0
+                write(index) { part in
+                    _ = UnsafeMutableBufferPointer(rebasing: text[count..<(count + part.count)]).initialize(fromContentsOf: part)
+                    count += part.count
+                }
+                return count
+            }
+        }
+
+        /// Writes line `index`'s event `data` at the end of `text`.
+        func appendData(_ index: Int, to text: inout [UInt8]) {
+            write(index) { text.append(contentsOf: $0) }
+        }
+
+        /// The bytes of line `index`'s event `data`.
+        func dataByteCount(_ index: Int) -> Int {
+            let line = lines[index]
+            func size(_ key: [UInt8], _ field: Field) -> Int {
+                if case .value(let range) = field { key.count + range.count } else { 0 }
+            }
+            return Keys.app.count + app.count + size(Keys.delivery, line.values.delivery) + Keys.details.count
+                + size(Keys.provider, line.values.provider) + 1 + size(Keys.device, line.values.device) + size(Keys.user, line.values.user)
+                + size(Keys.message, line.message) + size(Keys.platform, line.values.platform) + 1
+        }
+
+        /// The event's text, part by part: keys sorted, what is null left out, `details` always.
+        private func write(_ index: Int, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+            let line = lines[index]
+            bytes.withUnsafeBufferPointer { bytes in
+                func text(_ part: [UInt8]) { part.withUnsafeBufferPointer { emit($0) } }
+                func member(_ key: [UInt8], _ field: Field) {
+                    guard case .value(let range) = field else { return }
+                    text(key)
+                    emit(UnsafeBufferPointer(rebasing: bytes[range]))
+                }
+                text(Keys.app)
+                text(app)
+                member(Keys.delivery, line.values.delivery)
+                text(Keys.details)
+                member(Keys.provider, line.values.provider)
+                text(Keys.close)
+                member(Keys.device, line.values.device)
+                member(Keys.user, line.values.user)
+                member(Keys.message, line.message)
+                member(Keys.platform, line.values.platform)
+                text(Keys.close)
+            }
+        }
+    }
+
+    fileprivate enum Field {
         case empty
         case null
         case value(Range<Int>)
     }
 
     /// Reads a line's fields, a comma after each.
-    private struct Scanner {
+    fileprivate struct Scanner {
         let bytes: [UInt8]
         var position: Int
         let end: Int
@@ -190,33 +263,21 @@ enum WebhookSendLines {
         }
     }
 
-    /// The event's text: keys sorted, what is null left out, `details` always.
     /// A line's values (not an array: one is read for every event of a large send).
-    private struct Values {
+    fileprivate struct Values {
         var platform, delivery, provider, device, user: Field
     }
 
-    private static func json(_ bytes: [UInt8], app: [UInt8], message: Range<Int>?, _ values: Values) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity(320)
-        func member(_ separator: String, _ key: String, _ field: Field) {
-            guard case .value(let range) = field else { return }
-            text.append(contentsOf: separator.utf8)
-            JSONWriter.appendString(key, to: &text)
-            text.append(UInt8(ascii: ":"))
-            text.append(contentsOf: bytes[range])
-        }
-        text.append(contentsOf: #"{"appId":"#.utf8)
-        text.append(contentsOf: app)
-        member(",", "deliveryId", values.delivery)
-        text.append(contentsOf: #","details":{"#.utf8)
-        member("", "providerId", values.provider)
-        text.append(UInt8(ascii: "}"))
-        member(",", "deviceId", values.device)
-        member(",", "externalUserId", values.user)
-        member(",", "messageId", message.map(Field.value) ?? .null)
-        member(",", "platform", values.platform)
-        text.append(UInt8(ascii: "}"))
-        return String(decoding: text, as: UTF8.self)
+    /// Each member's text before its value (the separator, the quoted key, the colon).
+    private enum Keys {
+        static let app = Array(#"{"appId":"#.utf8)
+        static let delivery = Array(#","deliveryId":"#.utf8)
+        static let details = Array(#","details":{"#.utf8)
+        static let provider = Array(#""providerId":"#.utf8)
+        static let device = Array(#","deviceId":"#.utf8)
+        static let user = Array(#","externalUserId":"#.utf8)
+        static let message = Array(#","messageId":"#.utf8)
+        static let platform = Array(#","platform":"#.utf8)
+        static let close = [UInt8(ascii: "}")]
     }
 }

@@ -62,6 +62,18 @@ import NotibaseTestSupport
         for (after, through, most) in [(12, nil, Int.max), (10, 13, Int.max), (11, 15, 2), (14, nil, 10), (12, 12, 5)] as [(Int, Int?, Int)] {
             #expect(lines.events(after: after, through: through, most: most) == Array(events.filter { $0.seq > after && $0.seq <= (through ?? .max) }.prefix(most)))
         }
+        // Written into a body from the line, and measured without being made: the same bytes.
+        for event in events + lines.events(after: 12, through: 14, most: 10) {
+            var bytes = Array("[".utf8)
+            event.appendData(to: &bytes)
+            #expect(bytes == Array("[".utf8) + Array(event.data.utf8))
+            #expect(event.dataByteCount == event.data.utf8.count)
+        }
+        let body = WebhookBatchBody.encode(events, at: row.at)
+        let sent = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+        let sentData = try #require(((sent["data"] as? [String: Any])?["events"] as? [[String: Any]])?.map { $0["data"] as? [String: Any] })
+        #expect(sentData.map { $0?["deliveryId"] as? String } == sends.map(\.delivery))
+        #expect(sentData.map { $0?["externalUserId"] as? String } == sends.map(\.user))
     }
 
     /// A row written a send at a time (as a worker makes it before the record) is the row of its

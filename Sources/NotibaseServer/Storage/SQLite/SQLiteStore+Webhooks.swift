@@ -173,17 +173,27 @@ extension SQLiteStore {
             // dozen strings to retain and release (a tenth of a worker's time with an endpoint).
             var sends = updates.indices.filter { updates[$0].state == .sent && (updates[$0].sendFacts != nil || updates[$0].appWithoutEndpoint != nil) }
             if !zip(sends, sends.dropFirst()).allSatisfy({ updates[$0].seq < updates[$1].seq }) { sends.sort { updates[$0].seq < updates[$1].seq } }
+            // The row being written is kept aside from the others while the sends are of its app,
+            // as nearly always all of them are: no lookup by app for each send.
             var builders: [String: (seqs: [Int], row: WebhookSendLines.Row)] = [:]
+            var current: (app: String, seqs: [Int], row: WebhookSendLines.Row)?
             for index in sends {
-                if let app = updates[index].sendFacts?.appID {
-                    // The first app's row is made room for all of them: nearly always the only one.
-                    let capacity = builders.isEmpty ? sends.count : 0
-                    builders[app, default: ([], WebhookSendLines.Row(capacity: capacity))].seqs.append(updates[index].seq)
-                    builders[app]!.row.append(updates[index].sendFacts!, providerID: updates[index].providerID)
+                if let facts = updates[index].sendFacts {
+                    if current?.app != facts.appID {
+                        if let done = current { builders[done.app] = (done.seqs, done.row) }
+                        // The first app's row is made room for all of them: nearly always the only one.
+                        let capacity = current == nil ? sends.count : 0
+                        let built = builders.removeValue(forKey: facts.appID) ?? ([], WebhookSendLines.Row(capacity: capacity))
+                        current = (facts.appID, built.seqs, built.row)
+                        if capacity > 0 { current!.seqs.reserveCapacity(capacity) }
+                    }
+                    current!.seqs.append(updates[index].seq)
+                    current!.row.append(facts, providerID: updates[index].providerID)
                 } else if let app = updates[index].appWithoutEndpoint {
                     withoutEndpoint[app, default: []].append(updates[index].seq)
                 }
             }
+            if let done = current { builders[done.app] = (done.seqs, done.row) }
             for (app, built) in builders { rows[app] = (built.seqs, built.row.text) }
             if !read.isEmpty { rows = Self.merged(rows, read) }
             unrendered = unread.filter { read[$0] == nil }
