@@ -1,6 +1,7 @@
 import Foundation
 @testable import NotibaseServer
 import NotibaseTestSupport
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -20,6 +21,18 @@ import Glibc
 
     private static func transport(allowInsecure: Bool = false) -> HTTPSWebhookTransport {
         HTTPSWebhookTransport(allowInsecure: allowInsecure, resolver: resolver)
+    }
+
+    /// The thread every exchange runs on has a name of its own: its time is told from Swift's
+    /// shared threads' in `top -H`, `perf` and script/bench-delivery's CPU by thread.
+    @Test func theExchangesRunOnAThreadNamedForThem() async throws {
+        let poller = WebhookPoller.shared
+        // A bound against a hang only: the thread says where it is once it runs.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while poller.task.withLock({ $0 }) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        let task = try #require(poller.task.withLock { $0 })
+        let name = try String(contentsOfFile: task + "/comm", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(name == "nb-webhook-io")
     }
 
     @Test(arguments: [

@@ -17,9 +17,21 @@ final class WebhookPoller: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
 
+    /// The thread's directory in /proc (`/proc/<pid>/task/<tid>`), once it runs.
+    let task = Mutex<String?>(nil)
+
     private init() {
         (wakeRead, wakeWrite) = PollingThread.makeWakePipe()
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            #if os(Linux)
+            // Named for `top -H`, `perf` and the benchmarks' CPU by thread: Foundation's name is
+            // not the system's, and it bore the name of the Swift thread that made it.
+            try? Data("nb-webhook-io".utf8).write(to: URL(fileURLWithPath: "/proc/thread-self/comm"))
+            let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")
+            task.withLock { $0 = path.map { "/proc/" + $0 } }
+            #endif
+            run()
+        }
         thread.name = "notibase-webhooks"
         thread.start()
     }
