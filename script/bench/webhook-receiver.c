@@ -56,12 +56,23 @@ static char *header(char *head, const char *name, size_t *length) {
     return NULL;
 }
 
-static size_t count(const char *text, size_t length, const char *needle) {
+/* How many times `needle` occurs in `text`, found by `mark`, a byte `needle` holds once at `at`
+ * and the body holds rarely: memchr skips to each with vector instructions, where memmem compares
+ * at every byte (the searches were most of this receiver's CPU). */
+static size_t count(const char *text, size_t length, const char *needle, char mark, const char **after_each, size_t *sent) {
     size_t found = 0, needle_length = strlen(needle);
-    const char *at = text, *end = text + length;
-    while ((at = memmem(at, (size_t)(end - at), needle, needle_length))) {
-        found++;
-        at += needle_length;
+    size_t at = (size_t)(strchr(needle, mark) - needle);
+    const char *cursor = text + at, *end = text + length;
+    while (cursor < end && (cursor = memchr(cursor, mark, (size_t)(end - cursor)))) {
+        const char *start = cursor - at;
+        if (start >= text && start + needle_length <= end && memcmp(start, needle, needle_length) == 0) {
+            found++;
+            if (after_each) {
+                size_t rest = (size_t)(end - (start + needle_length));
+                if (rest >= strlen(after_each[0]) && memcmp(start + needle_length, after_each[0], strlen(after_each[0])) == 0) (*sent)++;
+            }
+        }
+        cursor++;
     }
     return found;
 }
@@ -134,16 +145,10 @@ static void serve(int connection, char **buffer, size_t *capacity) {
     size_t events = 0, sent = 0;
     if (valid) {
         /* One pass for both counts: each "type" of an event, and whether it is a send. */
-        static const char type[] = "\"type\":\"", send[] = "delivery.sent\"";
-        const char *at = body, *stop = body + body_length;
-        size_t types = 0;
-        while ((at = memmem(at, (size_t)(stop - at), type, sizeof type - 1))) {
-            at += sizeof type - 1;
-            types++;
-            if ((size_t)(stop - at) >= sizeof send - 1 && memcmp(at, send, sizeof send - 1) == 0) sent++;
-        }
+        static const char *send[] = {"delivery.sent\""};
+        size_t types = count(body, body_length, "\"type\":\"", 'y', send, &sent);
         events = types ? types - 1 : 0;
-        if (count(body, body_length, "{\"data\":") != types) valid = 0;
+        if (count(body, body_length, "{\"data\":", '{', NULL, NULL) != types) valid = 0;
     }
     if (!valid) events = sent = 0;
     const char *answer = valid ? "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n" : "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
