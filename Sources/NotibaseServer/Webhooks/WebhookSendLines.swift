@@ -129,17 +129,11 @@ enum WebhookSendLines {
 
     static func isLines(_ data: String) -> Bool { data.utf8.first == marker }
 
-    /// The `data` of events `range` (by their place in the row) of a row of lines `data` of app
-    /// `appID`, as ``WebhookFeed/sentData(appID:deliveryID:providerID:deviceID:externalUserID:messageID:platform:)``
-    /// writes it, in order.
-    static func data(_ data: String, appID: String, _ range: Range<Int>) -> [String] {
-        let parsed = Parsed(data, appID: appID, range)
-        return (0..<parsed.count).map(parsed.data)
-    }
-
-    /// Lines `range` of a row, their fields found and not yet made into text: each event's `data`
-    /// is written from them where it is wanted (``WebhookEventRecord/appendData(to:)``), measured
-    /// without being made (``dataByteCount(_:)``), and made into text only when asked for.
+    /// Lines `range` (by their place) of a row of lines of an app, their fields found and not yet
+    /// made into text: each event's `data`, as
+    /// ``WebhookFeed/sentData(appID:deliveryID:providerID:deviceID:externalUserID:messageID:platform:)``
+    /// writes it, is written from them where it is wanted (``WebhookEventRecord/appendData(to:)``),
+    /// measured without being made (``dataByteCount(_:)``), and made into text only when asked for.
     final class Parsed: Sendable {
         private let bytes: [UInt8]
         private let app: [UInt8]
