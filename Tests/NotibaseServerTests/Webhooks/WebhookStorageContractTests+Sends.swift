@@ -269,6 +269,14 @@ extension WebhookStorageContractTests {
         #expect(data.map(\.externalUserId) == users)
         #expect(data.map(\.deliveryId) == claimed.map(\.id))
         #expect(data.allSatisfy { $0.platform == "ios" && $0.messageId == "m1" })
+        // And as a request's body carries them (each event written from its line, not from its
+        // text): one event per send, each naming its user as it is.
+        let body = WebhookBatchBody.encode(sends, at: 60)
+        let sent = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+        let posted = try #require((sent["data"] as? [String: Any])?["events"] as? [[String: Any]])
+        #expect(posted.count == users.count)
+        #expect(posted.map { ($0["data"] as? [String: Any])?["externalUserId"] as? String } == users)
+        #expect(posted.map { ($0["data"] as? [String: Any])?["deliveryId"] as? String } == claimed.map(\.id))
     }
 
     /// On SQLite a record that saw no endpoint anywhere renders nothing before its transaction;
