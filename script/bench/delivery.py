@@ -316,6 +316,7 @@ class NativeReceiver:
         return path
 
     def __init__(self, path, niceness=0):
+        self._secret = None
         self.process = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                         preexec_fn=(lambda: os.nice(niceness)) if niceness else None)
         self.port = int(self.process.stdout.readline())
@@ -337,10 +338,11 @@ class NativeReceiver:
 
     @property
     def secret(self):
-        return None
+        return self._secret
 
     @secret.setter
     def secret(self, value):
+        self._secret = value
         self.process.stdin.write(value + "\n")
         self.process.stdin.flush()
 

@@ -313,7 +313,7 @@ struct ClaimedDelivery: Sendable {
 /// A class, shared and not copied: a claimed delivery, its pending push and its update each hold
 /// it, and as a struct each copy retained and released its seven strings (a large send's workers
 /// copy every delivery's several times).
-final class SendFacts: Sendable, Equatable {
+final class SendFacts: Sendable {
     let appID: String
     let messageID: String
     let deliveryID: String
@@ -330,11 +330,6 @@ final class SendFacts: Sendable, Equatable {
         self.deviceID = deviceID
         self.externalUserID = externalUserID
         self.storedProviderID = storedProviderID
-    }
-
-    static func == (lhs: SendFacts, rhs: SendFacts) -> Bool {
-        (lhs.appID, lhs.messageID, lhs.deliveryID, lhs.platform) == (rhs.appID, rhs.messageID, rhs.deliveryID, rhs.platform)
-            && (lhs.deviceID, lhs.externalUserID, lhs.storedProviderID) == (rhs.deviceID, rhs.externalUserID, rhs.storedProviderID)
     }
 }
 

@@ -187,15 +187,12 @@ enum WebhookSendLines {
             write(index) { text.append(contentsOf: $0) }
         }
 
-        /// The bytes of line `index`'s event `data`.
+        /// The bytes of line `index`'s event `data`: the parts ``write(_:_:)`` gives, counted, so
+        /// the measure is the text's by construction (``data(_:)`` writes into exactly this many).
         func dataByteCount(_ index: Int) -> Int {
-            let line = lines[index]
-            func size(_ key: [UInt8], _ field: Field) -> Int {
-                if case .value(let range) = field { key.count + range.count } else { 0 }
-            }
-            return Keys.app.count + app.count + size(Keys.delivery, line.values.delivery) + Keys.details.count
-                + size(Keys.provider, line.values.provider) + 1 + size(Keys.device, line.values.device) + size(Keys.user, line.values.user)
-                + size(Keys.message, line.message) + size(Keys.platform, line.values.platform) + 1
+            var count = 0
+            write(index) { count += $0.count }
+            return count
         }
 
         /// The event's text, part by part: keys sorted, what is null left out, `details` always.
