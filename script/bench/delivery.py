@@ -322,13 +322,16 @@ class NativeReceiver:
         self.port = int(self.process.stdout.readline())
         self.lock = threading.Lock()
         self.counts = [0, 0, 0, 0, 0.0]
+        # Connections the server opened to it: fewer than batches when it keeps them.
+        self.connections = 0
         self.reader = threading.Thread(target=self.read, daemon=True)
         self.reader.start()
 
     def read(self):
         for line in self.process.stdout:
-            sent, events, valid, at = line.split()
+            sent, events, valid, at, connection = line.split()
             with self.lock:
+                self.connections = max(self.connections, int(connection))
                 self.counts[0] += int(sent)
                 self.counts[1] += int(events)
                 self.counts[2] += 1
@@ -495,7 +498,12 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
             result["last_event_after"] = (last_sent_at - t0 - elapsed) if last_sent_at else None
             if result["events_sent"] < args.devices or result["bad"]:
                 sys.exit(f"bench: {setup} run {run}: {result['events_sent']} delivery.sent events of {args.devices}, {result['bad']} badly signed or miscounted")
-            print(f"{setup:11} run {run}: webhook: {result['events']:,} events in {result['batches']:,} batches, every one verified; "
+            # The C receiver counts the connections the server opened (a receiver a run).
+            connections = getattr(receiver, "connections", None)
+            if connections is not None:
+                result["connections"] = connections
+            on = f" on {connections:,} connections" if connections is not None else ""
+            print(f"{setup:11} run {run}: webhook: {result['events']:,} events in {result['batches']:,} batches{on}, every one verified; "
                   f"the last delivery.sent arrived {result['last_event_after']:.1f} s after the send completed "
                   f"({result['events'] / (elapsed + max(0, result['last_event_after'])):,.0f} events/s)", flush=True)
         print(f"{setup:11} run {run}: POST answered {result['answered_ms']:.0f} ms; all {args.devices} sent after {elapsed:.1f} s "

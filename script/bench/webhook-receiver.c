@@ -11,7 +11,9 @@
  *   (whsec_...) as a line on standard input, then serves, one connection at a time (the server
  *   sends an endpoint one request at a time). For each request it prints a line:
  *     <delivery.sent events> <events> <1 if verified and counted, else 0> <CLOCK_MONOTONIC ns>
- *   and answers 204 (verified) or 400.
+ *     <the connection's number, from 1 in the order accepted>
+ *   and answers 204 (verified), keeping the connection for the next request unless the request
+ *   said `Connection: close`, or 400, closing it.
  *
  * Events are counted by the keys the server writes, not parsed: each event has one "type", and so
  * has the envelope; each event's object starts with its "data", and so does the envelope. The two
@@ -32,6 +34,7 @@
 #include <unistd.h>
 
 static unsigned char key[256];
+static long connections;
 static int key_length;
 
 static void fail(const char *what) {
@@ -105,7 +108,8 @@ static int verified(const char *id, size_t id_length, const char *timestamp, siz
     return 0;
 }
 
-static void serve(int connection, char **buffer, size_t *capacity) {
+/* Serves one request; whether the connection goes on to another. */
+static int serve(int connection, char **buffer, size_t *capacity) {
     size_t used = 0;
     char *end_of_head = NULL;
     while (!end_of_head) {
@@ -114,7 +118,7 @@ static void serve(int connection, char **buffer, size_t *capacity) {
             *buffer = realloc(*buffer, *capacity);
         }
         ssize_t got = read(connection, *buffer + used, *capacity - used - 1);
-        if (got <= 0) return;
+        if (got <= 0) return 0;
         used += (size_t)got;
         (*buffer)[used] = 0;
         end_of_head = strstr(*buffer, "\r\n\r\n");
@@ -130,7 +134,7 @@ static void serve(int connection, char **buffer, size_t *capacity) {
     }
     while (used < head_length + body_length) {
         ssize_t got = read(connection, *buffer + used, head_length + body_length - used);
-        if (got <= 0) return;
+        if (got <= 0) return 0;
         used += (size_t)got;
     }
     char *body = *buffer + head_length;
@@ -147,12 +151,18 @@ static void serve(int connection, char **buffer, size_t *capacity) {
         if (count(body, body_length, "{\"data\":", '{', NULL, NULL) != types) valid = 0;
     }
     if (!valid) events = sent = 0;
-    const char *answer = valid ? "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n" : "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
-    if (write(connection, answer, strlen(answer)) < 0) { /* the server gave up: it sends again */ }
+    size_t connection_length = 0;
+    char *connection_value = header(*buffer, "connection", &connection_length);
+    int keep = valid && !(connection_value && connection_length >= 5 && strncasecmp(connection_value, "close", 5) == 0);
+    const char *answer = keep ? "HTTP/1.1 204 No Content\r\n\r\n"
+                       : valid ? "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n"
+                               : "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+    if (write(connection, answer, strlen(answer)) < 0) keep = 0; /* the server gave up: it sends again */
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    printf("%zu %zu %d %lld\n", sent, events, valid, (long long)now.tv_sec * 1000000000LL + now.tv_nsec);
+    printf("%zu %zu %d %lld %ld\n", sent, events, valid, (long long)now.tv_sec * 1000000000LL + now.tv_nsec, connections);
     fflush(stdout);
+    return keep;
 }
 
 int main(void) {
@@ -185,7 +195,8 @@ int main(void) {
     for (;;) {
         int connection = accept(listener, NULL, NULL);
         if (connection < 0) continue;
-        serve(connection, &buffer, &capacity);
+        connections++;
+        while (serve(connection, &buffer, &capacity)) {}
         close(connection);
     }
 }

@@ -140,3 +140,104 @@ import Testing
         #expect(receiver.requests(to: "/verify").map { $0["verified"] as? Bool } == [true, false])
     }
 }
+
+/// Connections kept between requests (decision 0045): a request goes on the connection an earlier
+/// answer left open, to the same address, name and trust only, and on a new one whenever the
+/// earlier answer did not end cleanly or the peer has closed it. The receiver logs each request's
+/// client port: the same port is the same connection.
+@Suite(.tags(.peers)) struct WebhookConnectionReusePeerTests {
+    private static func transport(_ receiver: WebhookReceiver, resolver: ScriptedResolver = ScriptedResolver([:])) -> HTTPSWebhookTransport {
+        HTTPSWebhookTransport(allowInsecure: true, resolver: resolver, trust: .certificateFile(receiver.caFile))
+    }
+
+    private static func post(_ transport: HTTPSWebhookTransport, _ url: String) async -> WebhookAttempt {
+        await transport.post(WebhookRequest(url: url, headers: [("webhook-id", "msg_1")], body: Array(#"{"type":"webhook.test"}"#.utf8), timeout: .seconds(10)))
+    }
+
+    /// The client ports of the logged requests to `paths`, in order, once there are `count`.
+    private static func ports(_ receiver: WebhookReceiver, _ paths: Set<String>, count: Int) async throws -> [Int] {
+        @Sendable func logged() -> [[String: Any]] { receiver.log().filter { ($0["path"] as? String).map(paths.contains) == true } }
+        try await waitUntil(timeout: .seconds(30)) { logged().count >= count }
+        return logged().compactMap { $0["peer_port"] as? Int }
+    }
+
+    @Test func theNextRequestGoesOnTheConnectionTheLastAnswerLeftOpen() async throws {
+        let receiver = try await WebhookReceiver.start()
+        let transport = Self.transport(receiver)
+        for path in ["/alive/status/200", "/alive/status/500", "/alive/chunked", "/alive/status/204"] {
+            let attempt = await Self.post(transport, receiver.url(path))
+            #expect(attempt.outcome == .answered(status: Int(path.split(separator: "/").last!) ?? 200, retryAfter: nil), "\(path)")
+        }
+        let ports = try await Self.ports(receiver, ["/alive/status/200", "/alive/status/500", "/alive/chunked", "/alive/status/204"], count: 4)
+        #expect(ports.count == 4 && Set(ports).count == 1, "one connection for all four: \(ports)")
+        let headers = try #require(receiver.requests(to: "/alive/status/204").first?["headers"] as? [String: String])
+        #expect(headers["connection"] == nil)
+    }
+
+    /// An answer that says to close, is HTTP/1.0, or has bytes after its end leaves nothing to
+    /// reuse: the request after it opens a connection of its own.
+    @Test(arguments: ["/status/200", "/alive/http10", "/alive/extra"])
+    func anAnswerThatDoesNotEndCleanlyEndsItsConnection(first: String) async throws {
+        let receiver = try await WebhookReceiver.start()
+        let transport = Self.transport(receiver)
+        #expect(await Self.post(transport, receiver.url(first)).outcome == .answered(status: 200, retryAfter: nil))
+        #expect(await Self.post(transport, receiver.url("/alive/status/201")).outcome == .answered(status: 201, retryAfter: nil))
+        let ports = try await Self.ports(receiver, [first, "/alive/status/201"], count: 2)
+        #expect(ports.count == 2 && ports[0] != ports[1], "\(ports)")
+    }
+
+    /// The peer closed the kept connection while it was idle, or as the next request arrived: that
+    /// request still gets its answer, within the same attempt, on a new connection.
+    @Test(arguments: ["/alive/close-idle", "/alive/drop-next"])
+    func aKeptConnectionThePeerClosedIsReplaced(first: String) async throws {
+        let receiver = try await WebhookReceiver.start()
+        let transport = Self.transport(receiver)
+        #expect(await Self.post(transport, receiver.url(first)).outcome == .answered(status: 200, retryAfter: nil))
+        if first == "/alive/close-idle" {
+            // Until the receiver has closed it (it logs just after closing would be too late to
+            // know; its close is immediate, so a short wait makes the idle case, not the race).
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        let attempt = await Self.post(transport, receiver.url("/alive/status/202"))
+        #expect(attempt.outcome == .answered(status: 202, retryAfter: nil))
+        #expect(attempt.answerPrefix == "answer 202")
+        try await waitUntil(timeout: .seconds(30)) { receiver.requests(to: "/alive/status/202").contains { $0["dropped"] == nil } }
+        let requests = receiver.requests(to: "/alive/status/202")
+        let answered = requests.filter { $0["dropped"] == nil }
+        #expect(answered.count == 1)
+        #expect(requests.count == (first == "/alive/drop-next" ? 2 : 1), "the dropped request, then the answered one")
+        let firstPort = try #require(receiver.requests(to: first).first?["peer_port"] as? Int)
+        #expect(answered.first?["peer_port"] as? Int != firstPort)
+    }
+
+    /// A name that resolves to another address now gets a connection to that address, never the
+    /// one kept from before: the address checked for an attempt is the one it goes to.
+    @Test func aNameThatNowResolvesElsewhereGetsAConnectionToThere() async throws {
+        let receiver = try await WebhookReceiver.start()
+        let resolver = ScriptedResolver(["localhost": [["127.0.0.1"], ["127.0.0.2"], ["127.0.0.1"]]])
+        let transport = Self.transport(receiver, resolver: resolver)
+        let url = "https://localhost:\(receiver.port)/alive/status/200"
+        for _ in 0..<3 {
+            #expect(await Self.post(transport, url).outcome == .answered(status: 200, retryAfter: nil))
+        }
+        try await waitUntil(timeout: .seconds(30)) { receiver.requests(to: "/alive/status/200").count >= 3 }
+        let requests = receiver.requests(to: "/alive/status/200")
+        #expect(requests.map { $0["local_address"] as? String } == ["127.0.0.1", "127.0.0.2", "127.0.0.1"])
+        let ports = requests.compactMap { $0["peer_port"] as? Int }
+        #expect(ports.count == 3 && ports[0] == ports[2] && ports[1] != ports[0], "the first connection kept across the other: \(ports)")
+    }
+
+    /// A connection verified under one transport's trust is never lent to another's: a transport
+    /// that trusts only the system's authorities must still refuse the receiver's certificate,
+    /// though a connection to the same address and name is open and idle.
+    @Test func aConnectionIsReusedOnlyUnderTheTrustItWasVerifiedWith() async throws {
+        let receiver = try await WebhookReceiver.start()
+        let url = receiver.url("/alive/status/200")
+        #expect(await Self.post(Self.transport(receiver), url).outcome == .answered(status: 200, retryAfter: nil))
+        let untrusting = await Self.post(HTTPSWebhookTransport(allowInsecure: true), url)
+        guard case .failed(let reason) = untrusting.outcome else { Issue.record("\(untrusting.outcome)"); return }
+        #expect(reason.contains("not trusted"))
+        try await waitUntil(timeout: .seconds(30)) { receiver.requests(to: "/alive/status/200").count >= 1 }
+        #expect(receiver.requests(to: "/alive/status/200").count == 1)
+    }
+}

@@ -174,6 +174,40 @@ import Glibc
         #expect(WebhookAnswerHead.dechunk(Array("4\r\nWi".utf8)) == Array("Wi".utf8))
     }
 
+    /// Whether an answer leaves its connection for another request (decision 0045): HTTP/1.1
+    /// without `close` among its Connection header's options.
+    @Test(arguments: [
+        ("HTTP/1.1 204 No Content", true), ("HTTP/1.1 200 OK\r\nConnection: keep-alive", true),
+        ("HTTP/1.1 200 OK\r\nConnection: close", false), ("HTTP/1.1 200 OK\r\nconnection: Keep-Alive, Close", false),
+        ("HTTP/1.0 200 OK", false), ("HTTP/1.0 200 OK\r\nConnection: keep-alive", false),
+    ])
+    func anAnswerKeepsItsConnectionOnlyInHTTP11WithoutClose(head: String, keeps: Bool) throws {
+        #expect(try #require(WebhookAnswerHead(ArraySlice(head.utf8))).keepsConnection == keeps)
+    }
+
+    /// Where a chunked body ends: only when every chunk, the last one, the trailers and the blank
+    /// line are there, and each chunk's data is followed by CRLF.
+    @Test func aChunkedBodyEndsAfterItsLastChunkAndTrailers() {
+        func end(_ text: String) -> Int? { WebhookAnswerHead.chunkedEnd(Array(text.utf8)) }
+        #expect(end("4\r\nWiki\r\n5\r\npedia\r\n0\r\n\r\n") == 24)
+        #expect(end("4\r\nWiki\r\n0\r\nX-Trailer: 1\r\n\r\nGET") == 28)
+        #expect(end("0\r\n\r\n") == 5)
+        #expect(end("4\r\nWiki\r\n0\r\n") == nil)
+        #expect(end("4\r\nWiki\r\n0\r\nX-Trailer: 1\r\n") == nil)
+        #expect(end("4\r\nWikiXX0\r\n\r\n") == nil)
+        #expect(end("zz\r\n") == nil)
+    }
+
+    /// A chunk size is the endpoint's text: one near Int.max (a hostile endpoint's) is a size
+    /// larger than what arrived, never an index that overflows and stops the server.
+    @Test func aChunkSizeNearIntMaxIsNotAnOverflow() {
+        let hostile = Array("7fffffffffffffff\r\nabc".utf8)
+        #expect(WebhookAnswerHead.dechunk(hostile) == Array("abc".utf8))
+        #expect(WebhookAnswerHead.chunkedEnd(hostile) == nil)
+        #expect(WebhookAnswerHead.chunkedEnd(Array("7ffffffffffffffe\r\nabc\r\n0\r\n\r\n".utf8)) == nil)
+        #expect(WebhookAnswerHead.dechunk(Array("ffffffffffffffffff\r\nabc".utf8)).isEmpty)
+    }
+
     @Test func theAnswerPrefixIsTextWithoutControlCharacters() {
         #expect(HTTPSWebhookTransport.text(Array("ok\r\n\u{1B}[31mred\tx".utf8) + [0xFF]) == "ok\n[31mredx\u{FFFD}")
     }

@@ -3,11 +3,12 @@ import NotibaseSenders
 import Synchronization
 
 /// The real transport: one HTTP/1.1 POST per attempt, over TLS verified against the system's
-/// certificate authorities (with SNI), on a connection of its own, driven by one poller thread
-/// (`WebhookPoller`). Before every attempt the host is resolved again and every address it resolves
-/// to must be public; the connection goes to exactly one of the addresses checked, so DNS that
-/// changes between the check and the connect cannot steer it. Redirects are answers, never followed.
-/// docs/decisions/0036.
+/// certificate authorities (with SNI), driven by one poller thread (`WebhookPoller`). Before every
+/// attempt the host is resolved again and every address it resolves to must be public; the
+/// request goes to exactly one of the addresses checked, so DNS that changes between the check and
+/// the connect cannot steer it: on a connection kept from an earlier answer to that same address,
+/// name and trust, or on a new one. Redirects are answers, never followed. docs/decisions/0036
+/// and 0045.
 struct HTTPSWebhookTransport: WebhookTransport {
     /// How long registration waits for a host name to resolve.
     static let registrationLookupTimeout: Duration = .seconds(10)
@@ -133,7 +134,7 @@ struct HTTPSWebhookTransport: WebhookTransport {
     /// header could split the head.
     private static func requestHead(url: WebhookURL, request: WebhookRequest) -> [UInt8]? {
         var head = "POST \(url.target) HTTP/1.1\r\nHost: \(url.hostHeader)\r\nContent-Length: \(request.body.count)\r\n"
-            + "Content-Type: application/json\r\nConnection: close\r\n"
+            + "Content-Type: application/json\r\n"
         for header in request.headers {
             let unsafe = { (text: String) in text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } }
             guard !header.name.isEmpty, !header.name.contains(":"), !unsafe(header.name), !unsafe(header.value) else { return nil }

@@ -6,6 +6,9 @@ struct WebhookAnswerHead: Equatable {
     var contentLength: Int?
     var isChunked = false
     var retryAfter: String?
+    /// Whether the endpoint lets the connection carry another request: an HTTP/1.1 answer without
+    /// `Connection: close` (RFC 9112, 9.3). An HTTP/1.0 answer closes it.
+    var keepsConnection = false
 
     /// Whether the answer has no body whatever its headers say.
     var hasNoBody: Bool { status == 204 || status == 304 || contentLength == 0 }
@@ -20,6 +23,7 @@ struct WebhookAnswerHead: Equatable {
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[1].utf8.count == 3, let status = Int(parts[1]), (100...999).contains(status) else { return nil }
         self.status = status
+        var closes = false
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
@@ -27,25 +31,57 @@ struct WebhookAnswerHead: Equatable {
             case "content-length": contentLength = Int(value)
             case "transfer-encoding": isChunked = value.lowercased().contains("chunked")
             case "retry-after": retryAfter = value
+            case "connection": closes = closes || value.lowercased().split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "close" }
             default: break
             }
         }
+        keepsConnection = statusLine.hasPrefix("HTTP/1.1 ") && !closes
     }
 
     /// The body of a chunked answer from its first raw bytes: the chunks' data, as far as it goes.
     static func dechunk(_ raw: [UInt8]) -> [UInt8] {
         var data: [UInt8] = []
         var index = raw.startIndex
-        while let lineEnd = raw[index...].firstIndex(of: UInt8(ascii: "\n")) {
-            let sizeText = String(decoding: raw[index..<lineEnd], as: UTF8.self).split(separator: ";").first?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            guard let size = Int(sizeText, radix: 16), size > 0 else { break }
-            let start = lineEnd + 1
-            let end = min(raw.endIndex, start + size)
+        while let (size, start) = chunkSize(in: raw, at: index), size > 0 {
+            // The size is the peer's text: compared with what is left, never added to an index
+            // (a size near Int.max would overflow).
+            let end = size <= raw.endIndex - start ? start + size : raw.endIndex
             data.append(contentsOf: raw[start..<end])
             guard end + 2 <= raw.endIndex else { break }
             index = end + 2
         }
         return data
+    }
+
+    /// Where a chunked body ends, when `raw` holds all of it: the index just past its last chunk,
+    /// its trailers and the blank line after them. Nil while it is incomplete or not well formed
+    /// (each chunk's data must be followed by CRLF).
+    static func chunkedEnd(_ raw: [UInt8]) -> Int? {
+        var index = raw.startIndex
+        while let (size, start) = chunkSize(in: raw, at: index) {
+            if size == 0 {
+                var line = start
+                while let end = raw[line...].firstIndex(of: UInt8(ascii: "\n")) {
+                    if end == line || (end == line + 1 && raw[line] == UInt8(ascii: "\r")) { return end + 1 }
+                    line = end + 1
+                }
+                return nil
+            }
+            guard size <= raw.endIndex - start - 2 else { return nil }
+            let end = start + size
+            guard raw[end] == UInt8(ascii: "\r"), raw[end + 1] == UInt8(ascii: "\n") else { return nil }
+            index = end + 2
+        }
+        return nil
+    }
+
+    /// The size on the chunk line at `index` (extensions after `;` ignored) and where its data
+    /// starts; nil when the line is not all there or is not a size.
+    private static func chunkSize(in raw: [UInt8], at index: Int) -> (size: Int, start: Int)? {
+        guard index < raw.endIndex, let lineEnd = raw[index...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        let sizeText = String(decoding: raw[index..<lineEnd], as: UTF8.self).split(separator: ";").first?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard let size = Int(sizeText, radix: 16), size >= 0 else { return nil }
+        return (size, lineEnd + 1)
     }
 }
 

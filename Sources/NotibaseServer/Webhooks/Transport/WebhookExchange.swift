@@ -5,10 +5,13 @@ import NotibaseSenders
 import Glibc
 #endif
 
-/// One POST on a connection of its own, driven by the poller's thread: a non-blocking socket to
-/// exactly the address that was checked, TLS when the URL is https, the request written, then the
-/// answer's head and at most 1 KB of its body read, and the connection closed. It never reads more
-/// than `maxHeadBytes + maxBodyBytes` from the socket, and ends at its deadline whatever the peer does.
+/// One POST, driven by the poller's thread: on a connection kept from an earlier answer with the
+/// same key (``WebhookConnection/Key``), or a new non-blocking socket to exactly the address that
+/// was checked, TLS when the URL is https; the request written, then the answer's head and at most
+/// 1 KB of its body read. The connection is kept for the next request only when the answer ended
+/// exactly where its framing says and did not ask to close; otherwise it is closed. It never reads
+/// more than `maxHeadBytes + maxBodyBytes` from the socket, and ends at its deadline whatever the
+/// peer does.
 final class WebhookExchange {
     /// What the transport hands the poller.
     struct Job: Sendable {
@@ -21,6 +24,11 @@ final class WebhookExchange {
         var deadline: ContinuousClock.Instant
         /// Called once, on the poller's thread.
         var finish: @Sendable (Ending) -> Void
+
+        /// Which kept connections may carry it.
+        var connectionKey: WebhookConnection.Key {
+            WebhookConnection.Key(address: address, port: url.port, host: url.host.lowercased(), tls: tls.map { ObjectIdentifier($0) })
+        }
     }
 
     /// How it ended: the outcome and the answer body's first bytes (raw, at most `maxBodyBytes`).
@@ -39,7 +47,16 @@ final class WebhookExchange {
     let fd: Int32
     var deadline: ContinuousClock.Instant { job.deadline }
     var isDone: Bool { phase == .done }
-    private let job: Job
+    let job: Job
+    /// Whether it runs on a kept connection.
+    let isReused: Bool
+    /// Set when it ended with a whole answer that leaves the connection fit for another request:
+    /// the poller keeps it.
+    private(set) var kept: WebhookConnection?
+    /// Set when a kept connection turned out closed before any of the answer arrived (the peer
+    /// closed it while idle, as servers do): the job was not finished, and is to be run again on a
+    /// new connection.
+    private(set) var wantsNewConnection = false
     private var phase = Phase.connecting
     private var ssl: OpaquePointer?
     private var handshakeWantsWrite = false
@@ -49,10 +66,20 @@ final class WebhookExchange {
     private var totalRead = 0
     private var head: WebhookAnswerHead?
     private var body: [UInt8] = []
+    /// Every byte after the head, counting those past `maxBodyBytes` that were not kept.
+    private var bodyCount = 0
 
-    /// Starts connecting; the exchange may already be done (and its job finished) when this returns.
-    init(_ job: Job) {
+    /// Starts sending on `connection`, or connecting when there is none; the exchange may already
+    /// be done (and its job finished) when this returns.
+    init(_ job: Job, on connection: WebhookConnection? = nil) {
         self.job = job
+        isReused = connection != nil
+        if let connection {
+            fd = connection.fd
+            ssl = connection.ssl
+            phase = .sending
+            return
+        }
         guard let address = try? SocketAddress(host: job.address.description, port: Int(job.url.port)) else {
             fd = -1
             finish(.failed(reason: "\(job.address) is not an address to connect to"))
@@ -154,6 +181,7 @@ final class WebhookExchange {
     /// Takes bytes read: first the head (skipping interim 1xx answers), then the body's first bytes.
     private func take(_ bytes: ArraySlice<UInt8>) {
         guard head == nil else {
+            bodyCount += bytes.count
             body.append(contentsOf: bytes.prefix(Self.maxBodyBytes - body.count))
             return bodyMayBeComplete()
         }
@@ -170,23 +198,30 @@ final class WebhookExchange {
             return
         }
         body = Array(received.prefix(Self.maxBodyBytes))
+        bodyCount = received.count
         received = []
         bodyMayBeComplete()
     }
 
+    /// Ends the answer once its body is all there (or its first KB is): the connection is kept
+    /// when the answer ended exactly where its framing says, with nothing after it.
     private func bodyMayBeComplete() {
         guard let head else { return }
-        let complete: Bool
-        if head.hasNoBody || body.count >= Self.maxBodyBytes {
-            complete = true
+        let exactEnd: Int?
+        if head.hasNoBody {
+            exactEnd = 0
         } else if head.isChunked {
-            complete = body.starts(with: Array("0\r\n".utf8)) || body.suffix(7).elementsEqual("\r\n0\r\n\r\n".utf8)
+            exactEnd = WebhookAnswerHead.chunkedEnd(body)
         } else if let length = head.contentLength {
-            complete = body.count >= length
+            exactEnd = bodyCount >= length ? length : nil
         } else {
-            complete = false
+            exactEnd = nil  // a body that lasts until the connection closes
         }
-        if complete { answered() }
+        if let exactEnd {
+            answered(keeping: head.keepsConnection && bodyCount == exactEnd && bodyCount <= Self.maxBodyBytes)
+        } else if body.count >= Self.maxBodyBytes {
+            answered(keeping: false)
+        }
     }
 
     /// The peer closed the connection, or the read budget is spent.
@@ -195,11 +230,11 @@ final class WebhookExchange {
         finish(.failed(reason: "\(endpoint) closed the connection before a whole answer head"))
     }
 
-    private func answered() {
+    private func answered(keeping: Bool = false) {
         guard let head else { return }
         let retryAfter = head.retryAfter.flatMap { RetryAfter.parse($0, now: .now) }
         let bytes = head.isChunked ? WebhookAnswerHead.dechunk(body) : body
-        finish(.answered(status: head.status, retryAfter: retryAfter), body: Array(bytes.prefix(Self.maxBodyBytes)))
+        finish(.answered(status: head.status, retryAfter: retryAfter), body: Array(bytes.prefix(Self.maxBodyBytes)), keeping: keeping)
     }
 
     /// Where the blank line after a head is: the head's end and where what follows starts.
@@ -232,13 +267,22 @@ final class WebhookExchange {
         return result < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) ? 0 : nil
     }
 
-    private func finish(_ outcome: WebhookAttempt.Outcome, body: [UInt8] = []) {
+    private func finish(_ outcome: WebhookAttempt.Outcome, body: [UInt8] = [], keeping: Bool = false) {
         guard phase != .done else { return }
+        // A kept connection the peer had closed fails before any answer byte: the job goes again
+        // on a new connection, within its deadline. (The request may have reached the peer before
+        // it closed; a batch sent twice is what receivers deduplicate.)
+        let closedWhileIdle = isReused && totalRead == 0 && (phase == .sending || phase == .reading)
+        if case .failed = outcome, closedWhileIdle { wantsNewConnection = true }
         phase = .done
-        if let ssl { SSL_free(ssl) }
+        if keeping {
+            kept = WebhookConnection(fd: fd, ssl: ssl, key: job.connectionKey, idleSince: .now, context: job.tls)
+        } else {
+            if let ssl { SSL_free(ssl) }
+            if fd >= 0 { Glibc.close(fd) }
+        }
         ssl = nil
-        if fd >= 0 { Glibc.close(fd) }
-        job.finish(Ending(outcome: outcome, body: body))
+        if !wantsNewConnection { job.finish(Ending(outcome: outcome, body: body)) }
     }
 
     /// The host and port, for messages (never the path or query).

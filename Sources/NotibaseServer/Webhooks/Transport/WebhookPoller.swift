@@ -6,9 +6,10 @@ import Glibc
 #endif
 
 /// The one thread that drives every webhook exchange of the process: it takes new exchanges from
-/// its inbox, polls their sockets, and ends each at its deadline. A POST waiting for an answer holds
-/// a socket and a continuation, never a thread, so a thousand endpoints that accept and never
-/// answer cost a thousand sockets until their deadlines, and nothing else.
+/// its inbox, runs each on a kept connection to the same place or a new one, polls their sockets,
+/// and ends each at its deadline. A POST waiting for an answer holds a socket and a continuation,
+/// never a thread, so a thousand endpoints that accept and never answer cost a thousand sockets
+/// until their deadlines, and nothing else.
 final class WebhookPoller: Sendable {
     static let shared = WebhookPoller()
 
@@ -51,23 +52,42 @@ final class WebhookPoller: Sendable {
         sigaddset(&blocked, SIGPIPE)
         pthread_sigmask(SIG_BLOCK, &blocked, nil)
         var exchanges: [WebhookExchange] = []
+        var pool = WebhookConnectionPool()
         var pollFDs: [pollfd] = []
         while true {
-            for job in inbox.withLock({ jobs in defer { jobs.removeAll() }; return jobs }) {
-                exchanges.append(WebhookExchange(job))
+            // The connections of the answers just read are kept before the next jobs are taken: a
+            // dispatcher posts its next batch as soon as it has the last one's answer.
+            var again: [WebhookExchange.Job] = []
+            for exchange in exchanges where exchange.isDone {
+                if let connection = exchange.kept { pool.put(connection) }
+                if exchange.wantsNewConnection { again.append(exchange.job) }
             }
-            let now = ContinuousClock.now
-            for exchange in exchanges where now >= exchange.deadline { exchange.expire() }
             exchanges.removeAll { $0.isDone }
+            var now = ContinuousClock.now
+            for job in again { exchanges.append(WebhookExchange(job)) }
+            for job in inbox.withLock({ jobs in defer { jobs.removeAll() }; return jobs }) {
+                exchanges.append(WebhookExchange(job, on: pool.take(job.connectionKey, now: now)))
+            }
+            now = ContinuousClock.now
+            for exchange in exchanges where now >= exchange.deadline { exchange.expire() }
+            pool.closeExpired(now: now)
+            var nearest = exchanges.filter { !$0.isDone }.map(\.deadline).min()
+            if let expiry = pool.nextExpiry { nearest = min(nearest ?? expiry, expiry) }
             pollFDs.removeAll(keepingCapacity: true)
             pollFDs.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
-            for exchange in exchanges { pollFDs.append(pollfd(fd: exchange.fd, events: exchange.events, revents: 0)) }
-            poll(&pollFDs, nfds_t(pollFDs.count), Self.milliseconds(until: exchanges.map(\.deadline).min(), now: now))
+            for exchange in exchanges {
+                // One that ended on creation (a connect refused) is kept out of poll, and taken away
+                // at the top of the loop.
+                pollFDs.append(pollfd(fd: exchange.isDone ? -1 : exchange.fd, events: exchange.events, revents: 0))
+            }
+            // Something ended on creation or expiry: do not wait before collecting it.
+            let waiting = exchanges.contains(where: \.isDone) ? 0 : Self.milliseconds(until: nearest, now: now)
+            poll(&pollFDs, nfds_t(pollFDs.count), waiting)
             if pollFDs[0].revents != 0 {
                 var drain = [UInt8](repeating: 0, count: 64)
                 while read(wakeRead, &drain, drain.count) > 0 {}
             }
-            for (index, exchange) in exchanges.enumerated() where pollFDs[index + 1].revents != 0 {
+            for (index, exchange) in exchanges.enumerated() where pollFDs[index + 1].revents != 0 && !exchange.isDone {
                 exchange.advance()
             }
         }

@@ -21,10 +21,23 @@ make_certificates, in the senders' tests), prints `READY <port>`, and answers by
                                exists): 204, or 400 with why, after STATE_DIR/delay's seconds when
                                the test wrote one (a slow receiver). Logs the batch's events' IDs and types.
 
+Under /alive/ it keeps the connection for the next request (unless the request says
+`Connection: close`), as most servers do:
+
+  /alive/status/NNN            NNN with "answer NNN" and its Content-Length, no Connection: close
+  /alive/chunked               200 with "Wikipedia" in two chunks and a trailer
+  /alive/http10                the same as an HTTP/1.0 answer (which ends the connection)
+  /alive/extra                 200 with Content-Length 2 and four bytes of body (not one answer)
+  /alive/close-idle            200, then closes the connection at once (an idle timeout)
+  /alive/drop-next             200, then reads the next request on the connection, logs it with
+                               "dropped", and closes without answering (the race in which a
+                               server closes an idle connection as a request arrives)
+
 With --plain it speaks http, not https (for `notibase serve --webhook-allow-insecure`).
 
 Every request is logged to STATE_DIR/log.jsonl: path, headers, body, the client's port (`peer_port`,
-so a test can tell which of its processes sent it), and what became of it.
+so a test can tell which of its processes or connections sent it), the address it came in on
+(`local_address`: it listens on 127.0.0.1 and, on the same port, 127.0.0.2), and what became of it.
 """
 import argparse
 import json
@@ -153,9 +166,9 @@ def receive_events(stream, headers, body, entry, arguments):
     return True
 
 
-def answer(stream, status, body=b"", extra=()):
+def answer(stream, status, body=b"", extra=(), keep=False):
     reason = {200: "OK", 204: "No Content", 302: "Found", 400: "Bad Request", 429: "Too Many Requests", 500: "Internal Server Error"}.get(status, "Status")
-    head = f"HTTP/1.1 {status} {reason}\r\nContent-Length: {len(body)}\r\nConnection: close\r\n"
+    head = f"HTTP/1.1 {status} {reason}\r\nContent-Length: {len(body)}\r\n" + ("" if keep else "Connection: close\r\n")
     head += "".join(f"{name}: {value}\r\n" for name, value in extra)
     stream.sendall(head.encode() + b"\r\n" + body)
 
@@ -168,59 +181,27 @@ def handle(connection, context, arguments):
         connection.close()
         return
     try:
-        request = read_request(stream)
-        if request is None:
-            return
-        method, target, headers, body = request
-        path, _, query = target.partition("?")
-        entry = {"event": "request", "method": method, "path": path, "query": query, "headers": headers, "body": body.decode("utf-8", "replace"),
-                 "peer_port": stream.getpeername()[1]}
-        if path.startswith("/status/"):
-            status = int(path[len("/status/"):])
-            extra = []
-            if query.startswith("retry-after="):
-                extra.append(("Retry-After", query[len("retry-after="):].replace("%20", " ").replace("%2C", ",")))
-            answer(stream, status, f"answer {status}".encode(), extra)
-        elif path == "/redirect":
-            answer(stream, 302, b"moved", [("Location", f"https://127.0.0.1:{arguments.port}/moved")])
-        elif path == "/hang":
-            log(arguments.state_dir, entry)
-            wait_for_close(stream)
-            return
-        elif path in ("/keep-open", "/chunked"):
-            if path == "/keep-open":
-                stream.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello")
-            else:
-                stream.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n5\r\npedia\r\n0\r\n\r\n")
-            log(arguments.state_dir, entry)
-            wait_for_close(stream)
-            return
-        elif path == "/close-mid":
-            stream.sendall(b"HTTP/1.1 2")
-        elif path == "/huge":
-            stream.sendall(f"HTTP/1.1 200 OK\r\nContent-Length: {HUGE}\r\n\r\n".encode())
-            chunk = b"a" * 65536
-            written = 0
-            try:
-                while written < HUGE:
-                    written += stream.send(chunk)
-            except OSError:
-                pass
-            entry["bytes_written"] = written
-        elif path == "/events":
-            if not receive_events(stream, headers, body, entry, arguments):
+        while True:
+            request = read_request(stream)
+            if request is None:
                 return
-        elif path == "/verify":
-            failure = verify(headers, body, arguments.secret)
-            entry["verified"] = failure is None
-            if failure is None:
-                answer(stream, 204)
-            else:
-                entry["failure"] = failure
-                answer(stream, 400, failure.encode())
-        else:
-            answer(stream, 404, b"no such path")
-        log(arguments.state_dir, entry)
+            method, target, headers, body = request
+            path, _, query = target.partition("?")
+            entry = {"event": "request", "method": method, "path": path, "query": query, "headers": headers, "body": body.decode("utf-8", "replace"),
+                     "peer_port": stream.getpeername()[1], "local_address": stream.getsockname()[0]}
+            if not path.startswith("/alive/"):
+                answer_once(stream, path, query, headers, body, entry, arguments)
+                return
+            answer_alive(stream, path[len("/alive"):], entry)
+            log(arguments.state_dir, entry)
+            if path == "/alive/drop-next":
+                again = read_request(stream)
+                if again is not None:
+                    log(arguments.state_dir, {"event": "request", "path": again[1].partition("?")[0], "dropped": True,
+                                              "peer_port": stream.getpeername()[1], "local_address": stream.getsockname()[0]})
+                return
+            if path in ("/alive/http10", "/alive/close-idle") or "close" in headers.get("connection", "").lower():
+                return
     except OSError as error:
         log(arguments.state_dir, {"event": "error", "error": str(error)})
     finally:
@@ -228,6 +209,71 @@ def handle(connection, context, arguments):
             stream.close()
         except OSError:
             pass
+
+
+def answer_alive(stream, path, entry):
+    """A request under /alive/: answered without closing (see the module's text)."""
+    if path.startswith("/status/"):
+        status = int(path[len("/status/"):])
+        answer(stream, status, f"answer {status}".encode(), keep=True)
+    elif path == "/chunked":
+        stream.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n5\r\npedia\r\n0\r\nX-Trailer: 1\r\n\r\n")
+    elif path == "/http10":
+        stream.sendall(b"HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok")
+    elif path == "/extra":
+        stream.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokXX")
+    else:
+        answer(stream, 200, b"answer 200", keep=True)
+
+
+def answer_once(stream, path, query, headers, body, entry, arguments):
+    """A request answered on a connection that then closes (by the caller)."""
+    if path.startswith("/status/"):
+        status = int(path[len("/status/"):])
+        extra = []
+        if query.startswith("retry-after="):
+            extra.append(("Retry-After", query[len("retry-after="):].replace("%20", " ").replace("%2C", ",")))
+        answer(stream, status, f"answer {status}".encode(), extra)
+    elif path == "/redirect":
+        answer(stream, 302, b"moved", [("Location", f"https://127.0.0.1:{arguments.port}/moved")])
+    elif path == "/hang":
+        log(arguments.state_dir, entry)
+        wait_for_close(stream)
+        return
+    elif path in ("/keep-open", "/chunked"):
+        if path == "/keep-open":
+            stream.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello")
+        else:
+            stream.sendall(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n5\r\npedia\r\n0\r\n\r\n")
+        log(arguments.state_dir, entry)
+        wait_for_close(stream)
+        return
+    elif path == "/close-mid":
+        stream.sendall(b"HTTP/1.1 2")
+    elif path == "/huge":
+        stream.sendall(f"HTTP/1.1 200 OK\r\nContent-Length: {HUGE}\r\n\r\n".encode())
+        chunk = b"a" * 65536
+        written = 0
+        try:
+            while written < HUGE:
+                written += stream.send(chunk)
+        except OSError:
+            pass
+        entry["bytes_written"] = written
+    elif path == "/events":
+        if not receive_events(stream, headers, body, entry, arguments):
+            return
+    elif path == "/verify":
+        failure = verify(headers, body, arguments.secret)
+        entry["verified"] = failure is None
+        if failure is None:
+            answer(stream, 204)
+        else:
+            entry["failure"] = failure
+            answer(stream, 400, failure.encode())
+    else:
+        answer(stream, 404, b"no such path")
+    log(arguments.state_dir, entry)
 
 
 def main():
@@ -245,6 +291,11 @@ def main():
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)
     arguments.port = listener.getsockname()[1]
+    # The same port on 127.0.0.2: a name the tests resolve to one address and then the other
+    # reaches this receiver on either, and the log says which.
+    second = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    second.bind(("127.0.0.2", arguments.port))
+    second.listen(64)
     print(f"READY {arguments.port}", flush=True)
 
     def exit_with_parent():
@@ -252,10 +303,14 @@ def main():
         sys.stdin.buffer.read()
         os._exit(0)
 
+    def accept(on):
+        while True:
+            connection, _ = on.accept()
+            threading.Thread(target=handle, args=(connection, context, arguments), daemon=True).start()
+
     threading.Thread(target=exit_with_parent, daemon=True).start()
-    while True:
-        connection, _ = listener.accept()
-        threading.Thread(target=handle, args=(connection, context, arguments), daemon=True).start()
+    threading.Thread(target=accept, args=(second,), daemon=True).start()
+    accept(listener)
 
 
 if __name__ == "__main__":
