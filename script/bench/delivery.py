@@ -24,6 +24,7 @@ import http.server
 import json
 import os
 import shutil
+import socket
 import signal
 import statistics
 import multiprocessing
@@ -119,7 +120,7 @@ class CPU:
     def __init__(self, nodes, receiver=None):
         self.nodes = nodes
         # The receiver's own process counts with the bench's.
-        self.receiver = receiver.process.pid if receiver else None
+        self.receiver = receiver.process.pid if receiver and receiver.process else None
         self.receiver_start = process_cpu(self.receiver) or 0 if self.receiver else 0
         self.started = time.monotonic()
         self.node_start = [process_cpu(node.process.pid) or 0 for node in nodes]
@@ -364,6 +365,26 @@ class NativeReceiver:
         self.process.wait(5)
 
 
+class DownEndpoint:
+    """`--receiver down`: an endpoint nothing listens on (a port bound and let go), as a customer's
+    endpoint that is down through a send: every event is recorded in the send's transactions and
+    waits, and the dispatcher's attempts fail at once and back off (5 s, then 1 min). The send's
+    time against the same send with no endpoint is what recording the events costs, without
+    reading, signing or posting them."""
+
+    process = None
+    secret = None
+
+    def __init__(self):
+        probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        probe.bind(("127.0.0.1", 0))
+        self.port = probe.getsockname()[1]
+        probe.close()
+
+    def stop(self):
+        pass
+
+
 def make_app(port, name, credentials):
     app = Client(port, ADMIN).call("POST", "/v1/apps", {"name": name})
     client = Client(port, app["serverKey"])
@@ -439,7 +460,8 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
              for n in range(nodes_count)]
     receiver = None
     if webhook:
-        receiver = NativeReceiver(args.native_receiver, args.receiver_nice) if args.receiver == "native" else Receiver(args.receiver_nice)
+        receiver = (NativeReceiver(args.native_receiver, args.receiver_nice) if args.receiver == "native"
+                    else DownEndpoint() if args.receiver == "down" else Receiver(args.receiver_nice))
     try:
         big, small = template["big"], template["small"]
         # Let the nodes settle before the clock runs.
@@ -487,7 +509,9 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
             sys.exit(f"bench: {setup} run {run}: state {final['state']}, counts {final['counts']['byState']}")
         result = {"setup": setup, "run": run, "answered_ms": answered * 1000, "seconds": elapsed, "rate": args.devices / elapsed,
                   "fairness": fairness.get("seconds"), "load_before": before, "load_after": load(), "cpu": result_cpu}
-        if receiver:
+        if isinstance(receiver, DownEndpoint):
+            print(f"{setup:11} run {run}: webhook: the endpoint is down; the send's events were recorded and wait for it", flush=True)
+        elif receiver:
             # Every delivery's `delivery.sent` (and the probe's, which goes to another app): how long
             # after the send's last delivery was recorded the receiver had the last of them.
             deadline = time.monotonic() + 600
@@ -569,9 +593,10 @@ def main():
     parser.add_argument("--port", type=int, default=18600)
     parser.add_argument("--receiver-nice", type=int, default=0,
                         help="the webhook receiver's nice value (its own process; a receiver is another machine's)")
-    parser.add_argument("--receiver", choices=["native", "python"], default="native",
-                        help="the webhook receiver: native (C, script/bench/webhook-receiver.c) or python (http.server); "
-                             "both verify every signature and count every event")
+    parser.add_argument("--receiver", choices=["native", "python", "down"], default="native",
+                        help="the webhook receiver: native (C, script/bench/webhook-receiver.c) or python (http.server), "
+                             "both verifying every signature and counting every event; or down (nothing listens: the events "
+                             "are recorded and wait, so the send pays for recording them only)")
     parser.add_argument("--serve-args", default="", help="more arguments for every notibase serve, for experiments")
     parser.add_argument("--statements", action="store_true",
                         help="after each PostgreSQL run, the statements that took its time (pg_stat_statements; "
