@@ -180,6 +180,12 @@ import Glibc
         ("HTTP/1.1 204 No Content", true), ("HTTP/1.1 200 OK\r\nConnection: keep-alive", true),
         ("HTTP/1.1 200 OK\r\nConnection: close", false), ("HTTP/1.1 200 OK\r\nconnection: Keep-Alive, Close", false),
         ("HTTP/1.0 200 OK", false), ("HTTP/1.0 200 OK\r\nConnection: keep-alive", false),
+        // Framing in doubt: read to the end, then closed.
+        ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked", false),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2", false),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 2, 2", false), ("HTTP/1.1 200 OK\r\nContent-Length: -2", false),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip", false), ("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked", false),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked", true), ("HTTP/1.1 200 OK\r\nContent-Length: 2", true),
     ])
     func anAnswerKeepsItsConnectionOnlyInHTTP11WithoutClose(head: String, keeps: Bool) throws {
         #expect(try #require(WebhookAnswerHead(ArraySlice(head.utf8))).keepsConnection == keeps)

@@ -7,7 +7,10 @@ struct WebhookAnswerHead: Equatable {
     var isChunked = false
     var retryAfter: String?
     /// Whether the endpoint lets the connection carry another request: an HTTP/1.1 answer without
-    /// `Connection: close` (RFC 9112, 9.3). An HTTP/1.0 answer closes it.
+    /// `Connection: close` (RFC 9112, 9.3), whose length is told one way only: one
+    /// `Content-Length`, or `Transfer-Encoding: chunked` alone. An HTTP/1.0 answer closes it, and
+    /// so does one whose framing is in doubt (both headers, several lengths, another coding), which
+    /// RFC 9112 (6.1, 6.3) says to read to its end and not trust for what follows.
     var keepsConnection = false
 
     /// Whether the answer has no body whatever its headers say.
@@ -24,18 +27,26 @@ struct WebhookAnswerHead: Equatable {
         guard parts.count >= 2, parts[1].utf8.count == 3, let status = Int(parts[1]), (100...999).contains(status) else { return nil }
         self.status = status
         var closes = false
+        var lengths = 0
+        var codings: [String] = []
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             switch line[..<colon].lowercased() {
-            case "content-length": contentLength = Int(value)
-            case "transfer-encoding": isChunked = value.lowercased().contains("chunked")
+            case "content-length":
+                // Digits only (RFC 9110, 8.6): "+5", "-2" and "5, 5" are no length.
+                contentLength = !value.isEmpty && value.utf8.allSatisfy { (0x30...0x39).contains($0) } ? Int(value) : nil
+                lengths += 1
+            case "transfer-encoding":
+                isChunked = value.lowercased().contains("chunked")
+                codings += value.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             case "retry-after": retryAfter = value
             case "connection": closes = closes || value.lowercased().split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "close" }
             default: break
             }
         }
-        keepsConnection = statusLine.hasPrefix("HTTP/1.1 ") && !closes
+        let framed = codings.isEmpty ? lengths <= 1 && (lengths == 0 || contentLength != nil) : codings == ["chunked"] && lengths == 0
+        keepsConnection = statusLine.hasPrefix("HTTP/1.1 ") && !closes && framed
     }
 
     /// The body of a chunked answer from its first raw bytes: the chunks' data, as far as it goes.
