@@ -76,7 +76,7 @@ struct ServerParts: Sendable {
             metrics: metrics, signer: signer, options: DeliveryWorker.Options(batchSize: delivery.batchSize, lease: delivery.lease, policy: options.policy),
             signal: signals.delivery, handoff: handoff, monitor: monitor)
         let webhooks = WebhookDispatcher(
-            store: store, transport: webhookTransport, box: box, clock: clock, logger: logger, options: .init(retention: delivery.retention))
+            store: store, transport: webhookTransport, box: box, clock: clock, logger: logger, metrics: metrics, options: .init(retention: delivery.retention))
         return ServerParts(
             store: store, context: context, signals: signals, handoff: handoff, fanOut: fanOut, worker: worker, monitor: monitor, metrics: metrics,
             signer: signer, webhooks: webhooks, delivery: delivery, queueDepthInterval: configuration.queueDepthInterval, clock: clock, logger: logger)

@@ -14,6 +14,10 @@ final class Metrics: Sendable {
         var receipts: [String: Int] = [:]
         /// Deliveries not yet final, as last measured (``QueueDepthProbe``); nil until then.
         var queueDepth: Int?
+        var webhookRequests: [String: Int] = [:]
+        var webhookLatency: [String: Histogram] = [:]
+        var webhookEventsDelivered = 0
+        var webhookKeptConnections = 0
     }
 
     private let state = Mutex(State())
@@ -57,6 +61,31 @@ final class Metrics: Sendable {
         state.withLock { $0.receipts[event, default: 0] += 1 }
     }
 
+    /// One request to a webhook endpoint: its outcome as a label from a fixed set (``webhookOutcome(_:)``;
+    /// never the endpoint, which tenants choose), how long it took, how many events it carried when
+    /// the endpoint took them (2xx), and whether it went on a kept connection.
+    func recordWebhookRequest(_ attempt: WebhookAttempt, events: Int) {
+        let outcome = Self.webhookOutcome(attempt.outcome)
+        let seconds = Double(attempt.latency.components.seconds) + Double(attempt.latency.components.attoseconds) / 1e18
+        state.withLock { state in
+            state.webhookRequests[outcome, default: 0] += 1
+            state.webhookLatency[outcome, default: Histogram()].observe(seconds)
+            if outcome == "2xx" { state.webhookEventsDelivered += events }
+            if attempt.onKeptConnection { state.webhookKeptConnections += 1 }
+        }
+    }
+
+    /// `2xx` to `5xx` for an answer (`other` for a status outside 200–599), else `timed_out`,
+    /// `failed` or `refused` (the address policy).
+    static func webhookOutcome(_ outcome: WebhookAttempt.Outcome) -> String {
+        switch outcome {
+        case .answered(let status, _): (200..<600).contains(status) ? "\(status / 100)xx" : "other"
+        case .timedOut: "timed_out"
+        case .failed: "failed"
+        case .refused: "refused"
+        }
+    }
+
     /// The queue's depth as just measured: what `/metrics` shows until the next measurement.
     func recordQueueDepth(_ depth: Int) {
         state.withLock { $0.queueDepth = depth }
@@ -92,6 +121,18 @@ final class Metrics: Sendable {
         for (event, count) in snapshot.receipts.sorted(by: { $0.key < $1.key }) {
             text += "notibase_receipts_total{event=\"\(event)\"} \(count)\n"
         }
+        text += "# HELP notibase_webhook_requests_total Requests to webhook endpoints, by outcome (2xx to 5xx, other, timed_out, failed, refused).\n"
+        text += "# TYPE notibase_webhook_requests_total counter\n"
+        for (outcome, count) in snapshot.webhookRequests.sorted(by: { $0.key < $1.key }) {
+            text += "notibase_webhook_requests_total{outcome=\"\(outcome)\"} \(count)\n"
+        }
+        text += Histogram.render(
+            name: "notibase_webhook_request_duration_seconds", help: "Time from a webhook request's start (its host looked up) to its answer or failure.",
+            label: "outcome", snapshot.webhookLatency)
+        text += "# HELP notibase_webhook_events_delivered_total Webhook events in requests an endpoint answered with 2xx.\n"
+        text += "# TYPE notibase_webhook_events_delivered_total counter\nnotibase_webhook_events_delivered_total \(snapshot.webhookEventsDelivered)\n"
+        text += "# HELP notibase_webhook_requests_on_kept_connections_total Webhook requests sent on a connection an earlier answer left open.\n"
+        text += "# TYPE notibase_webhook_requests_on_kept_connections_total counter\nnotibase_webhook_requests_on_kept_connections_total \(snapshot.webhookKeptConnections)\n"
         if let depth = snapshot.queueDepth {
             text += "# HELP notibase_queue_depth Deliveries not yet in a final state (queued, retrying or being sent), measured every few seconds.\n"
             text += "# TYPE notibase_queue_depth gauge\nnotibase_queue_depth \(depth)\n"

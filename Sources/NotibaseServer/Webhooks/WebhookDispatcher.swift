@@ -37,6 +37,7 @@ actor WebhookDispatcher {
     private let box: SecretBox
     private let clock: WallClock
     private let logger: Logger
+    private let metrics: Metrics?
     private let options: Options
     /// This dispatcher's name in leases.
     private let owner = UUID().uuidString
@@ -50,13 +51,14 @@ actor WebhookDispatcher {
 
     init(
         store: any Storage, transport: any WebhookTransport, box: SecretBox, clock: WallClock = .system, logger: Logger = .silent,
-        options: Options = Options(), random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        metrics: Metrics? = nil, options: Options = Options(), random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         self.store = store
         self.transport = transport
         self.box = box
         self.clock = clock
         self.logger = logger
+        self.metrics = metrics
         self.options = options
         self.random = random
     }
@@ -259,6 +261,7 @@ actor WebhookDispatcher {
             headers: [("webhook-id", batchID), ("webhook-timestamp", String(sentAt / 1_000)), ("webhook-signature", signature)],
             body: body, timeout: options.timeout)
         let answer = await transport.post(request)
+        metrics?.recordWebhookRequest(answer, events: events.count)
         let after = clock.milliseconds()
         let (next, retryAt) = options.policy.after(answer.outcome, state, now: after, random: random())
         if !next.enabled {

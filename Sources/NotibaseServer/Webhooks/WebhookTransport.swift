@@ -59,4 +59,6 @@ struct WebhookAttempt: Sendable {
     /// The answer body's first bytes as text (at most 1 KB read, invalid UTF-8 replaced, control
     /// characters other than newline removed), for the attempts log; empty when there was no answer.
     var answerPrefix: String
+    /// Whether the request went on a connection an earlier answer left open (decision 0045).
+    var onKeptConnection = false
 }

@@ -100,6 +100,37 @@ struct WebhookDispatcherTests {
         #expect(try fixture.batches(to: Self.url).map(\.events.count) == [1, 3])
     }
 
+    /// `/metrics` counts the requests to endpoints by outcome, never by endpoint (which tenants
+    /// choose), their latency, and the events endpoints took (2xx only).
+    @Test func metricsCountRequestsByOutcomeAndTheEventsTaken() async throws {
+        let fixture = try await WebhookFixture()
+        let harness = fixture.harness
+        let app = try await harness.createApp()
+        _ = try await fixture.endpoint(app, Self.url)
+        let dispatcher = try fixture.dispatcher(batchSize: 2, metrics: harness.metrics)
+        fixture.transport.answer(Self.url, [.answered(status: 503, retryAfter: nil), .timedOut, .failed(reason: "connection reset"), .answered(status: 302, retryAfter: nil)])
+        for number in 1...3 { try await harness.registerDevice(app, number: number) }
+        // The schedule's waits (jitter fixed at the middle): 5 s, 1 min, 5 min, 30 min.
+        for wait in [0, 5, 60, 300, 1_800] as [TimeInterval] {
+            harness.advance(wait)
+            try await fixture.runOnce(dispatcher)
+        }
+        try await fixture.runOnce(dispatcher)
+        #expect(try fixture.batches(to: Self.url).map(\.events.count) == [2, 2, 2, 2, 2, 1])
+        let text = await harness.request("GET", "/metrics", key: nil).text
+        for line in [
+            #"notibase_webhook_requests_total{outcome="5xx"} 1"#, #"notibase_webhook_requests_total{outcome="timed_out"} 1"#,
+            #"notibase_webhook_requests_total{outcome="failed"} 1"#, #"notibase_webhook_requests_total{outcome="3xx"} 1"#,
+            #"notibase_webhook_requests_total{outcome="2xx"} 2"#, "notibase_webhook_events_delivered_total 3",
+            #"notibase_webhook_request_duration_seconds_count{outcome="2xx"} 2"#, "notibase_webhook_requests_on_kept_connections_total 0",
+        ] {
+            #expect(text.contains("\n" + line + "\n"), "\(line)")
+        }
+        #expect(!text.contains("hooks.example.com"))
+        #expect(Metrics.webhookOutcome(.answered(status: 101, retryAfter: nil)) == "other")
+        #expect(Metrics.webhookOutcome(.refused(WebhookURLRefusal(reason: .forbiddenAddress, detail: "10.0.0.1"))) == "refused")
+    }
+
     /// A million-device send is two thousand batches to each endpoint: after a batch is delivered
     /// the loop looks again at once. It waited for its interval between batches (200 ms in a
     /// server), so an endpoint got at most 2,500 events a second.

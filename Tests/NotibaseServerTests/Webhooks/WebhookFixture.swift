@@ -17,15 +17,17 @@ struct WebhookFixture {
 
     /// Batches of `batchSize` events, grown while more are waiting only to `behindBatchSize` and
     /// `behindBatchBytes` when a test gives them.
-    func dispatcher(batchSize: Int = 500, batchWait: Duration = .zero, behindBatchSize: Int? = nil, behindBatchBytes: Int? = nil) throws -> WebhookDispatcher {
+    func dispatcher(
+        batchSize: Int = 500, batchWait: Duration = .zero, behindBatchSize: Int? = nil, behindBatchBytes: Int? = nil, metrics: Metrics? = nil
+    ) throws -> WebhookDispatcher {
         var options = WebhookDispatcher.Options()
         options.batchSize = batchSize
         options.batchWait = batchWait
         options.behindBatchSize = behindBatchSize ?? batchSize
         options.behindBatchBytes = behindBatchBytes ?? options.behindBatchBytes
         return WebhookDispatcher(
-            store: harness.store, transport: transport, box: try SecretBox(key: Harness.secretKey), clock: harness.time.wallClock, options: options,
-            random: { 0.5 })
+            store: harness.store, transport: transport, box: try SecretBox(key: Harness.secretKey), clock: harness.time.wallClock, metrics: metrics,
+            options: options, random: { 0.5 })
     }
 
     /// A new endpoint of `app` through the API: its ID and its secret.

@@ -164,9 +164,10 @@ import Testing
     @Test func theNextRequestGoesOnTheConnectionTheLastAnswerLeftOpen() async throws {
         let receiver = try await WebhookReceiver.start()
         let transport = Self.transport(receiver)
-        for path in ["/alive/status/200", "/alive/status/500", "/alive/chunked", "/alive/status/204"] {
+        for (index, path) in ["/alive/status/200", "/alive/status/500", "/alive/chunked", "/alive/status/204"].enumerated() {
             let attempt = await Self.post(transport, receiver.url(path))
             #expect(attempt.outcome == .answered(status: Int(path.split(separator: "/").last!) ?? 200, retryAfter: nil), "\(path)")
+            #expect(attempt.onKeptConnection == (index > 0), "\(path)")
         }
         let ports = try await Self.ports(receiver, ["/alive/status/200", "/alive/status/500", "/alive/chunked", "/alive/status/204"], count: 4)
         #expect(ports.count == 4 && Set(ports).count == 1, "one connection for all four: \(ports)")

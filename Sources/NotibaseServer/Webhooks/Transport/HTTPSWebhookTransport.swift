@@ -42,8 +42,8 @@ struct HTTPSWebhookTransport: WebhookTransport {
     func post(_ request: WebhookRequest) async -> WebhookAttempt {
         let start = ContinuousClock.now
         let deadline = start + request.timeout
-        func attempt(_ outcome: WebhookAttempt.Outcome, body: [UInt8] = []) -> WebhookAttempt {
-            WebhookAttempt(outcome: outcome, latency: .now - start, answerPrefix: Self.text(body))
+        func attempt(_ outcome: WebhookAttempt.Outcome, body: [UInt8] = [], onKeptConnection: Bool = false) -> WebhookAttempt {
+            WebhookAttempt(outcome: outcome, latency: .now - start, answerPrefix: Self.text(body), onKeptConnection: onKeptConnection)
         }
         let url: WebhookURL
         switch WebhookURL.parse(request.url, allowInsecure: allowInsecure) {
@@ -72,7 +72,7 @@ struct HTTPSWebhookTransport: WebhookTransport {
                 address: address, url: url, tls: context, request: head + request.body, deadline: deadline,
                 finish: { continuation.resume(returning: $0) }))
         }
-        return attempt(ending.outcome, body: ending.body)
+        return attempt(ending.outcome, body: ending.body, onKeptConnection: ending.onKeptConnection)
     }
 
     // MARK: The address policy

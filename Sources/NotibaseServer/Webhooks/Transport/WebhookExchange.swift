@@ -31,10 +31,12 @@ final class WebhookExchange {
         }
     }
 
-    /// How it ended: the outcome and the answer body's first bytes (raw, at most `maxBodyBytes`).
+    /// How it ended: the outcome, the answer body's first bytes (raw, at most `maxBodyBytes`), and
+    /// whether it ran on a kept connection.
     struct Ending: Sendable {
         var outcome: WebhookAttempt.Outcome
         var body: [UInt8] = []
+        var onKeptConnection = false
     }
 
     /// The largest answer head read (status line and headers).
@@ -282,7 +284,7 @@ final class WebhookExchange {
             if fd >= 0 { Glibc.close(fd) }
         }
         ssl = nil
-        if !wantsNewConnection { job.finish(Ending(outcome: outcome, body: body)) }
+        if !wantsNewConnection { job.finish(Ending(outcome: outcome, body: body, onKeptConnection: isReused)) }
     }
 
     /// The host and port, for messages (never the path or query).
