@@ -99,4 +99,15 @@ static inline int notibase_ssl_ctx_require_tls12(SSL_CTX *context) {
     return (int)SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
 }
 
+/// Allows TLS 1.2 at most (tests: a peer that can renegotiate); 1 on success.
+static inline int notibase_ssl_ctx_allow_at_most_tls12(SSL_CTX *context) {
+    return (int)SSL_CTX_set_max_proto_version(context, TLS1_2_VERSION);
+}
+
+/// Refuses a peer's request to renegotiate (TLS 1.2's HelloRequest): the connection goes on with
+/// its first handshake's keys, and no read or write waits on a second handshake.
+static inline void notibase_ssl_ctx_refuse_renegotiation(SSL_CTX *context) {
+    SSL_CTX_set_options(context, SSL_OP_NO_RENEGOTIATION);
+}
+
 #endif

@@ -1,7 +1,12 @@
+import COpenSSL
 import Foundation
 @testable import NotibaseServer
+import NotibaseSenders
 import NotibaseTestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The webhook transport against a real HTTPS receiver on loopback (Python, `Peers/`): what each
 /// kind of answer becomes, the deadline, the bounds on what is read, and signatures that the
@@ -240,5 +245,66 @@ import Testing
         #expect(reason.contains("not trusted"))
         try await waitUntil(timeout: .seconds(30)) { receiver.requests(to: "/alive/status/200").count >= 1 }
         #expect(receiver.requests(to: "/alive/status/200").count == 1)
+    }
+
+    /// A TLS 1.2 endpoint asks to renegotiate (a HelloRequest) while its connection is kept. The
+    /// client refuses: the connection stays fit, and the next request is written at once. Had the
+    /// client begun the second handshake, every write would wait on it, and the poller's thread,
+    /// told to wait until the socket could be written (at once), would try again without end until
+    /// the deadline, for every batch the endpoint chose.
+    @Test func aRequestToRenegotiateIsRefusedAndTheNextRequestGoesAtOnce() async throws {
+        let receiver = try await WebhookReceiver.start()  // for its certificate authority, certificate and key
+        let context = try WebhookTLSContext(trust: .certificateFile(receiver.caFile))
+        let (client, server, serverContext) = try Self.tls12Pair(clientContext: context.context, directory: receiver.directory.path)
+        defer { SSL_free(server); SSL_CTX_free(serverContext) }
+        #expect(SSL_renegotiate(server) == 1)
+        _ = SSL_do_handshake(server)  // sends the HelloRequest
+        let connection = WebhookConnection(
+            fd: SSL_get_fd(client), ssl: client, key: .init(address: IPAddress("127.0.0.1")!, port: 443, host: "localhost", tls: ObjectIdentifier(context)),
+            idleSince: .now, context: context)
+        defer { connection.close() }
+        #expect(connection.isStillOpen())
+        var byte = UInt8(ascii: "P")
+        #expect(SSL_write(client, &byte, 1) == 1)
+    }
+
+    /// And a client context that would renegotiate: the kept connection is not taken, since a
+    /// handshake is under way on it.
+    @Test func aKeptConnectionMidHandshakeIsNotTaken() async throws {
+        let receiver = try await WebhookReceiver.start()
+        guard let willing = SSL_CTX_new(TLS_client_method()) else { throw OpenSSLFailure("SSL_CTX_new") }
+        defer { SSL_CTX_free(willing) }
+        let (client, server, serverContext) = try Self.tls12Pair(clientContext: willing, directory: receiver.directory.path)
+        defer { SSL_free(server); SSL_CTX_free(serverContext) }
+        #expect(SSL_renegotiate(server) == 1)
+        _ = SSL_do_handshake(server)
+        let connection = WebhookConnection(
+            fd: SSL_get_fd(client), ssl: client, key: .init(address: IPAddress("127.0.0.1")!, port: 443, host: "localhost", tls: nil),
+            idleSince: .now, context: nil)
+        defer { connection.close() }
+        #expect(!connection.isStillOpen())
+    }
+
+    /// A client session on `clientContext` and a TLS 1.2 server session (the receiver's certificate
+    /// and key in `directory`) over a socket pair, both past their handshake.
+    private static func tls12Pair(clientContext: OpaquePointer, directory: String) throws -> (client: OpaquePointer, server: OpaquePointer, serverContext: OpaquePointer) {
+        guard let serverContext = SSL_CTX_new(TLS_server_method()) else { throw OpenSSLFailure("SSL_CTX_new") }
+        guard SSL_CTX_use_certificate_chain_file(serverContext, directory + "/server-cert.pem") == 1,
+              SSL_CTX_use_PrivateKey_file(serverContext, directory + "/server-key.pem", SSL_FILETYPE_PEM) == 1,
+              notibase_ssl_ctx_allow_at_most_tls12(serverContext) == 1 else { throw OpenSSLFailure("the test server's context") }
+        var fds: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &fds) == 0,
+              let client = SSL_new(clientContext), let server = SSL_new(serverContext) else { throw OpenSSLFailure("a socket pair and sessions") }
+        SSL_set_fd(client, fds[0])
+        SSL_set_connect_state(client)
+        SSL_set_fd(server, fds[1])
+        SSL_set_accept_state(server)
+        var (clientDone, serverDone) = (false, false)
+        for _ in 0..<100 where !(clientDone && serverDone) {
+            if !clientDone { clientDone = SSL_do_handshake(client) == 1 }
+            if !serverDone { serverDone = SSL_do_handshake(server) == 1 }
+        }
+        guard clientDone, serverDone, SSL_version(client) == TLS1_2_VERSION else { throw OpenSSLFailure("the TLS 1.2 handshake") }
+        return (client, server, serverContext)
     }
 }

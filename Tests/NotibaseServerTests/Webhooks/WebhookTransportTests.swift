@@ -202,6 +202,11 @@ import Glibc
         #expect(end("4\r\nWiki\r\n0\r\nX-Trailer: 1\r\n") == nil)
         #expect(end("4\r\nWikiXX0\r\n\r\n") == nil)
         #expect(end("zz\r\n") == nil)
+        // Hex digits only (RFC 9112, 7.1): a sign or another kind of space is no size.
+        #expect(end("+4\r\nWiki\r\n0\r\n\r\n") == nil)
+        #expect(end("-0\r\n\r\n") == nil)
+        #expect(end("\u{85}0\r\n\r\n") == nil)
+        #expect(end("4 ;name=value\r\nWiki\r\n0\r\n\r\n") == 26)
     }
 
     /// A chunk size is the endpoint's text: one near Int.max (a hostile endpoint's) is a size

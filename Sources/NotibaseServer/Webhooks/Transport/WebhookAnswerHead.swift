@@ -86,12 +86,15 @@ struct WebhookAnswerHead: Equatable {
         return nil
     }
 
-    /// The size on the chunk line at `index` (extensions after `;` ignored) and where its data
-    /// starts; nil when the line is not all there or is not a size.
+    /// The size on the chunk line at `index` (hex digits, then extensions after `;`, ignored) and
+    /// where its data starts; nil when the line is not all there or is not a size.
     private static func chunkSize(in raw: [UInt8], at index: Int) -> (size: Int, start: Int)? {
         guard index < raw.endIndex, let lineEnd = raw[index...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-        let sizeText = String(decoding: raw[index..<lineEnd], as: UTF8.self).split(separator: ";").first?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        guard let size = Int(sizeText, radix: 16), size >= 0 else { return nil }
+        var line = raw[index..<lineEnd]
+        if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        let digits = line.prefix { $0 != UInt8(ascii: ";") }.drop { $0 == 0x20 || $0 == 0x09 }.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
+        let isHex = { (byte: UInt8) in (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte) }
+        guard !digits.isEmpty, digits.allSatisfy(isHex), let size = Int(String(decoding: digits, as: UTF8.self), radix: 16) else { return nil }
         return (size, lineEnd + 1)
     }
 }

@@ -34,11 +34,14 @@ struct WebhookConnection {
     func isStillOpen() -> Bool {
         if let ssl {
             // A TLS record that is not data (a session ticket, a key update) is taken in and the read
-            // wants more: still open. Data, a close_notify or an error: not.
+            // wants more: still open. Data, a close_notify, an error, or a handshake the peer
+            // started (a renegotiation, which the context refuses anyway): not.
             OpenSSLFailure.clearQueue()
             var byte: UInt8 = 0
             let result = SSL_read(ssl, &byte, 1)
-            return result <= 0 && SSL_get_error(ssl, result) == SSL_ERROR_WANT_READ
+            let open = result <= 0 && SSL_get_error(ssl, result) == SSL_ERROR_WANT_READ && SSL_in_init(ssl) == 0
+            OpenSSLFailure.clearQueue()
+            return open
         }
         var byte: UInt8 = 0
         let result = recv(fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))

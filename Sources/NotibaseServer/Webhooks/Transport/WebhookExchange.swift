@@ -62,6 +62,10 @@ final class WebhookExchange {
     private var phase = Phase.connecting
     private var ssl: OpaquePointer?
     private var handshakeWantsWrite = false
+    /// Which way the last TLS read or write said it must wait, when not the phase's own (a write
+    /// that needs a record read first, or a read that needs to write): polling the phase's own way
+    /// would wake at once, again and again, or never.
+    private var tlsWaits: Int16?
     private var sent = 0
     /// Bytes read and not yet taken as a head.
     private var received: [UInt8] = []
@@ -101,15 +105,16 @@ final class WebhookExchange {
     }
 
     deinit {
-        if phase != .done { finish(.failed(reason: "the exchange was dropped")) }
+        if phase != .done { finish(.failed(reason: "the exchange was dropped"), mayRetry: false) }
     }
 
     /// What poll should wait for.
     var events: Int16 {
         switch phase {
-        case .connecting, .sending: Int16(POLLOUT)
+        case .connecting: Int16(POLLOUT)
+        case .sending: tlsWaits ?? Int16(POLLOUT)
         case .handshaking: handshakeWantsWrite ? Int16(POLLOUT) : Int16(POLLIN)
-        case .reading: Int16(POLLIN)
+        case .reading: tlsWaits ?? Int16(POLLIN)
         case .done: 0
         }
     }
@@ -260,21 +265,30 @@ final class WebhookExchange {
         if let ssl {
             OpenSSLFailure.clearQueue()
             let result = write ? SSL_write(ssl, pointer, Int32(count)) : SSL_read(ssl, pointer, Int32(count))
+            tlsWaits = nil
             if result > 0 { return Int(result) }
-            let error = SSL_get_error(ssl, result)
-            return error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE ? 0 : nil
+            switch SSL_get_error(ssl, result) {
+            case SSL_ERROR_WANT_READ:
+                tlsWaits = Int16(POLLIN)
+                return 0
+            case SSL_ERROR_WANT_WRITE:
+                tlsWaits = Int16(POLLOUT)
+                return 0
+            default:
+                return nil
+            }
         }
         let result = write ? send(fd, pointer, count, Int32(MSG_NOSIGNAL)) : recv(fd, pointer, count, 0)
         if result > 0 { return result }
         return result < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) ? 0 : nil
     }
 
-    private func finish(_ outcome: WebhookAttempt.Outcome, body: [UInt8] = [], keeping: Bool = false) {
+    private func finish(_ outcome: WebhookAttempt.Outcome, body: [UInt8] = [], keeping: Bool = false, mayRetry: Bool = true) {
         guard phase != .done else { return }
         // A kept connection the peer had closed fails before any answer byte: the job goes again
         // on a new connection, within its deadline. (The request may have reached the peer before
         // it closed; a batch sent twice is what receivers deduplicate.)
-        let closedWhileIdle = isReused && totalRead == 0 && (phase == .sending || phase == .reading)
+        let closedWhileIdle = mayRetry && isReused && totalRead == 0 && (phase == .sending || phase == .reading)
         if case .failed = outcome, closedWhileIdle { wantsNewConnection = true }
         phase = .done
         if keeping {

@@ -20,6 +20,10 @@ final class WebhookTLSContext: @unchecked Sendable {
         OpenSSLFailure.clearQueue()
         context = try OpenSSLFailure.check(SSL_CTX_new(TLS_client_method()), "creating a TLS context")
         notibase_ssl_ctx_set_nonblocking_modes(context)
+        // An endpoint asking to renegotiate while a kept connection waits would make the next
+        // request's write wait on a handshake the endpoint never finishes, and the poller's thread
+        // retry it without end (decision 0045).
+        notibase_ssl_ctx_refuse_renegotiation(context)
         do {
             try OpenSSLFailure.check(notibase_ssl_ctx_require_tls12(context), "requiring TLS 1.2 or later")
             SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
