@@ -186,6 +186,7 @@ import Glibc
         ("HTTP/1.1 200 OK\r\nContent-Length: 2, 2", false), ("HTTP/1.1 200 OK\r\nContent-Length: -2", false),
         ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip", false), ("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked", false),
         ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked", true), ("HTTP/1.1 200 OK\r\nContent-Length: 2", true),
+        ("HTTP/1.1 200 OK\r\nConnection:\r\n close\r\nContent-Length: 2", false), ("HTTP/1.1 200 OK\r\nX-A: 1\r\n\tContent-Length: 9", false),
     ])
     func anAnswerKeepsItsConnectionOnlyInHTTP11WithoutClose(head: String, keeps: Bool) throws {
         #expect(try #require(WebhookAnswerHead(ArraySlice(head.utf8))).keepsConnection == keeps)

@@ -30,6 +30,9 @@ struct WebhookAnswerHead: Equatable {
         var lengths = 0
         var codings: [String] = []
         for line in lines.dropFirst() {
+            // A line folded onto the one before (obsolete, RFC 9112 5.2) could carry `close` or a
+            // length this parser would not see: such an answer is read, and its connection closed.
+            if line.first == " " || line.first == "\t" { closes = true }
             guard let colon = line.firstIndex(of: ":") else { continue }
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             switch line[..<colon].lowercased() {
