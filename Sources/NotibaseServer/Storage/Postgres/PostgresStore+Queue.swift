@@ -90,7 +90,7 @@ extension PostgresStore {
                 FROM jsonb_to_recordset($3::jsonb)
                     AS r(id text, device bigint, platform text, variant text, state text, due bigint, attempts integer, moment bigint, scheduled bigint, schedule text)
                 RETURNING id, seq, attempts
-                """, [.int(messageSeq), .int(written), .text(try Self.json(rows)), .int(now), .int(writes.cursor), .text(writes.state.rawValue)])
+                """, [.int(messageSeq), .int(written), .text(NewDelivery.recordset(rows)), .int(now), .int(writes.cursor), .text(writes.state.rawValue)])
                 .map { (id: $0.text(0), seq: $0.int(1), attempts: $0.int(2)) }
                 .reduce(into: [String: Int]()) { numbers, row in
                     if row.attempts > 0 { numbers[row.id] = row.seq }
@@ -116,7 +116,10 @@ extension PostgresStore {
                 INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail)
                 SELECT d.seq, d.created_at, 'failed', $1, r.detail FROM jsonb_to_recordset($2::jsonb) AS r(id text, detail text)
                 JOIN deliveries d ON d.id = r.id AND d.created_at = $3
-                """, [.int(written), .text(try Self.json(failures)), .int(written)])
+                """, [.int(written), .text(RecordsetJSON.of(failures) { failure, json in
+                    json.field("id", failure.id)
+                    json.field("detail", failure.detail)
+                }), .int(written)])
         }
         if let pacing = writes.pacing {
             try connection.run("UPDATE messages SET pacing = $1 WHERE seq = $2", [.text(try StoredJSON.encode(pacing)), .int(messageSeq)])
@@ -154,7 +157,7 @@ extension PostgresStore {
 
     /// A delivery to write, as the batch's statement reads it: what is as most rows have it
     /// (queued, due now, no attempt) is left out, to keep the batch's text short.
-    private struct NewDelivery: Encodable {
+    struct NewDelivery: Encodable {
         var id: String
         var device: Int
         var platform: String
@@ -173,9 +176,25 @@ extension PostgresStore {
             attempts = row.attempts == 0 ? nil : row.attempts
             (moment, scheduled, schedule) = (row.moment, row.scheduled, row.schedule)
         }
+
+        /// `rows` for the fan-out's `jsonb_to_recordset`, as JSONEncoder wrote them.
+        static func recordset(_ rows: [NewDelivery]) -> String {
+            RecordsetJSON.of(rows, bytesPerRow: 96) { row, json in
+                json.field("id", row.id)
+                json.field("device", row.device)
+                json.field("platform", row.platform)
+                json.field("variant", row.variant)
+                json.field("state", row.state)
+                json.field("due", row.due)
+                json.field("attempts", row.attempts)
+                json.field("moment", row.moment)
+                json.field("scheduled", row.scheduled)
+                json.field("schedule", row.schedule)
+            }
+        }
     }
 
-    private struct Failure: Encodable {
+    private struct Failure {
         var id: String
         var detail: String
     }
@@ -248,10 +267,18 @@ extension PostgresStore {
     /// devices' deactivations, when there are any), then the messages' completion after it
     /// (``completeAfterCommit(messageSeqs:now:)``).
     func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
-        let rows = try Self.json(updates.map { Outcome(seq: $0.seq, state: $0.state.rawValue, dueAt: $0.dueAt, providerID: $0.providerID) })
-        let events = try Self.json(updates.filter { $0.state != .sent }.map { Event(seq: $0.seq, event: $0.event, detail: $0.detail?.stored) })
-        let deactivated = updates.compactMap { update in update.deactivateDevice.map { Deactivation(seq: $0.seq, reason: $0.reason, at: $0.at) } }
-        let deactivations = try Self.json(deactivated)
+        let rows = Self.outcomes(updates)
+        let events = RecordsetJSON.of(updates.lazy.filter { $0.state != .sent }) { update, json in
+            json.field("seq", update.seq)
+            json.field("event", update.event)
+            json.field("detail", update.detail?.stored)
+        }
+        let deactivated = updates.compactMap(\.deactivateDevice)
+        let deactivations = RecordsetJSON.of(deactivated) { device, json in
+            json.field("seq", device.seq)
+            json.field("reason", device.reason)
+            json.field("at", device.at)
+        }
         let sends = PostgresArray.bigints(updates.filter { $0.state == .sent }.map(\.seq))
         let lines = endpointsMayExist.load(ordering: .relaxed) ? Self.sendLines(updates) : SendLines()
         try await pool.transaction { connection in
@@ -339,23 +366,14 @@ extension PostgresStore {
         var lines = "{}"
     }
 
-    private struct Outcome: Encodable {
-        var seq: Int
-        var state: String
-        var dueAt: Int?
-        var providerID: String?
-    }
-
-    private struct Event: Encodable {
-        var seq: Int
-        var event: String
-        var detail: String?
-    }
-
-    private struct Deactivation: Encodable {
-        var seq: Int
-        var reason: String
-        var at: Int
+    /// The record's outcomes (`seq`, `state`, `dueAt`, `providerID`), one object an update.
+    static func outcomes(_ updates: [DeliveryUpdate]) -> String {
+        RecordsetJSON.of(updates, bytesPerRow: 96) { update, json in
+            json.field("seq", update.seq)
+            json.field("state", update.state.rawValue)
+            json.field("dueAt", update.dueAt)
+            json.field("providerID", update.providerID)
+        }
     }
 
     static func json(_ value: some Encodable) throws -> String {
