@@ -58,7 +58,7 @@ extension PostgresStore {
                     answers.append(try Self.upsert(connection, group[index]))
                 case .together(let range):
                     var written: [DeviceKey: RegisteredDevice] = [:]
-                    for (app, answer) in try connection.query(Self.upsertedRows, [.text(try Self.json(group[range].map(BulkRow.init)))])
+                    for (app, answer) in try connection.query(Self.upsertedRows, [.text(BulkRow.recordset(group[range].map(BulkRow.init)))])
                         .map({ ($0.text(17), RegisteredDevice(device: try Rows.device($0), created: $0.text(16) == "t")) }) {
                         written[DeviceKey(appID: app, platform: answer.device.platform, token: answer.device.token)] = answer
                     }
@@ -114,7 +114,7 @@ extension PostgresStore {
     func registerDevices(appID: String, _ registrations: [(DeviceUpsert, newID: String)], now: Int) async throws -> Int {
         let list = registrations.map { GroupedRegistration(appID: appID, upsert: $0.0, newID: $0.newID, now: now) }
         if RegistrationPlan(list).isOneStatement {
-            let rows = try Self.json(list.map(BulkRow.init))
+            let rows = BulkRow.recordset(list.map(BulkRow.init))
             return try await pool.transaction { connection in
                 try connection.query(Self.upsertedCounts, [.text(rows)]).first { $0.int(0) } ?? 0
             }
@@ -125,7 +125,7 @@ extension PostgresStore {
     }
 
     /// A registration as a row of ``manyUpserted(returning:)``.
-    private struct BulkRow: Encodable {
+    struct BulkRow: Encodable {
         var app: String
         var now: Int
         var id: String
@@ -155,6 +155,25 @@ extension PostgresStore {
             sdkVersion = registration.sdkVersion
             protectsVerifiedUsers = registration.protectsVerifiedUsers
             apnsEnvironment = registration.apnsEnvironment?.rawValue
+        }
+
+        /// `rows` for ``manyUpserted(returning:)``'s `jsonb_to_recordset`, as JSONEncoder wrote them.
+        static func recordset(_ rows: [BulkRow]) -> String {
+            RecordsetJSON.of(rows, bytesPerRow: 256) { row, json in
+                json.field("app", row.app)
+                json.field("now", row.now)
+                json.field("id", row.id)
+                json.field("platform", row.platform)
+                json.field("token", row.token)
+                json.field("externalUserID", row.externalUserID)
+                json.field("tags", row.tags)
+                json.field("locale", row.locale)
+                json.field("timeZone", row.timeZone)
+                json.field("appVersion", row.appVersion)
+                json.field("sdkVersion", row.sdkVersion)
+                json.field("protectsVerifiedUsers", row.protectsVerifiedUsers)
+                json.field("apnsEnvironment", row.apnsEnvironment)
+            }
         }
     }
 

@@ -39,6 +39,24 @@ struct RecordsetJSON {
         bytes.append(contentsOf: String(value).utf8)
     }
 
+    /// A boolean field.
+    mutating func field(_ key: StaticString, _ value: Bool) {
+        self.key(key)
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    /// A field holding an array of texts (a `jsonb` column), left out when nil.
+    mutating func field(_ key: StaticString, _ values: [String]?) {
+        guard let values else { return }
+        self.key(key)
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            JSONWriter.appendString(value, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     private mutating func key(_ key: StaticString) {
         if fields > 0 { bytes.append(UInt8(ascii: ",")) }
         fields += 1
