@@ -66,10 +66,9 @@ final class Metrics: Sendable {
     /// the endpoint took them (2xx), and whether it went on a kept connection.
     func recordWebhookRequest(_ attempt: WebhookAttempt, events: Int) {
         let outcome = Self.webhookOutcome(attempt.outcome)
-        let seconds = Double(attempt.latency.components.seconds) + Double(attempt.latency.components.attoseconds) / 1e18
         state.withLock { state in
             state.webhookRequests[outcome, default: 0] += 1
-            state.webhookLatency[outcome, default: Histogram()].observe(seconds)
+            state.webhookLatency[outcome, default: Histogram()].observe(attempt.latency.seconds)
             if outcome == "2xx" { state.webhookEventsDelivered += events }
             if attempt.onKeptConnection { state.webhookKeptConnections += 1 }
         }

@@ -125,7 +125,7 @@ extension PostgresStore {
     }
 
     /// A registration as a row of ``manyUpserted(returning:)``.
-    struct BulkRow: Encodable {
+    private struct BulkRow {
         var app: String
         var now: Int
         var id: String
@@ -157,7 +157,7 @@ extension PostgresStore {
             apnsEnvironment = registration.apnsEnvironment?.rawValue
         }
 
-        /// `rows` for ``manyUpserted(returning:)``'s `jsonb_to_recordset`, as JSONEncoder wrote them.
+        /// `rows` for ``manyUpserted(returning:)``'s `jsonb_to_recordset`.
         static func recordset(_ rows: [BulkRow]) -> String {
             RecordsetJSON.of(rows, bytesPerRow: 256) { row, json in
                 json.field("app", row.app)

@@ -157,7 +157,7 @@ extension PostgresStore {
 
     /// A delivery to write, as the batch's statement reads it: what is as most rows have it
     /// (queued, due now, no attempt) is left out, to keep the batch's text short.
-    struct NewDelivery: Encodable {
+    private struct NewDelivery {
         var id: String
         var device: Int
         var platform: String
@@ -177,7 +177,7 @@ extension PostgresStore {
             (moment, scheduled, schedule) = (row.moment, row.scheduled, row.schedule)
         }
 
-        /// `rows` for the fan-out's `jsonb_to_recordset`, as JSONEncoder wrote them.
+        /// `rows` for the fan-out's `jsonb_to_recordset`.
         static func recordset(_ rows: [NewDelivery]) -> String {
             RecordsetJSON.of(rows, bytesPerRow: 96) { row, json in
                 json.field("id", row.id)
@@ -374,9 +374,5 @@ extension PostgresStore {
             json.field("dueAt", update.dueAt)
             json.field("providerID", update.providerID)
         }
-    }
-
-    static func json(_ value: some Encodable) throws -> String {
-        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
     }
 }

@@ -104,10 +104,11 @@ struct WebhookConnectionPool {
     mutating func closeExpired(now: ContinuousClock.Instant) {
         guard count > 0 else { return }
         for (key, connections) in idle {
-            let (expired, open) = (connections.filter { now - $0.idleSince >= Self.idleLimit }, connections.filter { now - $0.idleSince < Self.idleLimit })
+            // Oldest first: the expired ones lead.
+            let expired = connections.prefix { now - $0.idleSince >= Self.idleLimit }
             guard !expired.isEmpty else { continue }
             for connection in expired { connection.close() }
-            idle[key] = open.isEmpty ? nil : open
+            idle[key] = expired.count == connections.count ? nil : Array(connections.dropFirst(expired.count))
             count -= expired.count
         }
     }

@@ -27,7 +27,7 @@ final class WebhookExchange {
 
         /// Which kept connections may carry it.
         var connectionKey: WebhookConnection.Key {
-            WebhookConnection.Key(address: address, port: url.port, host: url.host.lowercased(), tls: tls.map { ObjectIdentifier($0) })
+            WebhookConnection.Key(address: address, port: url.port, host: url.host, tls: tls.map { ObjectIdentifier($0) })
         }
     }
 
