@@ -110,4 +110,11 @@ static inline void notibase_ssl_ctx_refuse_renegotiation(SSL_CTX *context) {
     SSL_CTX_set_options(context, SSL_OP_NO_RENEGOTIATION);
 }
 
+/// Offers only these key-exchange groups (a colon-separated list such as "X25519:P-256"), in TLS 1.3
+/// as in TLS 1.2's ECDHE: OpenSSL's default list also offers finite-field groups up to 8,192 bits,
+/// whose exchange costs the client a large modular exponentiation; 1 on success.
+static inline int notibase_ssl_ctx_set_groups(SSL_CTX *context, const char *groups) {
+    return (int)SSL_CTX_set1_groups_list(context, groups);
+}
+
 #endif

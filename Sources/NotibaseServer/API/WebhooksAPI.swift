@@ -53,10 +53,10 @@ enum WebhooksAPI {
         }
 
         /// Checks what is given; the URL with the transport's address policy.
-        func checked(_ context: APIContext) async throws -> WebhookEndpointChange {
+        func checked(_ context: APIContext, appID: String) async throws -> WebhookEndpointChange {
             if let url {
                 guard url.utf8.count <= 2_048 else { throw APIError.invalid("url", "must be at most 2048 bytes") }
-                if let refusal = await context.webhookTransport.refusal(of: url) {
+                if let refusal = await context.webhookTransport.refusal(of: url, appID: appID) {
                     throw APIError.invalid("url", "is refused (\(refusal.reason.rawValue)): \(refusal.detail)")
                 }
             }
@@ -116,7 +116,7 @@ enum WebhooksAPI {
                 throw APIError(status: 400, code: "missing_field", message: "url is required: the https URL events are sent to", field: "url")
             }
             guard body.enabled == nil else { throw APIError.invalid("enabled", "is set with PATCH; a new endpoint is enabled") }
-            let change = try await body.checked(context)
+            let change = try await body.checked(context, appID: appID)
             let (record, secret) = try await webhooks.create(appID: appID, url: url, types: change.types ?? nil, description: change.description ?? nil)
             return JSON.response(status: 201, EndpointBody(record, secret: secret))
         }
@@ -138,7 +138,7 @@ enum WebhooksAPI {
 
         router.add(.patch, "/v1/webhooks/{webhookId}") { request, parameters in
             let appID = try await context.appID(request)
-            let change = try await JSON.decode(EndpointChangeBody.self, from: request).checked(context)
+            let change = try await JSON.decode(EndpointChangeBody.self, from: request).checked(context, appID: appID)
             guard let record = try await webhooks.update(appID: appID, id: try parameters["webhookId"], change) else { throw notFound }
             return JSON.response(status: 200, EndpointBody(record))
         }

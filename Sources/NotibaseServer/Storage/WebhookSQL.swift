@@ -63,16 +63,44 @@ enum WebhookSQL {
         "DELETE FROM webhook_outbox WHERE app_id = \(p(1)) AND NOT EXISTS (SELECT 1 FROM webhook_endpoints WHERE app_id = \(p(1)))"
     }
 
-    /// The enabled endpoints with something to send and due at `now`, nobody's lease running.
-    static func dueEndpoints(now: String, limit: String) -> String {
-        """
-        SELECT e.seq FROM webhook_endpoints e
-        WHERE e.enabled = 1 AND (e.lease_until IS NULL OR e.lease_until <= CAST(\(now) AS BIGINT))
-            AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= CAST(\(now) AS BIGINT))
-            AND (e.batch_id IS NOT NULL OR EXISTS (
-                SELECT 1 FROM webhook_events w WHERE w.app_id = e.app_id AND w.seq > e.cursor AND (w.endpoint_id IS NULL OR w.endpoint_id = e.id)))
-        ORDER BY coalesce(e.next_attempt_at, 0), e.seq LIMIT CAST(\(limit) AS BIGINT)
-        """
+    /// The endpoints to lease: enabled, with something to send, due at `now`, nobody's lease
+    /// running; taken in turns across apps, so that no app holds more than its share of `owner`'s
+    /// `slots` while other apps wait (issue 43, docs/decisions/0037).
+    ///
+    /// - An endpoint's place in its app's line: how long it has been due (its retry time, or when
+    ///   its last lease ended), so one just answered goes behind those waiting, never to the front.
+    /// - Its turn: that place plus the endpoints of its app `owner` holds now; the first turns of
+    ///   every app come before any app's second.
+    /// - An app's share: `slots` divided among the apps with an endpoint due or held by `owner`,
+    ///   at least one each; a turn past it waits.
+    ///
+    /// `locking` ends the statement (PostgreSQL's `FOR UPDATE OF e SKIP LOCKED`).
+    static func dueEndpoints(owner: String, now: String, limit: String, slots: String, locking: String = "") -> String {
+        let at = "CAST(\(now) AS BIGINT)"
+        let held = "h.lease_owner = CAST(\(owner) AS TEXT) AND h.lease_until > \(at)"
+        let due = """
+            d.enabled = 1 AND (d.lease_until IS NULL OR d.lease_owner IS NULL OR d.lease_until <= \(at))
+                AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= \(at))
+                AND (d.batch_id IS NOT NULL OR EXISTS (
+                    SELECT 1 FROM webhook_events w WHERE w.app_id = d.app_id AND w.seq > d.cursor AND (w.endpoint_id IS NULL OR w.endpoint_id = d.id)))
+            """
+        return """
+            SELECT e.seq FROM webhook_endpoints e JOIN (
+                SELECT r.seq, r.since, r.place + (SELECT count(*) FROM webhook_endpoints h WHERE h.app_id = r.app_id AND \(held)) AS turn
+                FROM (
+                    SELECT d.seq, d.app_id, coalesce(d.next_attempt_at, d.lease_until, 0) AS since,
+                        row_number() OVER (PARTITION BY d.app_id ORDER BY coalesce(d.next_attempt_at, d.lease_until, 0), d.seq) AS place
+                    FROM webhook_endpoints d WHERE \(due)
+                ) r
+            ) t ON t.seq = e.seq
+            WHERE t.turn = 1 OR t.turn * (
+                SELECT count(*) FROM (
+                    SELECT d.app_id FROM webhook_endpoints d WHERE \(due)
+                    UNION SELECT h.app_id FROM webhook_endpoints h WHERE \(held)
+                ) a
+            ) <= CAST(\(slots) AS BIGINT)
+            ORDER BY t.turn, t.since, e.seq LIMIT CAST(\(limit) AS BIGINT) \(locking)
+            """
     }
 
     static func attemptValues(_ attempt: WebhookAttemptRecord) -> [Value] {
@@ -88,15 +116,17 @@ enum WebhookSQL {
         """
     }
 
-    /// The assignments of a ``WebhookDispatchState`` (parameters 4 to 12: release, then ``stateValues(_:)``).
+    /// The assignments of a ``WebhookDispatchState`` (parameters 4 to 12: when the lease ends, null
+    /// to keep it, then ``stateValues(_:)``). An ended lease keeps its end (`lease_until`, with no
+    /// owner): the endpoint's place in its app's line (``dueEndpoints(owner:now:limit:slots:locking:)``).
     static func stateAssignments(parameter p: (Int) -> String) -> String {
-        let release = "CAST(\(p(4)) AS INTEGER) = 1"
+        let release = "CAST(\(p(4)) AS BIGINT) IS NOT NULL"
         return """
             cursor = CAST(\(p(5)) AS BIGINT), batch_id = CAST(\(p(6)) AS TEXT), batch_last = CAST(\(p(7)) AS BIGINT),
             batch_attempts = CAST(\(p(8)) AS INTEGER), next_attempt_at = CAST(\(p(9)) AS BIGINT), failing_since = CAST(\(p(10)) AS BIGINT),
             enabled = CAST(\(p(11)) AS INTEGER), disabled_reason = CAST(\(p(12)) AS TEXT),
             lease_owner = CASE WHEN \(release) THEN NULL ELSE lease_owner END,
-            lease_until = CASE WHEN \(release) THEN NULL ELSE lease_until END
+            lease_until = CASE WHEN \(release) THEN CAST(\(p(4)) AS BIGINT) ELSE lease_until END
             """
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// information, and nothing is sent (each attempt fails, saying why, and is retried). The real
 /// transport replaces it where the server is wired.
 struct UnconnectedWebhookTransport: WebhookTransport {
-    func refusal(of url: String) async -> WebhookURLRefusal? {
+    func refusal(of url: String, appID: String) async -> WebhookURLRefusal? {
         guard let parts = URLComponents(string: url), let host = parts.host, !host.isEmpty, parts.user == nil, parts.password == nil,
               url.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value != 0x7f }) else {
             return WebhookURLRefusal(reason: .malformed, detail: "not a URL with a host (and no user information)")

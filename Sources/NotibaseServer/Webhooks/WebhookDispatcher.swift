@@ -8,7 +8,8 @@ import NotibaseSenders
 /// A batch is fixed before it is first sent (its `webhook-id` and its last event are stored) and
 /// sent again as it was until it arrives or is given up: a node that dies while sending it leaves
 /// it to the next lease, which sends the same `webhook-id`. Each endpoint's batch is a task of its
-/// own, so a slow endpoint holds up only itself; at most ``Options/endpointsAtOnce`` are in flight.
+/// own, so a slow endpoint holds up only itself; at most ``Options/endpointsAtOnce`` are in flight,
+/// leased in turns across apps, each app within its share (``Options/sharedSlots``).
 actor WebhookDispatcher {
     struct Options: Sendable {
         /// The most events in one request while no more than that are waiting.
@@ -23,8 +24,14 @@ actor WebhookDispatcher {
         var batchWait: Duration = .seconds(1)
         /// One request's whole deadline.
         var timeout: Duration = .seconds(10)
-        /// Endpoints sent to at once (each one request at a time).
+        /// Endpoints sent to at once (each one request at a time), shared among the apps: an app
+        /// holds at most its share of ``sharedSlots`` (those divided among the apps with an endpoint
+        /// due or in flight here), and the rest are kept for an app whose endpoint comes due
+        /// while others are busy (issue 43).
         var endpointsAtOnce = 32
+        /// The slots the apps' shares divide: all but a quarter of ``endpointsAtOnce`` (at least
+        /// one), kept so that an app arriving never waits for another app's slow endpoints.
+        var sharedSlots: Int { max(1, endpointsAtOnce - max(1, endpointsAtOnce / 4)) }
         /// Rows the feed moves in one transaction.
         var feedBatch = 2_000
         /// How long the stream keeps an event (nil: until the app or its endpoints go).
@@ -136,7 +143,7 @@ actor WebhookDispatcher {
     private func leaseDue(limit: Int) async throws -> [WebhookEndpointRecord] {
         guard limit > 0 else { return [] }
         let now = clock.milliseconds()
-        return try await store.leaseWebhookEndpoints(owner: owner, now: now, until: now + lease.milliseconds, limit: limit)
+        return try await store.leaseWebhookEndpoints(owner: owner, now: now, until: now + lease.milliseconds, limit: limit, slots: options.sharedSlots)
     }
 
     /// Sends a leased endpoint its batch (fixing the next one first when none is in flight), and
@@ -257,7 +264,7 @@ actor WebhookDispatcher {
             return (body, try WebhookSignature.header(id: batchID, timestamp: sentAt / 1_000, body: body, keys: keys))
         }
         let request = WebhookRequest(
-            url: endpoint.url,
+            appID: endpoint.appID, url: endpoint.url,
             headers: [("webhook-id", batchID), ("webhook-timestamp", String(sentAt / 1_000)), ("webhook-signature", signature)],
             body: body, timeout: options.timeout)
         let answer = await transport.post(request)
@@ -283,7 +290,8 @@ actor WebhookDispatcher {
     }
 
     private func save(_ endpoint: WebhookEndpointRecord, _ state: WebhookDispatchState, attempt: WebhookAttemptRecord?, release: Bool) async throws -> Bool {
-        try await store.saveWebhookDispatch(endpointID: endpoint.id, owner: owner, revision: endpoint.revision, state, attempt: attempt, release: release)
+        try await store.saveWebhookDispatch(
+            endpointID: endpoint.id, owner: owner, revision: endpoint.revision, state, attempt: attempt, release: release, now: clock.milliseconds())
     }
 
     /// The endpoint's secret, and the one it replaced while that one still signs.

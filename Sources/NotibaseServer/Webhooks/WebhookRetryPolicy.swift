@@ -12,7 +12,7 @@ struct WebhookRetryPolicy: Sendable {
     var giveUpAfter: Duration = .seconds(3 * 24 * 3_600)
     /// Tries of a batch answered with a 4xx other than 408, 409 and 429 before it is given up.
     var finalAnswerTries = 3
-    /// The longest `Retry-After` honoured.
+    /// The longest `Retry-After` honoured; a shorter wait than the schedule's is not.
     var longestRetryAfter: Duration = .seconds(24 * 3_600)
 
     /// The state after an attempt of the batch in flight (`state.batchLast` set) that ended with
@@ -38,7 +38,10 @@ struct WebhookRetryPolicy: Sendable {
         var wait = delays[min(next.batchAttempts, delays.count) - 1].milliseconds
         wait = Int(Double(wait) * (1 - jitter + 2 * jitter * random))
         if case .answered(429, let retryAfter?) = outcome {
-            wait = min(retryAfter, longestRetryAfter).milliseconds
+            // It may lengthen the wait, never shorten it: `Retry-After: 0` (or a date past) made
+            // every attempt the next at once, a write each and the attempts log overwritten in
+            // seconds (issue 43).
+            wait = max(wait, min(retryAfter, longestRetryAfter).milliseconds)
         }
         let at = min(now + wait, failingSince + giveUpAfter.milliseconds)
         next.nextAttemptAt = at

@@ -5,7 +5,8 @@
 protocol WebhookTransport: Sendable {
     /// Why `url` may not be registered as an endpoint (its scheme, host and port, and the
     /// addresses its name resolves to now), or nil when it may.
-    func refusal(of url: String) async -> WebhookURLRefusal?
+    /// `appID` is the app asking: its lookups are bounded apart from other apps'.
+    func refusal(of url: String, appID: String) async -> WebhookURLRefusal?
 
     /// Sends one POST. Never throws: every failure is an outcome.
     func post(_ request: WebhookRequest) async -> WebhookAttempt
@@ -13,6 +14,8 @@ protocol WebhookTransport: Sendable {
 
 /// One signed request to an endpoint.
 struct WebhookRequest: Sendable {
+    /// The app whose endpoint it is: its name lookups are bounded apart from other apps'.
+    var appID: String
     var url: String
     /// Sent as given, after the transport's own (`Host`, `Content-Length`, `Content-Type: application/json`).
     var headers: [(name: String, value: String)]
@@ -36,8 +39,17 @@ struct WebhookURLRefusal: Error, Sendable, Equatable {
     }
 
     var reason: Reason
-    /// Says which part of the URL, without echoing secrets it may carry.
+    /// Says which part of the URL, without echoing secrets it may carry, nor the addresses a
+    /// name resolves to.
     var detail: String
+
+    /// The setting that allows `http`, loopback and private addresses (`notibase serve`).
+    static let developmentFlag = "--webhook-allow-insecure"
+
+    /// A name that does not resolve, or not before the deadline: told alike.
+    static func unresolvable(_ host: String) -> WebhookURLRefusal {
+        WebhookURLRefusal(reason: .unresolvable, detail: "the host '\(host)' does not resolve")
+    }
 }
 
 /// What one POST became.

@@ -28,7 +28,7 @@ final class RecordingWebhookTransport: WebhookTransport {
 
     func requests(to url: String) -> [WebhookRequest] { requests.filter { $0.url == url } }
 
-    func refusal(of url: String) async -> WebhookURLRefusal? {
+    func refusal(of url: String, appID: String) async -> WebhookURLRefusal? {
         guard url.hasPrefix("https://") else { return WebhookURLRefusal(reason: .notHTTPS, detail: "the scheme must be https") }
         if url.contains("://internal") { return WebhookURLRefusal(reason: .forbiddenAddress, detail: "internal resolves to 10.0.0.1") }
         return nil

@@ -246,7 +246,7 @@ struct WebhookDispatcherTests {
         let app = try await fixture.harness.createApp()
         _ = try await fixture.endpoint(app, Self.url)
         let dispatcher = try fixture.dispatcher(batchSize: 2)
-        fixture.transport.answer(Self.url, [.answered(status: 500, retryAfter: nil), .timedOut, .answered(status: 429, retryAfter: .seconds(90))])
+        fixture.transport.answer(Self.url, [.answered(status: 500, retryAfter: nil), .timedOut, .answered(status: 429, retryAfter: .seconds(400))])
         for number in 1...3 { try await fixture.harness.registerDevice(app, number: number) }
         try await fixture.runOnce(dispatcher)
         // Not due again before the schedule's 5 s, even with more to send.
@@ -259,8 +259,9 @@ struct WebhookDispatcherTests {
         fixture.harness.advance(60)
         try await fixture.runOnce(dispatcher)
         #expect(fixture.transport.requests.count == 3)
-        // The 429's Retry-After (90 s), not the schedule's next wait (5 min).
-        fixture.harness.advance(89)
+        // The 429's Retry-After (400 s), longer than the schedule's next wait (5 min); a shorter
+        // one would not shorten it (WebhookRetryPolicyTests).
+        fixture.harness.advance(399)
         try await fixture.runOnce(dispatcher)
         #expect(fixture.transport.requests.count == 3)
         fixture.harness.advance(1)
@@ -333,12 +334,12 @@ struct WebhookDispatcherTests {
         // A node leases the endpoint, fixes its batch as the dispatcher does, and dies before sending it.
         try await WebhookFixture.settle(store)
         let now = fixture.harness.time.wallClock.milliseconds()
-        let endpoint = try #require(try await store.leaseWebhookEndpoints(owner: "dead", now: now, until: now + 60_000, limit: 1).first)
+        let endpoint = try #require(try await store.leaseWebhookEndpoints(owner: "dead", now: now, until: now + 60_000, limit: 1, slots: 32).first)
         let events = try await store.webhookEvents(appID: app.id, endpointID: endpoint.id, after: endpoint.dispatch.cursor, through: nil, limit: 500)
         var fixed = endpoint.dispatch
         fixed.batchID = "msg_fixedbythedeadnode"
         fixed.batchLast = try #require(events.last?.seq)
-        #expect(try await store.saveWebhookDispatch(endpointID: endpoint.id, owner: "dead", revision: endpoint.revision, fixed, attempt: nil, release: false))
+        #expect(try await store.saveWebhookDispatch(endpointID: endpoint.id, owner: "dead", revision: endpoint.revision, fixed, attempt: nil, release: false, now: 0))
         try await fixture.harness.registerDevice(app, number: 2)
         let other = try fixture.dispatcher()
         try await fixture.runOnce(other)

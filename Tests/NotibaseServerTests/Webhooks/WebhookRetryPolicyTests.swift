@@ -31,11 +31,28 @@ import NotibaseTestSupport
         #expect(low == 4_000 && high.map { (5_999...6_000).contains($0) } == true)
     }
 
-    @Test func retryAfterOnA429ReplacesTheWait() {
+    @Test func retryAfterOnA429LengthensTheWait() {
         let (_, retry) = policy.after(.answered(status: 429, retryAfter: .seconds(120)), inFlight, now: 1_000, random: 0.5)
         #expect(retry == 121_000)
         let capped = policy.after(.answered(status: 429, retryAfter: .seconds(10 * 86_400)), inFlight, now: 0, random: 0.5).nextRetryAt
         #expect(capped == 86_400_000)
+    }
+
+    /// `Retry-After: 0` (or an HTTP date already past, which reads as zero) never shortens the
+    /// schedule: the waits are the schedule's, as for any other failure, so an endpoint answering
+    /// 429 at once cannot make the dispatcher write an attempt every few milliseconds (issue 43).
+    @Test(arguments: [Duration.zero, .seconds(1)])
+    func aRetryAfterShorterThanTheScheduleIsNotTaken(retryAfter: Duration) {
+        var state = inFlight
+        var waits: [Int] = []
+        for _ in 0..<3 {
+            let (next, retry) = policy.after(.answered(status: 429, retryAfter: retryAfter), state, now: 0, random: 0.5)
+            waits.append(retry ?? -1)
+            state = next
+        }
+        #expect(waits == [5_000, 60_000, 300_000])
+        let soonest = policy.after(.answered(status: 429, retryAfter: retryAfter), inFlight, now: 0, random: 0).nextRetryAt
+        #expect(soonest == 4_000)
     }
 
     @Test(arguments: [400, 401, 404, 410, 422])

@@ -138,13 +138,13 @@ final class WebhookStorageContractTests: Sendable {
         let endpoint = try await endpoint(app)
         try await register(app, 1...1)
         try await feedAll()
-        #expect(try await store.leaseWebhookEndpoints(owner: "n1", now: 100, until: 200, limit: 10).map(\.id) == [endpoint.id])
-        #expect(try await store.leaseWebhookEndpoints(owner: "n2", now: 150, until: 250, limit: 10).isEmpty)
+        #expect(try await store.leaseWebhookEndpoints(owner: "n1", now: 100, until: 200, limit: 10, slots: 32).map(\.id) == [endpoint.id])
+        #expect(try await store.leaseWebhookEndpoints(owner: "n2", now: 150, until: 250, limit: 10, slots: 32).isEmpty)
         // Another owner cannot write through it.
         var state = endpoint.dispatch
         state.cursor = 99
-        #expect(try await !store.saveWebhookDispatch(endpointID: endpoint.id, owner: "n2", revision: endpoint.revision, state, attempt: nil, release: true))
-        #expect(try await store.leaseWebhookEndpoints(owner: "n2", now: 200, until: 300, limit: 10).map(\.id) == [endpoint.id])
+        #expect(try await !store.saveWebhookDispatch(endpointID: endpoint.id, owner: "n2", revision: endpoint.revision, state, attempt: nil, release: true, now: 0))
+        #expect(try await store.leaseWebhookEndpoints(owner: "n2", now: 200, until: 300, limit: 10, slots: 32).map(\.id) == [endpoint.id])
     }
 
     @Test func aChangeByTheAPIWinsOverTheDispatcherThatHeldTheEndpoint() async throws {
@@ -152,13 +152,13 @@ final class WebhookStorageContractTests: Sendable {
         _ = try await endpoint(app)
         try await register(app, 1...2)
         try await feedAll()
-        let leased = try #require(try await store.leaseWebhookEndpoints(owner: "n1", now: 100, until: 200, limit: 1).first)
+        let leased = try #require(try await store.leaseWebhookEndpoints(owner: "n1", now: 100, until: 200, limit: 1, slots: 32).first)
         let events = try await stream(app, leased.id)
         #expect(try await store.replayWebhookEvents(appID: app, id: leased.id, since: 0) == 2)
         var state = leased.dispatch
         state.cursor = try #require(events.last?.seq)
         let attempt = WebhookAttemptRecord(batchID: "msg_1", events: 2, at: 150, outcome: "answered", status: 200, latencyMilliseconds: 3, answer: "ok", nextRetryAt: nil)
-        #expect(try await !store.saveWebhookDispatch(endpointID: leased.id, owner: "n1", revision: leased.revision, state, attempt: attempt, release: true))
+        #expect(try await !store.saveWebhookDispatch(endpointID: leased.id, owner: "n1", revision: leased.revision, state, attempt: attempt, release: true, now: 0))
         // The attempt is in the log; the replay's cursor stands.
         #expect(try await store.webhookAttempts(appID: app, id: leased.id, limit: 10) == [attempt])
         #expect(try await store.webhookEndpoint(appID: app, id: leased.id)?.dispatch.cursor == (events.first?.seq ?? 0) - 1)
@@ -183,7 +183,7 @@ final class WebhookStorageContractTests: Sendable {
         let endpoint = try await endpoint(app)
         for number in 0..<(WebhookSQL.attemptsKept + 5) {
             let attempt = WebhookAttemptRecord(batchID: "msg_\(number)", events: 1, at: number, outcome: "timed_out", status: nil, latencyMilliseconds: 1, answer: "", nextRetryAt: nil)
-            _ = try await store.saveWebhookDispatch(endpointID: endpoint.id, owner: "n", revision: 0, endpoint.dispatch, attempt: attempt, release: true)
+            _ = try await store.saveWebhookDispatch(endpointID: endpoint.id, owner: "n", revision: 0, endpoint.dispatch, attempt: attempt, release: true, now: 0)
         }
         let kept = try #require(try await store.webhookAttempts(appID: app, id: endpoint.id, limit: 1_000))
         #expect(kept.count == WebhookSQL.attemptsKept && kept.first?.batchID == "msg_\(WebhookSQL.attemptsKept + 4)")

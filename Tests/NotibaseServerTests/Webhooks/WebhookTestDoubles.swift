@@ -25,6 +25,15 @@ final class ScriptedResolver: WebhookResolver {
     func lookups(of host: String) -> Int { counts.withLock { $0[host, default: 0] } }
 }
 
+/// A resolver that reads queries and never answers (within a test's time): a DNS server that
+/// drops them, as a hostile tenant's names can make the system's resolver wait for a minute.
+struct SilentResolver: WebhookResolver {
+    func addresses(of host: String) async -> [IPAddress] {
+        try? await Task.sleep(for: .seconds(600))
+        return []
+    }
+}
+
 /// The HTTPS receiver of `Peers/webhook_receiver.py` on a loopback port, with its own certificate
 /// authority (`caFile`). Stopped when released.
 final class WebhookReceiver: Sendable {

@@ -20,7 +20,7 @@ import Glibc
 
     private static func post(_ transport: HTTPSWebhookTransport, _ url: String, body: String = #"{"type":"webhook.test"}"#,
                              headers: [(name: String, value: String)] = [], timeout: Duration = .seconds(10)) async -> WebhookAttempt {
-        await transport.post(WebhookRequest(url: url, headers: headers, body: Array(body.utf8), timeout: timeout))
+        await transport.post(WebhookRequest(appID: "app", url: url, headers: headers, body: Array(body.utf8), timeout: timeout))
     }
 
     @Test func postsOverVerifiedTLSAndReadsTheAnswer() async throws {
@@ -156,7 +156,7 @@ import Glibc
     }
 
     private static func post(_ transport: HTTPSWebhookTransport, _ url: String) async -> WebhookAttempt {
-        await transport.post(WebhookRequest(url: url, headers: [("webhook-id", "msg_1")], body: Array(#"{"type":"webhook.test"}"#.utf8), timeout: .seconds(10)))
+        await transport.post(WebhookRequest(appID: "app", url: url, headers: [("webhook-id", "msg_1")], body: Array(#"{"type":"webhook.test"}"#.utf8), timeout: .seconds(10)))
     }
 
     /// The client ports of the logged requests to `paths`, in order, once there are `count`.

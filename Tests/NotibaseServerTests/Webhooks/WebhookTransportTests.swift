@@ -51,7 +51,7 @@ import Glibc
         ("https://nowhere.example.com/hook", .unresolvable),
     ])
     func refusesWhatIsNotAnHTTPSURLWithAHost(url: String, reason: WebhookURLRefusal.Reason) async throws {
-        let refusal = try #require(await Self.transport().refusal(of: url))
+        let refusal = try #require(await Self.transport().refusal(of: url, appID: "app"))
         #expect(refusal.reason == reason)
         #expect(!refusal.detail.contains("hunter2") && !refusal.detail.contains("alice") && !refusal.detail.contains("xxxx"))
     }
@@ -75,19 +75,35 @@ import Glibc
         "https://split.example.com/hook?key=s3cret", "https://internal.example.com:8443/hook?key=s3cret",
     ])
     func refusesEveryAddressThatIsNotPublic(url: String) async throws {
-        let refusal = try #require(await Self.transport().refusal(of: url))
+        let refusal = try #require(await Self.transport().refusal(of: url, appID: "app"))
         #expect(refusal.reason == .forbiddenAddress)
         #expect(!refusal.detail.contains("s3cret") && !refusal.detail.contains("/hook"))
         // And when a batch is posted there, nothing is sent.
-        let attempt = await Self.transport().post(WebhookRequest(url: url, headers: [], body: [], timeout: .seconds(5)))
+        let attempt = await Self.transport().post(WebhookRequest(appID: "app", url: url, headers: [], body: [], timeout: .seconds(5)))
         #expect(attempt.outcome == .refused(refusal))
     }
 
-    @Test func theDetailNamesTheAddressAndItsKind() async throws {
-        let refusal = try #require(await Self.transport().refusal(of: "https://split.example.com/hook"))
-        #expect(refusal.detail == "the host 'split.example.com' resolves to 10.0.0.5, a private address, not a public one")
-        let metadata = try #require(await Self.transport().refusal(of: "https://169.254.169.254/"))
-        #expect(metadata.detail.contains("cloud metadata"))
+    /// A refusal names the host and the kind of address, never the address a name resolves to:
+    /// any server key could otherwise map the names of the network the server sits in (issue 43).
+    /// Loopback and private addresses name the development setting that allows them.
+    @Test func theDetailNamesTheHostAndTheKindOfAddressNotTheAddress() async throws {
+        let refusal = try #require(await Self.transport().refusal(of: "https://split.example.com/hook", appID: "app"))
+        #expect(refusal.detail == "the host 'split.example.com' resolves to a private address, not a public one (--webhook-allow-insecure allows it, for development only)")
+        let mapped = try #require(await Self.transport().refusal(of: "https://internal.example.com/hook", appID: "app"))
+        #expect(!mapped.detail.contains("192.168") && mapped.detail.contains("private"))
+        let metadata = try #require(await Self.transport().refusal(of: "https://169.254.169.254/", appID: "app"))
+        #expect(metadata.detail == "the host 169.254.169.254 is a cloud metadata address, not a public one")
+        let http = try #require(await Self.transport().refusal(of: "http://hooks.example.com/hook", appID: "app"))
+        #expect(http.detail.contains("--webhook-allow-insecure"))
+    }
+
+    /// A name that does not resolve and one whose lookup does not answer in time read alike.
+    @Test func aNameThatDoesNotResolveSaysOnlyThat() async throws {
+        let nowhere = await Self.transport().refusal(of: "https://nowhere.example.com/hook", appID: "app")
+        let silent = HTTPSWebhookTransport(allowInsecure: false, resolver: SilentResolver())
+        let waited = await silent.refusal(of: "https://nowhere.example.com/hook", appID: "app")
+        #expect(nowhere == waited)
+        #expect(nowhere?.detail == "the host 'nowhere.example.com' does not resolve")
     }
 
     @Test(arguments: [
@@ -95,18 +111,18 @@ import Glibc
         "https://[2606:4700:4700::1111]/hook", "https://172.32.0.1/hook", "https://100.128.0.1/hook", "https://11.0.0.1/hook",
     ])
     func acceptsPublicHTTPSEndpoints(url: String) async {
-        #expect(await Self.transport().refusal(of: url) == nil)
+        #expect(await Self.transport().refusal(of: url, appID: "app") == nil)
     }
 
     @Test func allowInsecureAllowsHTTPLoopbackAndPrivateButNeverTheMetadataAddress() async throws {
         let insecure = Self.transport(allowInsecure: true)
-        #expect(await insecure.refusal(of: "http://127.0.0.1:8080/hook") == nil)
-        #expect(await insecure.refusal(of: "https://10.0.0.1/hook") == nil)
-        #expect(await insecure.refusal(of: "https://internal.example.com/hook") == nil)
-        #expect(await insecure.refusal(of: "http://169.254.169.254/")?.reason == .forbiddenAddress)
-        #expect(await insecure.refusal(of: "http://[fd00:ec2::254]/")?.reason == .forbiddenAddress)
-        #expect(await insecure.refusal(of: "ftp://127.0.0.1/")?.reason == .notHTTPS)
-        #expect(await Self.transport().refusal(of: "http://127.0.0.1:8080/hook")?.reason == .notHTTPS)
+        #expect(await insecure.refusal(of: "http://127.0.0.1:8080/hook", appID: "app") == nil)
+        #expect(await insecure.refusal(of: "https://10.0.0.1/hook", appID: "app") == nil)
+        #expect(await insecure.refusal(of: "https://internal.example.com/hook", appID: "app") == nil)
+        #expect(await insecure.refusal(of: "http://169.254.169.254/", appID: "app")?.reason == .forbiddenAddress)
+        #expect(await insecure.refusal(of: "http://[fd00:ec2::254]/", appID: "app")?.reason == .forbiddenAddress)
+        #expect(await insecure.refusal(of: "ftp://127.0.0.1/", appID: "app")?.reason == .notHTTPS)
+        #expect(await Self.transport().refusal(of: "http://127.0.0.1:8080/hook", appID: "app")?.reason == .notHTTPS)
     }
 
     /// A name that resolved to a public address at registration and to loopback at connect time:
@@ -116,14 +132,14 @@ import Glibc
         let resolver = ScriptedResolver(["rebind.example.com": [["93.184.215.14"], ["127.0.0.1"]]])
         let transport = HTTPSWebhookTransport(allowInsecure: false, resolver: resolver)
         let url = "https://rebind.example.com:\(listener.port)/hook"
-        #expect(await transport.refusal(of: url) == nil)
-        let attempt = await transport.post(WebhookRequest(url: url, headers: [], body: Array("{}".utf8), timeout: .seconds(2)))
+        #expect(await transport.refusal(of: url, appID: "app") == nil)
+        let attempt = await transport.post(WebhookRequest(appID: "app", url: url, headers: [], body: Array("{}".utf8), timeout: .seconds(2)))
         guard case .refused(let refusal) = attempt.outcome else {
             Issue.record("expected a refusal, got \(attempt.outcome)")
             return
         }
         #expect(refusal.reason == .forbiddenAddress)
-        #expect(refusal.detail.contains("127.0.0.1"))
+        #expect(refusal.detail.contains("loopback") && !refusal.detail.contains("127.0.0.1"))
         #expect(resolver.lookups(of: "rebind.example.com") == 2)
         #expect(listener.pendingConnections() == 0)
     }
@@ -134,7 +150,7 @@ import Glibc
         let listener = try LoopbackListener()
         let resolver = ScriptedResolver(["rebind.example.com": [["127.0.0.1"]]])
         let transport = HTTPSWebhookTransport(allowInsecure: true, resolver: resolver)
-        let attempt = await transport.post(WebhookRequest(url: "https://rebind.example.com:\(listener.port)/hook", headers: [], body: [], timeout: .milliseconds(500)))
+        let attempt = await transport.post(WebhookRequest(appID: "app", url: "https://rebind.example.com:\(listener.port)/hook", headers: [], body: [], timeout: .milliseconds(500)))
         #expect(attempt.outcome == .timedOut)  // the listener never speaks TLS
         #expect(listener.pendingConnections() == 1)
         #expect(resolver.lookups(of: "rebind.example.com") == 1)
@@ -147,7 +163,7 @@ import Glibc
         let port = listener?.port ?? 9
         let transport = Self.transport(allowInsecure: true)
         let attempt = await transport.post(WebhookRequest(
-            url: "http://127.0.0.1:\(port)/hook", headers: [("webhook-id", "msg_1\r\n\r\nPOST /other HTTP/1.1")], body: [], timeout: .seconds(2)))
+            appID: "app", url: "http://127.0.0.1:\(port)/hook", headers: [("webhook-id", "msg_1\r\n\r\nPOST /other HTTP/1.1")], body: [], timeout: .seconds(2)))
         guard case .failed(let reason) = attempt.outcome else {
             Issue.record("expected a failure, got \(attempt.outcome)")
             return

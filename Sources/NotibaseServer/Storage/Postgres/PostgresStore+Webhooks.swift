@@ -199,14 +199,14 @@ extension PostgresStore {
         }
     }
 
-    func leaseWebhookEndpoints(owner: String, now: Int, until: Int, limit: Int) async throws -> [WebhookEndpointRecord] {
+    func leaseWebhookEndpoints(owner: String, now: Int, until: Int, limit: Int, slots: Int) async throws -> [WebhookEndpointRecord] {
         try await pool.withConnection {
             try $0.query(
                 """
                 UPDATE webhook_endpoints SET lease_owner = $1, lease_until = $2
-                WHERE seq IN (\(WebhookSQL.dueEndpoints(now: "$3", limit: "$4")) FOR UPDATE SKIP LOCKED)
+                WHERE seq IN (\(WebhookSQL.dueEndpoints(owner: "$1", now: "$3", limit: "$4", slots: "$5", locking: "FOR UPDATE OF e SKIP LOCKED")))
                 RETURNING \(Rows.webhookEndpointColumns)
-                """, [.text(owner), .int(until), .int(now), .int(limit)]).map(Rows.webhookEndpoint)
+                """, [.text(owner), .int(until), .int(now), .int(limit), .int(slots)]).map(Rows.webhookEndpoint)
         }
     }
 
@@ -223,7 +223,7 @@ extension PostgresStore {
     }
 
     func saveWebhookDispatch(
-        endpointID: String, owner: String, revision: Int, _ state: WebhookDispatchState, attempt: WebhookAttemptRecord?, release: Bool
+        endpointID: String, owner: String, revision: Int, _ state: WebhookDispatchState, attempt: WebhookAttemptRecord?, release: Bool, now: Int
     ) async throws -> Bool {
         try await pool.transaction { connection in
             if let attempt {
@@ -236,7 +236,7 @@ extension PostgresStore {
             }
             return try connection.run(
                 "UPDATE webhook_endpoints SET \(WebhookSQL.stateAssignments(parameter: { "$\($0)" })) WHERE id = $1 AND lease_owner = $2 AND revision = $3",
-                ([.text(endpointID), .text(owner), .int(revision), .int(release ? 1 : 0)] + WebhookSQL.stateValues(state)).map(\.postgres)) == 1
+                ([.text(endpointID), .text(owner), .int(revision), release ? .int(now) : .null] + WebhookSQL.stateValues(state)).map(\.postgres)) == 1
         }
     }
 

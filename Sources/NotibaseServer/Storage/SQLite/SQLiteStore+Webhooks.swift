@@ -295,12 +295,13 @@ extension SQLiteStore {
         }
     }
 
-    func leaseWebhookEndpoints(owner: String, now: Int, until: Int, limit: Int) throws -> [WebhookEndpointRecord] {
+    func leaseWebhookEndpoints(owner: String, now: Int, until: Int, limit: Int, slots: Int) throws -> [WebhookEndpointRecord] {
         try connection.query(
             """
-            UPDATE webhook_endpoints SET lease_owner = ?, lease_until = ? WHERE seq IN (\(WebhookSQL.dueEndpoints(now: "?3", limit: "?4")))
+            UPDATE webhook_endpoints SET lease_owner = ?1, lease_until = ?2
+            WHERE seq IN (\(WebhookSQL.dueEndpoints(owner: "?1", now: "?3", limit: "?4", slots: "?5")))
             RETURNING \(Rows.webhookEndpointColumns)
-            """, [.text(owner), .int(until), .int(now), .int(limit)], Rows.webhookEndpoint)
+            """, [.text(owner), .int(until), .int(now), .int(limit), .int(slots)], Rows.webhookEndpoint)
     }
 
     /// On a bulk reader (``SQLiteReaders``, nice 10): a dispatcher's read of the stream never
@@ -318,7 +319,7 @@ extension SQLiteStore {
         }
     }
 
-    func saveWebhookDispatch(endpointID: String, owner: String, revision: Int, _ state: WebhookDispatchState, attempt: WebhookAttemptRecord?, release: Bool) throws -> Bool {
+    func saveWebhookDispatch(endpointID: String, owner: String, revision: Int, _ state: WebhookDispatchState, attempt: WebhookAttemptRecord?, release: Bool, now: Int) throws -> Bool {
         try connection.transaction {
             if let attempt {
                 try connection.run(
@@ -330,7 +331,7 @@ extension SQLiteStore {
             }
             return try connection.run(
                 "UPDATE webhook_endpoints SET \(WebhookSQL.stateAssignments(parameter: { "?\($0)" })) WHERE id = ?1 AND lease_owner = ?2 AND revision = ?3",
-                ([.text(endpointID), .text(owner), .int(revision), .int(release ? 1 : 0)] + WebhookSQL.stateValues(state)).map(\.sqlite)) == 1
+                ([.text(endpointID), .text(owner), .int(revision), release ? .int(now) : .null] + WebhookSQL.stateValues(state)).map(\.sqlite)) == 1
         }
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import NotibaseSenders
-import Synchronization
 
 /// The real transport: one HTTP/1.1 POST per attempt, over TLS verified against the system's
 /// certificate authorities (with SNI), driven by one poller thread (`WebhookPoller`). Before every
@@ -10,31 +9,32 @@ import Synchronization
 /// name and trust, or on a new one. Redirects are answers, never followed. docs/decisions/0036
 /// and 0045.
 struct HTTPSWebhookTransport: WebhookTransport {
-    /// How long registration waits for a host name to resolve.
-    static let registrationLookupTimeout: Duration = .seconds(10)
+    /// How long registration waits for a host name to resolve: an answer within a few seconds
+    /// whatever DNS does (issue 43).
+    static let registrationLookupTimeout: Duration = .seconds(5)
 
     /// `http` URLs and loopback and private addresses allowed (`--webhook-allow-insecure`): for
     /// development and tests only.
     let allowInsecure: Bool
-    private let resolver: any WebhookResolver
+    private let lookups: WebhookLookups
     private let tls: Result<WebhookTLSContext, OpenSSLFailure>
 
     init(allowInsecure: Bool, resolver: any WebhookResolver = SystemResolver(), trust: WebhookTrust = .system) {
         self.allowInsecure = allowInsecure
-        self.resolver = resolver
+        lookups = WebhookLookups(resolver: resolver)
         tls = Result { () throws(OpenSSLFailure) in try WebhookTLSContext(trust: trust) }
     }
 
-    func refusal(of url: String) async -> WebhookURLRefusal? {
+    func refusal(of url: String, appID: String) async -> WebhookURLRefusal? {
         switch WebhookURL.parse(url, allowInsecure: allowInsecure) {
         case .failure(let refusal):
             return refusal
         case .success(let parsed):
-            switch await checkedAddress(of: parsed, deadline: .now + Self.registrationLookupTimeout) {
+            switch await checkedAddress(of: parsed, appID: appID, deadline: .now + Self.registrationLookupTimeout) {
             case .success: return nil
             case .failure(.refused(let refusal)): return refusal
-            case .failure(.timedOut):
-                return WebhookURLRefusal(reason: .unresolvable, detail: "the host '\(parsed.host)' did not resolve within \(Self.registrationLookupTimeout)")
+            // Said as a name that does not resolve is: no more is told about the resolver's answers.
+            case .failure(.timedOut): return WebhookURLRefusal.unresolvable(parsed.host)
             }
         }
     }
@@ -51,7 +51,7 @@ struct HTTPSWebhookTransport: WebhookTransport {
         case .failure(let refusal): return attempt(.refused(refusal))
         }
         let address: IPAddress
-        switch await checkedAddress(of: url, deadline: deadline) {
+        switch await checkedAddress(of: url, appID: request.appID, deadline: deadline) {
         case .success(let checked): address = checked
         case .failure(.timedOut): return attempt(.timedOut)
         case .failure(.refused(let refusal)) where refusal.reason == .unresolvable: return attempt(.failed(reason: refusal.detail))
@@ -84,21 +84,24 @@ struct HTTPSWebhookTransport: WebhookTransport {
 
     /// The address to connect to: the URL's own when it is an address, else one its host resolves
     /// to now (IPv4 first), once every address it resolves to passed the policy.
-    private func checkedAddress(of url: WebhookURL, deadline: ContinuousClock.Instant) async -> Result<IPAddress, CheckFailure> {
+    private func checkedAddress(of url: WebhookURL, appID: String, deadline: ContinuousClock.Instant) async -> Result<IPAddress, CheckFailure> {
         let addresses: [IPAddress]
         if let literal = url.literalAddress {
             addresses = [literal]
         } else {
-            guard let resolved = await resolve(url.host, deadline: deadline) else { return .failure(.timedOut) }
+            guard let resolved = await lookups.addresses(of: url.host, appID: appID, deadline: deadline) else { return .failure(.timedOut) }
             addresses = resolved
         }
         guard let first = addresses.first(where: \.isIPv4) ?? addresses.first else {
-            return .failure(.refused(WebhookURLRefusal(reason: .unresolvable, detail: "the host '\(url.host)' does not resolve")))
+            return .failure(.refused(WebhookURLRefusal.unresolvable(url.host)))
         }
         for address in addresses where !allows(address.scope) {
-            let resolution = url.literalAddress == nil ? "the host '\(url.host)' resolves to \(address)" : "the host \(address)"
+            // A name's addresses are never told: a server key would map the names of the network
+            // the server sits in (issue 43). An address in the URL is the caller's own.
+            let resolution = url.literalAddress == nil ? "the host '\(url.host)' resolves to" : "the host \(address) is"
+            let development = [.loopback, .private].contains(address.scope) ? " (\(WebhookURLRefusal.developmentFlag) allows it, for development only)" : ""
             return .failure(.refused(WebhookURLRefusal(
-                reason: .forbiddenAddress, detail: "\(resolution), a \(address.scope.rawValue) address, not a public one")))
+                reason: .forbiddenAddress, detail: "\(resolution) a \(address.scope.rawValue) address, not a public one\(development)")))
         }
         return .success(first)
     }
@@ -108,23 +111,6 @@ struct HTTPSWebhookTransport: WebhookTransport {
         case .public: true
         case .loopback, .private: allowInsecure
         default: false
-        }
-    }
-
-    /// What the resolver answers before `deadline`, or nil when it has not by then (the lookup
-    /// goes on in its own thread and its answer is dropped).
-    private func resolve(_ host: String, deadline: ContinuousClock.Instant) async -> [IPAddress]? {
-        let race = LookupRace()
-        return await withCheckedContinuation { continuation in
-            race.start(continuation)
-            let timer = Task {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                race.end(with: nil)
-            }
-            Task { [resolver] in
-                race.end(with: await resolver.addresses(of: host))
-                timer.cancel()
-            }
         }
     }
 
@@ -151,18 +137,5 @@ struct HTTPSWebhookTransport: WebhookTransport {
             scalars.append(scalar)
         }
         return String(scalars)
-    }
-}
-
-/// A lookup against its deadline: whichever ends first resumes the continuation, once.
-private final class LookupRace: Sendable {
-    private let continuation = Mutex<CheckedContinuation<[IPAddress]?, Never>?>(nil)
-
-    func start(_ continuation: CheckedContinuation<[IPAddress]?, Never>) {
-        self.continuation.withLock { $0 = continuation }
-    }
-
-    func end(with addresses: [IPAddress]?) {
-        continuation.withLock { $0.take() }?.resume(returning: addresses)
     }
 }

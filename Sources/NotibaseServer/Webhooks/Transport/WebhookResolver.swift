@@ -1,22 +1,36 @@
 import Foundation
 
 /// Resolves an endpoint's host name. The transport asks at registration and again for every
-/// attempt, checks every address the answer holds, and connects to one of exactly those.
+/// attempt (through ``WebhookLookups``, which bounds and times them), checks every address the
+/// answer holds, and connects to one of exactly those.
 protocol WebhookResolver: Sendable {
-    /// Every address (IPv4 and IPv6) `host` resolves to now; empty when it resolves to none.
+    /// Every address (IPv4 and IPv6) `host` resolves to now; empty when it resolves to none. May
+    /// take as long as the system's resolver does: the caller bounds the wait.
     func addresses(of host: String) async -> [IPAddress]
 }
 
 /// The system's resolver: `getaddrinfo`, so `/etc/hosts` and DNS as `/etc/nsswitch.conf` says. It
-/// blocks, so it runs on a Dispatch thread, never on Swift's cooperative pool.
+/// blocks, so it runs on threads of its own (``LookupThreads``), never on Swift's or Dispatch's
+/// shared ones.
 struct SystemResolver: WebhookResolver {
+    /// The most lookups running at once, on as many threads.
+    static let threads = 32
+    private let lookUp: @Sendable (String) -> [IPAddress]
+    private let pool: LookupThreads
+
+    /// `lookUp` blocks for as long as it takes (tests give one that never answers).
+    init(threads: Int = Self.threads, lookUp: @escaping @Sendable (String) -> [IPAddress] = Self.lookUp) {
+        self.lookUp = lookUp
+        pool = LookupThreads(limit: threads)
+    }
+
     func addresses(of host: String) async -> [IPAddress] {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: Self.lookUp(host)) }
+            pool.run { [lookUp] in continuation.resume(returning: lookUp(host)) }
         }
     }
 
-    private static func lookUp(_ host: String) -> [IPAddress] {
+    @Sendable static func lookUp(_ host: String) -> [IPAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)

@@ -38,7 +38,7 @@ struct WebhookURL: Sendable, Equatable {
         switch text[..<separator.lowerBound].lowercased() {
         case "https": isTLS = true
         case "http" where allowInsecure: isTLS = false
-        case "http": return .failure(WebhookURLRefusal(reason: .notHTTPS, detail: "the URL must be https, not http"))
+        case "http": return .failure(WebhookURLRefusal(reason: .notHTTPS, detail: "the URL must be https, not http (\(WebhookURLRefusal.developmentFlag) allows http, for development only)"))
         default: return .failure(WebhookURLRefusal(reason: .notHTTPS, detail: "the URL's scheme must be https"))
         }
         var rest = text[separator.upperBound...]
