@@ -9,6 +9,8 @@ enum MessagesAPI {
         var audience: Audience
         var sendAt: Date?
         var idempotencyKey: String?
+        /// Where ``idempotencyKey`` came from, as an error names it: the body's field, or the header.
+        var idempotencyKeyField = "idempotencyKey"
         /// Pacing (``MessagesAPI/pacing(_:app:now:)``).
         var localTime: WallTime?
         var localDate: CivilDate?
@@ -113,7 +115,10 @@ enum MessagesAPI {
                 guard (1...255).contains(header.unicodeScalars.count), !header.hasControlCharacters else {
                     throw APIError.invalid("Idempotency-Key", "must be 1 to 255 characters, none a control character")
                 }
-                body.idempotencyKey = body.idempotencyKey ?? header
+                if body.idempotencyKey == nil {
+                    body.idempotencyKey = header
+                    body.idempotencyKeyField = "Idempotency-Key"
+                }
             }
             try validate(body.content)
             do {

@@ -146,7 +146,7 @@ struct MessageService: Sendable {
             let post = PostedMessage(
                 message: message, idempotencyKey: body.idempotencyKey, window: 86_400_000, chooser: VariantChooser(body.content),
                 limit: FanOut.atOnceAudience, now: now)
-            let outcome = try await Self.storing { try await posts.submit(post) }
+            let outcome = try await Self.storing(body) { try await posts.submit(post) }
             let written = outcome.written != nil
             return (Created(
                 record: outcome.record, written: outcome.written, counts: written ? outcome.counts : nil, platforms: written ? outcome.platforms : nil, app: app),
@@ -166,7 +166,9 @@ struct MessageService: Sendable {
         }
         var message = try newMessage(body, appID: appID, sendAt: sendAt, audienceSize: audienceSize, now: now)
         message.pacing = pacing
-        let (record, replayed) = try await Self.storing { try await store.createMessage(message, idempotencyKey: body.idempotencyKey, window: 86_400_000) }
+        let (record, replayed) = try await Self.storing(body) {
+            try await store.createMessage(message, idempotencyKey: body.idempotencyKey, window: 86_400_000)
+        }
         return (Created(record: record, app: app), replayed)
     }
 
@@ -177,17 +179,21 @@ struct MessageService: Sendable {
                 audienceSize: audienceSize, createdAt: now, storedContent: try body.encodedContent?.stored ?? StoredJSON.encode(body.content),
                 storedAudience: try StoredJSON.encode(body.audience))
             message.storedBytesLimit = limits.appStoredBytes > 0 ? limits.appStoredBytes : nil
+            if body.idempotencyKey != nil { message.requestDigest = try body.meaningDigest() }
             return message
         } catch let error as EncodingError {
             throw MessagesAPI.unstorable(error)
         }
     }
 
-    /// A store call that stores a message: the app's stored-bytes quota refusing it is a 429
-    /// naming the limit (`--app-stored-bytes`).
-    private static func storing<T>(_ store: () async throws -> T) async throws -> T {
+    /// A store call that stores the message `body` asks for: the app's stored-bytes quota refusing
+    /// it is a 429 naming the limit (`--app-stored-bytes`), its idempotency key stored by another
+    /// request a 422 naming the key.
+    private static func storing<T>(_ body: MessagesAPI.SendBody, _ store: () async throws -> T) async throws -> T {
         do {
             return try await store()
+        } catch let reused as IdempotencyKeyReused {
+            throw MessagesAPI.idempotencyKeyReused(body.idempotencyKey ?? "", field: body.idempotencyKeyField, reused)
         } catch let full as StoredBytesExceeded {
             var error = APIError(
                 status: 429, code: "quota_exceeded",

@@ -114,6 +114,10 @@ struct NewMessage: Sendable {
     /// The most bytes the app's stored messages may take, this one's included (nil: no limit):
     /// the store refuses it past that (``StoredBytesExceeded``) and stores nothing.
     var storedBytesLimit: Int? = nil
+    /// What the send asked for, as a digest (``MessagesAPI/SendBody/meaningDigest()``), kept with
+    /// its idempotency key: a later send with the key and another digest is refused
+    /// (``IdempotencyKeyReused``). Nil: not compared (a key stored before digests were kept).
+    var requestDigest: String? = nil
     /// The bytes it takes as stored, as its app's quota counts them.
     var storedBytes: Int { storedContent.utf8.count + storedAudience.utf8.count }
     /// The content and audience as the store writes them (JSON).

@@ -14,11 +14,9 @@ struct WebhookBatchesMigrationTests {
     @Test func sqliteMovesOnFromOneEventARow() async throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/notibase.sqlite"
-        let old = try SQLiteConnection(path: path)
-        for migration in Schema.migrations.prefix(9) { try old.execute(migration) }
+        let old = try TestDatabase.sqlite(path, atVersion: 9)
         try old.execute(
             """
-            PRAGMA user_version = 9;
             INSERT INTO apps (id, name, server_key_hash, client_key_hash, created_at) VALUES ('a', 'A', x'01', x'02', 0);
             INSERT INTO webhook_endpoints (id, app_id, url, secret, created_at, updated_at) VALUES ('e1', 'a', 'https://x.example', x'01', 0, 0);
             INSERT INTO webhook_events (id, app_id, type, at, data) VALUES ('\(Self.eventID)', 'a', 'device.registered', 1, '{"appId":"a","deviceId":"d1"}');
@@ -27,7 +25,7 @@ struct WebhookBatchesMigrationTests {
         #expect(try old.first("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'webhook_delivery_sent'") { $0.int(0) } == 1)
         let store = try SQLiteStore(path: path)
         let connection = try SQLiteConnection(path: path)
-        #expect(try connection.first("PRAGMA user_version") { $0.int(0) } == 10)
+        #expect(try connection.first("PRAGMA user_version") { $0.int(0) } == Schema.migrations.count)
         #expect(try connection.first("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'webhook_delivery_sent'") { $0.int(0) } == 0)
         while try await store.feedWebhookEvents(limit: 100) > 0 {}
         let events = try await store.webhookEvents(appID: "a", endpointID: "e1", after: 0, through: nil, limit: 10)
@@ -40,12 +38,7 @@ struct WebhookBatchesMigrationTests {
     func postgresMovesOnFromOneEventARow() async throws {
         let (url, drop) = try TestDatabase.emptySchema(try #require(TestDatabase.postgresURL))
         defer { drop() }
-        let old = try PostgresConnection(url: url)
-        try old.execute("CREATE TABLE notibase_schema (version INTEGER NOT NULL)")
-        for (index, migration) in PostgresSchema.migrations.prefix(10).enumerated() {
-            try old.execute(migration)
-            try old.run("INSERT INTO notibase_schema (version) VALUES ($1)", [.int(index + 1)])
-        }
+        let old = try TestDatabase.postgres(url, atVersion: 10)
         try old.execute(
             """
             INSERT INTO apps (id, name, server_key_hash, client_key_hash, created_at) VALUES ('a', 'A', '\\x01', '\\x02', 0);

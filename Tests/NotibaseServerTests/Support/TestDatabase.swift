@@ -49,6 +49,27 @@ enum TestDatabase {
         return (url, { try? PostgresConnection(url: base).execute("DROP SCHEMA \(schema) CASCADE") })
     }
 
+    /// A connection to a new SQLite database at `path`, migrated to `version` only, as
+    /// ``postgres(_:atVersion:)``.
+    static func sqlite(_ path: String, atVersion version: Int) throws -> SQLiteConnection {
+        let old = try SQLiteConnection(path: path)
+        for migration in Schema.migrations.prefix(version) { try old.execute(migration) }
+        try old.execute("PRAGMA user_version = \(version)")
+        return old
+    }
+
+    /// A connection to the PostgreSQL schema at `url`, migrated to `version` only: a database an
+    /// older release wrote, for a migration test to watch it move on.
+    static func postgres(_ url: String, atVersion version: Int) throws -> PostgresConnection {
+        let old = try PostgresConnection(url: url)
+        try old.execute("CREATE TABLE notibase_schema (version INTEGER NOT NULL)")
+        for (index, migration) in PostgresSchema.migrations.prefix(version).enumerated() {
+            try old.execute(migration)
+            try old.run("INSERT INTO notibase_schema (version) VALUES ($1)", [.int(index + 1)])
+        }
+        return old
+    }
+
     private static func report(_ check: () throws -> [String]) {
         do {
             let problems = try check()

@@ -157,6 +157,10 @@ enum PostgresSchema {
         webhookBatches,
         // 12: the sends' events written by the workers' record statement, not a trigger (PostgresSchema+Webhooks.swift).
         webhookSendsInRecord,
+        // 13: an idempotency key's request digest, as SQLite's schema 11.
+        """
+        ALTER TABLE idempotency_keys ADD COLUMN request_digest TEXT;
+        """,
     ]
 
     /// A key for `pg_advisory_xact_lock`: the migrations of one database run on one node at a

@@ -55,7 +55,8 @@ extension PostgresStore {
     }
 
     /// Stores a new message, or returns the one stored under the same idempotency key within
-    /// `window` (the key's row is locked, so two nodes given the same key create one message).
+    /// `window` (the key's row is locked, so two nodes given the same key create one message);
+    /// throws ``IdempotencyKeyReused`` when that was another request (another digest).
     func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) async throws -> (MessageRecord, replayed: Bool) {
         try await pool.transaction { try self.insertMessage($0, message, idempotencyKey: idempotencyKey, window: window) }
     }
@@ -75,8 +76,10 @@ extension PostgresStore {
                     room -= outcome.claimed.count
                     if let at { stamped = max(stamped ?? at, at) }
                     return .success(outcome)
-                } catch let full as StoredBytesExceeded {
-                    return .failure(full)  // refused before it wrote anything: the others stand
+                } catch let refused as StoredBytesExceeded {
+                    return .failure(refused)  // refused before it wrote anything: the others stand
+                } catch let refused as IdempotencyKeyReused {
+                    return .failure(refused)  // likewise
                 }
             }
             // The group's bytes, one update per app, last: the app's row is held from here to the
@@ -141,11 +144,12 @@ extension PostgresStore {
         if let key = idempotencyKey {
             try connection.run("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [.text(message.appID), .text(key)])
             let earlier = try connection.query(
-                "SELECT message_id, created_at FROM idempotency_keys WHERE app_id = $1 AND key = $2",
-                [.text(message.appID), .text(key)]).first { ($0.text(0), $0.int(1)) }
-            if let earlier, earlier.1 > message.createdAt - window,
+                "SELECT message_id, created_at, request_digest FROM idempotency_keys WHERE app_id = $1 AND key = $2",
+                [.text(message.appID), .text(key)]).first { StoredIdempotencyKey(messageID: $0.text(0), createdAt: $0.int(1), digest: $0.optionalText(2)) }
+            if let earlier, earlier.createdAt > message.createdAt - window,
                let stored = try connection.query(
-                "SELECT \(Rows.messageColumns) FROM messages WHERE id = $1 AND app_id = $2", [.text(earlier.0), .text(message.appID)]).first(Rows.message) {
+                "SELECT \(Rows.messageColumns) FROM messages WHERE id = $1 AND app_id = $2", [.text(earlier.messageID), .text(message.appID)]).first(Rows.message) {
+                try earlier.check(message)
                 return (stored, true)
             }
         }
@@ -183,9 +187,10 @@ extension PostgresStore {
         if let key = idempotencyKey {
             try connection.run(
                 """
-                INSERT INTO idempotency_keys (app_id, key, message_id, created_at) VALUES ($1, $2, $3, $4)
-                ON CONFLICT (app_id, key) DO UPDATE SET message_id = excluded.message_id, created_at = excluded.created_at
-                """, [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt)])
+                INSERT INTO idempotency_keys (app_id, key, message_id, created_at, request_digest) VALUES ($1, $2, $3, $4, $5)
+                ON CONFLICT (app_id, key) DO UPDATE
+                SET message_id = excluded.message_id, created_at = excluded.created_at, request_digest = excluded.request_digest
+                """, [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt), .optionalText(message.requestDigest)])
         }
         return (message.record(seq: seq), false)
     }

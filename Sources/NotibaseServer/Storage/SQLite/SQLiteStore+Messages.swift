@@ -3,7 +3,8 @@ import NotibaseCore
 extension SQLiteStore {
 
     /// Stores a new message, or, when `idempotencyKey` was used by the app within `window`
-    /// milliseconds, returns the message stored then (`replayed`).
+    /// milliseconds, returns the message stored then (`replayed`); throws
+    /// ``IdempotencyKeyReused`` when that was another request (another digest).
     func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) throws -> (MessageRecord, replayed: Bool) {
         try connection.transaction { try insertMessage(message, idempotencyKey: idempotencyKey, window: window) }
     }
@@ -17,8 +18,10 @@ extension SQLiteStore {
                     let outcome = try createWithDeliveries(post, claim: claim.flatMap { room > 0 ? FanOutClaim(lease: $0.lease, limit: room) : nil })
                     room -= outcome.claimed.count
                     return .success(outcome)
-                } catch let full as StoredBytesExceeded {
-                    return .failure(full)  // refused before it wrote anything: the others stand
+                } catch let refused as StoredBytesExceeded {
+                    return .failure(refused)  // refused before it wrote anything: the others stand
+                } catch let refused as IdempotencyKeyReused {
+                    return .failure(refused)  // likewise
                 }
             }
         }
@@ -42,14 +45,16 @@ extension SQLiteStore {
         return PostedMessage.Outcome(record: after, replayed: false, written: batch.written, claimed: batch.claimed, counts: batch.counts)
     }
 
-    /// The message stored, or the one its idempotency key names: inside a transaction.
+    /// The message stored, or the one its idempotency key names: inside a transaction (the one
+    /// writer's, so two sends with one key are one after the other).
     private func insertMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) throws -> (MessageRecord, replayed: Bool) {
         if let key = idempotencyKey {
             let earlier = try connection.first(
-                "SELECT message_id, created_at FROM idempotency_keys WHERE app_id = ? AND key = ?",
-                [.text(message.appID), .text(key)]) { ($0.text(0), $0.int(1)) }
-            if let earlier, earlier.1 > message.createdAt - window,
-               let stored = try reads.message(appID: message.appID, id: earlier.0) {
+                "SELECT message_id, created_at, request_digest FROM idempotency_keys WHERE app_id = ? AND key = ?",
+                [.text(message.appID), .text(key)]) { StoredIdempotencyKey(messageID: $0.text(0), createdAt: $0.int(1), digest: $0.optionalText(2)) }
+            if let earlier, earlier.createdAt > message.createdAt - window,
+               let stored = try reads.message(appID: message.appID, id: earlier.messageID) {
+                try earlier.check(message)
                 return (stored, true)
             }
         }
@@ -70,8 +75,8 @@ extension SQLiteStore {
         if let key = idempotencyKey {
             // After the message: the key points at it.
             try connection.run(
-                "INSERT OR REPLACE INTO idempotency_keys (app_id, key, message_id, created_at) VALUES (?, ?, ?, ?)",
-                [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt)])
+                "INSERT OR REPLACE INTO idempotency_keys (app_id, key, message_id, created_at, request_digest) VALUES (?, ?, ?, ?, ?)",
+                [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt), .optionalText(message.requestDigest)])
         }
         return (message.record(seq: seq), false)
     }

@@ -291,6 +291,12 @@ enum Schema {
         webhooks,
         // 10: rows of several webhook events, sends written by their batch (Schema+Webhooks.swift).
         webhookBatches,
+        // 11: the digest of what the request that stored an idempotency key asked for, so the key
+        // reused for another request is refused (422 `idempotency_key_reused`). A key stored
+        // before has none and replays as it did.
+        """
+        ALTER TABLE idempotency_keys ADD COLUMN request_digest TEXT;
+        """,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.
