@@ -93,28 +93,43 @@ final class APIContext: Sendable {
     }
 }
 
-/// Paging through lists: `limit` (1–1000, default 100) and a `cursor` from `nextCursor` (digits;
-/// treat them as opaque).
+/// Paging through lists: `limit` (1–1000, default 100), a `cursor` from `nextCursor` (digits;
+/// treat them as opaque; pass the same `order` with it), `order` (`oldest` or `newest` first, the
+/// list's own when not given) and `total=true` (the answer says how many the list holds).
 struct Page {
     var limit: Int
-    var after: Int
+    var order: ListOrder
+    var cursor: Int?
+    var wantsTotal: Bool
 
-    init(_ request: HTTPRequest, defaultAfter: Int = 0) throws {
+    init(_ request: HTTPRequest, order defaultOrder: ListOrder = .oldest) throws {
         if let text = request.query["limit"] {
             guard let limit = Int(text), (1...1000).contains(limit) else { throw APIError.invalid("limit", "must be a whole number from 1 to 1000") }
             self.limit = limit
         } else {
             limit = 100
         }
+        if let text = request.query["order"] {
+            guard let order = ListOrder(rawValue: text) else { throw APIError.invalid("order", "must be oldest or newest") }
+            self.order = order
+        } else {
+            order = defaultOrder
+        }
         if let cursor = request.query["cursor"], !cursor.isEmpty {
-            guard cursor.utf8.count <= 18, cursor.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let after = Int(cursor) else {
+            guard cursor.utf8.count <= 18, cursor.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let seq = Int(cursor) else {
                 throw APIError.invalid("cursor", "is not a cursor this server gave; pass nextCursor from the previous page unchanged")
             }
-            self.after = after
-        } else {
-            after = defaultAfter
+            self.cursor = seq
+        }
+        switch request.query["total"] {
+        case nil, "false": wantsTotal = false
+        case "true": wantsTotal = true
+        default: throw APIError.invalid("total", "must be true or false")
         }
     }
+
+    /// The page the store reads.
+    var seqPage: SeqPage { SeqPage(order: order, cursor: cursor, limit: limit) }
 
     /// The cursor for the page after one that ended at `seq`, if the page was full.
     func next(count: Int, lastSeq: Int?) -> String? {
@@ -127,6 +142,8 @@ struct Page {
 struct ListBody<Item: Encodable>: Encodable {
     var items: [Item]
     var nextCursor: String?
+    /// How many the list holds (with its filters), when asked with `total=true`.
+    var total: Int?
 }
 
 extension Int {

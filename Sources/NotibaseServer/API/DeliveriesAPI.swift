@@ -2,7 +2,8 @@ import Foundation
 import NotibaseCore
 
 /// The delivery log: every delivery of a message or to a device, with its history, filtered by
-/// state and paged with a cursor; and one delivery by ID.
+/// state and paged with a cursor, oldest or newest first, with its total when asked; and one
+/// delivery by ID.
 enum DeliveriesAPI {
     struct DeliveryBody: Encodable {
         var id: String
@@ -69,15 +70,17 @@ enum DeliveriesAPI {
         router.add(.get, "/v1/messages/{messageId}/deliveries") { request, parameters in
             let appID = try await context.appID(request)
             let (page, state) = try query(request)
-            let deliveries = try await context.messages.deliveries(appID: appID, messageID: parameters["messageId"], state: state, afterSeq: page.after, limit: page.limit)
-            return list(deliveries, page)
+            let (deliveries, total) = try await context.messages.deliveries(
+                appID: appID, messageID: parameters["messageId"], state: state, page: page.seqPage, counting: page.wantsTotal)
+            return list(deliveries, page, total)
         }
 
         router.add(.get, "/v1/devices/{deviceId}/deliveries") { request, parameters in
             let appID = try await context.appID(request)
             let (page, state) = try query(request)
-            let deliveries = try await context.messages.deliveries(appID: appID, deviceID: parameters["deviceId"], state: state, afterSeq: page.after, limit: page.limit)
-            return list(deliveries, page)
+            let (deliveries, total) = try await context.messages.deliveries(
+                appID: appID, deviceID: parameters["deviceId"], state: state, page: page.seqPage, counting: page.wantsTotal)
+            return list(deliveries, page, total)
         }
 
         router.add(.get, "/v1/deliveries/{deliveryId}") { request, parameters in
@@ -95,7 +98,8 @@ enum DeliveriesAPI {
         return (page, state)
     }
 
-    private static func list(_ deliveries: [DeliveryRecord], _ page: Page) -> HTTPResponse {
-        JSON.response(status: 200, ListBody(items: deliveries.map(DeliveryBody.init), nextCursor: page.next(count: deliveries.count, lastSeq: deliveries.last?.seq)))
+    private static func list(_ deliveries: [DeliveryRecord], _ page: Page, _ total: Int?) -> HTTPResponse {
+        let next = page.next(count: deliveries.count, lastSeq: deliveries.last?.seq)
+        return JSON.response(status: 200, ListBody(items: deliveries.map(DeliveryBody.init), nextCursor: next, total: total))
     }
 }

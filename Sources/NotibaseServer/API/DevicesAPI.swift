@@ -181,8 +181,8 @@ enum DevicesAPI {
                 guard (4...200).contains(prefix.unicodeScalars.count) else { throw APIError.invalid("tokenPrefix", "must be 4 to 200 characters") }
                 filter.tokenPrefix = prefix
             }
-            let devices = try await context.devices.devices(appID: appID, filter: filter, afterSeq: page.after, limit: page.limit)
-            return JSON.response(status: 200, ListBody(items: devices.map(DeviceBody.init), nextCursor: page.next(count: devices.count, lastSeq: devices.last?.seq)))
+            let (devices, total) = try await context.devices.devices(appID: appID, filter: filter, page: page.seqPage, counting: page.wantsTotal)
+            return JSON.response(status: 200, ListBody(items: devices.map(DeviceBody.init), nextCursor: page.next(count: devices.count, lastSeq: devices.last?.seq), total: total))
         }
 
         router.add(.get, "/v1/devices/{deviceId}") { request, parameters in

@@ -132,9 +132,9 @@ enum MessagesAPI {
 
         router.add(.get, "/v1/messages") { request, _ in
             let appID = try await context.appID(request)
-            let page = try Page(request, defaultAfter: Int.max)
-            let (items, lastSeq) = try await context.messages.list(appID: appID, beforeSeq: page.after, limit: page.limit)
-            return JSON.response(status: 200, ListBody(items: items, nextCursor: page.next(count: items.count, lastSeq: lastSeq)))
+            let page = try Page(request, order: .newest)
+            let (items, lastSeq, total) = try await context.messages.list(appID: appID, page: page.seqPage, counting: page.wantsTotal)
+            return JSON.response(status: 200, ListBody(items: items, nextCursor: page.next(count: items.count, lastSeq: lastSeq), total: total))
         }
 
         router.add(.get, "/v1/messages/{messageId}") { request, parameters in

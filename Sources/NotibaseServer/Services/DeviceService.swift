@@ -50,9 +50,10 @@ final class DeviceService: Sendable {
         return try await store.registerDevices(appID: appID, zip(batch, newIDs).map { ($0, newID: $1) }, now: now)
     }
 
-    /// The app's devices that `filter` selects, after the device numbered `afterSeq`.
-    func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) async throws -> [DeviceRecord] {
-        try await store.devices(appID: appID, filter: filter, afterSeq: afterSeq, limit: limit)
+    /// A page of the app's devices that `filter` selects, and how many it selects when `counting`.
+    func devices(appID: String, filter: DeviceFilter, page: SeqPage, counting: Bool) async throws -> (items: [DeviceRecord], total: Int?) {
+        let items = try await store.devices(appID: appID, filter: filter, page: page)
+        return (items, counting ? try await store.deviceCount(appID: appID, filter: filter) : nil)
     }
 
     /// The app's device `id`, or nil.

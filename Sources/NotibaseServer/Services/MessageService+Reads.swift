@@ -5,12 +5,13 @@ import NotibaseSenders
 /// What is read of messages: one with its counts and warnings, a page of them, a cancel's answer,
 /// the delivery log, the funnel and an audience's size.
 extension MessageService {
-    /// A page of the app's messages, newest first, without counts; and the last one's `seq`.
-    func list(appID: String, beforeSeq: Int, limit: Int) async throws -> (items: [MessagesAPI.MessageBody], lastSeq: Int?) {
-        let messages = try await store.messages(appID: appID, beforeSeq: beforeSeq, limit: limit)
+    /// A page of the app's messages, without counts; the last one's `seq`; and how many the app
+    /// has, when `counting`.
+    func list(appID: String, page: SeqPage, counting: Bool) async throws -> (items: [MessagesAPI.MessageBody], lastSeq: Int?, total: Int?) {
+        let messages = try await store.messages(appID: appID, page: page)
         var items: [MessagesAPI.MessageBody] = []
         for message in messages { items.append(try await messageBody(message, counts: false)) }
-        return (items, messages.last?.seq)
+        return (items, messages.last?.seq, counting ? try await store.messageCount(appID: appID) : nil)
     }
 
     /// A message of the app with its counts and the warnings that hold now; 404 when it has none
@@ -36,18 +37,25 @@ extension MessageService {
         return try await messageBody(message)
     }
 
-    /// A page of a message's deliveries, in `state` when given.
-    func deliveries(appID: String, messageID: String, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord] {
+    /// A page of a message's deliveries, in `state` when given; and how many there are, when
+    /// `counting` (from the counts by state a read of the message makes).
+    func deliveries(appID: String, messageID: String, state: DeliveryState?, page: SeqPage, counting: Bool) async throws -> (items: [DeliveryRecord], total: Int?) {
         let message = try await stored(appID: appID, id: messageID)
-        return try await store.deliveries(messageSeq: message.seq, state: state, afterSeq: afterSeq, limit: limit)
+        let items = try await store.deliveries(messageSeq: message.seq, state: state, page: page)
+        guard counting else { return (items, nil) }
+        let counts = try await store.deliveryCounts(messageSeq: message.seq)
+        return (items, counts.filter { state == nil || $0.state == state?.rawValue }.reduce(0) { $0 + $1.count })
     }
 
-    /// A page of the deliveries to a device of the app; 404 when it has no such device.
-    func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord] {
-        guard let deliveries = try await store.deliveries(appID: appID, deviceID: deviceID, state: state, afterSeq: afterSeq, limit: limit) else {
+    /// A page of the deliveries to a device of the app, and how many there are when `counting`;
+    /// 404 when it has no such device.
+    func deliveries(appID: String, deviceID: String, state: DeliveryState?, page: SeqPage, counting: Bool) async throws -> (items: [DeliveryRecord], total: Int?) {
+        guard let items = try await store.deliveries(appID: appID, deviceID: deviceID, state: state, page: page) else {
             throw APIError.notFound("device")
         }
-        return deliveries
+        guard counting else { return (items, nil) }
+        guard let total = try await store.deliveryCount(appID: appID, deviceID: deviceID, state: state) else { throw APIError.notFound("device") }
+        return (items, total)
     }
 
     /// One delivery of the app; 404 when it has none with this ID.

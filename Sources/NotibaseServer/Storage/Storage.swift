@@ -52,7 +52,10 @@ protocol Storage: KeyDirectory, WebhookStorage {
     func registerDevices(together group: [GroupedRegistration]) async throws -> [RegisteredDevice]
     func registerDevices(appID: String, _ registrations: [(DeviceUpsert, newID: String)], now: Int) async throws -> Int
     func device(appID: String, id: String) async throws -> DeviceRecord?
-    func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) async throws -> [DeviceRecord]
+    /// A page of the app's devices that `filter` selects, in `seq` order either way.
+    func devices(appID: String, filter: DeviceFilter, page: SeqPage) async throws -> [DeviceRecord]
+    /// How many of the app's devices `filter` selects: a count of the app's devices (a bulk read).
+    func deviceCount(appID: String, filter: DeviceFilter) async throws -> Int
     /// Deletes a device; its deliveries not yet sent fail.
     func deleteDevice(appID: String, id: String, now: Int) async throws -> Bool
     /// Clears the external user ID of the app's device registered under `platform` and `token`, in
@@ -101,7 +104,10 @@ protocol Storage: KeyDirectory, WebhookStorage {
     func message(seq: Int) async throws -> MessageRecord?
     /// The messages of these numbers that are stored, in one read (a worker's batch).
     func messages(seqs: [Int]) async throws -> [MessageRecord]
-    func messages(appID: String, beforeSeq: Int, limit: Int) async throws -> [MessageRecord]
+    /// A page of the app's messages, in `seq` order either way.
+    func messages(appID: String, page: SeqPage) async throws -> [MessageRecord]
+    /// How many messages the app has stored: a count of its messages (a bulk read).
+    func messageCount(appID: String) async throws -> Int
     func deliveryCounts(messageSeq: Int) async throws -> [(state: String, platform: String, count: Int)]
     /// How many of a message's deliveries wait for a later moment (queued, never tried, due after
     /// `now`: their local time, quiet hours or their turn at the rate), and when the last is due.
@@ -165,8 +171,14 @@ protocol Storage: KeyDirectory, WebhookStorage {
     func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws
 
     // The delivery log and receipts
-    func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]
-    func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]?
+    /// A page of a message's deliveries (in `state` when given), with their histories.
+    func deliveries(messageSeq: Int, state: DeliveryState?, page: SeqPage) async throws -> [DeliveryRecord]
+    /// A page of the deliveries to the app's device `deviceID` (in `state` when given), with their
+    /// histories; nil when the app has no such device.
+    func deliveries(appID: String, deviceID: String, state: DeliveryState?, page: SeqPage) async throws -> [DeliveryRecord]?
+    /// How many deliveries the app's device `deviceID` has (in `state` when given); nil when the
+    /// app has no such device.
+    func deliveryCount(appID: String, deviceID: String, state: DeliveryState?) async throws -> Int?
     func delivery(appID: String, id: String) async throws -> DeliveryRecord?
     /// Applies a receipt as `decision` says (the caller passes the receipt rules): reads the facts
     /// it asks for and writes what it returns, in one transaction.
@@ -182,4 +194,24 @@ enum AnnouncedWork: String, Sendable, CaseIterable {
     /// An app's keys, settings or credentials changed, or it was deleted: what a node resolved
     /// of them before (``Authenticator``) is forgotten.
     case apps
+}
+
+/// The lists as they were first read: devices and deliveries oldest first after a `seq`,
+/// messages newest first before one.
+extension Storage {
+    func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) async throws -> [DeviceRecord] {
+        try await devices(appID: appID, filter: filter, page: .after(afterSeq, limit: limit))
+    }
+
+    func messages(appID: String, beforeSeq: Int, limit: Int) async throws -> [MessageRecord] {
+        try await messages(appID: appID, page: .before(beforeSeq, limit: limit))
+    }
+
+    func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord] {
+        try await deliveries(messageSeq: messageSeq, state: state, page: .after(afterSeq, limit: limit))
+    }
+
+    func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]? {
+        try await deliveries(appID: appID, deviceID: deviceID, state: state, page: .after(afterSeq, limit: limit))
+    }
 }

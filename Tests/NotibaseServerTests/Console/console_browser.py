@@ -391,6 +391,65 @@ def run_webhooks(console, binary):
         stop(serve)
 
 
+def run_long_lists(console, binary):
+    """Lists longer than a page, against a server of its own: a device with 59 deliveries, a
+    message with 120, 125 devices. Each page reads newest first, says how many there are, and
+    shows the rest with "Show … more", each item once."""
+    d = console.driver
+    serve, base, admin = start_serve(binary)
+    try:
+        app = api(base, "POST", "/v1/apps", admin, {"name": "Long lists"})
+        key = app["serverKey"]
+        devices = [{"platform": "ios", "token": f"{n:064x}", "externalUserId": f"user-{n}", **({"tags": ["wave"]} if n <= 120 else {})}
+                   for n in range(1, 126)]
+        check(api(base, "POST", "/v1/devices/batch", key, {"devices": devices})["created"] == 125, "125 devices are registered")
+        busy = api(base, "GET", "/v1/devices?externalUserId=user-125", key)["items"][0]["id"]
+        for n in range(1, 60):
+            api(base, "POST", "/v1/messages", key, {"message": {"title": f"Bulk {n}"}, "audience": {"deviceIds": [busy]}})
+        wave = api(base, "POST", "/v1/messages", key, {"message": {"title": "Wave"}, "audience": {"tags": {"anyOf": ["wave"]}}})["id"]
+        console.sign_out()
+        page = Console(d, base + "/console/", console.screenshots)
+        page.sign_in(key)
+        page.find('[data-field="message.title"] input')
+
+        d.get(page.url + "#/devices/" + busy)
+        page.until("a device's log says how many of its deliveries it shows",
+                   lambda: page.text("#device-log-count") == "The newest 50 of 59 deliveries.")
+        titles = lambda: page.texts(".device-log > li > h3 a")
+        check(titles()[:2] == ["Bulk 59", "Bulk 58"] and len(titles()) == 50, f"a device's log starts with its newest delivery: {titles()[:3]}")
+        page.shot("device-long")
+        check(page.text("#device-log-more") == "Show 9 more of the 9 older", "the device's log offers the older nine")
+        page.press(d.find_element(By.ID, "device-log-more"))
+        page.until("the rest of a device's log is shown", lambda: page.text("#device-log-count") == "All 59 deliveries, newest first.")
+        check(titles() == [f"Bulk {n}" for n in range(59, 0, -1)], "every delivery of the device once, newest first")
+        check(not page.shown("#device-log-more"), "nothing more is offered at the end of a device's log")
+
+        d.get(page.url + "#/messages/" + wave)
+        page.until("a message's log says how many of its deliveries it shows",
+                   lambda: page.text("#message-log-count") == "The newest 100 of 120 deliveries.")
+        page.shot("message-long")
+        d.execute_script("document.getElementById('message-log-more').scrollIntoView({block: 'end'})")
+        page.shot("message-long-end", top=False)
+        page.press(d.find_element(By.ID, "message-log-more"))
+        page.until("the rest of a message's log is shown", lambda: page.text("#message-log-count") == "All 120 deliveries, newest first.")
+        users = page.texts("table.deliveries tbody td:first-child a")
+        check(len(users) == 120 and len(set(users)) == 120, f"each of the message's 120 deliveries once: {len(users)}, {len(set(users))} distinct")
+
+        d.find_element(By.CSS_SELECTOR, '#nav a[data-page="devices"]').click()
+        page.until("the devices list says how many devices there are", lambda: page.text("#devices-count") == "The newest 50 of 125 devices.")
+        check(page.texts("table.devices tbody td:nth-child(3)")[0] == "user-125", "the devices list starts with the newest device")
+        page.shot("devices-long")
+        check(page.text("#devices-more") == "Show 50 more of the 75 older", "the devices list offers the next 50")
+        for shown in (100, 125):
+            page.press(d.find_element(By.ID, "devices-more"))
+            expected = f"The newest {shown} of 125 devices." if shown < 125 else "All 125 devices, newest first."
+            page.until(f"{shown} devices are shown", lambda: page.text("#devices-count") == expected)
+        users = page.texts("table.devices tbody td:nth-child(3)")
+        check(users == [f"user-{n}" for n in range(125, 0, -1)], "every device once, newest first")
+    finally:
+        stop(serve)
+
+
 def run(console, keys, binary):
     d = console.driver
 
@@ -843,6 +902,8 @@ def run(console, keys, binary):
 
     # Webhooks, against a server of its own; signed out of the demo's console meanwhile.
     run_webhooks(console, binary)
+    # Lists longer than a page, against a server of their own.
+    run_long_lists(console, binary)
 
     # A phone-sized screen.
     console.sign_out()

@@ -161,6 +161,15 @@ enum PostgresSchema {
         """
         ALTER TABLE idempotency_keys ADD COLUMN request_digest TEXT;
         """,
+        // 14: a message's and a device's delivery logs read a page at a time in `seq` order, either
+        // way, without sorting all of their deliveries (as SQLite's schema 12; SQLite's
+        // `deliveries_device` already ends with the rowid). `(device_seq, seq)` serves whatever
+        // `(device_seq)` did, which goes.
+        """
+        CREATE INDEX deliveries_message_seq ON deliveries(message_seq, seq);
+        CREATE INDEX deliveries_device_seq ON deliveries(device_seq, seq);
+        DROP INDEX deliveries_device;
+        """,
     ]
 
     /// A key for `pg_advisory_xact_lock`: the migrations of one database run on one node at a

@@ -2,15 +2,30 @@ import Foundation
 import NotibaseCore
 
 extension PostgresStore {
-    func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord] {
-        try await page(where: "d.message_seq = $1", .int(messageSeq), state: state, afterSeq: afterSeq, limit: limit)
+    /// A page of a message's deliveries: through `deliveries_message_seq (message_seq, seq)`,
+    /// merged across the weeks' partitions, in either order.
+    func deliveries(messageSeq: Int, state: DeliveryState?, page: SeqPage) async throws -> [DeliveryRecord] {
+        try await self.page(where: "d.message_seq = $1", .int(messageSeq), state: state, page: page)
     }
 
-    func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]? {
-        guard let deviceSeq = try await pool.withConnection({
+    /// A page of a device's deliveries: through `deliveries_device_seq (device_seq, seq)`.
+    func deliveries(appID: String, deviceID: String, state: DeliveryState?, page: SeqPage) async throws -> [DeliveryRecord]? {
+        guard let deviceSeq = try await deviceSeq(appID: appID, deviceID: deviceID) else { return nil }
+        return try await self.page(where: "d.device_seq = $1", .int(deviceSeq), state: state, page: page)
+    }
+
+    func deliveryCount(appID: String, deviceID: String, state: DeliveryState?) async throws -> Int? {
+        guard let deviceSeq = try await deviceSeq(appID: appID, deviceID: deviceID) else { return nil }
+        let (sql, values) = state.map { (" AND state = $2", [PostgresValue.text($0.rawValue)]) } ?? ("", [])
+        return try await pool.withConnection {
+            try $0.query("SELECT count(*) FROM deliveries WHERE device_seq = $1" + sql, [.int(deviceSeq)] + values).first { $0.int(0) } ?? 0
+        }
+    }
+
+    private func deviceSeq(appID: String, deviceID: String) async throws -> Int? {
+        try await pool.withConnection {
             try $0.query("SELECT seq FROM devices WHERE id = $1 AND app_id = $2", [.text(deviceID), .text(appID)]).first { $0.int(0) }
-        }) else { return nil }
-        return try await page(where: "d.device_seq = $1", .int(deviceSeq), state: state, afterSeq: afterSeq, limit: limit)
+        }
     }
 
     func delivery(appID: String, id: String) async throws -> DeliveryRecord? {
@@ -20,15 +35,15 @@ extension PostgresStore {
         }
     }
 
-    private func page(where condition: String, _ value: PostgresValue, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord] {
-        var sql = Rows.deliveryQuery + " WHERE \(condition) AND d.seq > $2"
-        var values: [PostgresValue] = [value, .int(afterSeq)]
+    private func page(where condition: String, _ value: PostgresValue, state: DeliveryState?, page: SeqPage) async throws -> [DeliveryRecord] {
+        var sql = Rows.deliveryQuery + " WHERE \(condition) AND d.seq \(page.comparison) $2"
+        var values: [PostgresValue] = [value, .int(page.bound)]
         if let state {
             values.append(.text(state.rawValue))
             sql += " AND d.state = $\(values.count)"
         }
-        values.append(.int(limit))
-        sql += " ORDER BY d.seq LIMIT $\(values.count)"
+        values.append(.int(page.limit))
+        sql += " \(page.orderBy("d.seq")) LIMIT $\(values.count)"
         let query = sql
         let parameters = values
         return try await pool.withConnection { connection in

@@ -207,23 +207,50 @@ extension PostgresStore {
         }
     }
 
-    func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) async throws -> [DeviceRecord] {
-        var sql = "SELECT \(Rows.deviceColumns) FROM devices WHERE app_id = $1 AND seq > $2"
-        var values: [PostgresValue] = [.text(appID), .int(afterSeq)]
+    /// A page of the app's devices that `filter` selects, in registration (`seq`) order.
+    ///
+    /// `devices_app (app_id, active, seq)` holds each app's active devices, then its inactive
+    /// ones, each in `seq` order: without a filter on either, a page is read from both and merged,
+    /// so it costs its rows rather than a sort of every device of the app.
+    func devices(appID: String, filter: DeviceFilter, page: SeqPage) async throws -> [DeviceRecord] {
+        let split = filter.active == nil && filter.externalUserID == nil
+        var parts: [String] = []
+        var values: [PostgresValue] = []
+        for active in split ? [true, false] : [filter.active] {
+            var selected = filter
+            selected.active = active
+            let conditions = Self.conditions(appID: appID, selected, values: &values)
+            values += [.int(page.bound), .int(page.limit)]
+            parts.append("SELECT \(Rows.deviceColumns) FROM devices WHERE \(conditions) AND seq \(page.comparison) $\(values.count - 1) \(page.orderBy("seq")) LIMIT $\(values.count)")
+        }
+        let merged = parts.map { "(\($0))" }.joined(separator: " UNION ALL ")
+        let sql = split ? "SELECT * FROM (\(merged)) AS page \(page.orderBy("seq")) LIMIT $\(values.count)" : parts[0]
+        let parameters = values
+        return try await pool.withConnection { try $0.query(sql, parameters).map(Rows.device) }
+    }
+
+    /// How many of the app's devices `filter` selects.
+    func deviceCount(appID: String, filter: DeviceFilter) async throws -> Int {
+        var values: [PostgresValue] = []
+        let sql = "SELECT count(*) FROM devices WHERE " + Self.conditions(appID: appID, filter, values: &values)
+        let parameters = values
+        return try await pool.withConnection { try $0.query(sql, parameters).first { $0.int(0) } ?? 0 }
+    }
+
+    /// `filter`'s conditions on the app's devices, their values appended to `values`.
+    private static func conditions(appID: String, _ filter: DeviceFilter, values: inout [PostgresValue]) -> String {
+        var conditions: [String] = []
         func add(_ condition: String, _ value: PostgresValue) {
             values.append(value)
-            sql += " AND " + condition.replacingOccurrences(of: "$?", with: "$\(values.count)")
+            conditions.append(condition.replacingOccurrences(of: "$?", with: "$\(values.count)"))
         }
+        add("app_id = $?", .text(appID))
+        if let active = filter.active { add("active = $?::integer", .int(active ? 1 : 0)) }
         if let platform = filter.platform { add("platform = $?", .text(platform.rawValue)) }
         if let user = filter.externalUserID { add("external_user_id = $?", .text(user)) }
         if let tag = filter.tag { add("tags ? $?", .text(tag)) }
         if let prefix = filter.tokenPrefix { add("starts_with(token, $?)", .text(prefix)) }
-        if let active = filter.active { add("active = $?::integer", .int(active ? 1 : 0)) }
-        values.append(.int(limit))
-        sql += " ORDER BY seq LIMIT $\(values.count)"
-        let query = sql
-        let parameters = values
-        return try await pool.withConnection { try $0.query(query, parameters).map(Rows.device) }
+        return conditions.joined(separator: " AND ")
     }
 
     /// Deletes a device; its deliveries not yet sent fail with that reason (the foreign key

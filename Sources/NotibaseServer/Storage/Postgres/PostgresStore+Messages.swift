@@ -213,12 +213,17 @@ extension PostgresStore {
         try await pool.withConnection { try $0.query("SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1", [.int(seq)]).first(Rows.message) }
     }
 
-    func messages(appID: String, beforeSeq: Int, limit: Int) async throws -> [MessageRecord] {
+    /// A page of the app's messages, through `messages_app (app_id, seq)` in either order.
+    func messages(appID: String, page: SeqPage) async throws -> [MessageRecord] {
         try await pool.withConnection {
             try $0.query(
-                "SELECT \(Rows.messageColumns) FROM messages WHERE app_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3",
-                [.text(appID), .int(beforeSeq), .int(limit)]).map(Rows.message)
+                "SELECT \(Rows.messageColumns) FROM messages WHERE app_id = $1 AND seq \(page.comparison) $2 \(page.orderBy("seq")) LIMIT $3",
+                [.text(appID), .int(page.bound), .int(page.limit)]).map(Rows.message)
         }
+    }
+
+    func messageCount(appID: String) async throws -> Int {
+        try await pool.withConnection { try $0.query("SELECT count(*) FROM messages WHERE app_id = $1", [.text(appID)]).first { $0.int(0) } ?? 0 }
     }
 
     func deliveryCounts(messageSeq: Int) async throws -> [(state: String, platform: String, count: Int)] {

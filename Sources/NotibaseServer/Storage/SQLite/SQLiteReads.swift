@@ -84,8 +84,12 @@ extension SQLiteStore {
         try await readers.read(app: appID) { try $0.device(appID: appID, id: id) }
     }
 
-    nonisolated func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) async throws -> [DeviceRecord] {
-        try await readers.read(app: appID) { try $0.devices(appID: appID, filter: filter, afterSeq: afterSeq, limit: limit) }
+    nonisolated func devices(appID: String, filter: DeviceFilter, page: SeqPage) async throws -> [DeviceRecord] {
+        try await readers.read(app: appID) { try $0.devices(appID: appID, filter: filter, page: page) }
+    }
+
+    nonisolated func deviceCount(appID: String, filter: DeviceFilter) async throws -> Int {
+        try await readers.bulkRead(app: appID) { try $0.deviceCount(appID: appID, filter: filter) }
     }
 
     nonisolated func audienceSize(appID: String, _ audience: Audience) async throws -> Int {
@@ -112,8 +116,12 @@ extension SQLiteStore {
         try await readers.read { try $0.messages(seqs: seqs) }
     }
 
-    nonisolated func messages(appID: String, beforeSeq: Int, limit: Int) async throws -> [MessageRecord] {
-        try await readers.read(app: appID) { try $0.messages(appID: appID, beforeSeq: beforeSeq, limit: limit) }
+    nonisolated func messages(appID: String, page: SeqPage) async throws -> [MessageRecord] {
+        try await readers.read(app: appID) { try $0.messages(appID: appID, page: page) }
+    }
+
+    nonisolated func messageCount(appID: String) async throws -> Int {
+        try await readers.bulkRead(app: appID) { try $0.messageCount(appID: appID) }
     }
 
     nonisolated func deliveryCounts(messageSeq: Int) async throws -> [(state: String, platform: String, count: Int)] {
@@ -132,12 +140,16 @@ extension SQLiteStore {
         try await readers.read { try $0.waitingForCredentials(messageSeq: messageSeq) }
     }
 
-    nonisolated func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord] {
-        try await readers.read { try $0.deliveries(messageSeq: messageSeq, state: state, afterSeq: afterSeq, limit: limit) }
+    nonisolated func deliveries(messageSeq: Int, state: DeliveryState?, page: SeqPage) async throws -> [DeliveryRecord] {
+        try await readers.read { try $0.deliveries(messageSeq: messageSeq, state: state, page: page) }
     }
 
-    nonisolated func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) async throws -> [DeliveryRecord]? {
-        try await readers.read(app: appID) { try $0.deliveries(appID: appID, deviceID: deviceID, state: state, afterSeq: afterSeq, limit: limit) }
+    nonisolated func deliveries(appID: String, deviceID: String, state: DeliveryState?, page: SeqPage) async throws -> [DeliveryRecord]? {
+        try await readers.read(app: appID) { try $0.deliveries(appID: appID, deviceID: deviceID, state: state, page: page) }
+    }
+
+    nonisolated func deliveryCount(appID: String, deviceID: String, state: DeliveryState?) async throws -> Int? {
+        try await readers.read(app: appID) { try $0.deliveryCount(appID: appID, deviceID: deviceID, state: state) }
     }
 
     nonisolated func delivery(appID: String, id: String) async throws -> DeliveryRecord? {

@@ -33,23 +33,35 @@ extension SQLiteStore {
 
 /// The delivery log, read on a reader's connection (or the writer's, inside its transactions: ``SQLiteReads``).
 extension SQLiteReads {
-    /// A message's deliveries after `afterSeq`, with their histories.
-    func deliveries(messageSeq: Int, state: DeliveryState?, afterSeq: Int, limit: Int) throws -> [DeliveryRecord] {
-        var sql = Rows.deliveryQuery + " WHERE d.message_seq = ? AND d.seq > ?"
-        var values: [SQLValue] = [.int(messageSeq), .int(afterSeq)]
-        if let state { sql += " AND d.state = ?"; values.append(.text(state.rawValue)) }
-        return try withEvents(connection.query(sql + " ORDER BY d.seq LIMIT ?", values + [.int(limit)], Rows.delivery))
+    /// A page of a message's deliveries, with their histories: through `deliveries_message_seq`
+    /// `(message_seq, seq)` in either order.
+    func deliveries(messageSeq: Int, state: DeliveryState?, page: SeqPage) throws -> [DeliveryRecord] {
+        try deliveries(where: "d.message_seq = ?", .int(messageSeq), state: state, page: page)
     }
 
-    /// A device's deliveries after `afterSeq`, with their histories.
-    func deliveries(appID: String, deviceID: String, state: DeliveryState?, afterSeq: Int, limit: Int) throws -> [DeliveryRecord]? {
-        guard let deviceSeq = try connection.first("SELECT seq FROM devices WHERE id = ? AND app_id = ?", [.text(deviceID), .text(appID)], { $0.int(0) }) else {
-            return nil
-        }
-        var sql = Rows.deliveryQuery + " WHERE d.device_seq = ? AND d.seq > ?"
-        var values: [SQLValue] = [.int(deviceSeq), .int(afterSeq)]
+    /// A page of a device's deliveries, with their histories: through `deliveries_device`
+    /// (`device_seq`, then the rowid) in either order.
+    func deliveries(appID: String, deviceID: String, state: DeliveryState?, page: SeqPage) throws -> [DeliveryRecord]? {
+        guard let deviceSeq = try deviceSeq(appID: appID, deviceID: deviceID) else { return nil }
+        return try deliveries(where: "d.device_seq = ?", .int(deviceSeq), state: state, page: page)
+    }
+
+    /// How many deliveries a device has, in `state` when given.
+    func deliveryCount(appID: String, deviceID: String, state: DeliveryState?) throws -> Int? {
+        guard let deviceSeq = try deviceSeq(appID: appID, deviceID: deviceID) else { return nil }
+        let (sql, values) = state.map { (" AND state = ?", [SQLValue.text($0.rawValue)]) } ?? ("", [])
+        return try connection.first("SELECT count(*) FROM deliveries WHERE device_seq = ?" + sql, [.int(deviceSeq)] + values) { $0.int(0) } ?? 0
+    }
+
+    private func deviceSeq(appID: String, deviceID: String) throws -> Int? {
+        try connection.first("SELECT seq FROM devices WHERE id = ? AND app_id = ?", [.text(deviceID), .text(appID)], { $0.int(0) })
+    }
+
+    private func deliveries(where condition: String, _ value: SQLValue, state: DeliveryState?, page: SeqPage) throws -> [DeliveryRecord] {
+        var sql = Rows.deliveryQuery + " WHERE \(condition) AND d.seq \(page.comparison) ?"
+        var values: [SQLValue] = [value, .int(page.bound)]
         if let state { sql += " AND d.state = ?"; values.append(.text(state.rawValue)) }
-        return try withEvents(connection.query(sql + " ORDER BY d.seq LIMIT ?", values + [.int(limit)], Rows.delivery))
+        return try withEvents(connection.query(sql + " \(page.orderBy("d.seq")) LIMIT ?", values + [.int(page.limit)], Rows.delivery))
     }
 
     /// One delivery of the app, with its history.

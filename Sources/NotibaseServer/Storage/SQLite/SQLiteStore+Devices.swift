@@ -113,17 +113,40 @@ extension SQLiteReads {
         try connection.first("SELECT \(Rows.deviceColumns) FROM devices WHERE id = ? AND app_id = ?", [.text(id), .text(appID)], Rows.device)
     }
 
-    /// Devices in registration order after `afterSeq`, at most `limit`.
-    func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) throws -> [DeviceRecord] {
-        var sql = "SELECT \(Rows.deviceColumns) FROM devices WHERE app_id = ? AND seq > ?"
-        var values: [SQLValue] = [.text(appID), .int(afterSeq)]
+    /// A page of the app's devices that `filter` selects, in registration (`seq`) order.
+    ///
+    /// `devices_app (app_id, active)` holds each app's active devices, then its inactive ones, each
+    /// in `seq` order (SQLite ends every index with the rowid): without a filter on either, a page is
+    /// read from both and merged, so it costs its rows rather than a sort of every device of the app.
+    func devices(appID: String, filter: DeviceFilter, page: SeqPage) throws -> [DeviceRecord] {
+        let split = filter.active == nil && filter.externalUserID == nil
+        var parts: [String] = []
+        var values: [SQLValue] = []
+        for active in split ? [true, false] : [filter.active] {
+            var selected = filter
+            selected.active = active
+            let (conditions, conditionValues) = Self.conditions(appID: appID, selected)
+            parts.append("SELECT * FROM (SELECT \(Rows.deviceColumns) FROM devices WHERE \(conditions) AND seq \(page.comparison) ? \(page.orderBy("seq")) LIMIT ?)")
+            values += conditionValues + [.int(page.bound), .int(page.limit)]
+        }
+        guard split else { return try connection.query(parts[0], values, Rows.device) }
+        return try connection.query("SELECT * FROM (\(parts.joined(separator: " UNION ALL "))) \(page.orderBy("seq")) LIMIT ?", values + [.int(page.limit)], Rows.device)
+    }
+
+    /// How many of the app's devices `filter` selects.
+    func deviceCount(appID: String, filter: DeviceFilter) throws -> Int {
+        let (conditions, values) = Self.conditions(appID: appID, filter)
+        return try connection.first("SELECT count(*) FROM devices WHERE \(conditions)", values) { $0.int(0) } ?? 0
+    }
+
+    private static func conditions(appID: String, _ filter: DeviceFilter) -> (String, [SQLValue]) {
+        var sql = "app_id = ?"
+        var values: [SQLValue] = [.text(appID)]
+        if let active = filter.active { sql += " AND active = ?"; values.append(.int(active ? 1 : 0)) }
         if let platform = filter.platform { sql += " AND platform = ?"; values.append(.text(platform.rawValue)) }
         if let user = filter.externalUserID { sql += " AND external_user_id = ?"; values.append(.text(user)) }
         if let tag = filter.tag { sql += " AND EXISTS (SELECT 1 FROM json_each(devices.tags) WHERE value = ?)"; values.append(.text(tag)) }
         if let prefix = filter.tokenPrefix { sql += " AND substr(token, 1, length(?)) = ?"; values += [.text(prefix), .text(prefix)] }
-        if let active = filter.active { sql += " AND active = ?"; values.append(.int(active ? 1 : 0)) }
-        sql += " ORDER BY seq LIMIT ?"
-        values.append(.int(limit))
-        return try connection.query(sql, values, Rows.device)
+        return (sql, values)
     }
 }

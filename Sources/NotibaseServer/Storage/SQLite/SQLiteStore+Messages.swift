@@ -216,11 +216,15 @@ extension SQLiteReads {
             "SELECT \(Rows.messageColumns) FROM messages WHERE seq IN (SELECT value FROM json_each(?))", [.text(JSON.text(seqs))], Rows.message)
     }
 
-    /// The app's messages, newest first, before `beforeSeq`.
-    func messages(appID: String, beforeSeq: Int, limit: Int) throws -> [MessageRecord] {
+    /// A page of the app's messages, through `messages_app (app_id, seq)` in either order.
+    func messages(appID: String, page: SeqPage) throws -> [MessageRecord] {
         try connection.query(
-            "SELECT \(Rows.messageColumns) FROM messages WHERE app_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
-            [.text(appID), .int(beforeSeq), .int(limit)], Rows.message)
+            "SELECT \(Rows.messageColumns) FROM messages WHERE app_id = ? AND seq \(page.comparison) ? \(page.orderBy("seq")) LIMIT ?",
+            [.text(appID), .int(page.bound), .int(page.limit)], Rows.message)
+    }
+
+    func messageCount(appID: String) throws -> Int {
+        try connection.first("SELECT count(*) FROM messages WHERE app_id = ?", [.text(appID)]) { $0.int(0) } ?? 0
     }
 
     /// Delivery counts of a message by state and platform.

@@ -297,6 +297,11 @@ enum Schema {
         """
         ALTER TABLE idempotency_keys ADD COLUMN request_digest TEXT;
         """,
+        // 12: a message's delivery log read a page at a time in `seq` order, either way, without
+        // sorting all of its deliveries (`deliveries_message` is by state and platform first).
+        """
+        CREATE INDEX deliveries_message_seq ON deliveries(message_seq, seq);
+        """,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.

@@ -3,6 +3,7 @@
 import { h, replace, field, setFieldError, when, platformName } from '../dom.js';
 import * as api from '../api.js';
 import { describeEvent } from './messages.js';
+import { newestFirst } from '../lists.js';
 
 export function devicesPage(root) {
   const kind = h('select', { name: 'by' }, h('option', { value: 'externalUserId' }, 'External user ID'),
@@ -12,21 +13,19 @@ export function devicesPage(root) {
   const form = h('form', { class: 'search', role: 'search', novalidate: true },
     field('By', kind), queryField, h('button', { type: 'submit', class: 'primary' }, 'Find'));
   const results = h('div', { class: 'results', 'aria-live': 'polite' });
+  const list = newestFirst({ path: '/v1/devices', size: 50, draw: deviceList, empty: 'No device matches.', nouns: ['device', 'devices'], id: 'devices' });
   root.append(h('h1', {}, 'Devices'), form, results);
 
   async function search() {
     setFieldError(queryField, null);
     const value = query.value.trim();
     try {
-      let items;
-      if (!value) {
-        items = (await api.get('/v1/devices?limit=50')).items;
-      } else if (kind.value === 'id') {
-        items = [await api.get(`/v1/devices/${encodeURIComponent(value)}`)];
-      } else {
-        items = (await api.get(`/v1/devices?limit=50&${kind.value}=${encodeURIComponent(value)}`)).items;
+      if (kind.value === 'id' && value) {
+        replace(results, deviceList([await api.get(`/v1/devices/${encodeURIComponent(value)}`)]));
+        return;
       }
-      replace(results, items.length ? deviceList(items) : h('p', {}, 'No device matches.'));
+      await list.load(value ? `/v1/devices?${kind.value}=${encodeURIComponent(value)}` : '/v1/devices');
+      replace(results, list.element);
     } catch (error) {
       replace(results);
       setFieldError(queryField, error.status === 404 ? 'No device has this ID.' : error.message);
@@ -94,20 +93,18 @@ export function devicePage(root, id) {
     }
     await loadLog();
   }
-  async function loadLog() {
-    const query = filter.value ? `&state=${encodeURIComponent(filter.value)}` : '';
-    const page = await api.get(`/v1/devices/${encodeURIComponent(id)}/deliveries?limit=50${query}`);
-    for (const delivery of page.items) {
+  // What this device was sent: its variant's message, else the default.
+  const sentMessage = (delivery) => {
+    const stored = messages.get(delivery.messageId);
+    return stored && ((delivery.variant && stored.variants && stored.variants[delivery.variant]) || stored.message);
+  };
+  async function drawLog(items) {
+    for (const delivery of items) {
       if (!messages.has(delivery.messageId)) {
         messages.set(delivery.messageId, await api.get(`/v1/messages/${encodeURIComponent(delivery.messageId)}`).catch(() => null));
       }
     }
-    // What this device was sent: its variant's message, else the default.
-    const sentMessage = (delivery) => {
-      const stored = messages.get(delivery.messageId);
-      return stored && ((delivery.variant && stored.variants && stored.variants[delivery.variant]) || stored.message);
-    };
-    replace(log, page.items.length ? h('ol', { class: 'device-log' }, page.items.slice().reverse().map((delivery) => {
+    return h('ol', { class: 'device-log' }, items.map((delivery) => {
       const message = sentMessage(delivery);
       const why = explain(delivery, message);
       return h('li', { class: 'delivery' },
@@ -115,8 +112,12 @@ export function devicePage(root, id) {
           delivery.variant ? ` (${delivery.variant})` : '', ' — ', delivery.state),
         why.length ? h('ul', { class: 'why', 'aria-label': 'Why' }, why.map((text) => h('li', {}, text))) : null,
         h('ol', { class: 'history' }, delivery.history.map((event) => h('li', {}, h('time', {}, when(event.at)), ' ', describeEvent(event)))));
-    })) : h('p', {}, 'Nothing delivered to this device yet.'));
+    }));
   }
+  const logPath = () => `/v1/devices/${encodeURIComponent(id)}/deliveries` + (filter.value ? `?state=${encodeURIComponent(filter.value)}` : '');
+  const list = newestFirst({ path: logPath(), size: 50, draw: drawLog, empty: 'Nothing delivered to this device yet.', nouns: ['delivery', 'deliveries'], id: 'device-log' });
+  log.append(list.element);
+  const loadLog = () => list.load(logPath()).catch((error) => list.fail(error.message));
   filter.addEventListener('change', () => loadLog());
   load();
 }

@@ -3,6 +3,7 @@
 // failures by reason, the delivery log filtered by state (each device named), and cancel.
 import { h, replace, when, announce, percent, platformName } from '../dom.js';
 import * as api from '../api.js';
+import { newestFirst } from '../lists.js';
 
 const finalStates = new Set(['completed', 'cancelled', 'failed']);
 const deliveryStates = ['queued', 'retrying', 'sent', 'failed', 'cancelled', 'rendered', 'opened', 'action', 'dismissed'];
@@ -189,16 +190,18 @@ export function messagePage(root, id) {
     // Receipts keep arriving after a message completes (opened, actions, dismissed): keep polling.
     return true;
   }
-  async function refreshLog() {
-    const query = filter.value ? `&state=${encodeURIComponent(filter.value)}` : '';
-    const page = await api.get(`/v1/messages/${encodeURIComponent(id)}/deliveries?limit=100${query}`);
-    // Each device named by what people know it by (its user, platform, locale), read once.
-    await Promise.all(page.items.filter((d) => d.deviceId && !devices.has(d.deviceId)).map(async (d) => {
+  // Each device named by what people know it by (its user, platform, locale), read once.
+  async function drawLog(items) {
+    await Promise.all(items.filter((d) => d.deviceId && !devices.has(d.deviceId)).map(async (d) => {
       devices.set(d.deviceId, await api.get(`/v1/devices/${encodeURIComponent(d.deviceId)}`).catch(() => null));
     }));
-    replace(log, page.items.length ? deliveryTable(page.items, { devices }) : h('p', {}, 'No deliveries in this state.'));
+    return deliveryTable(items, { devices });
   }
-  filter.addEventListener('change', () => refreshLog().catch((error) => replace(log, h('p', { class: 'error' }, error.message))));
+  const logPath = () => `/v1/messages/${encodeURIComponent(id)}/deliveries` + (filter.value ? `?state=${encodeURIComponent(filter.value)}` : '');
+  const list = newestFirst({ path: logPath(), size: 100, draw: drawLog, empty: 'No deliveries in this state.', nouns: ['delivery', 'deliveries'], id: 'message-log' });
+  log.append(list.element);
+  const refreshLog = () => list.reload();
+  filter.addEventListener('change', () => list.load(logPath()).catch((error) => list.fail(error.message)));
   cancel.addEventListener('click', async () => {
     try {
       await api.post(`/v1/messages/${encodeURIComponent(id)}/cancel`);
