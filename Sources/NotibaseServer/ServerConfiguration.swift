@@ -49,6 +49,9 @@ package struct ServerConfiguration: Sendable {
         /// by the database across nodes; a message's bytes are given back when retention removes
         /// it. 0 turns the limit off.
         package var appStoredBytes = 1 << 30
+        /// Webhook endpoints each app may have (issue 43: each one is a lookup, a lease and a
+        /// request per batch; 40,000 of one app made its list 40 MB).
+        package var webhookEndpointsPerApp = 20
         /// Whether an uploaded FCM service account may name any `token_uri`. Only when the
         /// operator set a token URL (`--fcm-token-url`), which the sender then uses instead:
         /// otherwise a tenant could make the server connect wherever it names.

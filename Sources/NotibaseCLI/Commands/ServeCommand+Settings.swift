@@ -73,6 +73,8 @@ extension ServeCommand {
             }
             configuration.accessLog = !(arguments.flag("no-access-log") || environment["NOTIBASE_ACCESS_LOG"] == "off")
             configuration.webhookAllowInsecure = arguments.flag("webhook-allow-insecure") || environment["NOTIBASE_WEBHOOK_ALLOW_INSECURE"] == "on"
+            configuration.limits.webhookEndpointsPerApp = try integer(
+                "webhook-endpoints-per-app", "NOTIBASE_WEBHOOK_ENDPOINTS_PER_APP", default: 20, in: 1...10_000)
             configuration.limits.acceptsAnyFCMTokenURI = value("fcm-token-url", "NOTIBASE_FCM_TOKEN_URL") != nil
             return configuration
         }

@@ -75,6 +75,9 @@ enum ServeCommand: Command {
           --fcm-ca FILE             CA certificates to trust for FCM and its token endpoint (NOTIBASE_FCM_CA)
           --log-level LEVEL         debug, info, warning or error (NOTIBASE_LOG_LEVEL, default info)
           --no-access-log           do not log every request (NOTIBASE_ACCESS_LOG=off)
+          --webhook-endpoints-per-app N
+                                    webhook endpoints each app may have (NOTIBASE_WEBHOOK_ENDPOINTS_PER_APP,
+                                    default 20)
           --webhook-allow-insecure  webhook endpoints may be http and loopback or private addresses: for
                                     development and tests only, never in production (NOTIBASE_WEBHOOK_ALLOW_INSECURE=on)
           --check                   check the stored data of --data-dir (orphans, dangling references) and exit:
@@ -99,7 +102,7 @@ enum ServeCommand: Command {
         .value("body-timeout-seconds"), .value("idle-timeout-seconds"), .value("bodies-in-flight-bytes"), .value("trusted-proxies"),
         .value("shutdown-grace-seconds"),
         .value("workers"), .value("batch-size"), .value("lease-seconds"), .value("fanout-batch"), .value("retention-days"),
-        .value("sender"), .value("sender-record"), .value("simulated-uninstalled"), .value("simulated-throttled"), .value("log-level"), .flag("no-access-log"), .flag("check"), .flag("webhook-allow-insecure"),
+        .value("sender"), .value("sender-record"), .value("simulated-uninstalled"), .value("simulated-throttled"), .value("log-level"), .flag("no-access-log"), .flag("check"), .flag("webhook-allow-insecure"), .value("webhook-endpoints-per-app"),
         .value("apns-url"), .value("apns-sandbox-url"), .value("apns-ca"), .value("fcm-url"), .value("fcm-token-url"), .value("fcm-ca"),
     ]
 

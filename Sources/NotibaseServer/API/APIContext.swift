@@ -44,7 +44,7 @@ final class APIContext: Sendable {
         credentialsRequired: Bool = false, webhookTransport: (any WebhookTransport)? = nil
     ) {
         self.webhookTransport = webhookTransport ?? UnconnectedWebhookTransport()
-        webhooks = WebhookService(store: store, box: box, clock: clock, logger: logger)
+        webhooks = WebhookService(store: store, box: box, clock: clock, logger: logger, endpointsPerApp: limits.webhookEndpointsPerApp)
         self.handoff = handoff
         messages = MessageService(
             store: store, auth: auth, clock: clock, logger: logger, metrics: metrics, limits: limits, quota: quota ?? MessageQuota(perMinute: limits.appMessagesPerMinute),

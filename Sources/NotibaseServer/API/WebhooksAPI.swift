@@ -117,7 +117,13 @@ enum WebhooksAPI {
             }
             guard body.enabled == nil else { throw APIError.invalid("enabled", "is set with PATCH; a new endpoint is enabled") }
             let change = try await body.checked(context, appID: appID)
-            let (record, secret) = try await webhooks.create(appID: appID, url: url, types: change.types ?? nil, description: change.description ?? nil)
+            guard let (record, secret) = try await webhooks.create(appID: appID, url: url, types: change.types ?? nil, description: change.description ?? nil) else {
+                let limit = webhooks.endpointsPerApp
+                throw APIError(
+                    status: 409, code: "endpoint_limit_reached",
+                    message: "the app has \(limit) webhook endpoints, the most this server allows (--webhook-endpoints-per-app): delete one, or send several event types to one endpoint",
+                    field: nil)
+            }
             return JSON.response(status: 201, EndpointBody(record, secret: secret))
         }
 
@@ -127,8 +133,11 @@ enum WebhooksAPI {
         }
 
         router.add(.get, "/v1/webhooks") { request, _ in
-            let items = try await webhooks.endpoints(appID: try await context.appID(request)).map { EndpointBody($0) }
-            return JSON.response(status: 200, ListBody(items: items, nextCursor: nil))
+            let appID = try await context.appID(request)
+            let page = try Page(request)
+            guard !page.wantsTotal else { throw APIError.invalid("total", "is not offered on this list: it holds at most --webhook-endpoints-per-app endpoints") }
+            let records = try await webhooks.endpoints(appID: appID, page: page.seqPage)
+            return JSON.response(status: 200, ListBody(items: records.map { EndpointBody($0) }, nextCursor: page.next(count: records.count, lastSeq: records.last?.seq)))
         }
 
         router.add(.get, "/v1/webhooks/{webhookId}") { request, parameters in

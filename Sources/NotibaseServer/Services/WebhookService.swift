@@ -7,22 +7,25 @@ struct WebhookService: Sendable {
     let box: SecretBox
     let clock: WallClock
     let logger: Logger
+    /// The most endpoints an app may have.
+    var endpointsPerApp = ServerConfiguration.Limits().webhookEndpointsPerApp
 
     /// How long the secret a rotation replaces keeps signing beside the new one.
     static let rotationOverlap = 24 * 3_600 * 1_000
 
-    /// A new endpoint and its secret (shown once).
-    func create(appID: String, url: String, types: [String]?, description: String?) async throws -> (WebhookEndpointRecord, secret: String) {
+    /// A new endpoint and its secret (shown once); nil when the app has ``endpointsPerApp`` already.
+    func create(appID: String, url: String, types: [String]?, description: String?) async throws -> (WebhookEndpointRecord, secret: String)? {
         let now = clock.milliseconds()
         let id = try Identifier.make(milliseconds: now)
         let secret = try WebhookSignature.newSecret()
-        let record = try await store.createWebhookEndpoint(NewWebhookEndpoint(
-            id: id, appID: appID, url: url, types: types, description: description, sealedSecret: try seal(secret, id), now: now))
+        guard let record = try await store.createWebhookEndpoint(NewWebhookEndpoint(
+            id: id, appID: appID, url: url, types: types, description: description, sealedSecret: try seal(secret, id), now: now,
+            limit: endpointsPerApp)) else { return nil }
         logger.info("webhook endpoint created", ["appId": .string(appID), "endpointId": .string(id)])
         return (record, secret)
     }
 
-    func endpoints(appID: String) async throws -> [WebhookEndpointRecord] { try await store.webhookEndpoints(appID: appID) }
+    func endpoints(appID: String, page: SeqPage) async throws -> [WebhookEndpointRecord] { try await store.webhookEndpoints(appID: appID, page: page) }
 
     func endpoint(appID: String, id: String) async throws -> WebhookEndpointRecord? { try await store.webhookEndpoint(appID: appID, id: id) }
 

@@ -8,6 +8,8 @@ struct NewWebhookEndpoint: Sendable {
     var description: String?
     var sealedSecret: [UInt8]
     var now: Int
+    /// The most endpoints the app may have, this one counted.
+    var limit: Int
 }
 
 /// What `PATCH /v1/webhooks/{id}` changes; nil leaves a field as it is.

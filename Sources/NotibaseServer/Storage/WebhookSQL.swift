@@ -35,22 +35,21 @@ enum WebhookSQL {
     }
 
     /// The assignments of ``WebhookEndpointChange`` (parameters 3 to 9: url, whether types are
-    /// given, types, whether the description is given, description, enabled, now). A new URL or new
-    /// types start the next batch afresh; enabling forgets the failures.
+    /// given, types, whether the description is given, description, enabled, now). A batch in
+    /// flight stays fixed, its `webhook-id` with it, whatever changes: made afresh, its events went
+    /// again under a new ID, and a receiver deduplicating by ID took them twice (issue 43). A new
+    /// URL is tried at once, its failures forgotten, as enabling forgets them.
     static func changeAssignments(parameter p: (Int) -> String) -> String {
-        let enabling = "CAST(\(p(8)) AS INTEGER) = 1"
-        let newBatch = "(CAST(\(p(3)) AS TEXT) IS NOT NULL OR CAST(\(p(4)) AS INTEGER) = 1)"
+        let fresh = "(CAST(\(p(8)) AS INTEGER) = 1 OR CAST(\(p(3)) AS TEXT) IS NOT NULL)"
         return """
             url = coalesce(CAST(\(p(3)) AS TEXT), url),
             types = CASE WHEN CAST(\(p(4)) AS INTEGER) = 1 THEN CAST(\(p(5)) AS TEXT) ELSE types END,
             description = CASE WHEN CAST(\(p(6)) AS INTEGER) = 1 THEN CAST(\(p(7)) AS TEXT) ELSE description END,
             enabled = coalesce(CAST(\(p(8)) AS INTEGER), enabled),
-            disabled_reason = CASE WHEN \(enabling) THEN NULL ELSE disabled_reason END,
-            failing_since = CASE WHEN \(enabling) THEN NULL ELSE failing_since END,
-            next_attempt_at = CASE WHEN \(enabling) THEN NULL ELSE next_attempt_at END,
-            batch_id = CASE WHEN \(newBatch) THEN NULL ELSE batch_id END,
-            batch_last = CASE WHEN \(newBatch) THEN NULL ELSE batch_last END,
-            batch_attempts = CASE WHEN \(newBatch) THEN 0 ELSE batch_attempts END,
+            disabled_reason = CASE WHEN CAST(\(p(8)) AS INTEGER) = 1 THEN NULL ELSE disabled_reason END,
+            failing_since = CASE WHEN \(fresh) THEN NULL ELSE failing_since END,
+            next_attempt_at = CASE WHEN \(fresh) THEN NULL ELSE next_attempt_at END,
+            batch_attempts = CASE WHEN \(fresh) THEN 0 ELSE batch_attempts END,
             revision = revision + 1, updated_at = CAST(\(p(9)) AS BIGINT)
             """
     }

@@ -9,13 +9,16 @@
 /// committed, so an endpoint's cursor over the stream never skips an event committed late. A row
 /// may hold several events (a batch's sends); the stream is read event by event.
 protocol WebhookStorage: Sendable {
-    /// Stores a new endpoint; it reads the events recorded after this moment.
-    func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) async throws -> WebhookEndpointRecord
-    func webhookEndpoints(appID: String) async throws -> [WebhookEndpointRecord]
+    /// Stores a new endpoint; it reads the events recorded after this moment. Nil, storing
+    /// nothing, when the app has its `limit` of endpoints already (checked atomically with the insert).
+    func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) async throws -> WebhookEndpointRecord?
+    /// A page of the app's endpoints, in the order they were made (`page.order`).
+    func webhookEndpoints(appID: String, page: SeqPage) async throws -> [WebhookEndpointRecord]
     func webhookEndpoint(appID: String, id: String) async throws -> WebhookEndpointRecord?
-    /// Changes what is given (a `types` of `.some(nil)` means every type); a change of the URL or
-    /// the types starts the next batch afresh; enabling clears the reason it was disabled and its
-    /// failures. Returns the endpoint afterwards.
+    /// Changes what is given (a `types` of `.some(nil)` means every type); a batch in flight keeps
+    /// its `webhook-id` and its range of events (sent to the new URL, of the types wanted when it
+    /// is sent); a new URL is tried at once and, as enabling, forgets the failures (enabling also
+    /// clears the reason it was disabled). Returns the endpoint afterwards.
     func updateWebhookEndpoint(appID: String, id: String, _ change: WebhookEndpointChange, now: Int) async throws -> WebhookEndpointRecord?
     /// Deletes an endpoint with its attempts and the events meant for it alone.
     func deleteWebhookEndpoint(appID: String, id: String) async throws -> Bool

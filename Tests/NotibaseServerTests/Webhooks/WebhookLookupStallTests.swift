@@ -51,6 +51,6 @@ struct WebhookLookupStallTests {
         #expect(ContinuousClock.now - start < .seconds(20))
         #expect(replies.count == 100)
         #expect(replies.allSatisfy { $0.status == 400 && ($0["error"]["message"].string ?? "").contains("does not resolve") })
-        #expect(try await harness.store.webhookEndpoints(appID: noisy.id).isEmpty)
+        #expect(try await harness.store.webhookEndpoints(appID: noisy.id, page: .after(0, limit: 1_000)).isEmpty)
     }
 }

@@ -52,7 +52,7 @@ import NotibaseTestSupport
             done.withLock { $0 = true }
             return results
         }
-        try await waitUntil { resolver.asked.count == 2 }
+        try await waitUntil(timeout: .seconds(60)) { resolver.asked.count == 2 }
         // Another app's name is looked up at once, while the noisy app's still wait.
         let answer = await lookups.addresses(of: "hooks.example.com", appID: "quiet", deadline: .now + .seconds(600))
         #expect(answer == [IPAddress("93.184.215.14")!])
@@ -88,7 +88,7 @@ import NotibaseTestSupport
                 return await group.reduce(into: [[IPAddress]?]()) { $0.append($1) }
             }
         }
-        try await waitUntil { resolver.asked.count == 1 }
+        try await waitUntil(timeout: .seconds(60)) { resolver.asked.count == 1 }
         // Asked once, whoever asks; the answer reaches every caller.
         try await Task.sleep(for: .milliseconds(100))
         resolver.release()
@@ -110,7 +110,7 @@ import NotibaseTestSupport
             return []
         }
         let lookups = Task { await withTaskGroup(of: Void.self) { group in for _ in 1...5 { group.addTask { _ = await resolver.addresses(of: "x") } } } }
-        try await waitUntil { names.withLock { $0.count } == 3 }
+        try await waitUntil(timeout: .seconds(60)) { names.withLock { $0.count } == 3 }
         // Three threads, all blocked; the other two lookups wait their turn.
         try await Task.sleep(for: .milliseconds(100))
         #expect(names.withLock { $0 } == ["nb-lookup", "nb-lookup", "nb-lookup"])

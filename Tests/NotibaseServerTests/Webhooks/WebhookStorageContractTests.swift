@@ -26,7 +26,7 @@ final class WebhookStorageContractTests: Sendable {
     }
 
     func endpoint(_ app: String, _ id: String = "e1") async throws -> WebhookEndpointRecord {
-        try await store.createWebhookEndpoint(NewWebhookEndpoint(id: "\(app)-\(id)", appID: app, url: "https://x.example/\(id)", types: nil, sealedSecret: [1, 2, 3], now: 5))
+        try await store.createWebhookEndpoint(NewWebhookEndpoint(id: "\(app)-\(id)", appID: app, url: "https://x.example/\(id)", types: nil, sealedSecret: [1, 2, 3], now: 5, limit: 100))!
     }
 
     func register(_ app: String, _ numbers: ClosedRange<Int>, now: Int = 10) async throws {
@@ -123,7 +123,7 @@ final class WebhookStorageContractTests: Sendable {
         let stranger = try await app("b")
         let endpoint = try await endpoint(owner)
         #expect(try await store.webhookEndpoint(appID: stranger, id: endpoint.id) == nil)
-        #expect(try await store.webhookEndpoints(appID: stranger).isEmpty)
+        #expect(try await store.webhookEndpoints(appID: stranger, page: .after(0, limit: 1_000)).isEmpty)
         #expect(try await store.updateWebhookEndpoint(appID: stranger, id: endpoint.id, WebhookEndpointChange(enabled: false), now: 9) == nil)
         #expect(try await store.rotateWebhookSecret(appID: stranger, id: endpoint.id, sealed: [9], previousUntil: 99, now: 9) == nil)
         #expect(try await !store.recordWebhookTest(appID: stranger, id: endpoint.id, now: 9))

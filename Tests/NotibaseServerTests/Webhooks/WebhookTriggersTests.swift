@@ -29,7 +29,7 @@ struct WebhookTriggersTests {
         }
         for (app, id) in [("a", "e1"), ("a", "e2"), ("b", "e3")] {
             _ = try await store.createWebhookEndpoint(
-                NewWebhookEndpoint(id: id, appID: app, url: "https://x.example/\(id)", types: nil, sealedSecret: [1], now: 5))
+                NewWebhookEndpoint(id: id, appID: app, url: "https://x.example/\(id)", types: nil, sealedSecret: [1], now: 5, limit: 100))
             #expect(try triggers() == 4)
             #expect(try onDeliveries() == 0, "no trigger on deliveries: the record writes the sends' events")
         }
@@ -39,7 +39,7 @@ struct WebhookTriggersTests {
         #expect(try triggers() == 4)
         #expect(try await store.deleteWebhookEndpoint(appID: "a", id: "e2"))
         #expect(try triggers() == 0)
-        _ = try await store.createWebhookEndpoint(NewWebhookEndpoint(id: "e4", appID: "a", url: "https://x.example/e4", types: nil, sealedSecret: [1], now: 6))
+        _ = try await store.createWebhookEndpoint(NewWebhookEndpoint(id: "e4", appID: "a", url: "https://x.example/e4", types: nil, sealedSecret: [1], now: 6, limit: 100))
         #expect(try triggers() == 4)
         #expect(try await store.deleteApp("a"))
         #expect(try triggers() == 0, "the last endpoint went with its app")

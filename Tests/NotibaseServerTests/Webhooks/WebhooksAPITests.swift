@@ -46,7 +46,7 @@ struct WebhooksAPITests {
         #expect(unknownType.status == 400 && unknownType["error"]["field"].string == "types")
         let none = await harness.request("POST", "/v1/webhooks", key: app.serverKey, body: #"{"url": "\#(Self.url)", "types": []}"#)
         #expect(none.status == 400 && none["error"]["field"].string == "types")
-        #expect(try await harness.store.webhookEndpoints(appID: app.id).isEmpty)
+        #expect(try await harness.store.webhookEndpoints(appID: app.id, page: .after(0, limit: 1_000)).isEmpty)
         // The client key, shipped in the app, cannot register one.
         #expect(await harness.request("POST", "/v1/webhooks", key: app.clientKey, body: #"{"url": "\#(Self.url)"}"#).status == 403)
     }
@@ -116,5 +116,56 @@ struct WebhooksAPITests {
         #expect(await harness.request("PATCH", "/v1/webhooks/\(id)", key: app.serverKey, body: #"{"url": "ftp://x"}"#)["error"]["field"].string == "url")
         #expect(await harness.request("DELETE", "/v1/webhooks/\(id)", key: app.serverKey).status == 204)
         #expect(await harness.request("GET", "/v1/webhooks/\(id)", key: app.serverKey).status == 404)
+    }
+}
+
+/// An app's endpoints are bounded and their list pages (issue 43): 40,000 endpoints of one app
+/// made its list a 40 MB answer.
+extension WebhooksAPITests {
+    @Test func anAppHasAtMostItsLimitOfEndpointsEvenWhenTheyArriveAtOnce() async throws {
+        let harness = try await WebhookFixture().harness
+        let app = try await harness.createApp()
+        let other = try await harness.createApp("other")
+        let limit = ServerConfiguration.Limits().webhookEndpointsPerApp
+        let statuses = await withTaskGroup(of: Int.self) { group in
+            for number in 1...(limit + 10) {
+                group.addTask { await harness.request("POST", "/v1/webhooks", key: app.serverKey, body: #"{"url": "https://h\#(number).example.com/"}"#).status }
+            }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.filter { $0 == 201 }.count == limit && statuses.filter { $0 == 409 }.count == 10)
+        let refused = await harness.request("POST", "/v1/webhooks", key: app.serverKey, body: #"{"url": "https://one-more.example.com/"}"#)
+        #expect(refused.status == 409 && refused["error"]["code"].string == "endpoint_limit_reached")
+        #expect(refused["error"]["message"].string?.contains("\(limit)") == true)
+        #expect(try await harness.store.webhookEndpoints(appID: app.id, page: .after(0, limit: 1_000)).count == limit)
+        // Another app's are its own.
+        #expect(await harness.request("POST", "/v1/webhooks", key: other.serverKey, body: #"{"url": "https://h1.example.com/"}"#).status == 201)
+        // One deleted makes room for one.
+        let first = try #require(await harness.request("GET", "/v1/webhooks?limit=1", key: app.serverKey)["items"].array.first?["id"].string)
+        #expect(await harness.request("DELETE", "/v1/webhooks/\(first)", key: app.serverKey).status == 204)
+        #expect(await harness.request("POST", "/v1/webhooks", key: app.serverKey, body: #"{"url": "https://one-more.example.com/"}"#).status == 201)
+    }
+
+    @Test func theListPagesInEitherOrder() async throws {
+        let harness = try await WebhookFixture().harness
+        let app = try await harness.createApp()
+        var made: [String] = []
+        for number in 1...7 {
+            made.append(try #require(await harness.request("POST", "/v1/webhooks", key: app.serverKey, body: #"{"url": "https://h\#(number).example.com/"}"#)["id"].string))
+        }
+        for order in ["oldest", "newest"] {
+            var seen: [String] = []
+            var cursor = ""
+            while true {
+                let page = await harness.request("GET", "/v1/webhooks?limit=3&order=\(order)&cursor=\(cursor)", key: app.serverKey)
+                #expect(page.status == 200)
+                seen += page["items"].array.compactMap { $0["id"].string }
+                guard let next = page["nextCursor"].string else { break }
+                cursor = next
+            }
+            #expect(seen == (order == "oldest" ? made : made.reversed()))
+        }
+        let bad = await harness.request("GET", "/v1/webhooks?limit=0", key: app.serverKey)
+        #expect(bad.status == 400 && bad["error"]["field"].string == "limit")
     }
 }

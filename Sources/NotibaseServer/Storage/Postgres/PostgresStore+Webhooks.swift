@@ -2,11 +2,14 @@ import Synchronization
 /// Webhook endpoints, their stream and the feed on PostgreSQL (docs/decisions/0037,
 /// PostgresSchema+Webhooks.swift).
 extension PostgresStore {
-    func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) async throws -> WebhookEndpointRecord {
+    func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) async throws -> WebhookEndpointRecord? {
         let types = try endpoint.types.map(StoredJSON.encode)
-        endpointsMayExist.store(true, ordering: .relaxed)
         return try await pool.transaction { connection in
+            // Held by every transaction that makes or drops an endpoint: the count is this one's.
             try Self.holdWebhookTriggers(connection)
+            guard try connection.query("SELECT count(*) FROM webhook_endpoints WHERE app_id = $1", [.text(endpoint.appID)]).first({ $0.int(0) }) ?? 0
+                < endpoint.limit else { return nil }
+            self.endpointsMayExist.store(true, ordering: .relaxed)
             // The first endpoint moves the feed to this transaction (what any older one wrote is
             // skipped): it stands still while there is none.
             try connection.run(
@@ -33,9 +36,11 @@ extension PostgresStore {
         try connection.run("SELECT pg_advisory_xact_lock(hashtext('notibase_webhook_triggers'))")
     }
 
-    func webhookEndpoints(appID: String) async throws -> [WebhookEndpointRecord] {
+    func webhookEndpoints(appID: String, page: SeqPage) async throws -> [WebhookEndpointRecord] {
         try await pool.withConnection {
-            try $0.query("SELECT \(Rows.webhookEndpointColumns) FROM webhook_endpoints WHERE app_id = $1 ORDER BY seq", [.text(appID)]).map(Rows.webhookEndpoint)
+            try $0.query(
+                "SELECT \(Rows.webhookEndpointColumns) FROM webhook_endpoints WHERE app_id = $1 AND seq \(page.comparison) $2 \(page.orderBy("seq")) LIMIT $3",
+                [.text(appID), .int(page.bound), .int(page.limit)]).map(Rows.webhookEndpoint)
         }
     }
 

@@ -4,10 +4,13 @@ import Synchronization
 extension SQLiteStore {
     /// The first endpoint of the database moves the feed to the end of the history: the feed
     /// stands still while there is none.
-    func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) throws -> WebhookEndpointRecord {
-        endpointsMayExist.store(true, ordering: .relaxed)
-        appsWithEndpoints.insert(endpoint.appID)
-        return try connection.transaction {
+    func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) throws -> WebhookEndpointRecord? {
+        try connection.transaction {
+            guard try connection.first("SELECT count(*) FROM webhook_endpoints WHERE app_id = ?", [.text(endpoint.appID)], { $0.int(0) }) ?? 0 < endpoint.limit else {
+                return nil
+            }
+            endpointsMayExist.store(true, ordering: .relaxed)
+            appsWithEndpoints.insert(endpoint.appID)
             try connection.run(
                 """
                 UPDATE webhook_feed SET event_seq = (SELECT coalesce(max(seq), 0) FROM delivery_events)
@@ -23,9 +26,10 @@ extension SQLiteStore {
         }
     }
 
-    func webhookEndpoints(appID: String) throws -> [WebhookEndpointRecord] {
+    func webhookEndpoints(appID: String, page: SeqPage) throws -> [WebhookEndpointRecord] {
         try connection.query(
-            "SELECT \(Rows.webhookEndpointColumns) FROM webhook_endpoints WHERE app_id = ? ORDER BY seq", [.text(appID)], Rows.webhookEndpoint)
+            "SELECT \(Rows.webhookEndpointColumns) FROM webhook_endpoints WHERE app_id = ? AND seq \(page.comparison) ? \(page.orderBy("seq")) LIMIT ?",
+            [.text(appID), .int(page.bound), .int(page.limit)], Rows.webhookEndpoint)
     }
 
     func webhookEndpoint(appID: String, id: String) throws -> WebhookEndpointRecord? {
