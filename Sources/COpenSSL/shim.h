@@ -117,4 +117,10 @@ static inline int notibase_ssl_ctx_set_groups(SSL_CTX *context, const char *grou
     return (int)SSL_CTX_set1_groups_list(context, groups);
 }
 
+/// Lets a server choose finite-field Diffie-Hellman parameters for TLS 1.2's DHE suites by itself
+/// (tests: an endpoint that offers only those).
+static inline void notibase_ssl_ctx_set_dh_auto(SSL_CTX *context) {
+    SSL_CTX_set_dh_auto(context, 1);
+}
+
 #endif
