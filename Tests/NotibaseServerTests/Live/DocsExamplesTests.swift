@@ -3,7 +3,7 @@ import Testing
 import NotibaseTestSupport
 
 /// The docs' shell examples, run as a reader would copy them, in the page's order, against a
-/// fresh `notibase serve` (the built binary, `--sender accept`) on a free port.
+/// fresh `notibase serve` (the built binary, `--sender simulated`, as the pages say) on a free port.
 ///
 /// The page's convention (docs/decisions/0031-docs-examples-are-run.md, read by ``DocExample``):
 /// a command in a ```` ```sh ```` block, then `# 201 {…}` on the next line (or `# 204` at the end
@@ -21,12 +21,24 @@ struct DocsExamplesTests {
 
     @Test("docs/server.md's API examples, in order, answer what the page shows")
     func serverPage() async throws {
-        let examples = DocExample.examples(in: try Self.page("docs/server.md"))
+        try await Self.runPage("docs/server.md", atLeast: 30)
+    }
+
+    /// The getting-started page's walk, on the settings it names (`--sender simulated`).
+    @Test("docs/getting-started.md's walk answers what the page shows")
+    func gettingStartedPage() async throws {
+        try await Self.runPage("docs/getting-started.md", atLeast: 5)
+    }
+
+    /// Runs a page's examples in order against a fresh `notibase serve --sender simulated`, the
+    /// settings the pages name for trying the loop without Apple or Google.
+    private static func runPage(_ path: String, atLeast minimum: Int) async throws {
+        let examples = DocExample.examples(in: try Self.page(path))
         let api = examples.filter { $0.command.contains("localhost:8080/v1/") || $0.captured != nil }
-        #expect(api.count >= 30, "the page's API examples were not found: \(api.count)")
+        #expect(api.count >= minimum, "the page's API examples were not found: \(api.count)")
         let data = TemporaryDirectory("notibase-docs-server")
         let work = TemporaryDirectory("notibase-docs-work")
-        let server = try await ServerProcess.start(dataDirectory: data.path, arguments: ["--sender", "accept"])
+        let server = try await ServerProcess.start(dataDirectory: data.path, arguments: ["--sender", "simulated"])
         var variables = ["ADMIN": Harness.adminKey]
         var skipped: [DocExample] = []
         for example in examples {
@@ -60,7 +72,7 @@ struct DocsExamplesTests {
             let answer = try #require(DocJSON.parse(run.output), "\(example): the answer is not JSON: \(run.output)")
             if let problem = pattern.mismatch(answer) { Issue.record("\(example): \(problem)\n  answer: \(run.output)") }
         }
-        print("docs/server.md: \(examples.count - skipped.count) examples run, \(skipped.count) skipped:")
+        print("\(path): \(examples.count - skipped.count) examples run, \(skipped.count) skipped:")
         for example in skipped { print("  skipped \(example) (\(example.skipped ?? ""))") }
         await server.terminate()
     }
