@@ -9,6 +9,8 @@ package final class Server: Sendable {
     package let port: Int
     /// The admin key this start created, to be shown once; nil when it already existed.
     package let newAdminKey: String?
+    /// The settings for tests and demos it runs with (each announced in its log at start).
+    package let trialSettings: [TrialSetting]
     /// The metrics the server records (also served at `/metrics`).
     let metrics: Metrics
 
@@ -35,12 +37,13 @@ package final class Server: Sendable {
     static let backgroundPriority = TaskPriority.utility
 
     private init(
-        port: Int, newAdminKey: String?, metrics: Metrics, http: HTTPServer, store: any Storage, senders: SenderSet, logger: Logger,
+        port: Int, newAdminKey: String?, trialSettings: [TrialSetting], metrics: Metrics, http: HTTPServer, store: any Storage, senders: SenderSet, logger: Logger,
         background: [Task<Void, Never>], shutdownGrace: Duration
     ) {
         self.shutdownGrace = shutdownGrace
         self.port = port
         self.newAdminKey = newAdminKey
+        self.trialSettings = trialSettings
         self.metrics = metrics
         self.http = http
         self.store = store
@@ -80,12 +83,16 @@ package final class Server: Sendable {
         let http = try HTTPServer(options: options, responder: APIResponder(context: parts.context, accessLog: configuration.accessLog))
 
         let background = parts.start()
+        let trial = TrialSetting.settings(configuration, senders: senders)
+        for setting in trial {
+            logger.warning("trial setting: not for production", ["setting": .string(setting.option), "consequence": .string(setting.consequence)])
+        }
         logger.info("serving", [
             "address": .string("\(options.tlsKeyPEM == nil ? "http" : "https")://\(configuration.host):\(http.port)"),
             "dataDirectory": .string(directory),
         ])
         return Server(
-            port: http.port, newAdminKey: newAdminKey, metrics: parts.metrics, http: http, store: store, senders: senders,
+            port: http.port, newAdminKey: newAdminKey, trialSettings: trial, metrics: parts.metrics, http: http, store: store, senders: senders,
             logger: logger, background: background, shutdownGrace: configuration.connections.shutdownGrace)
     }
 

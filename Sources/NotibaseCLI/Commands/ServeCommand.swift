@@ -90,7 +90,9 @@ enum ServeCommand: Command {
 
           --sender accept sends nothing and accepts every push at once (benchmarks, crash tests). --sender simulated
           answers as APNs and FCM would and accepts every push (no phones attached; notibase demo attaches some), but
-          for the tokens --simulated-uninstalled and --simulated-throttled name.
+          for the tokens --simulated-uninstalled and --simulated-throttled name. Neither delivers anything to Apple or
+          Google: with either, or with --webhook-allow-insecure, the server warns at start, /healthz lists the setting
+          under "trial", /metrics sets notibase_trial_mode to 1 for it and the console shows a banner.
         """
     static let options: [OptionSpec] = [
         .value("listen"), .value("data-dir"), .value("database"), .value("database-pool"), .value("tls-cert"), .value("tls-key"), .value("secret-key-file"),
@@ -123,6 +125,7 @@ enum ServeCommand: Command {
 
         let signals = SignalWaiter(signals: [SIGTERM, SIGINT])
         let server = try await Server.start(configuration, senders: senders, logger: logger, doctor: standardDoctor)
+        io.writeError(trialWarnings(server.trialSettings))
         if let key = server.newAdminKey {
             io.writeOutput("notibase: created the admin key. It is shown only this once; store it now:\n\(key)\n")
         }
@@ -133,5 +136,14 @@ enum ServeCommand: Command {
         logger.info("signal received", ["signal": .int(Int(signal))])
         await server.shutdown()
         return 0
+    }
+
+    /// A paragraph on standard error for each setting for tests and demos the server runs with:
+    /// which, and what it means (the log has the same as warnings).
+    static func trialWarnings(_ settings: [TrialSetting]) -> String {
+        settings.map { setting in
+            "notibase: WARNING: \(setting.option) is set: \(setting.consequence). "
+                + "It is for tests, demos and development only, never for production.\n"
+        }.joined()
     }
 }

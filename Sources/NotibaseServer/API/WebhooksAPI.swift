@@ -52,12 +52,24 @@ enum WebhooksAPI {
             enabled = try c.decodeIfPresent(Bool.self, forKey: .enabled)
         }
 
+        /// For an http URL or a loopback or private address on a server that refuses them: the
+        /// development flag that allows them (a developer's endpoint is often on their machine).
+        static func developmentHint(_ refusal: WebhookURLRefusal, url: String, _ context: APIContext) -> String {
+            guard !context.trial.contains(.webhookAllowInsecure) else { return "" }
+            switch refusal.reason {
+            case .notHTTPS where url.lowercased().hasPrefix("http:"), .forbiddenAddress:
+                return "; for development only, a server started with \(TrialSetting.webhookAllowInsecure.option) accepts http and loopback or private addresses"
+            default:
+                return ""
+            }
+        }
+
         /// Checks what is given; the URL with the transport's address policy.
         func checked(_ context: APIContext) async throws -> WebhookEndpointChange {
             if let url {
                 guard url.utf8.count <= 2_048 else { throw APIError.invalid("url", "must be at most 2048 bytes") }
                 if let refusal = await context.webhookTransport.refusal(of: url) {
-                    throw APIError.invalid("url", "is refused (\(refusal.reason.rawValue)): \(refusal.detail)")
+                    throw APIError.invalid("url", "is refused (\(refusal.reason.rawValue)): \(refusal.detail)" + Self.developmentHint(refusal, url: url, context))
                 }
             }
             if let types = types ?? nil {
