@@ -170,23 +170,4 @@ package final class Server: Sendable {
         }
         return key
     }
-
-    private static func adminKey(_ configuration: ServerConfiguration, store: any Storage) async throws -> (hash: [UInt8], new: String?) {
-        if let preset = configuration.adminKey {
-            guard APIKey.isStrong(preset, .admin) else {
-                throw ConfigurationError(
-                    "NOTIBASE_ADMIN_KEY must be as strong as a generated key: nb_admin_ and 32 random bytes in base64url (43 characters), such as nb_admin_$(openssl rand 32 | basenc --base64url | tr -d =); start without it once to have one generated")
-            }
-            let hash = try APIKey.hash(preset)
-            if try await !store.insertSettingIfAbsent("admin_key_hash", hash) {
-                try await store.replaceSetting("admin_key_hash", hash)
-            }
-            return (hash, nil)
-        }
-        if let stored = try await store.setting("admin_key_hash") { return (stored, nil) }
-        let key = try APIKey.generate(.admin)
-        let hash = try APIKey.hash(key)
-        _ = try await store.insertSettingIfAbsent("admin_key_hash", hash)
-        return (hash, key)
-    }
 }

@@ -80,8 +80,12 @@ enum ServeCommand: Command {
           --check                   check the stored data of --data-dir (orphans, dangling references) and exit:
                                     0 when all is well, 1 with every problem listed
 
-          NOTIBASE_ADMIN_KEY sets the admin key instead of generating one; it replaces a stored one, which
-          is how a lost admin key is recovered. It must be nb_admin_ and 32 random bytes in base64url:
+          The first start makes the admin key and shows it once: on standard output when that is a terminal,
+          else (under systemd, whose journal keeps what it is given) in DIR/admin.key, readable by this user
+          only, with only the file's path printed and logged. notibase admin-key rotate makes a new one.
+
+          NOTIBASE_ADMIN_KEY sets the admin key instead of generating one; it replaces a stored one at every
+          start. It must be nb_admin_ and 32 random bytes in base64url (43 characters):
           nb_admin_$(openssl rand 32 | basenc --base64url | tr -d =)
 
           NOTIBASE_RESOURCES_DIR names the directory of the server's resources (openapi.json and the console's
@@ -127,7 +131,12 @@ enum ServeCommand: Command {
         let server = try await Server.start(configuration, senders: senders, logger: logger, doctor: standardDoctor)
         io.writeError(trialWarnings(server.trialSettings))
         if let key = server.newAdminKey {
-            io.writeOutput("notibase: created the admin key. It is shown only this once; store it now:\n\(key)\n")
+            do {
+                try AdminKeyNotice.deliver(key, event: "created the admin key", dataDirectory: configuration.dataDirectory, io: io, logger: logger)
+            } catch {
+                await server.shutdown()
+                throw error
+            }
         }
         let address = "\(configuration.tlsKeyPath == nil ? "http" : "https")://\(configuration.host):\(server.port)"
         io.writeOutput("notibase: listening on \(address)\n")

@@ -80,10 +80,7 @@ struct LiveServerTests {
 
     @Test func theAdminKeyIsCreatedOnceAndStoredOnlyAsAHash() async throws {
         let directory = TemporaryDirectory()
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.dataDirectory = directory.path
-        configuration.accessLog = false
+        let configuration = InProcessServer.unkeyedConfiguration(directory.path)
         let first = try await Server.start(configuration, senders: .accepting(try AcceptingSender()), logger: .silent)
         let key = try #require(first.newAdminKey)
         #expect(key.hasPrefix("nb_admin_"))
