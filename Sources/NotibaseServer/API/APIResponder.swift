@@ -40,6 +40,10 @@ struct APIResponder: HTTPResponder {
             // The cheapest route, before any routing: the benchmarks' ceiling.
             return .now(finish(healthz, Exchange(request, route: "/healthz")))
         }
+        if request.path == "/", Console.isBrowserVisit(request) {
+            // A browser opened the server's address: the console is what a person wants there.
+            return .now(finish(Console.rootRedirect, Exchange(request, route: "/")))
+        }
         if Console.serves(request.path) {
             // The web console's static files: not API routes, so not in the OpenAPI document.
             return .now(finish(Console.response(to: request), Exchange(request, route: "/console")))
