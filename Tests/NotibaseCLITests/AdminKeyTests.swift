@@ -93,6 +93,20 @@ struct AdminKeyTests {
         #expect(await runCommand(["admin-key", "show"]).status == 2)
     }
 
+    /// Run by root on the service's SQLite directory, the command would leave files root owns
+    /// there (the write-ahead log) that the server's user then cannot open: it says whom to run as.
+    @Test func rotateRefusesADataDirectoryAnotherUserOwns() async throws {
+        guard geteuid() == 0 else { return }
+        let directory = TemporaryDirectory()
+        let data = directory.path + "/data"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: false)
+        #expect(FileManager.default.createFile(atPath: data + "/notibase.sqlite", contents: Data()))
+        #expect(chown(data, 65_534, 65_534) == 0)
+        let refused = await runCommand(["admin-key", "rotate", "--data-dir", data])
+        #expect(refused.status == 2 && refused.error.contains("sudo -u"), "\(refused.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data) == ["notibase.sqlite"])
+    }
+
     private static func status(port: Int, key: String) async throws -> Int {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/apps")!)
         request.setValue("Bearer " + key, forHTTPHeaderField: "Authorization")

@@ -1,5 +1,10 @@
 import Foundation
 import NotibaseServer
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `notibase admin-key rotate`: replaces the stored admin key with a new one, shown once as
 /// `serve` shows the first (on a terminal, else in `admin.key` in the data directory).
@@ -11,10 +16,11 @@ enum AdminKeyCommand: Command {
 
           Makes a new admin key and stores its hash in place of the old one, in the SQLite database in DIR
           (--data-dir, NOTIBASE_DATA_DIR, default ./data) or in the PostgreSQL database (--database,
-          NOTIBASE_DATABASE_URL). Run it as the server's user. The key is shown once: on standard output
-          when that is a terminal, else written to DIR/admin.key (readable by this user only) with only the
-          file's path printed. A running server keeps accepting the old key until it restarts: restart it
-          (every node on a PostgreSQL database), for example systemctl restart notibase.
+          NOTIBASE_DATABASE_URL). Run it as the server's user: it refuses a DIR another user owns. The key
+          is shown once: on standard output when that is a terminal, else written to DIR/admin.key (readable
+          by this user only) with only the file's path printed. A running server keeps accepting the old
+          key until it restarts: restart it (every node on a PostgreSQL database), for example
+          systemctl restart notibase.
         """
     static let options: [OptionSpec] = [.value("data-dir"), .value("database")]
 
@@ -32,10 +38,21 @@ enum AdminKeyCommand: Command {
         configuration.dataDirectory = settings.value("data-dir", "NOTIBASE_DATA_DIR") ?? configuration.dataDirectory
         configuration.databaseURL = settings.value("database", "NOTIBASE_DATABASE_URL")
         configuration.databasePoolSize = 1
+        if configuration.databaseURL == nil { try checkOwner(of: configuration.dataDirectory) }
         let key = try await Server.rotateAdminKey(configuration)
         try AdminKeyNotice.deliver(
             key, event: "made a new admin key (the old one works until the server restarts: restart it now)",
             dataDirectory: configuration.dataDirectory, io: io, logger: Logger(minimumLevel: .warning))
         return 0
+    }
+
+    /// SQLite in a directory another user owns (root running it on the service's): the files it
+    /// would leave there (the write-ahead log, admin.key) would be this user's, and the server's
+    /// user could not open its own database.
+    private static func checkOwner(of directory: String) throws {
+        var info = stat()
+        guard stat(directory, &info) == 0, info.st_uid != geteuid() else { return }
+        let owner = getpwuid(info.st_uid).flatMap { $0.pointee.pw_name.map { String(cString: $0) } } ?? String(info.st_uid)
+        throw UsageError("\(directory) belongs to the user \(owner): run this as that user, such as sudo -u \(owner) notibase admin-key rotate --data-dir \(directory)")
     }
 }
