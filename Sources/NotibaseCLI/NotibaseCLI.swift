@@ -10,7 +10,7 @@ import Darwin
 package enum NotibaseCLI {
     /// Every command, in the order `notibase help` lists them.
     static var commands: [any Command.Type] {
-        var commands: [any Command.Type] = [CategoryIDCommand.self, RenderCommand.self, ServeCommand.self]
+        var commands: [any Command.Type] = [CategoryIDCommand.self, RenderCommand.self, ServeCommand.self, AdminKeyCommand.self]
         #if canImport(NotibaseSimulator)
         commands.append(PreviewCommand.self)
         commands.append(DemoCommand.self)

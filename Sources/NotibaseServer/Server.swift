@@ -9,6 +9,8 @@ package final class Server: Sendable {
     package let port: Int
     /// The admin key this start created, to be shown once; nil when it already existed.
     package let newAdminKey: String?
+    /// The settings for tests and demos it runs with (each announced in its log at start).
+    package let trialSettings: [TrialSetting]
     /// The metrics the server records (also served at `/metrics`).
     let metrics: Metrics
 
@@ -35,12 +37,13 @@ package final class Server: Sendable {
     static let backgroundPriority = TaskPriority.utility
 
     private init(
-        port: Int, newAdminKey: String?, metrics: Metrics, http: HTTPServer, store: any Storage, senders: SenderSet, logger: Logger,
+        port: Int, newAdminKey: String?, trialSettings: [TrialSetting], metrics: Metrics, http: HTTPServer, store: any Storage, senders: SenderSet, logger: Logger,
         background: [Task<Void, Never>], shutdownGrace: Duration
     ) {
         self.shutdownGrace = shutdownGrace
         self.port = port
         self.newAdminKey = newAdminKey
+        self.trialSettings = trialSettings
         self.metrics = metrics
         self.http = http
         self.store = store
@@ -80,12 +83,16 @@ package final class Server: Sendable {
         let http = try HTTPServer(options: options, responder: APIResponder(context: parts.context, accessLog: configuration.accessLog))
 
         let background = parts.start()
+        let trial = TrialSetting.settings(configuration, senders: senders)
+        for setting in trial {
+            logger.warning("trial setting: not for production", ["setting": .string(setting.option), "consequence": .string(setting.consequence)])
+        }
         logger.info("serving", [
             "address": .string("\(options.tlsKeyPEM == nil ? "http" : "https")://\(configuration.host):\(http.port)"),
             "dataDirectory": .string(directory),
         ])
         return Server(
-            port: http.port, newAdminKey: newAdminKey, metrics: parts.metrics, http: http, store: store, senders: senders,
+            port: http.port, newAdminKey: newAdminKey, trialSettings: trial, metrics: parts.metrics, http: http, store: store, senders: senders,
             logger: logger, background: background, shutdownGrace: configuration.connections.shutdownGrace)
     }
 
@@ -162,24 +169,5 @@ package final class Server: Sendable {
             throw ConfigurationError("cannot write \(path)")
         }
         return key
-    }
-
-    private static func adminKey(_ configuration: ServerConfiguration, store: any Storage) async throws -> (hash: [UInt8], new: String?) {
-        if let preset = configuration.adminKey {
-            guard APIKey.isStrong(preset, .admin) else {
-                throw ConfigurationError(
-                    "NOTIBASE_ADMIN_KEY must be as strong as a generated key: nb_admin_ and 32 random bytes in base64url (43 characters), such as nb_admin_$(openssl rand 32 | basenc --base64url | tr -d =); start without it once to have one generated")
-            }
-            let hash = try APIKey.hash(preset)
-            if try await !store.insertSettingIfAbsent("admin_key_hash", hash) {
-                try await store.replaceSetting("admin_key_hash", hash)
-            }
-            return (hash, nil)
-        }
-        if let stored = try await store.setting("admin_key_hash") { return (stored, nil) }
-        let key = try APIKey.generate(.admin)
-        let hash = try APIKey.hash(key)
-        _ = try await store.insertSettingIfAbsent("admin_key_hash", hash)
-        return (hash, key)
     }
 }

@@ -54,7 +54,8 @@ struct ServerParts: Sendable {
         let box = try SecretBox(key: secretKey)
         let webhookTransport = options.webhookTransport ?? HTTPSWebhookTransport(allowInsecure: configuration.webhookAllowInsecure)
         let signer = Signer(secretKey: secretKey)
-        let metrics = Metrics()
+        let trial = TrialSetting.settings(configuration, senders: senders)
+        let metrics = Metrics(trial: trial)
         let signals = WorkSignals()
         let delivery = configuration.delivery
         let monitor = CredentialMonitor(store: store, logger: logger, clock: clock)
@@ -66,7 +67,7 @@ struct ServerParts: Sendable {
             quota: MessageQuota(perMinute: configuration.limits.appMessagesPerMinute, now: options.quotaClock),
             metricsTokenHash: try configuration.metricsToken.map { try Crypto.sha256($0.utf8) }, handoff: (handoff, delivery.lease),
             credentialMonitor: monitor, credentialsRequired: { if case .stored = senders.credentials { true } else { false } }(),
-            webhookTransport: webhookTransport)
+            webhookTransport: webhookTransport, trial: trial)
         let fanOut = FanOut(
             store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize,
             minimumBatchSize: options.fanOutMinimumBatchSize, signals: signals, handoff: (handoff, delivery.lease),

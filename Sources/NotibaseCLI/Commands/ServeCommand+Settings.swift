@@ -125,7 +125,8 @@ extension ServeCommand {
                 for token in uninstalled { fleet.uninstall(token: token) }
                 for token in throttled { fleet.throttle(token: token) }
                 let sender = SimulatedSender(fleet: fleet)
-                return SenderSet(ios: sender, android: sender, credentials: .notRequired, providerNames: [.ios: "simulated", .android: "simulated"])
+                return SenderSet(ios: sender, android: sender, credentials: .notRequired, providerNames: [.ios: "simulated", .android: "simulated"],
+                    trialSetting: .senderSimulated)
                 #else
                 throw UsageError("--sender simulated needs the simulator, which is built on Linux only")
                 #endif

@@ -83,8 +83,12 @@ enum ServeCommand: Command {
           --check                   check the stored data of --data-dir (orphans, dangling references) and exit:
                                     0 when all is well, 1 with every problem listed
 
-          NOTIBASE_ADMIN_KEY sets the admin key instead of generating one; it replaces a stored one, which
-          is how a lost admin key is recovered. It must be nb_admin_ and 32 random bytes in base64url:
+          The first start makes the admin key and shows it once: on standard output when that is a terminal,
+          else (under systemd, whose journal keeps what it is given) in DIR/admin.key, readable by this user
+          only, with only the file's path printed and logged. notibase admin-key rotate makes a new one.
+
+          NOTIBASE_ADMIN_KEY sets the admin key instead of generating one; it replaces a stored one at every
+          start. It must be nb_admin_ and 32 random bytes in base64url (43 characters):
           nb_admin_$(openssl rand 32 | basenc --base64url | tr -d =)
 
           NOTIBASE_RESOURCES_DIR names the directory of the server's resources (openapi.json and the console's
@@ -93,7 +97,9 @@ enum ServeCommand: Command {
 
           --sender accept sends nothing and accepts every push at once (benchmarks, crash tests). --sender simulated
           answers as APNs and FCM would and accepts every push (no phones attached; notibase demo attaches some), but
-          for the tokens --simulated-uninstalled and --simulated-throttled name.
+          for the tokens --simulated-uninstalled and --simulated-throttled name. Neither delivers anything to Apple or
+          Google: with either, or with --webhook-allow-insecure, the server warns at start, /healthz lists the setting
+          under "trial", /metrics sets notibase_trial_mode to 1 for it and the console shows a banner.
         """
     static let options: [OptionSpec] = [
         .value("listen"), .value("data-dir"), .value("database"), .value("database-pool"), .value("tls-cert"), .value("tls-key"), .value("secret-key-file"),
@@ -126,8 +132,14 @@ enum ServeCommand: Command {
 
         let signals = SignalWaiter(signals: [SIGTERM, SIGINT])
         let server = try await Server.start(configuration, senders: senders, logger: logger, doctor: standardDoctor)
+        io.writeError(trialWarnings(server.trialSettings))
         if let key = server.newAdminKey {
-            io.writeOutput("notibase: created the admin key. It is shown only this once; store it now:\n\(key)\n")
+            do {
+                try AdminKeyNotice.deliver(key, event: "created the admin key", dataDirectory: configuration.dataDirectory, io: io, logger: logger)
+            } catch {
+                await server.shutdown()
+                throw error
+            }
         }
         let address = "\(configuration.tlsKeyPath == nil ? "http" : "https")://\(configuration.host):\(server.port)"
         io.writeOutput("notibase: listening on \(address)\n")
@@ -136,5 +148,14 @@ enum ServeCommand: Command {
         logger.info("signal received", ["signal": .int(Int(signal))])
         await server.shutdown()
         return 0
+    }
+
+    /// A paragraph on standard error for each setting for tests and demos the server runs with:
+    /// which, and what it means (the log has the same as warnings).
+    static func trialWarnings(_ settings: [TrialSetting]) -> String {
+        settings.map { setting in
+            "notibase: WARNING: \(setting.option) is set: \(setting.consequence). "
+                + "It is for tests, demos and development only, never for production.\n"
+        }.joined()
     }
 }

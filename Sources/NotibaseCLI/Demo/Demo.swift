@@ -45,7 +45,8 @@ struct Demo {
             directory: directory.appendingPathComponent("phones"), images: ImageRoutes(["images.demo.notibase": host.baseURL]))
         let sender = SimulatedSender(fleet: fleet)
         let server = try await Server.start(
-            configuration, senders: SenderSet(ios: sender, android: sender, credentials: .notRequired, providerNames: [.ios: "simulated", .android: "simulated"]),
+            configuration, senders: SenderSet(ios: sender, android: sender, credentials: .notRequired, providerNames: [.ios: "simulated", .android: "simulated"],
+                trialSetting: .senderSimulated),
             logger: Logger(minimumLevel: .warning, sink: { io.writeError($0 + "\n") }), doctor: standardDoctor)
         let serverURL = URL(string: "http://127.0.0.1:\(server.port)")!
         let api = APIClient(baseURL: serverURL)

@@ -10,16 +10,21 @@ struct TerminalIO: Sendable {
     let readInput: @Sendable () -> [UInt8]
     let output: @Sendable (String) -> Void
     let error: @Sendable (String) -> Void
+    /// Whether standard output is a terminal (a person reads it) rather than a pipe, a file or a
+    /// journal (which keeps what it is given).
+    let outputIsTerminal: Bool
 
     /// Streams that read and write the given closures.
     init(
         readInput: @escaping @Sendable () -> [UInt8],
         output: @escaping @Sendable (String) -> Void,
-        error: @escaping @Sendable (String) -> Void
+        error: @escaping @Sendable (String) -> Void,
+        outputIsTerminal: Bool = false
     ) {
         self.readInput = readInput
         self.output = output
         self.error = error
+        self.outputIsTerminal = outputIsTerminal
     }
 
     /// The process's standard streams.
@@ -35,7 +40,8 @@ struct TerminalIO: Sendable {
             return bytes
         },
         output: { writeAll($0, to: 1) },
-        error: { writeAll($0, to: 2) }
+        error: { writeAll($0, to: 2) },
+        outputIsTerminal: isatty(1) == 1
     )
 
     private static func writeAll(_ text: String, to descriptor: Int32) {

@@ -36,13 +36,17 @@ final class APIContext: Sendable {
     let webhooks: WebhookService
     /// Registrations (their group commit) and sign-outs.
     let devices: DeviceService
+    /// The trial settings the server runs with (``TrialSetting``), for `/healthz` and the
+    /// webhook URL refusals.
+    let trial: [TrialSetting]
 
     init(
         store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
         limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil, signals: WorkSignals = WorkSignals(), quota: MessageQuota? = nil,
         metricsTokenHash: [UInt8]? = nil, handoff: (queue: Handoff, lease: Duration)? = nil, credentialMonitor: CredentialMonitor? = nil,
-        credentialsRequired: Bool = false, webhookTransport: (any WebhookTransport)? = nil
+        credentialsRequired: Bool = false, webhookTransport: (any WebhookTransport)? = nil, trial: [TrialSetting] = []
     ) {
+        self.trial = trial
         self.webhookTransport = webhookTransport ?? UnconnectedWebhookTransport()
         webhooks = WebhookService(store: store, box: box, clock: clock, logger: logger, endpointsPerApp: limits.webhookEndpointsPerApp)
         self.handoff = handoff

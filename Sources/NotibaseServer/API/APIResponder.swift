@@ -13,6 +13,8 @@ struct APIResponder: HTTPResponder {
     /// Whether quick handlers run; without them every route's handler runs in a task (the
     /// reference the quick paths are tested against).
     let quickHandlers: Bool
+    /// `GET /healthz`'s answer, made once.
+    let healthz: HTTPResponse
 
     init(context: APIContext, accessLog: Bool, quickHandlers: Bool = true) {
         var router = Router()
@@ -30,12 +32,17 @@ struct APIResponder: HTTPResponder {
         self.context = context
         self.accessLog = accessLog
         self.quickHandlers = quickHandlers
+        healthz = HealthAPI.healthz(trial: context.trial)
     }
 
     func answer(_ request: HTTPRequest) -> HTTPAnswer {
         if request.path == "/healthz", request.method == "GET" {
             // The cheapest route, before any routing: the benchmarks' ceiling.
-            return .now(finish(HealthAPI.healthz, Exchange(request, route: "/healthz")))
+            return .now(finish(healthz, Exchange(request, route: "/healthz")))
+        }
+        if request.path == "/", Console.isBrowserVisit(request) {
+            // A browser opened the server's address: the console is what a person wants there.
+            return .now(finish(Console.rootRedirect, Exchange(request, route: "/")))
         }
         if Console.serves(request.path) {
             // The web console's static files: not API routes, so not in the OpenAPI document.

@@ -1,12 +1,21 @@
 import NotibaseCore
 
 /// `/healthz` (answered on the polling thread: the cheapest route, the benchmark ceiling; it names
-/// the running version), `/metrics` (Prometheus text) and `/openapi.json`.
+/// the running version, and the trial settings when there are any), `/metrics` (Prometheus text)
+/// and `/openapi.json`.
 enum HealthAPI {
-    static let healthz = HTTPResponse(
-        status: 200, contentType: "application/json", body: Array(#"{"status":"ok","version":"\#(NotibaseVersion.current)"}"#.utf8))
+    /// The answer to `GET /healthz`, made once: always 200 (load balancers keep sending), with
+    /// `"trial": ["sender=simulated", …]` when the server runs with settings for tests and demos.
+    static func healthz(trial: [TrialSetting]) -> HTTPResponse {
+        var body = #"{"status":"ok","version":"\#(NotibaseVersion.current)""#
+        if !trial.isEmpty {
+            body += #","trial":["# + trial.map { #""\#($0.rawValue)""# }.joined(separator: ",") + "]"
+        }
+        return HTTPResponse(status: 200, contentType: "application/json", body: Array((body + "}").utf8))
+    }
 
     static func add(to router: inout Router, _ context: APIContext) {
+        let healthz = healthz(trial: context.trial)
         router.add(.get, "/healthz") { _, _ in healthz }
 
         // Only what was recorded: a scrape never reaches the database (QueueDepthProbe).

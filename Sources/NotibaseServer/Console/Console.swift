@@ -23,6 +23,16 @@ enum Console {
         path == "/console" || path.hasPrefix("/console/")
     }
 
+    /// Whether `request` is a browser's page load (`GET` or `HEAD` accepting `text/html`), which
+    /// `/` sends to the console; an API client asking for JSON gets the API's 404.
+    static func isBrowserVisit(_ request: HTTPRequest) -> Bool {
+        guard request.method == "GET" || request.method == "HEAD", let accept = request.header("accept") else { return false }
+        return accept.lowercased().contains("text/html")
+    }
+
+    /// Where a browser that opened `/` goes.
+    static let rootRedirect = HTTPResponse(status: 302, headers: [("Location", "/console/"), ("Cache-Control", "no-cache")])
+
     static func response(to request: HTTPRequest) -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
             var response = APIError(status: 405, code: "method_not_allowed", message: "\(request.path) accepts GET, HEAD", field: nil).response

@@ -23,12 +23,19 @@ package struct SenderSet: Sendable {
     package var credentials: Credentials
     /// The provider label in metrics for each platform (`apns`, `fcm`, `accept`, `simulated`).
     package var providerNames: [Platform: String]
+    /// Set for senders that deliver nothing to Apple or Google (accepting, simulated): the server
+    /// then says loudly that it runs in a trial mode.
+    package var trialSetting: TrialSetting?
 
-    package init(ios: any Sender, android: any Sender, credentials: Credentials, providerNames: [Platform: String] = [.ios: "apns", .android: "fcm"]) {
+    package init(
+        ios: any Sender, android: any Sender, credentials: Credentials, providerNames: [Platform: String] = [.ios: "apns", .android: "fcm"],
+        trialSetting: TrialSetting? = nil
+    ) {
         self.ios = ios
         self.android = android
         self.credentials = credentials
         self.providerNames = providerNames
+        self.trialSetting = trialSetting
     }
 
     package func sender(for platform: Platform) -> any Sender {
@@ -38,7 +45,7 @@ package struct SenderSet: Sendable {
     /// One sender that accepts every push and sends nothing, for benchmarks and crash tests
     /// (`--sender accept`): see ``AcceptingSender``.
     package static func accepting(_ sender: AcceptingSender) -> SenderSet {
-        SenderSet(ios: sender, android: sender, credentials: .notRequired, providerNames: [.ios: "accept", .android: "accept"])
+        SenderSet(ios: sender, android: sender, credentials: .notRequired, providerNames: [.ios: "accept", .android: "accept"], trialSetting: .senderAccept)
     }
 
     /// Placeholders for a build without the APNs and FCM senders: every push is retried later

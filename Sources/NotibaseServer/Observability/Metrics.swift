@@ -21,8 +21,12 @@ final class Metrics: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The trial settings the server runs with: a gauge of 1 each, 0 for the others.
+    private let trial: [TrialSetting]
 
-    init() {}
+    init(trial: [TrialSetting] = []) {
+        self.trial = trial
+    }
 
     /// One answered HTTP request; `route` is the pattern (`/v1/devices/{deviceId}`), not the path
     /// (`unmatched`, `rejected` or `too_large` when there is none). A method outside HTTP's usual
@@ -135,6 +139,11 @@ final class Metrics: Sendable {
         if let depth = snapshot.queueDepth {
             text += "# HELP notibase_queue_depth Deliveries not yet in a final state (queued, retrying or being sent), measured every few seconds.\n"
             text += "# TYPE notibase_queue_depth gauge\nnotibase_queue_depth \(depth)\n"
+        }
+        text += "# HELP notibase_trial_mode 1 when the server runs with a setting for tests and demos only (sender_simulated and sender_accept deliver nothing).\n"
+        text += "# TYPE notibase_trial_mode gauge\n"
+        for setting in TrialSetting.allCases {
+            text += "notibase_trial_mode{setting=\"\(setting.metricLabel)\"} \(trial.contains(setting) ? 1 : 0)\n"
         }
         return text
     }

@@ -44,7 +44,7 @@ struct WebhookURLRefusal: Error, Sendable, Equatable {
     var detail: String
 
     /// The setting that allows `http`, loopback and private addresses (`notibase serve`).
-    static let developmentFlag = "--webhook-allow-insecure"
+    static let developmentFlag = "--webhook-allow-insecure (NOTIBASE_WEBHOOK_ALLOW_INSECURE=on)"
 
     /// A name that does not resolve, or not before the deadline: told alike.
     static func unresolvable(_ host: String) -> WebhookURLRefusal {

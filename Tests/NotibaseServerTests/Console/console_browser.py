@@ -298,6 +298,8 @@ def run_webhooks(console, binary):
         page.find('[data-field="message.title"] input')
         d.find_element(By.CSS_SELECTOR, '#nav a[data-page="webhooks"]').click()
         page.until("the Webhooks page lists no endpoint yet", lambda: "No endpoints yet." in page.text(".webhooks"))
+        page.until("the banner names both trial settings of this server",
+                   lambda: "--sender simulated" in page.text("#trial") and "--webhook-allow-insecure" in page.text("#trial"))
         labelled(page, "webhooks")
 
         # The form offers the API's own event types, each with what it means.
@@ -459,6 +461,9 @@ def run(console, keys, binary):
     check(d.execute_script("return sessionStorage.getItem('notibase.key')") is None, "a refused key is not kept")
     check("nb_server_" not in d.current_url, "the key is never in the URL")
     check(not console.shown("#nav a") and not console.shown("#sign-out"), "signed out, neither the menu nor Sign out shows")
+    # The demo's server runs the simulated sender: every page, this one too, says what that means.
+    console.until("the sign-in page shows the trial banner", lambda: "nothing is delivered to Apple or Google" in console.text("#trial"))
+    check("--sender simulated" in console.text("#trial"), "the trial banner names the setting")
     console.shot("sign-in-refused")
 
     labelled(console, "sign-in")

@@ -80,10 +80,7 @@ struct LiveServerTests {
 
     @Test func theAdminKeyIsCreatedOnceAndStoredOnlyAsAHash() async throws {
         let directory = TemporaryDirectory()
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.dataDirectory = directory.path
-        configuration.accessLog = false
+        let configuration = InProcessServer.unkeyedConfiguration(directory.path)
         let first = try await Server.start(configuration, senders: .accepting(try AcceptingSender()), logger: .silent)
         let key = try #require(first.newAdminKey)
         #expect(key.hasPrefix("nb_admin_"))
@@ -106,7 +103,8 @@ struct LiveServerTests {
             $0.tlsKeyPath = directory.path + "/key.pem"
         }
         let curl = try await runToEnd("/usr/bin/curl", ["-s", "--cacert", directory.path + "/cert.pem", "https://localhost:\(server.port)/healthz"])
-        #expect(curl.output == #"{"status":"ok","version":"\#(NotibaseVersion.current)"}"#)
+        // InProcessServer runs the accepting sender: a trial setting /healthz names.
+        #expect(curl.output == #"{"status":"ok","version":"\#(NotibaseVersion.current)","trial":["sender=accept"]}"#)
         await server.shutdown()
         _ = data
     }

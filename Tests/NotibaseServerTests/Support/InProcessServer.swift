@@ -21,4 +21,14 @@ enum InProcessServer {
         let server = try await Server.start(configuration, senders: try senders ?? .accepting(AcceptingSender()), logger: .silent)
         return (server, directory)
     }
+
+    /// What `notibase serve` runs with by default in `directory`, on a free port and without the
+    /// harness's admin key: its first start makes one (``Server/newAdminKey``).
+    static func unkeyedConfiguration(_ directory: String) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.dataDirectory = directory
+        configuration.accessLog = false
+        return configuration
+    }
 }

@@ -88,7 +88,7 @@ import Glibc
     /// Loopback and private addresses name the development setting that allows them.
     @Test func theDetailNamesTheHostAndTheKindOfAddressNotTheAddress() async throws {
         let refusal = try #require(await Self.transport().refusal(of: "https://split.example.com/hook", appID: "app"))
-        #expect(refusal.detail == "the host 'split.example.com' resolves to a private address, not a public one (--webhook-allow-insecure allows it, for development only)")
+        #expect(refusal.detail == "the host 'split.example.com' resolves to a private address, not a public one (--webhook-allow-insecure (NOTIBASE_WEBHOOK_ALLOW_INSECURE=on) allows it, for development only)")
         let mapped = try #require(await Self.transport().refusal(of: "https://internal.example.com/hook", appID: "app"))
         #expect(!mapped.detail.contains("192.168") && mapped.detail.contains("private"))
         let metadata = try #require(await Self.transport().refusal(of: "https://169.254.169.254/", appID: "app"))

@@ -97,6 +97,31 @@ export function signedOut(message) {
   document.getElementById('nav').hidden = true;
 }
 
+// What /healthz's "trial" list means, shown above every page (the sign-in page too): a server
+// left in a trial mode looks healthy and reports pushes sent that reach no one.
+const trialMeanings = {
+  'sender=simulated': ['--sender simulated', 'nothing is delivered to Apple or Google; every push is answered by a simulated device and counted as sent.'],
+  'sender=accept': ['--sender accept', 'nothing is delivered to Apple or Google; every push is accepted at once and counted as sent.'],
+  'webhook-allow-insecure': ['--webhook-allow-insecure', 'webhooks may go over plain http to this machine and the internal network.'],
+};
+
+async function showTrialBanner() {
+  let settings = [];
+  try {
+    const health = await (await fetch('/healthz', { cache: 'no-store', credentials: 'omit' })).json();
+    settings = Array.isArray(health.trial) ? health.trial : [];
+  } catch { return; }
+  const banner = document.getElementById('trial');
+  if (settings.length === 0) { banner.hidden = true; return; }
+  replace(banner,
+    h('strong', {}, 'Trial mode: not for production.'),
+    h('ul', {}, settings.map((name) => {
+      const [option, meaning] = trialMeanings[name] || [name, 'a setting for tests and demos only.'];
+      return h('li', {}, h('code', {}, option), ': ' + meaning);
+    })));
+  banner.hidden = false;
+}
+
 window.addEventListener('hashchange', render);
 window.addEventListener('notibase:unauthorized', () => {
   if (stopCurrent) { stopCurrent(); stopCurrent = null; }
@@ -105,4 +130,5 @@ window.addEventListener('notibase:unauthorized', () => {
 document.addEventListener('DOMContentLoaded', () => {
   document.getElementById('sign-out').addEventListener('click', () => { api.clearKey(); signedOutReason = null; location.hash = ''; render(); });
   render();
+  showTrialBanner();
 });
