@@ -48,6 +48,8 @@ enum FunnelAPI {
 
     struct AudienceCount: Encodable {
         var count: Int
+        /// For an `externalUserIds` audience: how many of its distinct IDs match no active device.
+        var unmatchedExternalUserIds: Int?
     }
 
     static func add(to router: inout Router, _ context: APIContext) {
@@ -67,7 +69,11 @@ enum FunnelAPI {
         router.add(.post, "/v1/audience/count") { request, _ in
             let appID = try await context.appID(request)
             let body = try JSON.decode(AudienceBody.self, from: request)
-            return JSON.response(status: 200, AudienceCount(count: try await context.messages.audienceSize(appID: appID, body.audience)))
+            var answer = AudienceCount(count: try await context.messages.audienceSize(appID: appID, body.audience))
+            if case .externalUsers(let users) = body.audience {
+                answer.unmatchedExternalUserIds = try await context.messages.unmatchedExternalUsers(appID: appID, users)
+            }
+            return JSON.response(status: 200, answer)
         }
     }
 }

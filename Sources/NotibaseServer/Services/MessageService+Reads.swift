@@ -78,6 +78,12 @@ extension MessageService {
         try await store.audienceSize(appID: appID, audience)
     }
 
+    /// How many of an `externalUserIds` audience's distinct IDs match no active device now.
+    func unmatchedExternalUsers(appID: String, _ users: [String]) async throws -> Int {
+        let listed = Set(users).count
+        return listed - (try await store.matchedExternalUsers(appID: appID, users))
+    }
+
     private func stored(appID: String, id: String) async throws -> MessageRecord {
         guard let message = try await store.message(appID: appID, id: id) else { throw APIError.notFound("message") }
         return message

@@ -76,6 +76,9 @@ protocol Storage: KeyDirectory, WebhookStorage {
 
     // Messages
     func audienceSize(appID: String, _ audience: Audience) async throws -> Int
+    /// How many of `users` (external user IDs) have an active device of the app now: what an
+    /// `externalUserIds` audience's count says of the IDs that match nobody.
+    func matchedExternalUsers(appID: String, _ users: [String]) async throws -> Int
     /// The same devices counted by time zone (nil: registered without one).
     func audienceByTimeZone(appID: String, _ audience: Audience) async throws -> [String?: Int]
     /// Stores a message, or, when the app used `idempotencyKey` within `window` milliseconds,

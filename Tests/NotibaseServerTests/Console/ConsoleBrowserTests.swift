@@ -26,7 +26,8 @@ struct ConsoleBrowserTests {
         print(text.components(separatedBy: "\n").filter { $0.hasPrefix("console browser test") || $0.hasPrefix("FAIL") }.joined(separator: "\n"))
         #expect(status == 0, "\(text.suffix(8_000))")
         #expect(text.contains("checks passed"))
-        for page in ["sign-in-refused", "compose", "compose-doctor", "message", "messages", "devices", "device", "apps", "apps-delete", "compose-phone", "webhooks", "webhooks-attempts", "device-long", "message-long", "devices-long"] {
+        for page in ["sign-in-refused", "compose", "compose-doctor", "message", "messages", "devices", "device", "apps", "apps-delete", "compose-phone", "webhooks", "webhooks-attempts", "device-long", "message-long", "devices-long",
+                     "compose-unmatched", "device-actions", "messages-forgotten"] {
             #expect(FileManager.default.fileExists(atPath: "\(screenshots)/\(page).png"), "no screenshot of \(page)")
         }
     }

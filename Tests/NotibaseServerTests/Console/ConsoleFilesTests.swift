@@ -31,6 +31,7 @@ struct ConsoleFilesTests {
 
     @Test(arguments: [
         ("js/app.js", "text/javascript; charset=utf-8"), ("js/pages/compose.js", "text/javascript; charset=utf-8"),
+        ("js/confirm.js", "text/javascript; charset=utf-8"),
         ("css/console.css", "text/css; charset=utf-8"), ("icon.svg", "image/svg+xml"),
     ])
     func everyFileHasItsContentType(name: String, type: String) async throws {

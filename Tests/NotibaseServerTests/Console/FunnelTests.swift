@@ -93,6 +93,12 @@ struct FunnelTests {
         #expect(await count(#"{"tags": {"allOf": ["vip", "fr"]}}"#)["count"].int == 1)
         #expect(await count(#"{"tags": {"anyOf": ["vip", "fr"]}}"#)["count"].int == 2)
         #expect(await count(#"{"externalUserIds": ["ann", "nobody"]}"#)["count"].int == 1)
+        // An externalUserIds audience says how many of its IDs match nobody (each ID once), so
+        // the console can warn before a send that some users will not get it.
+        let users = await count(#"{"externalUserIds": ["ann", "nobody", "nobody", "gone"]}"#)
+        #expect(users["count"].int == 1 && users["unmatchedExternalUserIds"].int == 2, "\(users.text)")
+        #expect(await count(#"{"externalUserIds": ["ann"]}"#)["unmatchedExternalUserIds"].int == 0)
+        #expect(await count(#"{"all": true}"#)["unmatchedExternalUserIds"].int == nil)
         #expect(await count(#"{"deviceIds": ["\#(a)"]}"#)["count"].int == 1)
         let bad = await count(#"{"tags": {"someOf": ["vip"]}}"#)
         #expect(bad.status == 400)

@@ -195,6 +195,42 @@ class Console:
         self.driver.find_element(By.ID, "sign-out").click()
         self.find('input[name="key"]')
 
+    def answer_confirm(self, expected, accept=True):
+        """Waits for the page's confirmation dialog, checks that it says `expected`, and accepts
+        (or dismisses) it; returns its text."""
+        WebDriverWait(self.driver, 10).until(EC.alert_is_present())
+        alert = self.driver.switch_to.alert
+        text = alert.text
+        check(expected in text, f"the confirmation says {expected!r}: {text!r}")
+        if accept:
+            alert.accept()
+        else:
+            alert.dismiss()
+        return text
+
+    def send_confirmed(self, expected, accept=True):
+        """Presses Send and answers the confirmation that names how many devices it reaches."""
+        self.driver.find_element(By.XPATH, "//button[text()='Send']").click()
+        return self.answer_confirm(expected, accept)
+
+    def headings_unique(self, page):
+        """No two headings of the page (h1, h2) say the same."""
+        texts = self.texts("main h1, main h2")
+        check(len(texts) == len(set(texts)), f"no duplicate heading on the {page} page: {texts}")
+
+    def typed_confirmation(self, css, word):
+        """Opens the danger zone holding the form `css`, checks its button waits for `word`, types
+        it and presses the button."""
+        self.driver.execute_script("document.querySelector(arguments[0]).closest('details').open = true", css)
+        box = self.find(css + " input")
+        button = self.find(css + " button")
+        check(not button.is_enabled(), f"{button.text} waits for “{word}” to be typed")
+        box.send_keys(word + "x")
+        check(not button.is_enabled(), f"{button.text}: another word does not allow it")
+        box.send_keys(Keys.BACKSPACE)
+        check(button.is_enabled(), f"{button.text}: “{word}” typed out allows it")
+        self.press(button)
+
 
 # Wraps the page's fetch so that answers to `method path` (path matched by a regular expression)
 # get `value` set at `keys` in their JSON (a key "*" is every item of an array, -1 its last):
@@ -377,6 +413,7 @@ def run_webhooks(console, binary):
         page.press(d.find_element(By.XPATH, "//button[text()='Replay']"))
         page.until("the replay says how many events go again", lambda: "are sent again" in page.text(".replay [role=status]"))
         labelled(page, "webhooks")
+        page.headings_unique("webhooks")
 
         # Deleting asks first.
         page.press(d.find_element(By.XPATH, "//button[text()='Delete']"))
@@ -448,8 +485,68 @@ def run_long_lists(console, binary):
             page.until(f"{shown} devices are shown", lambda: page.text("#devices-count") == expected)
         users = page.texts("table.devices tbody td:nth-child(3)")
         check(users == [f"user-{n}" for n in range(125, 0, -1)], "every device once, newest first")
+        run_device_actions(page, base, key)
     finally:
         stop(serve)
+
+
+def run_device_actions(page, base, key):
+    """On the long lists' server (125 devices, user-1 … user-125, 120 tagged wave): a large
+    audience asks first, naming its count, a small one does not; a device is signed out, another
+    deleted and a user forgotten, each once a word is typed out; the forgotten user reads as such
+    in the messages list."""
+    d = page.driver
+    sent_before = api(base, "GET", "/v1/messages?limit=1&total=true", key)["total"]
+    d.get(page.url + "#/compose")
+    page.field("message.title").send_keys("Wave again")
+    Select(page.field("audience")).select_by_value("anyOf")
+    page.type_into('[data-field="audience.values"] input', "wave")
+    page.until("the wave is counted", lambda: "Reaches 120 devices now." in page.text(".count"))
+    page.send_confirmed("to 120 devices now?", accept=False)
+    time.sleep(0.5)
+    check(api(base, "GET", "/v1/messages?limit=1&total=true", key)["total"] == sent_before, "a dismissed confirmation of 120 devices sends nothing")
+    # 1 device (and a user ID that matches nobody): sent without asking.
+    Select(page.field("audience")).select_by_value("externalUserIds")
+    page.type_into('[data-field="audience.values"] input', "user-1, nobody-99")
+    page.until("the small audience is counted", lambda: "Reaches 1 device now." in page.text(".count"))
+    page.field("message.title").send_keys(" for user-1")
+    d.find_element(By.XPATH, "//button[text()='Send']").click()
+    page.find("#message-state")
+    check(not EC.alert_is_present()(d), "an audience of 1 device is sent without asking")
+
+    devices = {item["externalUserId"]: item["id"] for item in api(base, "GET", "/v1/devices?limit=5", key)["items"]}
+    # Sign out user-2's device: its user ID is cleared, the device stays.
+    d.get(page.url + "#/devices/" + devices["user-2"])
+    page.until("the device page offers sign out, delete and forget", lambda: len(d.find_elements(By.CSS_SELECTOR, ".device-actions details")) == 3)
+    labelled(page, "device")
+    page.headings_unique("device")
+    d.execute_script("document.querySelectorAll('.device-actions details').forEach((e) => { e.open = true })")
+    d.execute_script("document.querySelector('.device-actions').scrollIntoView()")
+    page.shot("device-actions", top=False)
+    d.execute_script("document.querySelectorAll('.device-actions details').forEach((e) => { e.open = false })")
+    page.typed_confirmation(".sign-out-device", "user-2")
+    page.until("a signed-out device shows no user", lambda: re.search(r"External user ID\s+—", page.text(".facts")))
+    check(api(base, "GET", "/v1/devices/" + devices["user-2"], key).get("externalUserId") is None, "the API has the device signed out")
+    # Delete user-3's device: the start of its ID typed out.
+    d.get(page.url + "#/devices/" + devices["user-3"])
+    page.find(".delete-device")
+    page.typed_confirmation(".delete-device", devices["user-3"][:8])
+    page.until("a deleted device says so", lambda: "is deleted" in page.text(".notice"))
+    try:
+        api(base, "GET", "/v1/devices/" + devices["user-3"], key)
+        check(False, "the deleted device is gone from the API")
+    except urllib.error.HTTPError as error:
+        check(error.code == 404, "the deleted device is gone from the API")
+    # Forget user-1: every device of theirs deleted, their ID out of the message's audience.
+    d.get(page.url + "#/devices/" + devices["user-1"])
+    page.find(".forget-user")
+    page.typed_confirmation(".forget-user", "user-1")
+    page.until("forgetting a user says what was removed", lambda: "user-1 is forgotten: 1 device deleted" in page.text(".notice"))
+    check(api(base, "GET", "/v1/devices?externalUserId=user-1", key)["items"] == [], "the API has no device of the forgotten user")
+    d.get(page.url + "#/messages")
+    page.until("a forgotten user reads as such in the messages list",
+               lambda: "user nobody-99 and a forgotten user (1)" in page.texts("table.messages tbody td:nth-child(3)"))
+    page.shot("messages-forgotten")
 
 
 def run(console, keys, binary):
@@ -485,6 +582,9 @@ def run(console, keys, binary):
 
     # Nothing is wrong with a form nobody has typed in yet.
     console.until("the empty form's preview has answered", lambda: d.execute_script("return document.querySelector('.preview').dataset.answered || ''") != "")
+    time.sleep(0.5)  # past the preview's debounce
+    previews = d.execute_script("return performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.includes('/v1/preview'))")
+    check(previews == [], f"an empty form asks the server for no preview (it would answer 400): {previews}")
     console.until("the audience is counted", lambda: "Reaches" in console.text(".count"))
     errors = d.execute_script("return [...document.querySelectorAll('main .error')].filter((e) => e.getClientRects().length).map((e) => e.textContent)")
     check(errors == [], f"no error shows before anything is typed: {errors}")
@@ -493,6 +593,16 @@ def run(console, keys, binary):
     Select(console.field("audience")).select_by_value("anyOf")
     console.until("tags are asked for with any-of", lambda: console.shown('[data-field="audience.values"]')
                   and console.text('[data-field="audience.values"] label').startswith("Tags"))
+    # External user IDs that match nobody: the count says how many of them.
+    Select(console.field("audience")).select_by_value("externalUserIds")
+    console.type_into('[data-field="audience.values"] input', "Anna's iPhone, nobody-1, nobody-2, nobody-2")
+    console.until("an externalUserIds audience counts its devices", lambda: "Reaches 1 device now." in console.text(".count"))
+    console.until("it warns how many of its user IDs match nobody",
+                  lambda: console.text(".unmatched") == "2 of these 3 user IDs match no active device: those users do not get it.")
+    console.shot("compose-unmatched")
+    console.type_into('[data-field="audience.values"] input', "Anna's iPhone")
+    console.until("no warning when every user ID matches", lambda: not console.shown(".unmatched"))
+    d.find_element(By.CSS_SELECTOR, '[data-field="audience.values"] input').clear()
     Select(console.field("audience")).select_by_value("all")
     check(not console.shown('[data-field="audience.values"]'), "back to Everyone, the IDs or tags are hidden again")
 
@@ -530,6 +640,10 @@ def run(console, keys, binary):
 
     # The live preview, from the server.
     console.until("the iPhone banner shows the title as text", lambda: console.text(".ios-banner .ios-title") == HOSTILE)
+    check(console.text(".ios-banner .ios-app").startswith("DEMO SHOP") and console.texts(".android-app", "textContent") == ["Demo Shop · now"],
+          f"the preview shows the app's name: {console.text('.ios-banner .ios-app')!r}, {console.texts('.android-app', 'textContent')!r}")
+    font = lambda name: d.execute_script("return getComputedStyle(document.querySelector(`[data-field='${arguments[0]}'] textarea`)).fontFamily", name)
+    check("monospace" not in font("message.body") and "monospace" in font("message.data"), f"the body is not monospace, the data is: {font('message.body')}")
     console.until("the expanded iPhone shows both buttons as iOS draws them",
                   lambda: console.texts(".ios-actions li") == ["Track parcel", "Cancel order"])
     console.until("the destructive button is drawn as destructive", lambda: console.texts(".ios-actions li", "className") == ["", "destructive"])
@@ -608,6 +722,7 @@ def run(console, keys, binary):
     # The audience: everyone, with its live count (the deleted app's iPhone is deactivated).
     console.until("the audience count is live", lambda: "Reaches 3 devices" in console.text(".count"))
     labelled(console, "compose")
+    console.headings_unique("compose")
     # At 1440x900 the preview is beside the form, Send is in view, and the preview stays in view
     # while one scrolls down the form.
     form, side, send = console.rect("form.compose"), console.rect(".preview-side"), console.rect(".send-bar button.primary")
@@ -625,7 +740,12 @@ def run(console, keys, binary):
                                                           "message": "APNs credentials are failing: iPhones wait for them"}])
     console.stub("GET", r"/funnel$", ["waitingForCredentials"], [{"platform": "ios", "reason": "InvalidProviderToken", "count": 2,
                                                                   "explanation": "Upload a working .p8 key"}])
-    d.find_element(By.XPATH, "//button[text()='Send']").click()
+    console.send_confirmed("to everyone: 3 devices now?", accept=False)
+    time.sleep(0.5)
+    check(console.shown("form.compose") and api(console.url.split("/console")[0], "GET", "/v1/messages?limit=10", keys["server"])["items"][0]["message"]["title"] != HOSTILE,
+          "a dismissed confirmation sends nothing")
+    text = console.send_confirmed("to everyone: 3 devices now?")
+    check(text.startswith("Send “" + HOSTILE), f"the confirmation names the message: {text}")
     console.find("#message-state")
     check(console.text("h1") == HOSTILE, "the message's page shows the hostile title as text")
 
@@ -636,6 +756,9 @@ def run(console, keys, binary):
 
     console.until("the funnel reaches rendered on every phone", lambda: step("Rendered") == 3 and step("with buttons") == 3 and step("with image") == 3)
     console.until("Anna's tap shows as an action", lambda: step("Action “track”") == 1, timeout=30)
+    steps = d.execute_script("return [...document.querySelectorAll('[data-step]')].map((e) => e.dataset.step).filter((s) => s.startsWith('Action'))")
+    check(steps == ["Action “track”", "Action “cancel”"] and step("Action “cancel”") == 0,
+          f"the funnel lists every button in the message's order, the untapped one at 0: {steps}")
     check(console.text("#message-state") == "completed", "the message completed")
     Select(d.find_element(By.ID, "state-filter")).select_by_value("action")
     console.until("the delivery log filters by state", lambda: len(d.find_elements(By.CSS_SELECTOR, ".deliveries tbody tr")) == 1)
@@ -658,6 +781,9 @@ def run(console, keys, binary):
           "the deliveries waiting for credentials are counted with their reason")
     d.execute_script("window.__stubs = []")
     labelled(console, "message")
+    console.headings_unique("message")
+    times = console.texts(".deliveries time")
+    check(times and all(re.search(r" (UTC|GMT([+-]\d+(:\d\d)?)?|[A-Z]{3,5})$", t) for t in times), f"every time says its zone: {times[:2]}")
     console.shot("message")
 
     # The messages list: newest first, with its funnel.
@@ -676,6 +802,7 @@ def run(console, keys, binary):
     d.find_element(By.ID, "message-search").clear()
     d.execute_script("document.getElementById('message-search').dispatchEvent(new Event('input'))")
     console.until("clearing the search lists both again", lambda: len(console.texts("table.messages tbody tr")) == 2)
+    console.headings_unique("messages")
     console.shot("messages")
 
     # Devices: find Dev's old iPhone by external user ID; its log says why nothing was shown.
@@ -699,7 +826,27 @@ def run(console, keys, binary):
     check(console.text(".device-log .delivery h3").startswith("Commande expédiée (fr)"), "the device's log names the variant it was sent")
     check(re.search(r"Platform\s+Android", console.text(".facts")), "the platform is named as people say it")
     labelled(console, "device")
+    console.headings_unique("device")
     console.shot("device")
+    # A delivery the phone has not reported drawing: not a problem within the grace period (sent
+    # two seconds ago), said in red after it (sent an hour ago). Stubbed: the demo's phones report.
+    device_hash = d.execute_script("return location.hash")
+    for ago, pending in ((2, True), (3600, False)):
+        sent = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - ago))
+        d.execute_script("window.__stubs = []")
+        console.stub("GET", r"/v1/devices/[^/]+/deliveries", ["items", 0, "state"], "sent")
+        console.stub("GET", r"/v1/devices/[^/]+/deliveries", ["items", 0, "history"], [{"event": "sent", "at": sent}])
+        d.execute_script("location.hash = '#/devices'")
+        console.find('input[name="q"]')
+        d.execute_script("location.hash = arguments[0]", device_hash)
+        if pending:
+            console.until("a delivery sent two seconds ago waits for its report, not in red",
+                          lambda: "waiting for the phone to report drawing it" in console.text(".device-log .pending")
+                          and "has not reported" not in console.text(".device-log"))
+        else:
+            console.until("a delivery sent an hour ago without a report is said in red",
+                          lambda: "has not reported drawing it" in console.text(".device-log .why") and not console.shown(".device-log .pending"))
+    d.execute_script("window.__stubs = []")
 
     # Send at a time, then cancel it from its page before it goes.
     d.get(console.url + "#/compose")
@@ -711,9 +858,14 @@ def run(console, keys, binary):
         "arguments[0].value = new Date(t - t.getTimezoneOffset() * 60000).toISOString().slice(0, 16);"
         "arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", later)
     console.field("ttl").send_keys("3600")
-    d.find_element(By.XPATH, "//button[text()='Send']").click()
+    console.send_confirmed("to everyone: 3 devices now (counted now; it is sent later)?")
     console.until("a message sent at a time is scheduled", lambda: console.text("#message-state") == "scheduled")
     d.find_element(By.XPATH, "//button[text()='Cancel the message']").click()
+    console.answer_confirm("Cancel “Tomorrow's reminder”?", accept=False)
+    time.sleep(0.5)
+    check(console.text("#message-state") == "scheduled", "a dismissed cancel leaves the message scheduled")
+    d.find_element(By.XPATH, "//button[text()='Cancel the message']").click()
+    console.answer_confirm("Cancel “Tomorrow's reminder”?")
     console.until("cancelling it from its page works", lambda: console.text("#message-state") == "cancelled")
     check(not d.find_element(By.XPATH, "//button[text()='Cancel the message']").is_displayed(), "a cancelled message offers no cancel")
 
@@ -726,13 +878,14 @@ def run(console, keys, binary):
     d.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))",
                      console.field("localTime"), in_two_hours)
     console.field("ratePerMinute").send_keys("600")
-    d.find_element(By.XPATH, "//button[text()='Send']").click()
+    console.send_confirmed("to everyone: 3 devices now (counted now; it is sent later)?")
     console.until("a local-time message shows what paces it", lambda: f"{in_two_hours} on each device's clock" in console.text("#message-local-time")
                   and "at most 600 a minute" in console.text(".summary"))
     console.until("its page counts the deliveries waiting for their moment", lambda: console.text("#message-waiting").startswith(("1 ", "2 ", "3 ", "4 ", "5 "))
                   and "the last at" in console.text("#message-waiting"))
     console.until("the log says when and why each is due", lambda: "scheduled for" in console.text(".log") and "(the device has no time zone)" in console.text(".log"))
     d.find_element(By.XPATH, "//button[text()='Cancel the message']").click()
+    console.answer_confirm("Cancel “Good morning”?")
     console.until("cancelling it stops the deliveries waiting", lambda: console.text("#message-state") == "cancelled" and console.text("#message-waiting").startswith("0 "))
 
     # Apps, with the admin key: create one (keys shown once), require identity verification.
@@ -894,6 +1047,7 @@ def run(console, keys, binary):
     confirm.send_keys("Browser <b>test</b> app")
     check(delete.is_enabled(), "the app's name typed out allows deleting it")
     labelled(console, "apps")
+    console.headings_unique("apps")
     d.execute_script("arguments[0].scrollIntoView()", card)
     console.shot("apps-delete", top=False)
     delete.click()

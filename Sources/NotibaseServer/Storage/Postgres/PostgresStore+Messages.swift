@@ -13,6 +13,15 @@ extension PostgresStore {
             .first { $0.int(0) } ?? 0
     }
 
+    func matchedExternalUsers(appID: String, _ users: [String]) async throws -> Int {
+        let source = Audience.externalUsers(users).postgresSource(parameter: 2)
+        return try await pool.withConnection {
+            try $0.query(
+                "SELECT count(DISTINCT devices.external_user_id) FROM \(source.from) WHERE devices.app_id = $1 AND devices.active = 1",
+                [.text(appID)] + source.values).first { $0.int(0) } ?? 0
+        }
+    }
+
     func audienceReaches(appID: String, _ audience: Audience, platform: Platform) async throws -> Bool {
         let source = audience.postgresSource(parameter: 3)
         return try await pool.withConnection {

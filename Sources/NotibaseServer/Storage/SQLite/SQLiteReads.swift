@@ -96,6 +96,10 @@ extension SQLiteStore {
         try await readers.bulkRead(app: appID) { try $0.audienceSize(appID: appID, audience) }
     }
 
+    nonisolated func matchedExternalUsers(appID: String, _ users: [String]) async throws -> Int {
+        try await readers.bulkRead(app: appID) { try $0.matchedExternalUsers(appID: appID, users) }
+    }
+
     nonisolated func audienceReaches(appID: String, _ audience: Audience, platform: Platform) async throws -> Bool {
         try await readers.read(app: appID) { try $0.audienceReaches(appID: appID, audience, platform: platform) }
     }

@@ -183,6 +183,13 @@ extension SQLiteReads {
             source.fromValues + [.text(appID)] + source.values) { $0.int(0) } ?? 0
     }
 
+    func matchedExternalUsers(appID: String, _ users: [String]) throws -> Int {
+        let source = Audience.externalUsers(users).sqlSource
+        return try connection.first(
+            "SELECT count(DISTINCT devices.external_user_id) FROM \(source.from) WHERE devices.app_id = ? AND devices.active = 1",
+            source.fromValues + [.text(appID)]) { $0.int(0) } ?? 0
+    }
+
     /// The active devices of the app an audience matches now, counted by time zone (nil: none).
     /// Counted as the rows stream by rather than with `GROUP BY`, which sorts the whole audience
     /// first (a second for a million devices, before the message can be stored).

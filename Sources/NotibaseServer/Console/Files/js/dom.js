@@ -69,11 +69,13 @@ export function setFieldError(wrapper, text) {
   if (control) control.setAttribute('aria-invalid', text ? 'true' : 'false');
 }
 
-/** A time as the reader's locale writes it. */
+const timeFormat = { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short' };
+
+/** A time as the reader's locale writes it, in the reader's time zone, naming the zone. */
 export function when(text) {
   if (!text) return '';
   const date = new Date(text);
-  return Number.isNaN(date.getTime()) ? text : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? text : date.toLocaleString(undefined, timeFormat);
 }
 
 /** A share as a whole percentage ("0%" when there is nothing to share). */

@@ -13,7 +13,7 @@ import * as api from './api.js';
 export function newestFirst({ path, size, draw, empty, nouns, id }) {
   const body = h('div');
   const count = h('p', { class: 'list-count', id: id ? `${id}-count` : null, 'aria-live': 'polite' });
-  const more = h('button', { type: 'button', class: 'more', id: id ? `${id}-more` : null, hidden: true });
+  const more = h('button', { type: 'button', class: 'more', id: id ? `${id}-more` : null, hidden: true }, 'Show more');
   const element = h('div', { class: 'paged' }, count, body, h('div', { class: 'list-footer' }, more));
   let items = [];
   let next = null;

@@ -4,6 +4,7 @@
 import { h, replace, field, setFieldError, announce, when, copyButton } from '../dom.js';
 import * as api from '../api.js';
 import { credentialsSummary, credentialBanners } from './credentials.js';
+import { typedConfirmation } from '../confirm.js';
 
 /** A new secret or key, shown once with a copy button. */
 export function secretBox(title, entries) {
@@ -75,7 +76,7 @@ function apnsForm(app, done) {
 }
 
 function fcmForm(app, done) {
-  const json = h('textarea', { rows: 4, spellcheck: false, placeholder: 'Paste the service account JSON, or choose its file' });
+  const json = h('textarea', { class: 'code', rows: 4, spellcheck: false, placeholder: 'Paste the service account JSON, or choose its file' });
   const file = h('input', { type: 'file', accept: '.json,application/json' });
   file.addEventListener('change', async () => { if (file.files[0]) json.value = await file.files[0].text(); });
   const jsonField = field('Service account JSON', json, { name: 'form' });
@@ -125,21 +126,15 @@ function appCard(app, refresh, reveal) {
 
 // Deleting takes the app's name typed out: its devices, messages and history go with it.
 function deleteForm(app, done) {
-  const name = h('input', { type: 'text', autocomplete: 'off', spellcheck: false });
-  const nameField = field(`Type “${app.name}” to delete this app`, name, { hint: 'Its keys stop working at once; its devices, messages and delivery log are deleted.' });
-  const button = h('button', { type: 'submit', class: 'danger', disabled: true }, `Delete ${app.name}`);
-  name.addEventListener('input', () => { button.disabled = name.value !== app.name; });
-  const form = h('form', { class: 'delete-app', novalidate: true, 'aria-label': `Delete ${app.name}` }, nameField, button);
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    if (name.value !== app.name) return;
-    try {
+  return typedConfirmation({
+    summary: 'Delete this app', label: `Type “${app.name}” to delete this app`, expected: app.name, button: `Delete ${app.name}`,
+    hint: 'Its keys stop working at once; its devices, messages and delivery log are deleted.', className: 'delete-app',
+    run: async () => {
       await api.call('DELETE', `/v1/apps/${encodeURIComponent(app.id)}`);
       announce(`${app.name} is deleted`);
       done();
-    } catch (error) { setFieldError(nameField, error.message); }
+    },
   });
-  return h('details', { class: 'danger-zone' }, h('summary', {}, 'Delete this app'), form);
 }
 
 export function appsPage(root) {
@@ -151,7 +146,7 @@ export function appsPage(root) {
     h('label', { class: 'check' }, verify, ' Require identity verification'), h('button', { type: 'submit', class: 'primary' }, 'Create'));
   const revealed = h('div', { 'aria-live': 'assertive' });
   const list = h('div', { class: 'apps' });
-  root.append(h('h1', {}, 'Apps'), revealed, create, h('h2', {}, 'Apps'), list);
+  root.append(h('h1', {}, 'Apps'), revealed, create, h('h2', {}, 'Every app'), list);
   const reveal = (node) => { replace(revealed, node); node.scrollIntoView({ block: 'nearest' }); };
 
   async function refresh() {

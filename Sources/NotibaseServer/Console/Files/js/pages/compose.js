@@ -8,6 +8,8 @@ import { credentialBanners } from './credentials.js';
 import { rememberWarnings } from './messages.js';
 
 const buttonOptions = ['foreground', 'destructive', 'authenticationRequired'];
+/** Sending to everyone, or to more devices than this, asks first, naming how many. */
+export const confirmAbove = 100;
 const optionLabels = { foreground: 'Opens the app (foreground)', destructive: 'Destructive (red)', authenticationRequired: 'Unlock first' };
 
 function debounce(fn, ms) {
@@ -110,7 +112,7 @@ export function composePage(root) {
     add('message.category', 'App category (instead of buttons)', text('category'), 'A category the app registers itself; buttons above replace it.'),
     add('message.interruptionLevel', 'Interruption level', c.interruptionLevel = h('select', { name: 'interruptionLevel' }, h('option', { value: '' }, 'Default'),
       ['passive', 'active', 'time-sensitive', 'critical'].map((level) => h('option', { value: level }, level)))),
-    add('message.data', 'Data (JSON object)', area('data', { placeholder: '{"orderId": "4242"}' }))),
+    add('message.data', 'Data (JSON object)', area('data', { class: 'code', placeholder: '{"orderId": "4242"}' }))),
   );
   const buttons = h('div', { class: 'buttons' });
   const addButton = h('button', { type: 'button' }, 'Add a button');
@@ -131,10 +133,11 @@ export function composePage(root) {
     h('option', { value: 'externalUserIds' }, 'External user IDs'), h('option', { value: 'allOf' }, 'Devices with all of these tags'),
     h('option', { value: 'anyOf' }, 'Devices with any of these tags'));
   const audienceCount = h('p', { class: 'count', 'aria-live': 'polite' });
+  const audienceWarning = h('p', { class: 'warning unmatched', role: 'status', hidden: true });
   const audienceSet = h('fieldset', {}, h('legend', {}, 'Audience'),
     add('audience', 'Send to', audienceKind),
     add('audience.values', 'IDs or tags (comma-separated)', text('audienceValues')),
-    audienceCount);
+    audienceCount, audienceWarning);
   // The list of values only for an audience that has one, named after what it lists.
   const valuesLabels = { deviceIds: 'Device IDs (comma-separated)', externalUserIds: 'External user IDs (comma-separated)',
     allOf: 'Tags (comma-separated): devices with all of them', anyOf: 'Tags (comma-separated): devices with any of them' };
@@ -167,14 +170,22 @@ export function composePage(root) {
   // Send stays at the bottom of the window however long the form grows.
   const sendBar = h('div', { class: 'send-bar' }, formError, h('p', { class: 'hint', id: 'send-summary' }), send);
   const form = h('form', { class: 'compose', novalidate: true, 'aria-label': 'Message' }, audienceSet, content, buttonsSet, variantsSet, schedule, sendBar);
-  const preview = h('section', { class: 'preview', 'aria-label': 'Live preview', 'aria-live': 'off' },
-    h('p', { class: 'hint' }, 'Type a title or a body: the iPhone and Android previews appear here.'));
+  const emptyPreview = () => h('p', { class: 'hint' }, 'Type a title or a body: the iPhone and Android previews appear here.');
+  const preview = h('section', { class: 'preview', 'aria-label': 'Live preview', 'aria-live': 'off' }, emptyPreview());
   const previewSide = h('div', { class: 'preview-side' },
-    h('div', { class: 'field inline' }, h('label', { for: 'preview-locale' }, 'Preview'), previewLocale), preview);
+    h('h2', {}, 'Preview'), h('div', { class: 'field inline' }, h('label', { for: 'preview-locale' }, 'Locale'), previewLocale), preview);
   const banners = h('div', { class: 'banners' });
   root.append(h('h1', {}, 'Compose'), banners, h('div', { class: 'compose-layout' }, form, previewSide));
-  // The signed-in app's credentials: a red banner when a provider refuses them.
-  api.get('/v1/apps').then((apps) => { if (apps.items && apps.items[0]) replace(banners, credentialBanners(apps.items[0])); }).catch(() => {});
+  // The signed-in app's credentials (a red banner when a provider refuses them) and its name,
+  // which the preview's phones show.
+  let appName = null;
+  api.get('/v1/apps').then((apps) => {
+    const app = apps.items && apps.items[0];
+    if (!app) return;
+    replace(banners, credentialBanners(app));
+    appName = app.name;
+    if (preview.dataset.answered === 'preview') refreshPreview();
+  }).catch(() => {});
 
   // Errors are shown for the fields one has typed in (or all of them once Send is pressed): an
   // empty form is not wrong yet.
@@ -273,11 +284,18 @@ export function composePage(root) {
     } catch (problem) {
       clearErrors(); showErrors([problem]); return;
     }
+    if (!Object.keys(body.message).length) {
+      // Nothing typed yet: nothing to ask the server (it would answer 400 for an empty message).
+      clearErrors();
+      replace(preview, emptyPreview());
+      preview.dataset.answered = 'empty';
+      return;
+    }
     try {
       const answer = await api.post('/v1/preview', body);
       if (mine !== sequence) return;
       clearErrors();
-      renderPreview(preview, answer, body.message);
+      renderPreview(preview, answer, body.message, appName);
       preview.dataset.answered = 'preview';
     } catch (error) {
       if (mine !== sequence) return;
@@ -292,17 +310,23 @@ export function composePage(root) {
     if (!audience.all && !c.audienceValues.value.trim()) {
       // Nothing to count yet: not an error before the IDs or tags are typed.
       audienceCount.textContent = '';
+      audienceWarning.hidden = true;
       sendSummary.textContent = '';
       setFieldError(fields['audience.values'], null);
       return;
     }
     try {
       const answer = await api.post('/v1/audience/count', { audience });
+      const unmatched = answer.unmatchedExternalUserIds || 0;
+      const listed = new Set(audience.externalUserIds || []).size;
       audienceCount.textContent = `Reaches ${answer.count} device${answer.count === 1 ? '' : 's'} now.`;
+      replace(audienceWarning, unmatched ? `${unmatched} of these ${listed} user IDs match no active device: ${unmatched === 1 ? 'that user does' : 'those users do'} not get it.` : '');
+      audienceWarning.hidden = !unmatched;
       sendSummary.textContent = `To ${answer.count} device${answer.count === 1 ? '' : 's'} now.`;
       setFieldError(fields['audience.values'], null);
     } catch (error) {
       audienceCount.textContent = '';
+      audienceWarning.hidden = true;
       setFieldError(fields['audience.values'], error.message);
     }
   }, 250);
@@ -345,6 +369,7 @@ export function composePage(root) {
     }
     send.disabled = true;
     try {
+      if (!(await confirmed(body))) return;
       const sent = await api.post('/v1/messages', body);
       rememberWarnings(sent.id, sent.warnings);
       announce('Message accepted');
@@ -357,6 +382,18 @@ export function composePage(root) {
       send.disabled = false;
     }
   });
-  refreshPreview();
+  // Everyone, or more than `confirmAbove` devices, asks first, naming how many it reaches now.
+  async function confirmed(body) {
+    const everyone = Boolean(body.audience.all);
+    let count = null;
+    try { count = (await api.post('/v1/audience/count', { audience: body.audience })).count; } catch { count = null; }
+    if (!everyone && (count === null || count <= confirmAbove)) return true;
+    const devices = count === null ? 'every device' : `${count} device${count === 1 ? '' : 's'}`;
+    const later = body.sendAt || body.localTime ? ' (counted now; it is sent later)' : '';
+    const title = body.message.title || body.message.body || 'this message';
+    return window.confirm(`Send “${title}” to ${everyone ? `everyone: ${devices} now` : `${devices} now`}${later}?`);
+  }
+
+  preview.dataset.answered = 'empty';
   refreshCount();
 }

@@ -31,7 +31,14 @@ export function audienceWords(audience) {
   if (!audience || audience.all) return 'Everyone';
   const list = (values, max = 5) => values.slice(0, max).join(', ') + (values.length > max ? ` and ${values.length - max} more` : '');
   if (audience.deviceIds) return audience.deviceIds.length === 1 ? '1 device' : `${audience.deviceIds.length} devices`;
-  if (audience.externalUserIds) return (audience.externalUserIds.length === 1 ? 'user ' : 'users ') + list(audience.externalUserIds);
+  if (audience.externalUserIds) {
+    // A forgotten user's ID is replaced by "" in the audiences that listed it (server.md, Forgetting a user).
+    const named = audience.externalUserIds.filter((user) => user !== '');
+    const forgotten = audience.externalUserIds.length - named.length;
+    const gone = forgotten === 1 ? 'a forgotten user' : `${forgotten} forgotten users`;
+    if (!named.length) return gone;
+    return (named.length === 1 ? 'user ' : 'users ') + list(named) + (forgotten ? ` and ${gone}` : '');
+  }
   if (audience.tags) {
     const all = audience.tags.allOf;
     const values = all || audience.tags.anyOf || [];
@@ -41,8 +48,13 @@ export function audienceWords(audience) {
   return 'Devices';
 }
 
-/** The funnel as bars, each step with its count and its rate (of the step it follows). */
-export function funnelView(funnel) {
+/**
+ * The funnel as bars, each step with its count and its rate (of the step it follows). Each of the
+ * message's `buttons` (IDs) has its step, at 0 while nobody tapped it.
+ */
+export function funnelView(funnel, buttons = []) {
+  const actions = { ...Object.fromEntries(buttons.map((id) => [id, 0])), ...funnel.actions };
+  const order = (id) => (buttons.includes(id) ? buttons.indexOf(id) : buttons.length);
   const base = Math.max(funnel.audience, funnel.deliveries, 1);
   const reached = funnel.sent;
   const steps = [
@@ -50,7 +62,7 @@ export function funnelView(funnel) {
     ['Rendered', funnel.rendered, reached, 'of sent'],
     ['with buttons', funnel.renderedWithButtons, funnel.rendered, 'of rendered'], ['with image', funnel.renderedWithImage, funnel.rendered, 'of rendered'],
     ['Opened', funnel.opened, funnel.rendered, 'of rendered'],
-    ...Object.entries(funnel.actions).sort().map(([id, count]) => [`Action “${id}”`, count, funnel.rendered, 'of rendered']),
+    ...Object.entries(actions).sort(([a], [b]) => order(a) - order(b) || a.localeCompare(b)).map(([id, count]) => [`Action “${id}”`, count, funnel.rendered, 'of rendered']),
     ['Dismissed', funnel.dismissed, funnel.rendered, 'of rendered'],
   ];
   return h('dl', { class: 'funnel' }, steps.map(([label, value, whole, of]) => [
@@ -177,7 +189,7 @@ export function messagePage(root, id) {
     cancel.hidden = finalStates.has(message.state);
     replace(composed, composedView(message.message, message.variants));
     replace(warnings, warningsView([...(warningsByMessage.get(id) || []), ...(message.warnings || [])]));
-    replace(funnel, funnelView(counts));
+    replace(funnel, funnelView(counts, (message.message.buttons || []).map((button) => button.id)));
     sizeBars(funnel);
     replace(waiting, waitingView(counts.waitingForCredentials));
     replace(failures, counts.failures.length
@@ -203,6 +215,8 @@ export function messagePage(root, id) {
   const refreshLog = () => list.reload();
   filter.addEventListener('change', () => list.load(logPath()).catch((error) => list.fail(error.message)));
   cancel.addEventListener('click', async () => {
+    // What a cancel stops cannot be sent again: it asks first, naming the message.
+    if (!window.confirm(`Cancel “${heading.textContent}”? Its deliveries not sent yet will not go; this cannot be undone.`)) return;
     try {
       await api.post(`/v1/messages/${encodeURIComponent(id)}/cancel`);
       announce('Message cancelled');

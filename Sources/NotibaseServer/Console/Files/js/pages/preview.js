@@ -14,12 +14,12 @@ function image(url, className, alt) {
   return img;
 }
 
-function iPhone(ios, message, apns) {
+function iPhone(ios, message, apns, appName) {
   if (!apns.payload) return h('p', { class: 'hint' }, 'No APNs payload (see the issues).');
   if (!ios) return h('p', { class: 'hint' }, 'This server has no iOS doctor (it runs only where the simulator builds).');
   const buttons = ios.buttons || [];
   const banner = h('div', { class: 'ios-banner', 'aria-label': 'iPhone banner' },
-    h('div', { class: 'ios-app' }, h('span', { class: 'ios-icon', 'aria-hidden': 'true' }), 'YOUR APP', h('span', { class: 'ios-time' }, 'now')),
+    h('div', { class: 'ios-app' }, h('span', { class: 'ios-icon', 'aria-hidden': 'true' }), appName.toUpperCase(), h('span', { class: 'ios-time' }, 'now')),
     h('div', { class: 'ios-row' },
       h('div', { class: 'ios-text' },
         ios.title ? h('p', { class: 'ios-title' }, ios.title) : null,
@@ -41,12 +41,12 @@ function iPhone(ios, message, apns) {
   return h('div', { class: 'phone ios' }, h('h3', {}, 'iPhone'), banner, h('h4', {}, 'Expanded (long press)'), expanded);
 }
 
-function android(data) {
+function android(data, appName) {
   if (!data) return h('p', { class: 'hint' }, 'No FCM message (see the issues).');
   const picture = image(data.image, 'android-picture', 'The notification\'s big picture');
   return h('div', { class: 'phone android' }, h('h3', {}, 'Android'),
     h('div', { class: 'android-card', 'aria-label': 'Android notification' },
-      h('div', { class: 'android-app' }, h('span', { class: 'android-icon', 'aria-hidden': 'true' }), 'Your app · now'),
+      h('div', { class: 'android-app' }, h('span', { class: 'android-icon', 'aria-hidden': 'true' }), `${appName} · now`),
       data.title ? h('p', { class: 'android-title' }, data.title) : null,
       data.body ? h('p', { class: 'android-body' }, data.body) : null,
       picture,
@@ -70,13 +70,14 @@ function payload(name, rendered) {
     rendered.payload ? h('pre', { class: 'json' }, JSON.stringify(rendered.payload, null, 2)) : null);
 }
 
-export function renderPreview(root, answer, message) {
+/** `appName` is the signed-in app's (the phones show it), "Your app" until it is known. */
+export function renderPreview(root, answer, message, appName) {
+  const app = appName || 'Your app';
   const problems = (answer.ios && answer.ios.problems) || [];
   const notes = (answer.ios && answer.ios.notes) || [];
   const warnings = answer.issues.filter((issue) => issue.severity === 'warning');
   replace(root,
-    h('h2', {}, 'Preview'),
-    h('div', { class: 'phones' }, iPhone(answer.ios, message, answer.apns), android(answer.android)),
+    h('div', { class: 'phones' }, iPhone(answer.ios, message, answer.apns, app), android(answer.android, app)),
     h('section', { class: 'doctor', 'aria-label': 'Doctor' },
       h('h3', {}, 'Doctor'),
       problems.length || warnings.length
