@@ -36,13 +36,17 @@ final class APIContext: Sendable {
     let webhooks: WebhookService
     /// Registrations (their group commit) and sign-outs.
     let devices: DeviceService
+    /// Asks the providers about uploaded credentials; nil when the senders need none (`--sender
+    /// accept`, the demo's simulated devices): nothing to test then.
+    let credentialTests: CredentialTester?
 
     init(
         store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
         limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil, signals: WorkSignals = WorkSignals(), quota: MessageQuota? = nil,
         metricsTokenHash: [UInt8]? = nil, handoff: (queue: Handoff, lease: Duration)? = nil, credentialMonitor: CredentialMonitor? = nil,
-        credentialsRequired: Bool = false, webhookTransport: (any WebhookTransport)? = nil
+        credentialsRequired: Bool = false, webhookTransport: (any WebhookTransport)? = nil, credentialTests: CredentialTester? = nil
     ) {
+        self.credentialTests = credentialTests
         self.webhookTransport = webhookTransport ?? UnconnectedWebhookTransport()
         webhooks = WebhookService(store: store, box: box, clock: clock, logger: logger)
         self.handoff = handoff
