@@ -48,6 +48,7 @@ struct DeviceEnvironmentMigrationTests {
             \(WebhookSchemaRollback.postgres)
             ALTER TABLE devices DROP COLUMN apns_environment; DELETE FROM notibase_schema WHERE version = 9;
             ALTER TABLE idempotency_keys DROP COLUMN request_digest; DELETE FROM notibase_schema WHERE version = 13;
+            ALTER TABLE credentials DROP COLUMN test_result; DELETE FROM notibase_schema WHERE version = 15;
             INSERT INTO apps (id, name, server_key_hash, client_key_hash, created_at) VALUES ('a', 'A', '\\x01', '\\x02', 0);
             INSERT INTO devices (id, app_id, platform, token, created_at, updated_at) VALUES ('dev', 'a', 'ios', 't', 0, 0);
             """)
