@@ -67,6 +67,8 @@ actor CredentialTester {
         guard try await store.recordCredentialTest(appID: appID, provider: provider, sealed: record.sealed, try StoredJSON.encode(testing)) else {
             return .none  // replaced or deleted meanwhile
         }
+        // Another request may have started one for these credentials while this one awaited the store.
+        if let current = running[key], current.sealed == record.sealed { return .running(current.shown, current.task) }
         let task = Task { await self.run(appID: appID, provider: provider, sealed: record.sealed, startedAt: now) }
         running[key] = (record.sealed, testing, task)
         return .running(testing, task)
