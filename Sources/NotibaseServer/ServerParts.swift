@@ -61,13 +61,15 @@ struct ServerParts: Sendable {
         let monitor = CredentialMonitor(store: store, logger: logger, clock: clock)
         // A batch's worth for each worker waits at most.
         let handoff = options.handoff ?? Handoff(workers: delivery.workers, batchSize: delivery.batchSize)
+        let credentialsRequired = if case .stored = senders.credentials { true } else { false }
+        let tester = credentialsRequired ? CredentialTester(store: store, box: box, senders: senders, clock: clock, logger: logger, metrics: metrics, monitor: monitor) : nil
         let context = APIContext(
             store: store, auth: Authenticator(store: store, adminKeyHash: adminKeyHash), limiter: RateLimiter(rates: configuration.limits.rates, now: options.rateClock),
             box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits, doctor: doctor, signals: signals,
             quota: MessageQuota(perMinute: configuration.limits.appMessagesPerMinute, now: options.quotaClock),
             metricsTokenHash: try configuration.metricsToken.map { try Crypto.sha256($0.utf8) }, handoff: (handoff, delivery.lease),
-            credentialMonitor: monitor, credentialsRequired: { if case .stored = senders.credentials { true } else { false } }(),
-            webhookTransport: webhookTransport, trial: trial)
+            credentialMonitor: monitor, credentialsRequired: credentialsRequired, webhookTransport: webhookTransport, trial: trial,
+            credentialTests: tester)
         let fanOut = FanOut(
             store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize,
             minimumBatchSize: options.fanOutMinimumBatchSize, signals: signals, handoff: (handoff, delivery.lease),

@@ -39,14 +39,19 @@ final class APIContext: Sendable {
     /// The trial settings the server runs with (``TrialSetting``), for `/healthz` and the
     /// webhook URL refusals.
     let trial: [TrialSetting]
+    /// Asks the providers about uploaded credentials; nil when the senders need none (`--sender
+    /// accept`, the demo's simulated devices): nothing to test then.
+    let credentialTests: CredentialTester?
 
     init(
         store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
         limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil, signals: WorkSignals = WorkSignals(), quota: MessageQuota? = nil,
         metricsTokenHash: [UInt8]? = nil, handoff: (queue: Handoff, lease: Duration)? = nil, credentialMonitor: CredentialMonitor? = nil,
-        credentialsRequired: Bool = false, webhookTransport: (any WebhookTransport)? = nil, trial: [TrialSetting] = []
+        credentialsRequired: Bool = false, webhookTransport: (any WebhookTransport)? = nil, trial: [TrialSetting] = [],
+        credentialTests: CredentialTester? = nil
     ) {
         self.trial = trial
+        self.credentialTests = credentialTests
         self.webhookTransport = webhookTransport ?? UnconnectedWebhookTransport()
         webhooks = WebhookService(store: store, box: box, clock: clock, logger: logger, endpointsPerApp: limits.webhookEndpointsPerApp)
         self.handoff = handoff

@@ -2,11 +2,12 @@ import NotibaseCore
 
 extension AppsAPI {
     /// One provider's credentials as `GET /v1/apps/{appId}` shows them: the summary (nothing
-    /// secret; a certificate's `expiresAt` with `expiresSoon`), when they were uploaded, and their
-    /// ``HealthBody``.
+    /// secret; a certificate's `expiresAt` with `expiresSoon`), when they were uploaded, their
+    /// ``HealthBody`` and their test (``TestBody``).
     struct CredentialBody: Encodable {
         var summary: [String: JSONValue]
         var health: HealthBody
+        var test: CredentialTestResult
 
         private struct Key: CodingKey {
             var stringValue: String
@@ -19,6 +20,7 @@ extension AppsAPI {
             var c = encoder.container(keyedBy: Key.self)
             for (name, value) in summary { try c.encode(value, forKey: Key(stringValue: name)) }
             try c.encode(health, forKey: Key(stringValue: "health"))
+            try c.encode(TestBody(test), forKey: Key(stringValue: "test"))
         }
     }
 

@@ -137,6 +137,8 @@ enum AppsAPI {
             return try await store(credentials, provider: "fcm", summary: credentials.summary, app: app, context)
         }
 
+        addCredentialTests(to: &router, context)
+
         for provider in ["apns", "fcm"] {
             router.add(.delete, "/v1/apps/{appId}/credentials/\(provider)") { request, parameters in
                 let app = try await access(request, parameters["appId"], context)
@@ -148,7 +150,7 @@ enum AppsAPI {
 
     /// The app, when the caller is the admin or the app's own server key; 404 otherwise, as if it
     /// did not exist.
-    private static func access(_ request: HTTPRequest, _ appID: String, _ context: APIContext) async throws -> AppRecord {
+    static func access(_ request: HTTPRequest, _ appID: String, _ context: APIContext) async throws -> AppRecord {
         let caller = try await context.caller(request, [.admin, .server])
         guard caller.kind == .admin || caller.appID == appID, let app = try await context.apps.app(appID) else {
             throw APIError.notFound("app")
@@ -158,7 +160,9 @@ enum AppsAPI {
 
     private static func store(_ credentials: some Encodable, provider: String, summary: [String: String], app: AppRecord, _ context: APIContext) async throws -> HTTPResponse {
         let now = try await context.apps.storeCredentials(credentials, provider: provider, summary: summary, app: app)
-        let shown = shown(summary.merging(["provider": provider, "updatedAt": now.timestamp]) { a, _ in a }, appID: app.id, provider: provider, warn: true, context)
+        var shown = shown(summary.merging(["provider": provider, "updatedAt": now.timestamp]) { a, _ in a }, appID: app.id, provider: provider, warn: true, context)
+        let test = await testOnUpload(app: app, provider: provider, context)
+        shown["test"] = try JSONDecoder().decode(JSONValue.self, from: JSON.encoder().encode(TestBody(test)))
         return JSON.response(status: 200, shown)
     }
 
@@ -183,7 +187,8 @@ enum AppsAPI {
             var summary = (try? JSONDecoder().decode([String: String].self, from: Data(record.summary.utf8))) ?? [:]
             summary["updatedAt"] = record.updatedAt.timestamp
             credentials[record.provider] = CredentialBody(
-                summary: shown(summary, appID: app.id, provider: record.provider, context), health: HealthBody(record.health))
+                summary: shown(summary, appID: app.id, provider: record.provider, context), health: HealthBody(record.health),
+                test: record.test.shown(now: context.clock.milliseconds()))
         }
         return AppBody(
             id: app.id, name: app.name, requireIdentityVerification: app.requireIdentityVerification, quietHours: app.pacing.quietHours,

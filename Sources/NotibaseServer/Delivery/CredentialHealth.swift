@@ -12,8 +12,9 @@ struct CredentialHealth: Sendable, Equatable {
     var lastFailureAt: Int?
     var lastFailureReason: String?
 
-    /// The credential columns set back to `untested`, for an upload that replaces them.
-    static let resetSQL = "health_state = 'untested', last_success_at = NULL, last_failure_at = NULL, last_failure_reason = NULL"
+    /// The credential columns set back to `untested`, for an upload that replaces them (their
+    /// test's result too: it was about the old ones).
+    static let resetSQL = "health_state = 'untested', last_success_at = NULL, last_failure_at = NULL, last_failure_reason = NULL, test_result = NULL"
 
     /// After a batch in which the provider accepted a push with these credentials (`succeeded`),
     /// or refused them and none was accepted (`failureReason`), at `now`.

@@ -80,6 +80,21 @@ actor CredentialMonitor {
         }
     }
 
+    /// The APNs environments this node's workers sent each app's pushes to since it started.
+    private var environments: [String: Set<APNsEnvironment>] = [:]
+
+    /// A batch sent pushes of `appID` to these APNs environments.
+    func sentTo(_ used: Set<APNsEnvironment>, appID: String) {
+        guard !used.isSubset(of: environments[appID] ?? []) else { return }
+        environments[appID, default: []].formUnion(used)
+    }
+
+    /// The APNs environments this node has sent `appID`'s pushes to (what its devices use), for
+    /// the credential test (``CredentialTester``).
+    func environments(of appID: String) -> Set<APNsEnvironment> {
+        environments[appID] ?? []
+    }
+
     /// The health of each provider `app` has credentials for (a provider without any is absent).
     func health(of app: AppRecord) async throws -> [String: CredentialHealth] {
         let now = clock.milliseconds()

@@ -241,11 +241,13 @@ final class DeliveryWorker: Sendable {
             var revision: Int
         }
         var seen: [Credentials: (succeeded: Bool, failureReason: String?)] = [:]
+        var environments: [String: Set<APNsEnvironment>] = [:]
         for (push, outcome) in zip(pushes, outcomes) {
             let credentials = switch push.credentials {
             case .apns(let apns): Credentials(appID: apns.appID, provider: "apns", revision: apns.revision)
             case .fcm(let fcm): Credentials(appID: fcm.appID, provider: "fcm", revision: fcm.revision)
             }
+            if case .apns(let apns) = push.credentials { environments[apns.appID, default: []].insert(apns.environment) }
             var entry = seen[credentials] ?? (false, nil)
             switch outcome.disposition {
             case .sent: entry.succeeded = true
@@ -256,6 +258,7 @@ final class DeliveryWorker: Sendable {
             }
             seen[credentials] = entry
         }
+        for (appID, used) in environments { await monitor.sentTo(used, appID: appID) }
         for (credentials, entry) in seen {
             await monitor.observe(
                 appID: credentials.appID, provider: credentials.provider, revision: credentials.revision, succeeded: entry.succeeded, failureReason: entry.failureReason)

@@ -18,6 +18,8 @@ final class Metrics: Sendable {
         var webhookLatency: [String: Histogram] = [:]
         var webhookEventsDelivered = 0
         var webhookKeptConnections = 0
+        /// Credential tests finished, by provider and state (no app label: apps are many).
+        var credentialTests: [SendKey: Int] = [:]
     }
 
     private let state = Mutex(State())
@@ -89,6 +91,12 @@ final class Metrics: Sendable {
         }
     }
 
+    /// One credential test finished (``CredentialTester``) with `state` (`verified`, `rejected`,
+    /// `unreachable`) as `result`. Not a send: ``sends(provider:outcome:)`` never counts it.
+    func recordCredentialTest(provider: String, result: String) {
+        state.withLock { $0.credentialTests[SendKey(provider: provider, outcome: result), default: 0] += 1 }
+    }
+
     /// The queue's depth as just measured: what `/metrics` shows until the next measurement.
     func recordQueueDepth(_ depth: Int) {
         state.withLock { $0.queueDepth = depth }
@@ -136,6 +144,11 @@ final class Metrics: Sendable {
         text += "# TYPE notibase_webhook_events_delivered_total counter\nnotibase_webhook_events_delivered_total \(snapshot.webhookEventsDelivered)\n"
         text += "# HELP notibase_webhook_requests_on_kept_connections_total Webhook requests sent on a connection an earlier answer left open.\n"
         text += "# TYPE notibase_webhook_requests_on_kept_connections_total counter\nnotibase_webhook_requests_on_kept_connections_total \(snapshot.webhookKeptConnections)\n"
+        text += "# HELP notibase_credentials_test_total Credential tests finished (a push that delivers nothing), by provider and state: verified, rejected or unreachable.\n"
+        text += "# TYPE notibase_credentials_test_total counter\n"
+        for (key, count) in snapshot.credentialTests.sorted(by: { "\($0.key.provider)\($0.key.outcome)" < "\($1.key.provider)\($1.key.outcome)" }) {
+            text += "notibase_credentials_test_total{provider=\"\(key.provider)\",state=\"\(key.outcome)\"} \(count)\n"
+        }
         if let depth = snapshot.queueDepth {
             text += "# HELP notibase_queue_depth Deliveries not yet in a final state (queued, retrying or being sent), measured every few seconds.\n"
             text += "# TYPE notibase_queue_depth gauge\nnotibase_queue_depth \(depth)\n"

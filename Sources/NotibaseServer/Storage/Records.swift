@@ -21,6 +21,8 @@ struct CredentialRecord: Sendable {
     var updatedAt: Int
     /// How sending with them went: `untested` until a send says otherwise.
     var health = CredentialHealth()
+    /// What the provider said when asked about them (``CredentialTester``): `untested` until asked.
+    var test = CredentialTestResult()
 }
 
 /// What a key resolves to.

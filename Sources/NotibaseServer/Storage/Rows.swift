@@ -21,7 +21,7 @@ extension StoredRow {
 enum Rows {
     static let appColumns = "id, name, credentials_revision, created_at, require_identity_verification, pacing"
 
-    static let credentialColumns = "provider, sealed, summary, updated_at, health_state, last_success_at, last_failure_at, last_failure_reason"
+    static let credentialColumns = "provider, sealed, summary, updated_at, health_state, last_success_at, last_failure_at, last_failure_reason, test_result"
 
     static let deviceColumns = """
         seq, id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version,
@@ -75,7 +75,8 @@ enum Rows {
             provider: row.text(0), sealed: row.blob(1), summary: row.text(2), updatedAt: row.int(3),
             health: CredentialHealth(
                 state: CredentialHealth.State(rawValue: row.text(4)) ?? .untested, lastSuccessAt: row.optionalInt(5), lastFailureAt: row.optionalInt(6),
-                lastFailureReason: row.optionalText(7)))
+                lastFailureReason: row.optionalText(7)),
+            test: row.optionalText(8).flatMap { StoredJSON.decode(CredentialTestResult.self, $0) } ?? CredentialTestResult())
     }
 
     static func device(_ row: some StoredRow) throws -> DeviceRecord {

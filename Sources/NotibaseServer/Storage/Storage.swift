@@ -42,6 +42,11 @@ protocol Storage: KeyDirectory, WebhookStorage {
     /// credentials are still those of `revision` (replaced ones are `untested` again, whatever
     /// their last sends said); returns whether it did.
     func recordCredentialHealth(appID: String, provider: String, revision: Int, _ health: CredentialHealth) async throws -> Bool
+    /// Stores a credential test's state or result (``CredentialTestResult``, as JSON) when the
+    /// app's credentials for `provider` are still the very ones tested (`sealed`, whose nonce
+    /// differs at every upload): a test of replaced credentials never marks the new ones. Returns
+    /// whether it did.
+    func recordCredentialTest(appID: String, provider: String, sealed: [UInt8], _ result: String) async throws -> Bool
 
     // Devices
     /// Writes registrations that arrived together (of any apps) in one transaction, running their

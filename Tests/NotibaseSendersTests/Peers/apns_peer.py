@@ -6,7 +6,10 @@ signed by a key in --keys, issued by its team, younger than max_token_age), payl
 
 script.json:
   {"tokens": {"<device token>": [answer, answer, ...]},   answers in order, the last repeating
-   "goaway_after": N, "max_token_age": seconds (3600), "max_concurrent_streams": N}
+   "goaway_after": N, "max_token_age": seconds (3600), "max_concurrent_streams": N,
+   "topics": ["<bundle ID>", ...] (when given, any other apns-topic is 400 BadTopic)}
+The token of Notibase's credential test (48 zeros, then "notibase" in hex) belongs to nobody: unless scripted it is 400 BadDeviceToken, as APNs answers
+a well-formed token it does not know once the provider token and topic pass.
 An answer: {"status": 410, "reason": "Unregistered", "timestamp": ms} | {"status": 200}
   | {"delay": s, ...} | {"never": true} | {"drop": true} | {"headers": [[name, value]]}
 """
@@ -27,6 +30,7 @@ import h2peer
 
 PUSH_TYPES = {"alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk", "controls", "widgets"}
 TOKEN_PATTERN = re.compile(r"^/3/device/([0-9a-fA-F]{64,200})$")
+NOBODYS_TOKEN = "0" * 48 + "notibase".encode().hex()
 
 
 def b64url_decode(text):
@@ -93,11 +97,15 @@ def handle(peer, headers, body):
         reason = check_provider_token(peer, headers.get("authorization"))
         if reason:
             return error(403, reason, apns_id)
+    topics = peer.script.current().get("topics")
+    if topics is not None and headers.get("apns-topic") not in topics:
+        return error(400, "BadTopic", apns_id)
     if len(body) == 0:
         return error(400, "PayloadEmpty", apns_id)
     if len(body) > 4096:
         return error(413, "PayloadTooLarge", apns_id)
-    answer = peer.script.next_answer("tokens", token) or {"status": 200}
+    nobodys = {"status": 400, "reason": "BadDeviceToken"} if token == NOBODYS_TOKEN else None
+    answer = peer.script.next_answer("tokens", token) or nobodys or {"status": 200}
     answer = dict(answer)
     if answer.get("drop") or answer.get("never"):
         return answer

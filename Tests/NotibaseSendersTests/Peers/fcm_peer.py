@@ -6,13 +6,18 @@ POST /token          verifies the RS256 JWT assertion with the service account's
                      (--service-account: {"client_email", "public_key"}), then issues an access token.
 POST /v1/projects/<project>/messages:send
                      checks the bearer token (issued here and not expired) and the project.
+                     With "validate_only": true (a dry run, as FCM documents) nothing is sent:
+                     200 {"name": "projects/<project>/messages/fake_message_id"}; a dry run may
+                     address a "topic" instead of a "token" (answered per topic as "topics" says).
 
 script.json:
-  {"tokens": {"<registration token>": [answer, ...]}, "token_endpoint": [answer, ...],
+  {"tokens": {"<registration token>": [answer, ...]}, "topics": {"<topic>": [answer, ...]},
+   "token_endpoint": [answer, ...],
    "expires_in": seconds (3600), "revoke_tokens_up_to": N (access tokens 1…N now refused)}
 An answer: {"status": 200} | {"error": "UNREGISTERED"} (the status follows from the code)
   | {"error": "INVALID_ARGUMENT", "field": "message.token"} | {"retry_after": "120"}
   | {"delay": s} | {"never": true} | {"drop": true}
+  | {"status": 404} (a Google error without an FCM error code: NOT_FOUND, PERMISSION_DENIED…)
 For token_endpoint: {"status": 400, "oauth_error": "invalid_grant"} | {"status": 503}
 """
 
@@ -109,17 +114,26 @@ def send_endpoint(peer, headers, body, project):
     if project != peer.project:
         return json_answer(403, google_error(403, "PERMISSION_DENIED", "Permission denied on the project.", []))
     try:
-        message = json.loads(body)["message"]
-        device = message["token"]
-    except (ValueError, KeyError, TypeError):
+        request = json.loads(body)
+        message = request["message"]
+        validate_only = request.get("validate_only", request.get("validateOnly", False)) is True
+        target = ("topics", message["topic"]) if validate_only and "topic" in message else ("tokens", message["token"])
+    except (ValueError, KeyError, TypeError, AttributeError):
         return json_answer(400, google_error(400, "INVALID_ARGUMENT", "Invalid JSON payload received.", []))
-    answer = dict(peer.script.next_answer("tokens", device) or {"status": 200})
+    device = target[1]
+    answer = dict(peer.script.next_answer(*target) or {"status": 200})
     answer["device"] = device
     if answer.get("drop") or answer.get("never"):
         return answer
     extra_headers = [["retry-after", str(answer["retry_after"])]] if "retry_after" in answer else []
     code = answer.get("error")
-    if code is None:
+    status = int(answer.get("status", 200))
+    if code is None and status != 200:
+        canonical = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND"}.get(status, "UNKNOWN")
+        result = json_answer(status, google_error(status, canonical, "scripted error", []), extra_headers)
+    elif code is None and validate_only:
+        result = json_answer(200, {"name": f"projects/{project}/messages/fake_message_id"}, extra_headers)
+    elif code is None:
         peer.sent += 1
         result = json_answer(200, {"name": f"projects/{project}/messages/0:{peer.sent}"}, extra_headers)
     else:
@@ -133,6 +147,7 @@ def send_endpoint(peer, headers, body, project):
         result = json_answer(status, google_error(status, canonical, message_text, details), extra_headers)
     result["delay"] = answer.get("delay", 0)
     result["device"] = device
+    result["validate_only"] = validate_only
     return result
 
 

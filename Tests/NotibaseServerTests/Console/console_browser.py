@@ -616,6 +616,16 @@ def run(console, keys, binary):
     d.execute_script("location.hash = '#/compose'")
     console.until("failing APNs credentials show a red banner on compose",
                   lambda: "APNs credentials are failing" in console.text(".banners .banner") and "InvalidProviderToken" in console.text(".banners .banner"))
+    # Credentials the provider refused when tested are loud too, with the reason and what to fix.
+    console.stub("GET", r"/v1/apps$", ["items", 0, "credentials", "apns"], {
+        "keyId": "KEY1234567", "teamId": "TEAM123456", "bundleId": "com.example.shop", "environment": "production", "updatedAt": "2026-01-02T03:04:05Z",
+        "health": {"state": "untested", "lastSuccessAt": None, "lastFailureAt": None, "lastFailureReason": None},
+        "test": {"state": "rejected", "reason": "BadTopic", "fix": "APNs refuses the topic: check the app's bundle ID.", "testedAt": "2026-01-02T03:05:00Z"}})
+    d.execute_script("location.hash = '#/devices'")
+    console.find('input[name="q"]')
+    d.execute_script("location.hash = '#/compose'")
+    console.until("APNs credentials refused when tested show a red banner with the fix",
+                  lambda: "refused these credentials when tested" in console.text(".banners .banner") and "check the app's bundle ID" in console.text(".banners .banner"))
     d.execute_script("window.__stubs = []; location.hash = '#/devices'")
     console.find('input[name="q"]')
     d.execute_script("location.hash = '#/compose'")
@@ -935,6 +945,10 @@ def run(console, keys, binary):
     check("Development (sandbox)" in console.text(apns_summary), "the environment chosen is shown back: development (sandbox)")
     check("keyId" not in console.text(apns_summary) and not re.search(r"\d{4}-\d\d-\d\dT", console.text(apns_summary)),
           "no camelCase field names or ISO timestamps in the summary")
+    # The demo's simulated phones need no credentials: nothing is tested, and "Test now" says why.
+    check("Not tested" in console.text(apns_summary + " .test"), f"the demo tests no credentials: {console.text(apns_summary)}")
+    d.find_element(By.CSS_SELECTOR, apns_summary + " .credential-test button").click()
+    console.until("Test now answers that there is nothing to test", lambda: "nothing to test" in console.text(apns_summary + " .test"))
     app_id = d.find_elements(By.CSS_SELECTOR, ".app")[-1].find_element(By.CSS_SELECTOR, ".facts code").text
     read_back = json.load(urllib.request.urlopen(urllib.request.Request(f"{console.url.split('/console')[0]}/v1/apps/{app_id}",
                                                                         headers={"Authorization": "Bearer " + keys["admin"]})))

@@ -139,4 +139,7 @@ final class AsyncGate: Sendable {
         }
         for continuation in waiting { continuation.resume() }
     }
+
+    /// How many wait for it now.
+    var waiters: Int { state.withLock { $0.waiting.count } }
 }

@@ -170,6 +170,10 @@ enum PostgresSchema {
         CREATE INDEX deliveries_device_seq ON deliveries(device_seq, seq);
         DROP INDEX deliveries_device;
         """,
+        // 15: what the provider said when asked about each credential, as SQLite's schema 13.
+        """
+        ALTER TABLE credentials ADD COLUMN test_result TEXT;
+        """,
     ]
 
     /// A key for `pg_advisory_xact_lock`: the migrations of one database run on one node at a

@@ -202,4 +202,12 @@ final class PostgresStore: Storage {
                  .text(appID), .text(provider), .int(revision)]) == 1
         }
     }
+
+    func recordCredentialTest(appID: String, provider: String, sealed: [UInt8], _ result: String) async throws -> Bool {
+        try await pool.withConnection {
+            try $0.run(
+                "UPDATE credentials SET test_result = $1 WHERE app_id = $2 AND provider = $3 AND sealed = $4",
+                [.text(result), .text(appID), .text(provider), .bytes(sealed)]) == 1
+        }
+    }
 }

@@ -85,6 +85,12 @@ extension SQLiteStore {
             [.text(health.state.rawValue), .optionalInt(health.lastSuccessAt), .optionalInt(health.lastFailureAt), .optionalText(health.lastFailureReason),
              .text(appID), .text(provider), .text(appID), .int(revision)]) == 1
     }
+
+    func recordCredentialTest(appID: String, provider: String, sealed: [UInt8], _ result: String) throws -> Bool {
+        try connection.run(
+            "UPDATE credentials SET test_result = ? WHERE app_id = ? AND provider = ? AND sealed = ?",
+            [.text(result), .text(appID), .text(provider), .blob(sealed)]) == 1
+    }
 }
 
 /// An app, read on a reader's connection (or the writer's, inside its transactions: ``SQLiteReads``).

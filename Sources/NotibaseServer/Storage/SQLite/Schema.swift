@@ -302,6 +302,11 @@ enum Schema {
         """
         CREATE INDEX deliveries_message_seq ON deliveries(message_seq, seq);
         """,
+        // 13: what the provider said when asked about each credential (docs/decisions/0046), as
+        // JSON; NULL until a test is started.
+        """
+        ALTER TABLE credentials ADD COLUMN test_result TEXT;
+        """,
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.
