@@ -3,7 +3,7 @@
  * Webhooks signature and counts its events, and nothing else, in as little CPU as it can. The
  * benchmark runs it on the same cores as the server it measures; a receiver is another machine's,
  * and the Python one it replaces took more of those cores than the server's own webhook work
- * (docs/benchmarks.md). The tests verify with the standardwebhooks and svix libraries; this only
+ * (docs/benchmarks/2026-12-07-lab-notes.md). The tests verify with the standardwebhooks and svix libraries; this only
  * counts, and checks each signature with OpenSSL's HMAC, independent of the server's code.
  *
  * Usage: webhook-receiver

@@ -2,8 +2,8 @@ import Foundation
 import NotibaseCore
 
 /// A message's answer written by hand: the send's answer is on the everyday path of every
-/// one-device message, and `JSONEncoder` took a sixth of that path's CPU (docs/benchmarks.md,
-/// issue 27).
+/// one-device message, and `JSONEncoder` took a sixth of that path's CPU (issue 27,
+/// docs/benchmarks/2026-12-07-lab-notes.md).
 extension MessagesAPI.MessageBody {
     /// The bytes `JSONEncoder` with sorted keys and unescaped slashes writes for this answer
     /// (`MessageAnswerTests` holds the two to the same bytes). The client's own content, the

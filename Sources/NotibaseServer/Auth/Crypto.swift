@@ -66,7 +66,7 @@ enum Crypto {
 /// An HMAC-SHA256 key made ready once, for a key that signs many messages (a node's receipt
 /// signatures, one per delivery): a MAC under it copies its keyed state instead of naming the
 /// digest and keying each time, which cost five times the hashing of a delivery's ID (a seventh
-/// of the workers' CPU in a large send, docs/benchmarks.md).
+/// of the workers' CPU in a large send, docs/benchmarks/2026-12-07-lab-notes.md).
 // Unchecked by hand: the context is keyed once, in `Crypto.hmacKey`, and after that only copied
 // (`EVP_MAC_CTX_dup` reads it), from any thread; it is freed when the last reference goes.
 final class HMACKey: @unchecked Sendable {

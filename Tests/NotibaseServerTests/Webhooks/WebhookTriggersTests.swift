@@ -4,8 +4,8 @@ import Testing
 
 /// PostgreSQL's webhook triggers run a function for every message and every registration (and,
 /// until migration 12, every delivery sent): with them always there, a 300,000-device send on a
-/// database without a single endpoint took 39 s instead of 23 (docs/benchmarks.md). They exist
-/// only while an endpoint does. None is on `deliveries`: the workers' record statement writes the
+/// database without a single endpoint took 39 s instead of 23 (docs/benchmarks/2026-12-07-lab-notes.md).
+/// They exist only while an endpoint does. None is on `deliveries`: the workers' record statement writes the
 /// sends' events, and a trigger there made every claim and record keep copies of its rows.
 @Suite("Webhook triggers only with an endpoint", .enabled(if: TestDatabase.isPostgres))
 struct WebhookTriggersTests {

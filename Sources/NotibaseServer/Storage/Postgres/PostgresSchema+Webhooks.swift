@@ -191,8 +191,8 @@ extension PostgresSchema {
     /// (``PostgresStore/recordDeliveries(_:messageSeqs:now:)``). A trigger with transition tables
     /// made every update of `deliveries` (the claims' too) keep a copy of its rows before and
     /// after, and planned its join at every record; it took 41 s more of the database's CPU in a
-    /// million-device send (docs/benchmarks.md). The other triggers stay, made and dropped as
-    /// before, `webhook_message_created` now the one that says they exist.
+    /// million-device send (docs/benchmarks/2026-12-07-lab-notes.md). The other triggers stay, made and
+    /// dropped as before, `webhook_message_created` now the one that says they exist.
     static let webhookSendsInRecord = """
         DROP TRIGGER IF EXISTS webhook_delivery_sent ON deliveries;
         DROP FUNCTION IF EXISTS notibase_webhook_sent();

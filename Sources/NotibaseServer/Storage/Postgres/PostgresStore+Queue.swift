@@ -342,7 +342,7 @@ extension PostgresStore {
     /// each rendered on the caller's thread as a line of ``WebhookSendLines`` (its message's ID
     /// always written), as the record's parameters: PostgreSQL array literals of their numbers,
     /// apps and lines. In the database each event's JSON took the record 40 µs a send, its joins
-    /// included (docs/benchmarks.md).
+    /// included (docs/benchmarks/2026-12-07-lab-notes.md).
     static func sendLines(_ updates: [DeliveryUpdate]) -> SendLines {
         var seqs: [Int] = []
         var apps = PostgresArray.Texts()

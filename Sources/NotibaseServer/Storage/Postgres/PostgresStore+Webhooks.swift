@@ -145,7 +145,8 @@ extension PostgresStore {
             let outbox = try connection.query(
                 // A row's lines stay in the database: the insert below copies them. Read, encoded
                 // as JSON and parsed back by the database, a million sends' lines took the node's
-                // connection threads and the database several seconds (docs/benchmarks.md).
+                // connection threads and the database several seconds
+                // (docs/benchmarks/2026-12-07-lab-notes.md).
                 WebhookFeed.outboxRows(
                     order: "tx::text::bigint", sort: "tx, seq", condition: "tx < $1::text::xid8", limit: "$2",
                     columns: Rows.webhookOutboxColumnsLeavingLines), [.int(horizon), .int(limit)]

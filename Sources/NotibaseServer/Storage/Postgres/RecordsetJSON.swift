@@ -3,8 +3,8 @@ import NotibaseCore
 /// Rows for `jsonb_to_recordset`, written by hand: an array of objects whose keys are the
 /// recordset's column names. Foundation's `JSONEncoder` made these for every delivery a send fans
 /// out and records (two objects a delivery), and took about 0.6 s of a 300,000-device send's CPU on
-/// PostgreSQL (docs/benchmarks.md). As `JSONEncoder` did, a key whose value is nil is left out; the
-/// recordset reads it as NULL.
+/// PostgreSQL (docs/benchmarks/2026-12-07-lab-notes.md). As `JSONEncoder` did, a key whose value is nil is
+/// left out; the recordset reads it as NULL.
 struct RecordsetJSON {
     private var bytes: [UInt8] = [UInt8(ascii: "[")]
     private var fields = 0

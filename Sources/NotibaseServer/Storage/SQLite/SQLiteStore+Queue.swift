@@ -201,7 +201,7 @@ extension SQLiteStore {
     /// outcome replaces. The states are compared one by one: SQLite makes a list of three or more
     /// (`state IN (…)`) into a temporary table each time the statement runs, twice a row here,
     /// and its making and freeing took a twentieth of the writer's time in a large send
-    /// (docs/benchmarks.md).
+    /// (docs/benchmarks/2026-12-07-lab-notes.md).
     static let outcome = """
         UPDATE deliveries SET state = CASE WHEN \(replaced) THEN ?1 ELSE state END, due_at = CASE WHEN \(replaced) THEN ?2 ELSE due_at END,
             provider_id = coalesce(?3, provider_id), sent_at = coalesce(?4, sent_at), updated_at = ?5

@@ -225,8 +225,8 @@ extension SQLiteStore {
     /// records them, as
     /// ``WebhookFeed/sentData(appID:deliveryID:providerID:deviceID:externalUserID:messageID:platform:)``
     /// writes it. In that transaction the join and the text took the one writer, which every
-    /// send waits for, 0.7 s of a 300,000-device send (docs/benchmarks.md). The provider's ID is
-    /// the update's, or the row's when the update has none, as the update leaves it.
+    /// send waits for, 0.7 s of a 300,000-device send (docs/benchmarks/2026-12-07-lab-notes.md). The
+    /// provider's ID is the update's, or the row's when the update has none, as the update leaves it.
     static func renderSends(_ connection: SQLiteConnection, _ sends: [DeliveryUpdate]) throws -> [Int: RenderedSend] {
         let providerIDs = Dictionary(sends.map { ($0.seq, $0.providerID) }, uniquingKeysWith: { $1 })
         var rendered: [Int: RenderedSend] = [:]

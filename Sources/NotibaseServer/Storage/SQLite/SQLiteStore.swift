@@ -57,7 +57,7 @@ actor SQLiteStore: Storage {
 
     /// Every request, claim and record waits for the batch in progress: with 250 ms, a one-device
     /// message took about a second to go out during a million-device fan-out; with 60 ms, a third
-    /// of that, at the same fan-out speed (docs/benchmarks.md).
+    /// of that, at the same fan-out speed (docs/benchmarks/2026-12-07-lab-notes.md).
     nonisolated var fanOutBatchTarget: Duration { .milliseconds(60) }
 
     /// One writer: one group commit at a time.

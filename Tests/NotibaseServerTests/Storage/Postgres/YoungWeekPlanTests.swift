@@ -8,7 +8,8 @@ import NotibaseTestSupport
 /// partition that is young: one with no statistics yet, or statistics from its first rows that no
 /// longer say what it holds. Before, a million-device send on PostgreSQL recorded each batch, read
 /// each claim and asked which messages were due with a scan of every delivery of the week, a cost
-/// that grew with every batch (docs/benchmarks.md). Only on PostgreSQL (`NOTIBASE_TEST_DATABASE_URL`).
+/// that grew with every batch (docs/benchmarks/2026-12-07-lab-notes.md, "A young week's plans"). Only on
+/// PostgreSQL (`NOTIBASE_TEST_DATABASE_URL`).
 @Suite("A young week's plans", .enabled(if: TestDatabase.isPostgres))
 struct YoungWeekPlanTests {
     static let week = "deliveries_\(HistoryPartitionTests.firstWeek)"
