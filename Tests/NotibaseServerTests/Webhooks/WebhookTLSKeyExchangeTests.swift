@@ -12,7 +12,7 @@ import Glibc
 /// among what the client offers, and a finite-field one of its chosen size (a 10,000-bit DHE
 /// modulus) took the webhooks' one I/O thread 0.88 s a handshake. The client offers only elliptic
 /// curves, so an endpoint offering only finite-field groups or DHE suites fails to connect.
-@Suite(.tags(.sqliteOnly)) struct WebhookTLSKeyExchangeTests {
+@Suite(.tags(.sqliteOnly, .processes)) struct WebhookTLSKeyExchangeTests {
     @Test func anEndpointOfferingOnlyAFiniteFieldGroupInTLS13IsRefused() throws {
         let directory = TemporaryDirectory("notibase-tls-groups")
         let (certificate, key) = try Self.selfSigned(in: directory.path, key: "ec")
