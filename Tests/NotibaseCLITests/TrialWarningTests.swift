@@ -2,8 +2,8 @@ import Testing
 @testable import NotibaseCLI
 import NotibaseServer
 
-/// `notibase serve` with a setting for tests and demos says so on standard error: which setting,
-/// and what it means.
+/// `notibase serve` with a setting for tests and demos says so on standard output (and in the log,
+/// on standard error): which setting, and what it means.
 @Suite("Trial setting warnings")
 struct TrialWarningTests {
     @Test func eachSettingIsNamedWithItsConsequence() throws {

@@ -132,7 +132,9 @@ enum ServeCommand: Command {
 
         let signals = SignalWaiter(signals: [SIGTERM, SIGINT])
         let server = try await Server.start(configuration, senders: senders, logger: logger, doctor: standardDoctor)
-        io.writeError(trialWarnings(server.trialSettings))
+        // On standard output, beside "listening on": standard error carries the log's JSON lines
+        // only (which say the same, as warnings), so that what reads the log reads every line.
+        io.writeOutput(trialWarnings(server.trialSettings))
         if let key = server.newAdminKey {
             do {
                 try AdminKeyNotice.deliver(key, event: "created the admin key", dataDirectory: configuration.dataDirectory, io: io, logger: logger)
@@ -150,8 +152,8 @@ enum ServeCommand: Command {
         return 0
     }
 
-    /// A paragraph on standard error for each setting for tests and demos the server runs with:
-    /// which, and what it means (the log has the same as warnings).
+    /// A paragraph on standard output for each setting for tests and demos the server runs with:
+    /// which, and what it means (the log, on standard error, has the same as warnings).
     static func trialWarnings(_ settings: [TrialSetting]) -> String {
         settings.map { setting in
             "notibase: WARNING: \(setting.option) is set: \(setting.consequence). "
