@@ -10,6 +10,10 @@ struct NewWebhookEndpoint: Sendable {
     var now: Int
     /// The most endpoints the app may have, this one counted.
     var limit: Int
+
+    /// Whether the app, with `count` endpoints now, may have this one too: the rule both stores
+    /// apply, in the insert's transaction, to the count ``WebhookSQL/endpointCount`` reads.
+    func fits(besides count: Int) -> Bool { count < limit }
 }
 
 /// What `PATCH /v1/webhooks/{id}` changes; nil leaves a field as it is.

@@ -26,6 +26,11 @@ enum WebhookSQL {
         }
     }
 
+    /// How many endpoints an app has (parameter 1: the app).
+    static func endpointCount(parameter p: (Int) -> String) -> String {
+        "SELECT count(*) FROM webhook_endpoints WHERE app_id = \(p(1))"
+    }
+
     /// How many attempts the log keeps per endpoint.
     static let attemptsKept = 100
 

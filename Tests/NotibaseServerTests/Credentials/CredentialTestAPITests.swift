@@ -95,6 +95,10 @@ import Testing
         #expect(shown["health"]["state"].string == "untested", "a test is not a send: the health stays the sends' word")
         let other = try await harness.createApp("Other")
         #expect(await harness.request("POST", "/v1/apps/\(app.id)/credentials/apns/test", key: other.serverKey).status == 404)
+        // The client key ships in the app: whoever holds it cannot make this server call Apple.
+        let asked = provider.pushes.count
+        #expect(await harness.request("POST", "/v1/apps/\(app.id)/credentials/apns/test", key: app.clientKey).status == 403)
+        #expect(provider.pushes.count == asked)
     }
 
     @Test func fcmIsADryRunToTheTestTopic() async throws {

@@ -66,21 +66,16 @@ import Glibc
     }
 
     /// Whether a client on `client` and a server on `server` finish a handshake over a socket pair.
-    private static func handshake(client clientContext: OpaquePointer, server serverContext: OpaquePointer) -> Bool {
-        var fds: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &fds) == 0,
-              let client = SSL_new(clientContext), let server = SSL_new(serverContext) else { return false }
-        defer { SSL_free(client); SSL_free(server); close(fds[0]); close(fds[1]) }
-        SSL_set_fd(client, fds[0])
-        SSL_set_connect_state(client)
-        SSL_set_fd(server, fds[1])
-        SSL_set_accept_state(server)
-        var (clientDone, serverDone) = (false, false)
-        for _ in 0..<100 where !(clientDone && serverDone) {
-            if !clientDone { clientDone = SSL_do_handshake(client) == 1 }
-            if !serverDone { serverDone = SSL_do_handshake(server) == 1 }
+    private static func handshake(client: OpaquePointer, server: OpaquePointer) -> Bool {
+        guard let pair = TLSSocketPair.make(client: client, server: server) else { return false }
+        defer {
+            let fds = (SSL_get_fd(pair.client), SSL_get_fd(pair.server))
+            SSL_free(pair.client)
+            SSL_free(pair.server)
+            close(fds.0)
+            close(fds.1)
         }
         ERR_clear_error()
-        return clientDone && serverDone
+        return pair.handshook
     }
 }

@@ -292,19 +292,8 @@ import Glibc
         guard SSL_CTX_use_certificate_chain_file(serverContext, directory + "/server-cert.pem") == 1,
               SSL_CTX_use_PrivateKey_file(serverContext, directory + "/server-key.pem", SSL_FILETYPE_PEM) == 1,
               notibase_ssl_ctx_allow_at_most_tls12(serverContext) == 1 else { throw OpenSSLFailure("the test server's context") }
-        var fds: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &fds) == 0,
-              let client = SSL_new(clientContext), let server = SSL_new(serverContext) else { throw OpenSSLFailure("a socket pair and sessions") }
-        SSL_set_fd(client, fds[0])
-        SSL_set_connect_state(client)
-        SSL_set_fd(server, fds[1])
-        SSL_set_accept_state(server)
-        var (clientDone, serverDone) = (false, false)
-        for _ in 0..<100 where !(clientDone && serverDone) {
-            if !clientDone { clientDone = SSL_do_handshake(client) == 1 }
-            if !serverDone { serverDone = SSL_do_handshake(server) == 1 }
-        }
-        guard clientDone, serverDone, SSL_version(client) == TLS1_2_VERSION else { throw OpenSSLFailure("the TLS 1.2 handshake") }
-        return (client, server, serverContext)
+        guard let pair = TLSSocketPair.make(client: clientContext, server: serverContext) else { throw OpenSSLFailure("a socket pair and sessions") }
+        guard pair.handshook, SSL_version(pair.client) == TLS1_2_VERSION else { throw OpenSSLFailure("the TLS 1.2 handshake") }
+        return (pair.client, pair.server, serverContext)
     }
 }

@@ -7,8 +7,8 @@ extension PostgresStore {
         return try await pool.transaction { connection in
             // Held by every transaction that makes or drops an endpoint: the count is this one's.
             try Self.holdWebhookTriggers(connection)
-            guard try connection.query("SELECT count(*) FROM webhook_endpoints WHERE app_id = $1", [.text(endpoint.appID)]).first({ $0.int(0) }) ?? 0
-                < endpoint.limit else { return nil }
+            let count = try connection.query(WebhookSQL.endpointCount(parameter: { "$\($0)" }), [.text(endpoint.appID)]).first { $0.int(0) } ?? 0
+            guard endpoint.fits(besides: count) else { return nil }
             self.endpointsMayExist.store(true, ordering: .relaxed)
             // The first endpoint moves the feed to this transaction (what any older one wrote is
             // skipped): it stands still while there is none.

@@ -6,9 +6,8 @@ extension SQLiteStore {
     /// stands still while there is none.
     func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) throws -> WebhookEndpointRecord? {
         try connection.transaction {
-            guard try connection.first("SELECT count(*) FROM webhook_endpoints WHERE app_id = ?", [.text(endpoint.appID)], { $0.int(0) }) ?? 0 < endpoint.limit else {
-                return nil
-            }
+            let count = try connection.first(WebhookSQL.endpointCount(parameter: { "?\($0)" }), [.text(endpoint.appID)]) { $0.int(0) } ?? 0
+            guard endpoint.fits(besides: count) else { return nil }
             endpointsMayExist.store(true, ordering: .relaxed)
             appsWithEndpoints.insert(endpoint.appID)
             try connection.run(
