@@ -9,7 +9,7 @@ import Foundation
 final class LookupThreads: @unchecked Sendable {
     // @unchecked: every stored property but the constants is read and written under `condition`.
     /// The most threads.
-    let limit: Int
+    private let limit: Int
     private let name: String
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
@@ -19,13 +19,6 @@ final class LookupThreads: @unchecked Sendable {
     init(limit: Int, name: String = "nb-lookup") {
         self.limit = max(1, limit)
         self.name = name
-    }
-
-    /// How many threads have been started so far.
-    var threadCount: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return threads
     }
 
     /// Runs `job` on one of the threads, once one is free.
