@@ -1,11 +1,5 @@
 import Synchronization
 
-/// Where keys are looked up: the part of ``Storage`` the authenticator needs.
-protocol KeyDirectory: Sendable {
-    /// The app and kind of the key whose hash is `hash`.
-    func keyOwner(hash: [UInt8]) async throws -> KeyOwner?
-}
-
 /// Who is calling: the admin, or an app's server or client key.
 struct Caller: Sendable, Hashable {
     var kind: KeyKind

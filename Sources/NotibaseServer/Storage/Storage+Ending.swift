@@ -3,7 +3,7 @@
 /// SQLite every request of every app waits for it. The message is marked first (nothing more of
 /// it is written or claimed from then on), then its deliveries are ended a batch per transaction,
 /// so other work goes on between the batches. If the server stops in between, the fan-out's sweep
-/// finishes them (``Storage/endAbandonedDeliveries(now:)``).
+/// finishes them (``EndingStore/endAbandonedDeliveries(now:)``).
 enum Ending {
     /// Deliveries ended per transaction: a few milliseconds of the store each.
     static let batch = 2_000
@@ -28,7 +28,7 @@ enum Ending {
     }
 }
 
-extension Storage {
+extension EndingStore {
     /// Cancels a message that has not finished: marks it, then ends its deliveries not yet sent,
     /// a batch per transaction, before returning. Returns the message as marked (nil when the app
     /// has no such message). Cancelling a cancelled message again finishes what an interrupted

@@ -37,7 +37,7 @@ struct ForgottenUser: Sendable, Equatable {
     var messagesRewritten = 0
 }
 
-extension Storage {
+extension DevicesStore {
     /// Forgets `externalUserID` of the app, step by step (``Forgetting``).
     func deleteUser(appID: String, externalUserID: String, now: Int) async throws -> ForgottenUser {
         var forgotten = ForgottenUser()

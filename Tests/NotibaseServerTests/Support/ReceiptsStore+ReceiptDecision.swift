@@ -2,7 +2,7 @@ import Foundation
 import NotibaseCore
 @testable import NotibaseServer
 
-extension Storage {
+extension ReceiptsStore {
     /// A receipt applied by the rules the receipts route passes the store (``ReceiptDecision``): the
     /// suites that post receipts to a store directly mean these.
     func applyReceipt(appID: String, _ receipt: Receipt, detail: DeliveryEventDetail, limit: Int, now: Int) async throws -> ReceiptResult {
