@@ -25,7 +25,7 @@ actor CredentialMonitor {
         var health: [String: CredentialHealth]
     }
 
-    private let store: any Storage
+    private let store: any CredentialsStore
     private let logger: Logger
     private let clock: WallClock
     /// This node's view, by app ID and provider.
@@ -34,7 +34,7 @@ actor CredentialMonitor {
     /// credentials change, or after ``writeInterval``).
     private var snapshots: [String: Snapshot] = [:]
 
-    init(store: any Storage, logger: Logger, clock: WallClock) {
+    init(store: any CredentialsStore, logger: Logger, clock: WallClock) {
         self.store = store
         self.logger = logger
         self.clock = clock

@@ -27,7 +27,7 @@ actor CredentialTester {
         case none
     }
 
-    private let store: any Storage
+    private let store: any AppsStore & CredentialsStore
     private let box: SecretBox
     private let senders: SenderSet
     private let clock: WallClock
@@ -40,7 +40,7 @@ actor CredentialTester {
     /// When each app's tests of the last minute started.
     private var started: [String: [Int]] = [:]
 
-    init(store: any Storage, box: SecretBox, senders: SenderSet, clock: WallClock, logger: Logger, metrics: Metrics, monitor: CredentialMonitor) {
+    init(store: any AppsStore & CredentialsStore, box: SecretBox, senders: SenderSet, clock: WallClock, logger: Logger, metrics: Metrics, monitor: CredentialMonitor) {
         self.monitor = monitor
         self.store = store
         self.box = box

@@ -5,7 +5,7 @@ import NotibaseSenders
 /// Opens an app's sealed provider credentials for the workers, and keeps them while the app's
 /// credentials revision is unchanged.
 actor CredentialVault {
-    private let store: any Storage
+    private let store: any AppsStore & CredentialsStore
     private let box: SecretBox
     private var cache: [String: (revision: Int, credentials: [Platform: ProviderCredentials])] = [:]
     /// How many times it has read an app from the store (the workers ask once per app per batch).
@@ -15,7 +15,7 @@ actor CredentialVault {
     private let clock: WallClock
     private let logger: Logger
 
-    init(store: any Storage, box: SecretBox, clock: WallClock = .system, logger: Logger = .silent) {
+    init(store: any AppsStore & CredentialsStore, box: SecretBox, clock: WallClock = .system, logger: Logger = .silent) {
         self.store = store
         self.box = box
         self.clock = clock

@@ -15,7 +15,7 @@ final class DeliveryWorker: Sendable {
         var policy = RetryPolicy()
     }
 
-    private let store: any Storage
+    private let store: any DeliveryQueueStore
     private let senders: SenderSet
     private let vault: CredentialVault
     private let clock: WallClock
@@ -30,7 +30,7 @@ final class DeliveryWorker: Sendable {
     private let monitor: CredentialMonitor?
 
     init(
-        store: any Storage, senders: SenderSet, vault: CredentialVault, clock: WallClock, logger: Logger, metrics: Metrics, signer: Signer,
+        store: any DeliveryQueueStore, senders: SenderSet, vault: CredentialVault, clock: WallClock, logger: Logger, metrics: Metrics, signer: Signer,
         options: Options, signal: WorkSignal = WorkSignal(), handoff: Handoff? = nil, monitor: CredentialMonitor? = nil
     ) {
         self.monitor = monitor

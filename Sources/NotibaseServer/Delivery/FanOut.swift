@@ -5,7 +5,7 @@ import NotibaseSenders
 /// Writes the deliveries of due messages, a batch of devices per transaction, so a large audience
 /// never holds the database for long and a crash resumes at the last committed batch.
 actor FanOut {
-    private let store: any Storage
+    private let store: any FanOutStore & EndingStore
     private let clock: WallClock
     private let logger: Logger
     private let metrics: Metrics
@@ -24,7 +24,7 @@ actor FanOut {
     /// (``BatchPacing``; by default the size is fixed), and while `posted` grows. With `handoff`,
     /// each batch writes what it has room for claimed for this node's workers (``Handoff``).
     init(
-        store: any Storage, clock: WallClock, logger: Logger, metrics: Metrics, batchSize: Int, minimumBatchSize: Int? = nil,
+        store: any FanOutStore & EndingStore, clock: WallClock, logger: Logger, metrics: Metrics, batchSize: Int, minimumBatchSize: Int? = nil,
         signals: WorkSignals = WorkSignals(), handoff: (queue: Handoff, lease: Duration)? = nil, posted: @escaping @Sendable () -> Int = { 0 }
     ) {
         self.posted = posted
@@ -115,7 +115,7 @@ actor FanOut {
     /// meanwhile). Returns how many were written, whether that was the whole audience and the
     /// devices' platforms, or nil when it wrote nothing and the loop does it (content unreadable,
     /// a failure of the store).
-    static func atOnce(_ message: MessageRecord, store: any Storage, now: Int) async -> (count: Int, done: Bool, platforms: Set<Platform>)? {
+    static func atOnce(_ message: MessageRecord, store: any FanOutStore, now: Int) async -> (count: Int, done: Bool, platforms: Set<Platform>)? {
         guard let content = message.content, let audience = message.audience else { return nil }
         let chooser = VariantChooser(content)
         guard let batch = try? await store.fanOutBatch(
@@ -171,7 +171,7 @@ actor FanOut {
         }
     }
 
-    /// How often messages that every writer left to another are completed (``Storage/completeFinishedMessages(now:)``),
-    /// and what an interrupted cancel or failure left is ended (``Storage/endAbandonedDeliveries(now:)``).
+    /// How often messages that every writer left to another are completed (``FanOutStore/completeFinishedMessages(now:)``),
+    /// and what an interrupted cancel or failure left is ended (``EndingStore/endAbandonedDeliveries(now:)``).
     static let sweepInterval: Duration = .seconds(1)
 }

@@ -5,7 +5,7 @@ import NotibaseCore
 /// (its moment, or a failure when it cannot be sent before its TTL), which are written claimed for
 /// the node (as many as its claim has room for, of those due now), the time they are stamped, the
 /// rate's progress, the new cursor and whether the audience is done. A store reads the inputs and
-/// writes what it returns, in the batch's transaction (``Storage/fanOutBatch(messageSeq:audience:limit:now:claim:plan:)``).
+/// writes what it returns, in the batch's transaction (``FanOutStore/fanOutBatch(messageSeq:audience:limit:now:claim:plan:)``).
 struct FanOutPlanner: Sendable {
     var chooser: VariantChooser
 

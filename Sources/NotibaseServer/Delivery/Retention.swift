@@ -7,13 +7,13 @@ import NotibaseSenders
 /// sending are kept whatever their age. With no period (retention off) it removes nothing, and
 /// still makes the weeks ahead, so new history never piles up in PostgreSQL's DEFAULT partition.
 actor Retention {
-    private let store: any Storage
+    private let store: any HistoryStore
     private let clock: WallClock
     private let logger: Logger
     private let period: Duration?
     private let batchSize: Int
 
-    init(store: any Storage, clock: WallClock, logger: Logger, period: Duration?, batchSize: Int = 5_000) {
+    init(store: any HistoryStore, clock: WallClock, logger: Logger, period: Duration?, batchSize: Int = 5_000) {
         self.store = store
         self.clock = clock
         self.logger = logger
