@@ -4,10 +4,9 @@ import NotibaseSenders
 
 /// What every API handler uses: the services (docs/decisions/0033), keys, limits, the signer,
 /// metrics and logs. Built by ``ServerParts/make(store:configuration:senders:secretKey:adminKeyHash:logger:clock:doctor:options:)``.
+/// It keeps no store: a route reaches the store only through a service, which holds the roles of it
+/// that it uses (`Storage/Roles/`).
 final class APIContext: Sendable {
-    /// Read and written by the device routes until they have a service of their own; every other
-    /// route goes through a service.
-    let store: any Storage
     let auth: Authenticator
     let limiter: RateLimiter
     let signer: Signer
@@ -64,7 +63,6 @@ final class APIContext: Sendable {
         users = UserService(store: store, clock: clock, logger: logger)
         devices = DeviceService(store: store, signer: signer, clock: clock, handoff: handoff?.queue)
         self.metricsTokenHash = metricsTokenHash
-        self.store = store
         self.auth = auth
         self.limiter = limiter
         self.signer = signer

@@ -6,7 +6,7 @@ import NotibaseSenders
 /// credentials (sealed at rest) with their health. `AppsAPI` checks the caller and the uploaded
 /// credentials first (docs/decisions/0033).
 struct AppService: Sendable {
-    let store: any Storage
+    let store: any AppsStore & CredentialsStore
     /// Forgets the keys it resolved whenever an app's keys or settings change.
     let auth: Authenticator
     let box: SecretBox

@@ -16,7 +16,7 @@ final class DeviceService: Sendable {
         var warning: String?
     }
 
-    private let store: any Storage
+    private let store: any DevicesStore
     private let signer: Signer
     private let clock: WallClock
     private let handoff: Handoff?
@@ -25,7 +25,7 @@ final class DeviceService: Sendable {
     /// The most registrations one transaction writes.
     static let registrationsPerCommit = 1_000
 
-    init(store: any Storage, signer: Signer, clock: WallClock, handoff: Handoff?) {
+    init(store: any DevicesStore, signer: Signer, clock: WallClock, handoff: Handoff?) {
         self.store = store
         self.signer = signer
         self.clock = clock

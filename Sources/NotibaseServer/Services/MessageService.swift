@@ -8,7 +8,10 @@ import NotibaseSenders
 /// `FunnelAPI` parse, authorize and answer; this decides and calls the store and the delivery loops
 /// (docs/decisions/0033).
 struct MessageService: Sendable {
-    let store: any Storage
+    /// The roles of the store a send, a read, a cancel and the delivery log use.
+    typealias Store = AppsStore & PostingStore & MessagesStore & DeliveryLogStore & EndingStore & FanOutStore
+
+    let store: any Store
     /// Keeps the apps' settings this node read, until an app changes.
     let auth: Authenticator
     let clock: WallClock
@@ -33,7 +36,7 @@ struct MessageService: Sendable {
     let credentialsRequired: Bool
 
     init(
-        store: any Storage, auth: Authenticator, clock: WallClock, logger: Logger, metrics: Metrics, limits: ServerConfiguration.Limits, quota: MessageQuota,
+        store: any Store, auth: Authenticator, clock: WallClock, logger: Logger, metrics: Metrics, limits: ServerConfiguration.Limits, quota: MessageQuota,
         signals: WorkSignals, handoff: (queue: Handoff, lease: Duration)?, credentialMonitor: CredentialMonitor, credentialsRequired: Bool
     ) {
         posts = GroupCommit(limit: Self.postsPerCommit, concurrency: store.groupCommitsAtOnce) { posts in
@@ -129,7 +132,7 @@ struct MessageService: Sendable {
 
     /// Stores the message a send asks for (or finds the one its idempotency key stored before).
     /// One due now to a short list of devices or users, without pacing, is stored with its
-    /// deliveries in one transaction (``Storage/createMessagesWithDeliveries(_:claim:)``), shared
+    /// deliveries in one transaction (``PostingStore/createMessagesWithDeliveries(_:claim:)``), shared
     /// with the other posts that arrive with it (``posts``): the everyday one-device message costs
     /// the store a share of one write.
     private func create(_ body: MessagesAPI.SendBody, appID: String, now: Int) async throws -> (Created, replayed: Bool) {

@@ -2,11 +2,11 @@ import NotibaseCore
 import NotibaseSenders
 
 /// Receipts: what a device reports of a delivery (rendered, opened, an action, dismissed), added
-/// to its log once (``Storage/applyReceipt(appID:_:detail:limit:now:decision:)``, as
+/// to its log once (``ReceiptsStore/applyReceipt(appID:_:detail:limit:now:decision:)``, as
 /// ``ReceiptDecision`` decides) and counted. `ReceiptsAPI` checks the body, the key and the
 /// signature first (docs/decisions/0033).
 struct ReceiptService: Sendable {
-    let store: any Storage
+    let store: any ReceiptsStore
     let clock: WallClock
     let metrics: Metrics
 

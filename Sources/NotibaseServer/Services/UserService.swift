@@ -3,7 +3,7 @@ import NotibaseSenders
 
 /// Users: forgetting one (docs/decisions/0023). `UsersAPI` checks the ID and the key.
 struct UserService: Sendable {
-    let store: any Storage
+    let store: any DevicesStore
     let clock: WallClock
     let logger: Logger
 

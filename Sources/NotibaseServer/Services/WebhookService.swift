@@ -3,7 +3,7 @@ import NotibaseSenders
 /// An app's webhook endpoints (docs/server.md, "Webhooks"): `WebhooksAPI` checks the input and the
 /// key; this makes and seals secrets and stores. An endpoint of another app is never found.
 struct WebhookService: Sendable {
-    let store: any Storage
+    let store: any WebhookEndpointsStore
     let box: SecretBox
     let clock: WallClock
     let logger: Logger
