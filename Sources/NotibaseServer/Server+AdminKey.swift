@@ -9,7 +9,7 @@ extension Server {
     /// (`NOTIBASE_ADMIN_KEY`) replaces the stored one; else the stored one stays; else a new key is
     /// made, returned to be shown once. Of nodes starting together on one database, only the node
     /// whose key was stored returns it.
-    static func adminKey(_ configuration: ServerConfiguration, store: any Storage) async throws -> (hash: [UInt8], new: String?) {
+    static func adminKey(_ configuration: ServerConfiguration, store: any BackendStore) async throws -> (hash: [UInt8], new: String?) {
         if let preset = configuration.adminKey {
             guard APIKey.isStrong(preset, .admin) else {
                 throw ConfigurationError(

@@ -15,7 +15,7 @@ package final class Server: Sendable {
     let metrics: Metrics
 
     private let http: HTTPServer
-    private let store: any Storage
+    private let store: any BackendStore
     private let senders: SenderSet
     private let logger: Logger
     private let background: Mutex<[Task<Void, Never>]>
@@ -37,7 +37,7 @@ package final class Server: Sendable {
     static let backgroundPriority = TaskPriority.utility
 
     private init(
-        port: Int, newAdminKey: String?, trialSettings: [TrialSetting], metrics: Metrics, http: HTTPServer, store: any Storage, senders: SenderSet, logger: Logger,
+        port: Int, newAdminKey: String?, trialSettings: [TrialSetting], metrics: Metrics, http: HTTPServer, store: any BackendStore, senders: SenderSet, logger: Logger,
         background: [Task<Void, Never>], shutdownGrace: Duration
     ) {
         self.shutdownGrace = shutdownGrace

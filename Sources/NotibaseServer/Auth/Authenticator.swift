@@ -112,7 +112,7 @@ final class Authenticator: Sendable {
         }
     }
 
-    /// What a node hears another announce (``Storage/listen(_:)``): an app's change forgets
+    /// What a node hears another announce (``BackendStore/listen(_:)``): an app's change forgets
     /// everything resolved.
     func hear(_ work: AnnouncedWork) {
         if work == .apps { invalidate() }

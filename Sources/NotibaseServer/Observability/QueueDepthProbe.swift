@@ -15,7 +15,7 @@ struct QueueDepthProbe: Sendable {
         self.measure = measure
     }
 
-    init(store: any Storage, metrics: Metrics, logger: Logger) {
+    init(store: any DeliveryQueueStore, metrics: Metrics, logger: Logger) {
         self.init(metrics: metrics, logger: logger) { try await store.queueDepth() }
     }
 

@@ -39,7 +39,7 @@ actor WebhookDispatcher {
         var policy = WebhookRetryPolicy()
     }
 
-    private let store: any Storage
+    private let store: any WebhookDispatchStore
     private let transport: any WebhookTransport
     private let box: SecretBox
     private let clock: WallClock
@@ -57,7 +57,7 @@ actor WebhookDispatcher {
     private let hurry = WorkSignal()
 
     init(
-        store: any Storage, transport: any WebhookTransport, box: SecretBox, clock: WallClock = .system, logger: Logger = .silent,
+        store: any WebhookDispatchStore, transport: any WebhookTransport, box: SecretBox, clock: WallClock = .system, logger: Logger = .silent,
         metrics: Metrics? = nil, options: Options = Options(), random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         self.store = store
