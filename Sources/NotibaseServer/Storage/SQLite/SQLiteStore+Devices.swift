@@ -17,7 +17,7 @@ extension SQLiteStore {
             external_user_id = coalesce(?5, external_user_id), tags = coalesce(?6, tags), locale = coalesce(?7, locale),
             time_zone = coalesce(?8, time_zone), app_version = coalesce(?9, app_version), sdk_version = coalesce(?10, sdk_version),
             apns_environment = coalesce(?13, apns_environment), active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = ?11
-        WHERE ?12 = 0 OR external_user_id IS NULL OR external_user_id = ?5
+        WHERE \(VerifiedUserGuard.sql(protects: "?12", stored: "external_user_id", user: "?5"))
         RETURNING \(Rows.deviceColumns)
         """
 
@@ -74,7 +74,7 @@ extension SQLiteStore {
             try connection.run(
                 """
                 UPDATE devices SET active = 0, deactivated_reason = 'replaced by a new token', deactivated_at = ?, updated_at = ?
-                WHERE app_id = ? AND platform = ? AND token = ? AND active = 1 AND (? = 0 OR external_user_id IS NULL OR external_user_id = ?)
+                WHERE app_id = ? AND platform = ? AND token = ? AND active = 1 AND \(VerifiedUserGuard.sql(protects: "?", stored: "external_user_id", user: "?"))
                 """, [.int(now), .int(now), .text(appID), .text(registration.platform.rawValue), .text(previous),
                       .int(registration.protectsVerifiedUsers ? 1 : 0), .optionalText(device.externalUserID)])
         }
