@@ -252,28 +252,4 @@ extension PostgresStore {
         if let prefix = filter.tokenPrefix { add("starts_with(token, $?)", .text(prefix)) }
         return conditions.joined(separator: " AND ")
     }
-
-    /// Deletes a device; its deliveries not yet sent fail with that reason (the foreign key
-    /// detaches the rest).
-    func deleteDevice(appID: String, id: String, now: Int) async throws -> Bool {
-        let failed: [Int]? = try await pool.transaction { connection in
-            guard let seq = try connection.query("SELECT seq FROM devices WHERE id = $1 AND app_id = $2 FOR UPDATE", [.text(id), .text(appID)]).first({ $0.int(0) }) else {
-                return nil
-            }
-            let failed = try connection.query(
-                """
-                WITH failed AS (
-                    UPDATE deliveries SET state = 'failed', due_at = NULL, updated_at = $1
-                    WHERE device_seq = $2 AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq, message_seq, created_at),
-                logged AS (
-                    INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail) SELECT seq, created_at, 'failed', $1, $3 FROM failed)
-                SELECT DISTINCT message_seq FROM failed
-                """, [.int(now), .int(seq), .text(Rows.deviceDeletedDetail)]).map { $0.int(0) }
-            try connection.run("DELETE FROM devices WHERE seq = $1", [.int(seq)])
-            return failed
-        }
-        guard let failed else { return false }
-        await completeAfterCommit(messageSeqs: Set(failed), now: now)
-        return true
-    }
 }

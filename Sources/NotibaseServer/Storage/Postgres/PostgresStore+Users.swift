@@ -2,32 +2,6 @@ import NotibaseCore
 
 /// Signing a device out of its user, and forgetting a user (``Forgetting``).
 extension PostgresStore {
-    func signOut(appID: String, platform: Platform, token: String, now: Int) async throws -> [Int]? {
-        let ended: [(seq: Int, message: Int)]? = try await pool.transaction { connection in
-            // The row stays locked until the commit: a registration of the same token waits, then
-            // writes over a device with no user.
-            guard let seq = try connection.query(
-                "UPDATE devices SET external_user_id = NULL, updated_at = $1 WHERE app_id = $2 AND platform = $3 AND token = $4 RETURNING seq",
-                [.int(now), .text(appID), .text(platform.rawValue), .text(token)]).first({ $0.int(0) })
-            else { return nil }
-            return try connection.query(
-                """
-                WITH ended AS (
-                    UPDATE deliveries SET state = 'cancelled', due_at = NULL, updated_at = $1
-                    WHERE device_seq = $2 AND state IN (\(Lifecycle.pendingSQL))
-                      AND EXISTS (SELECT 1 FROM messages m WHERE m.seq = deliveries.message_seq AND left(m.audience, $4) = $5)
-                    RETURNING seq, message_seq, created_at),
-                logged AS (
-                    INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail) SELECT seq, created_at, 'cancelled', $1, $3 FROM ended)
-                SELECT seq, message_seq FROM ended
-                """, [.int(now), .int(seq), .text(Rows.signedOutDetail), .int(Rows.userAudiencePrefix.count), .text(Rows.userAudiencePrefix)]
-            ).map { (seq: $0.int(0), message: $0.int(1)) }
-        }
-        guard let ended else { return nil }
-        await completeAfterCommit(messageSeqs: Set(ended.map(\.message)), now: now)
-        return ended.map(\.seq)
-    }
-
     func removeReplyTexts(appID: String, deviceSeq: Int, limit: Int) async throws -> Int {
         try await pool.withConnection { connection in
             try connection.run(

@@ -80,31 +80,6 @@ extension SQLiteStore {
         }
         return device
     }
-
-    /// Deletes a device. Its deliveries stay in their messages' logs, detached from it (the
-    /// foreign key sets their device to null); those not yet sent fail now, with that reason, so
-    /// nothing meant for this device is ever sent anywhere else.
-    func deleteDevice(appID: String, id: String, now: Int) throws -> Bool {
-        try connection.transaction {
-            guard let seq = try connection.first("SELECT seq FROM devices WHERE id = ? AND app_id = ?", [.text(id), .text(appID)], { $0.int(0) }) else {
-                return false
-            }
-            let failed = try connection.query(
-                """
-                UPDATE deliveries SET state = 'failed', due_at = NULL, updated_at = ?
-                WHERE device_seq = ? AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq, message_seq
-                """, [.int(now), .int(seq)]) { ($0.int(0), $0.int(1)) }
-            for (deliverySeq, _) in failed {
-                try connection.run(
-                    "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)",
-                    [.int(deliverySeq), .int(now), .text(Rows.deviceDeletedDetail)])
-            }
-            try connection.run("DELETE FROM devices WHERE seq = ?", [.int(seq)])
-            try completeIfFinished(messageSeqs: Set(failed.map(\.1)), now: now)
-            return true
-        }
-    }
-
 }
 
 /// Devices, read on a reader's connection (or the writer's, inside its transactions: ``SQLiteReads``).

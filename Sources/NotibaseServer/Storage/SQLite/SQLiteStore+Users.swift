@@ -2,29 +2,6 @@ import NotibaseCore
 
 /// Signing a device out of its user, and forgetting a user (``Forgetting``).
 extension SQLiteStore {
-    func signOut(appID: String, platform: Platform, token: String, now: Int) throws -> [Int]? {
-        try connection.transaction {
-            guard let seq = try connection.first(
-                "UPDATE devices SET external_user_id = NULL, updated_at = ? WHERE app_id = ? AND platform = ? AND token = ? RETURNING seq",
-                [.int(now), .text(appID), .text(platform.rawValue), .text(token)], { $0.int(0) })
-            else { return nil }
-            let ended = try connection.query(
-                """
-                UPDATE deliveries SET state = 'cancelled', due_at = NULL, updated_at = ?
-                WHERE device_seq = ? AND state IN (\(Lifecycle.pendingSQL))
-                  AND EXISTS (SELECT 1 FROM messages m WHERE m.seq = deliveries.message_seq AND substr(m.audience, 1, ?) = ?)
-                RETURNING seq, message_seq
-                """, [.int(now), .int(seq), .int(Rows.userAudiencePrefix.utf8.count), .text(Rows.userAudiencePrefix)]) { ($0.int(0), $0.int(1)) }
-            for (delivery, _) in ended {
-                try connection.run(
-                    "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'cancelled', ?, ?)",
-                    [.int(delivery), .int(now), .text(Rows.signedOutDetail)])
-            }
-            try completeIfFinished(messageSeqs: Set(ended.map(\.1)), now: now)
-            return ended.map(\.0)
-        }
-    }
-
     func removeReplyTexts(appID: String, deviceSeq: Int, limit: Int) throws -> Int {
         try connection.run(
             """
