@@ -1,11 +1,12 @@
 import NotibaseCore
 
 /// A store whose rules are written once above its SQL: posting messages (``PostingPlan``, run by
-/// ``Posting``) and ending deliveries not yet sent (``PendingEnd``) are implemented for every
-/// backend in extensions of this protocol; a backend gives only its statements (its SQL and row
+/// ``Posting``), ending deliveries not yet sent (``PendingEnd``), cancelling a message and
+/// forgetting a user in audiences (``Forgetting``) are implemented for every backend in
+/// extensions of this protocol; a backend gives only its statements (its SQL and row
 /// mapping), a transaction to run them in, and when a message's completion runs.
 protocol SQLStore: Sendable {
-    associatedtype Statements: PostingStatements & EndingStatements
+    associatedtype Statements: PostingStatements & EndingStatements & ForgettingStatements
 
     /// Runs `body` on the store's statements in one transaction (a backend may run it again when
     /// its database asks for a retry).
@@ -49,6 +50,12 @@ protocol EndingStatements {
     func deleteDevice(seq: Int) throws
     /// Takes the app's device out of its user; its number, or nil when there is no such device.
     func signOut(appID: String, platform: Platform, token: String, now: Int) throws -> Int?
+    /// The app's message, locked until the commit where the backend locks rows (a fan-out batch in
+    /// progress is waited for).
+    func lockedMessage(appID: String, id: String) throws -> MessageRecord?
+    func message(seq: Int) throws -> MessageRecord?
+    /// Marks the message `cancelled` at `now`.
+    func cancel(seq: Int, now: Int) throws
     /// How a message ended, nil when it did not end (or does not exist).
     func ending(ofMessage seq: Int) throws -> Ending.Outcome?
     /// Ends the deliveries `end` selects that are not yet sent, each with its event (a delivery
@@ -56,4 +63,16 @@ protocol EndingStatements {
     func end(_ end: PendingEnd) throws -> [EndedDelivery]
     /// ``Lifecycle/completion(time:messages:hasPending:)`` of these messages.
     func complete(messageSeqs: Set<Int>, now: Int) throws
+}
+
+/// The statements ``Forgetting`` runs, on one connection inside one transaction.
+protocol ForgettingStatements {
+    /// The largest of the app's next `limit` message numbers after `afterSeq` (nil: none left).
+    func lastMessageSeq(appID: String, afterSeq: Int, limit: Int) throws -> Int?
+    /// The stored audiences of the app's messages in `afterSeq` ..< `lastSeq` + 1 that were sent
+    /// to external users and contain `needle`, locked until the commit where the backend locks rows.
+    func userAudiences(appID: String, after afterSeq: Int, upTo lastSeq: Int, containing needle: String) throws -> [(seq: Int, audience: String)]
+    func rewriteAudience(seq: Int, _ audience: String) throws
+    /// Takes `bytes` from the app's count of stored bytes, never below 0.
+    func giveBack(storedBytes bytes: Int, appID: String) throws
 }

@@ -2,7 +2,7 @@ import NotibaseCore
 
 /// The statements of the rules written once (``SQLStore``), in PostgreSQL's dialect, on one
 /// connection inside its transaction.
-final class PostgresStatements: PostingStatements, EndingStatements {
+final class PostgresStatements: PostingStatements, EndingStatements, ForgettingStatements {
     private let store: PostgresStore
     private let connection: PostgresConnection
     /// The devices ``audienceSize(of:reading:)`` read, kept for the post's deliveries: one
@@ -102,6 +102,20 @@ final class PostgresStatements: PostingStatements, EndingStatements {
             [.int(now), .text(appID), .text(platform.rawValue), .text(token)]).first { $0.int(0) }
     }
 
+    /// The row stays locked until the commit: a fan-out batch in progress is waited for; the next
+    /// one finds the message cancelled and writes nothing.
+    func lockedMessage(appID: String, id: String) throws -> MessageRecord? {
+        try connection.query("SELECT \(Rows.messageColumns) FROM messages WHERE id = $1 AND app_id = $2 FOR UPDATE", [.text(id), .text(appID)]).first(Rows.message)
+    }
+
+    func message(seq: Int) throws -> MessageRecord? {
+        try connection.query("SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1", [.int(seq)]).first(Rows.message)
+    }
+
+    func cancel(seq: Int, now: Int) throws {
+        try connection.run("UPDATE messages SET state = 'cancelled', finished_at = $1 WHERE seq = $2", [.int(now), .int(seq)])
+    }
+
     func ending(ofMessage seq: Int) throws -> Ending.Outcome? {
         try connection.query("SELECT state, failure_reason FROM messages WHERE seq = $1", [.int(seq)])
             .first { Ending.Outcome(state: $0.text(0), reason: $0.optionalText(1)) } ?? nil
@@ -131,6 +145,32 @@ final class PostgresStatements: PostingStatements, EndingStatements {
 
     func complete(messageSeqs: Set<Int>, now: Int) throws {
         try connection.run(PostgresStore.completion, [.int(now), .text(JSON.text(messageSeqs.sorted()))])
+    }
+
+    // MARK: Forgetting
+
+    func lastMessageSeq(appID: String, afterSeq: Int, limit: Int) throws -> Int? {
+        try connection.query(
+            "SELECT max(seq) FROM (SELECT seq FROM messages WHERE app_id = $1 AND seq > $2 ORDER BY seq LIMIT $3) AS looked_at",
+            [.text(appID), .int(afterSeq), .int(limit)]).first { $0.isNull(0) ? nil : $0.int(0) } ?? nil
+    }
+
+    func userAudiences(appID: String, after afterSeq: Int, upTo lastSeq: Int, containing needle: String) throws -> [(seq: Int, audience: String)] {
+        try connection.query(
+            """
+            SELECT seq, audience FROM messages
+            WHERE app_id = $1 AND seq > $2 AND seq <= $3 AND left(audience, $4) = $5 AND strpos(audience, $6) > 0
+            FOR UPDATE
+            """, [.text(appID), .int(afterSeq), .int(lastSeq), .int(Rows.userAudiencePrefix.count), .text(Rows.userAudiencePrefix), .text(needle)]
+        ).map { (seq: $0.int(0), audience: $0.text(1)) }
+    }
+
+    func rewriteAudience(seq: Int, _ audience: String) throws {
+        try connection.run("UPDATE messages SET audience = $1 WHERE seq = $2", [.text(audience), .int(seq)])
+    }
+
+    func giveBack(storedBytes bytes: Int, appID: String) throws {
+        try connection.run("UPDATE apps SET stored_bytes = greatest(0, stored_bytes - $1) WHERE id = $2", [.int(bytes), .text(appID)])
     }
 }
 

@@ -108,20 +108,6 @@ extension PostgresStore {
         var count: Int
     }
 
-    /// Marks a message that has not finished `cancelled`, its row locked (a fan-out batch in
-    /// progress is waited for; the next one finds it cancelled and writes nothing).
-    func markCancelled(appID: String, id: String, now: Int) async throws -> MessageRecord? {
-        try await pool.transaction { connection in
-            guard let message = try connection.query(
-                "SELECT \(Rows.messageColumns) FROM messages WHERE id = $1 AND app_id = $2 FOR UPDATE", [.text(id), .text(appID)]).first(Rows.message) else {
-                return nil
-            }
-            guard Lifecycle.unfinished.contains(message.state) else { return message }
-            try connection.run("UPDATE messages SET state = 'cancelled', finished_at = $1 WHERE seq = $2", [.int(now), .int(message.seq)])
-            return try connection.query("SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1", [.int(message.seq)]).first(Rows.message)
-        }
-    }
-
     func markFailed(seq: Int, reason: String, now: Int) async throws -> Bool {
         try await pool.withConnection {
             try $0.run(

@@ -2,7 +2,7 @@ import NotibaseCore
 
 /// The statements of the rules written once (``SQLStore``), in SQLite's dialect, on the writer's
 /// connection inside its transaction.
-struct SQLiteStatements: PostingStatements, EndingStatements {
+struct SQLiteStatements: PostingStatements, EndingStatements, ForgettingStatements {
     let connection: SQLiteConnection
     /// The store's fan-out batch, for a message this transaction stored.
     let writeBatch: (PostedMessage, MessageRecord, FanOutClaim?) throws -> FanOutBatch
@@ -80,6 +80,15 @@ struct SQLiteStatements: PostingStatements, EndingStatements {
             [.int(now), .text(appID), .text(platform.rawValue), .text(token)]) { $0.int(0) }
     }
 
+    /// No lock needed: the one writer's transactions run one after the other.
+    func lockedMessage(appID: String, id: String) throws -> MessageRecord? { try reads.message(appID: appID, id: id) }
+
+    func message(seq: Int) throws -> MessageRecord? { try reads.message(seq: seq) }
+
+    func cancel(seq: Int, now: Int) throws {
+        try connection.run("UPDATE messages SET state = 'cancelled', finished_at = ? WHERE seq = ?", [.int(now), .int(seq)])
+    }
+
     func ending(ofMessage seq: Int) throws -> Ending.Outcome? {
         try connection.first("SELECT state, failure_reason FROM messages WHERE seq = ?", [.int(seq)]) { Ending.Outcome(state: $0.text(0), reason: $0.optionalText(1)) } ?? nil
     }
@@ -106,6 +115,30 @@ struct SQLiteStatements: PostingStatements, EndingStatements {
 
     func complete(messageSeqs: Set<Int>, now: Int) throws {
         for seq in messageSeqs { try connection.run(SQLiteStore.completion, [.int(now), .int(seq), .int(seq)]) }
+    }
+
+    // MARK: Forgetting
+
+    func lastMessageSeq(appID: String, afterSeq: Int, limit: Int) throws -> Int? {
+        try connection.first(
+            "SELECT max(seq) FROM (SELECT seq FROM messages WHERE app_id = ? AND seq > ? ORDER BY seq LIMIT ?)",
+            [.text(appID), .int(afterSeq), .int(limit)]) { $0.isNull(0) ? nil : $0.int(0) } ?? nil
+    }
+
+    func userAudiences(appID: String, after afterSeq: Int, upTo lastSeq: Int, containing needle: String) throws -> [(seq: Int, audience: String)] {
+        try connection.query(
+            "SELECT seq, audience FROM messages WHERE app_id = ? AND seq > ? AND seq <= ? AND substr(audience, 1, ?) = ? AND instr(audience, ?) > 0",
+            [.text(appID), .int(afterSeq), .int(lastSeq), .int(Rows.userAudiencePrefix.utf8.count), .text(Rows.userAudiencePrefix), .text(needle)]) {
+                (seq: $0.int(0), audience: $0.text(1))
+            }
+    }
+
+    func rewriteAudience(seq: Int, _ audience: String) throws {
+        try connection.run("UPDATE messages SET audience = ? WHERE seq = ?", [.text(audience), .int(seq)])
+    }
+
+    func giveBack(storedBytes bytes: Int, appID: String) throws {
+        try connection.run("UPDATE apps SET stored_bytes = max(0, stored_bytes - ?) WHERE id = ?", [.int(bytes), .text(appID)])
     }
 }
 

@@ -2,18 +2,6 @@ import NotibaseCore
 
 extension SQLiteStore {
 
-    /// Marks a message that has not finished `cancelled`; its deliveries are ended in batches
-    /// afterwards (``endPendingDeliveries(messageSeq:limit:now:)``). Returns the message as it is
-    /// afterwards, or nil when the app has no such message.
-    func markCancelled(appID: String, id: String, now: Int) throws -> MessageRecord? {
-        try connection.transaction {
-            guard let message = try reads.message(appID: appID, id: id) else { return nil }
-            guard Lifecycle.unfinished.contains(message.state) else { return message }
-            try connection.run("UPDATE messages SET state = 'cancelled', finished_at = ? WHERE seq = ?", [.int(now), .int(message.seq)])
-            return try reads.message(seq: message.seq)
-        }
-    }
-
     /// Marks a message that cannot be fanned out or sent `failed` with `reason`; returns whether
     /// it did (its deliveries are ended in batches afterwards).
     func markFailed(seq: Int, reason: String, now: Int) throws -> Bool {
