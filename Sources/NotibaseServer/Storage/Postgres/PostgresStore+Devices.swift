@@ -38,7 +38,7 @@ extension PostgresStore {
             locale = coalesce($7, devices.locale), time_zone = coalesce($8, devices.time_zone),
             app_version = coalesce($9, devices.app_version), sdk_version = coalesce($10, devices.sdk_version),
             apns_environment = coalesce($13, devices.apns_environment), active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = $11
-        WHERE $12::integer = 0 OR devices.external_user_id IS NULL OR devices.external_user_id = $5
+        WHERE \(VerifiedUserGuard.sql(protects: "$12::integer", stored: "devices.external_user_id", user: "$5"))
         RETURNING \(Rows.deviceColumns), (xmax = 0)
         """
 
@@ -96,7 +96,7 @@ extension PostgresStore {
                 app_version = coalesce(r."appVersion", d.app_version), sdk_version = coalesce(r."sdkVersion", d.sdk_version),
                 apns_environment = coalesce(r."apnsEnvironment", d.apns_environment), active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = r.now
             FROM r WHERE d.app_id = r.app AND d.platform = r.platform AND d.token = r.token
-                AND (NOT r."protectsVerifiedUsers" OR d.external_user_id IS NULL OR d.external_user_id = r."externalUserID")
+                AND \(VerifiedUserGuard.sql(protects: #"r."protectsVerifiedUsers"::integer"#, stored: "d.external_user_id", user: #"r."externalUserID""#))
             RETURNING \(answer == .rows ? qualifiedDeviceColumns + ", false, d.app_id" : "1"))
         \(answer == .rows ? "SELECT * FROM inserted UNION ALL SELECT * FROM updated" : "SELECT (SELECT count(*) FROM inserted), (SELECT count(*) FROM updated)")
         """
@@ -194,7 +194,7 @@ extension PostgresStore {
                 """
                 UPDATE devices SET active = 0, deactivated_reason = 'replaced by a new token', deactivated_at = $1, updated_at = $1
                 WHERE app_id = $2 AND platform = $3 AND token = $4 AND active = 1
-                    AND ($5::integer = 0 OR external_user_id IS NULL OR external_user_id = $6)
+                    AND \(VerifiedUserGuard.sql(protects: "$5::integer", stored: "external_user_id", user: "$6"))
                 """, [.int(now), .text(appID), .text(registration.platform.rawValue), .text(previous), .int(registration.protectsVerifiedUsers ? 1 : 0),
                       .optionalText(result.0.externalUserID)])
         }
@@ -251,29 +251,5 @@ extension PostgresStore {
         if let tag = filter.tag { add("tags ? $?", .text(tag)) }
         if let prefix = filter.tokenPrefix { add("starts_with(token, $?)", .text(prefix)) }
         return conditions.joined(separator: " AND ")
-    }
-
-    /// Deletes a device; its deliveries not yet sent fail with that reason (the foreign key
-    /// detaches the rest).
-    func deleteDevice(appID: String, id: String, now: Int) async throws -> Bool {
-        let failed: [Int]? = try await pool.transaction { connection in
-            guard let seq = try connection.query("SELECT seq FROM devices WHERE id = $1 AND app_id = $2 FOR UPDATE", [.text(id), .text(appID)]).first({ $0.int(0) }) else {
-                return nil
-            }
-            let failed = try connection.query(
-                """
-                WITH failed AS (
-                    UPDATE deliveries SET state = 'failed', due_at = NULL, updated_at = $1
-                    WHERE device_seq = $2 AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq, message_seq, created_at),
-                logged AS (
-                    INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail) SELECT seq, created_at, 'failed', $1, $3 FROM failed)
-                SELECT DISTINCT message_seq FROM failed
-                """, [.int(now), .int(seq), .text(Rows.deviceDeletedDetail)]).map { $0.int(0) }
-            try connection.run("DELETE FROM devices WHERE seq = $1", [.int(seq)])
-            return failed
-        }
-        guard let failed else { return false }
-        await completeAfterCommit(messageSeqs: Set(failed), now: now)
-        return true
     }
 }

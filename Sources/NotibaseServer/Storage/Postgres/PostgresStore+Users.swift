@@ -2,32 +2,6 @@ import NotibaseCore
 
 /// Signing a device out of its user, and forgetting a user (``Forgetting``).
 extension PostgresStore {
-    func signOut(appID: String, platform: Platform, token: String, now: Int) async throws -> [Int]? {
-        let ended: [(seq: Int, message: Int)]? = try await pool.transaction { connection in
-            // The row stays locked until the commit: a registration of the same token waits, then
-            // writes over a device with no user.
-            guard let seq = try connection.query(
-                "UPDATE devices SET external_user_id = NULL, updated_at = $1 WHERE app_id = $2 AND platform = $3 AND token = $4 RETURNING seq",
-                [.int(now), .text(appID), .text(platform.rawValue), .text(token)]).first({ $0.int(0) })
-            else { return nil }
-            return try connection.query(
-                """
-                WITH ended AS (
-                    UPDATE deliveries SET state = 'cancelled', due_at = NULL, updated_at = $1
-                    WHERE device_seq = $2 AND state IN (\(Lifecycle.pendingSQL))
-                      AND EXISTS (SELECT 1 FROM messages m WHERE m.seq = deliveries.message_seq AND left(m.audience, $4) = $5)
-                    RETURNING seq, message_seq, created_at),
-                logged AS (
-                    INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail) SELECT seq, created_at, 'cancelled', $1, $3 FROM ended)
-                SELECT seq, message_seq FROM ended
-                """, [.int(now), .int(seq), .text(Rows.signedOutDetail), .int(Rows.userAudiencePrefix.count), .text(Rows.userAudiencePrefix)]
-            ).map { (seq: $0.int(0), message: $0.int(1)) }
-        }
-        guard let ended else { return nil }
-        await completeAfterCommit(messageSeqs: Set(ended.map(\.message)), now: now)
-        return ended.map(\.seq)
-    }
-
     func removeReplyTexts(appID: String, deviceSeq: Int, limit: Int) async throws -> Int {
         try await pool.withConnection { connection in
             try connection.run(
@@ -41,31 +15,6 @@ extension PostgresStore {
                     LIMIT $3) AS picked
                 WHERE e.seq = picked.seq AND e.delivery_created_at = picked.delivery_created_at
                 """, [.int(deviceSeq), .text(appID), .int(limit)])
-        }
-    }
-
-    func forgetUserInAudiences(appID: String, externalUserID: String, afterSeq: Int, limit: Int) async throws -> (rewritten: Int, lastSeq: Int?) {
-        let needle = try Rows.storedUserID(externalUserID)
-        return try await pool.transaction { connection in
-            guard let last = try connection.query(
-                "SELECT max(seq) FROM (SELECT seq FROM messages WHERE app_id = $1 AND seq > $2 ORDER BY seq LIMIT $3) AS looked_at",
-                [.text(appID), .int(afterSeq), .int(limit)]).first({ $0.isNull(0) ? nil : $0.int(0) }) ?? nil
-            else { return (0, nil) }
-            let candidates = try connection.query(
-                """
-                SELECT seq, audience FROM messages
-                WHERE app_id = $1 AND seq > $2 AND seq <= $3 AND left(audience, $4) = $5 AND strpos(audience, $6) > 0
-                FOR UPDATE
-                """, [.text(appID), .int(afterSeq), .int(last), .int(Rows.userAudiencePrefix.count), .text(Rows.userAudiencePrefix), .text(needle)]
-            ).map { (seq: $0.int(0), audience: $0.text(1)) }
-            let (rewrites, saved) = try Forgetting.rewrites(candidates, forgetting: externalUserID)
-            for rewrite in rewrites {
-                try connection.run("UPDATE messages SET audience = $1 WHERE seq = $2", [.text(rewrite.audience), .int(rewrite.seq)])
-            }
-            if saved != 0 {
-                try connection.run("UPDATE apps SET stored_bytes = greatest(0, stored_bytes - $1) WHERE id = $2", [.int(saved), .text(appID)])
-            }
-            return (rewrites.count, last)
         }
     }
 }

@@ -17,7 +17,7 @@ extension SQLiteStore {
             external_user_id = coalesce(?5, external_user_id), tags = coalesce(?6, tags), locale = coalesce(?7, locale),
             time_zone = coalesce(?8, time_zone), app_version = coalesce(?9, app_version), sdk_version = coalesce(?10, sdk_version),
             apns_environment = coalesce(?13, apns_environment), active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = ?11
-        WHERE ?12 = 0 OR external_user_id IS NULL OR external_user_id = ?5
+        WHERE \(VerifiedUserGuard.sql(protects: "?12", stored: "external_user_id", user: "?5"))
         RETURNING \(Rows.deviceColumns)
         """
 
@@ -74,37 +74,12 @@ extension SQLiteStore {
             try connection.run(
                 """
                 UPDATE devices SET active = 0, deactivated_reason = 'replaced by a new token', deactivated_at = ?, updated_at = ?
-                WHERE app_id = ? AND platform = ? AND token = ? AND active = 1 AND (? = 0 OR external_user_id IS NULL OR external_user_id = ?)
+                WHERE app_id = ? AND platform = ? AND token = ? AND active = 1 AND \(VerifiedUserGuard.sql(protects: "?", stored: "external_user_id", user: "?"))
                 """, [.int(now), .int(now), .text(appID), .text(registration.platform.rawValue), .text(previous),
                       .int(registration.protectsVerifiedUsers ? 1 : 0), .optionalText(device.externalUserID)])
         }
         return device
     }
-
-    /// Deletes a device. Its deliveries stay in their messages' logs, detached from it (the
-    /// foreign key sets their device to null); those not yet sent fail now, with that reason, so
-    /// nothing meant for this device is ever sent anywhere else.
-    func deleteDevice(appID: String, id: String, now: Int) throws -> Bool {
-        try connection.transaction {
-            guard let seq = try connection.first("SELECT seq FROM devices WHERE id = ? AND app_id = ?", [.text(id), .text(appID)], { $0.int(0) }) else {
-                return false
-            }
-            let failed = try connection.query(
-                """
-                UPDATE deliveries SET state = 'failed', due_at = NULL, updated_at = ?
-                WHERE device_seq = ? AND state IN (\(Lifecycle.pendingSQL)) RETURNING seq, message_seq
-                """, [.int(now), .int(seq)]) { ($0.int(0), $0.int(1)) }
-            for (deliverySeq, _) in failed {
-                try connection.run(
-                    "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'failed', ?, ?)",
-                    [.int(deliverySeq), .int(now), .text(Rows.deviceDeletedDetail)])
-            }
-            try connection.run("DELETE FROM devices WHERE seq = ?", [.int(seq)])
-            try completeIfFinished(messageSeqs: Set(failed.map(\.1)), now: now)
-            return true
-        }
-    }
-
 }
 
 /// Devices, read on a reader's connection (or the writer's, inside its transactions: ``SQLiteReads``).

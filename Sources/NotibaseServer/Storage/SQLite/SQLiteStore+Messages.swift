@@ -2,124 +2,12 @@ import NotibaseCore
 
 extension SQLiteStore {
 
-    /// Stores a new message, or, when `idempotencyKey` was used by the app within `window`
-    /// milliseconds, returns the message stored then (`replayed`); throws
-    /// ``IdempotencyKeyReused`` when that was another request (another digest).
-    func createMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) throws -> (MessageRecord, replayed: Bool) {
-        try connection.transaction { try insertMessage(message, idempotencyKey: idempotencyKey, window: window) }
-    }
-
-    /// ``Storage/createMessagesWithDeliveries(_:claim:)``: the group in one transaction.
-    func createMessagesWithDeliveries(_ posts: [PostedMessage], claim: FanOutClaim?) throws -> [Result<PostedMessage.Outcome, any Error>] {
-        try connection.transaction {
-            var room = claim?.limit ?? 0
-            return try posts.map { post in
-                do {
-                    let outcome = try createWithDeliveries(post, claim: claim.flatMap { room > 0 ? FanOutClaim(lease: $0.lease, limit: room) : nil })
-                    room -= outcome.claimed.count
-                    return .success(outcome)
-                } catch let refused as StoredBytesExceeded {
-                    return .failure(refused)  // refused before it wrote anything: the others stand
-                } catch let refused as IdempotencyKeyReused {
-                    return .failure(refused)  // likewise
-                }
-            }
-        }
-    }
-
-    /// One message of a group, inside its transaction.
-    private func createWithDeliveries(_ post: PostedMessage, claim: FanOutClaim?) throws -> PostedMessage.Outcome {
-        var message = post.message
-        message.audienceSize = try reads.audienceSize(appID: message.appID, message.audience)
-        let (stored, replayed) = try insertMessage(message, idempotencyKey: post.idempotencyKey, window: post.window)
-        guard !replayed, message.audienceSize <= post.limit else { return PostedMessage.Outcome(record: stored, replayed: replayed) }
-        let batch = try writeFanOutBatch(
-            messageSeq: stored.seq, audience: message.audience, limit: post.limit + 1, now: post.now, claim: claim, plan: post.plan, inserted: stored)
-        // What the batch changed (sending, or completed when nobody matched), without decoding
-        // the content again.
-        var after = stored
-        try connection.each("SELECT state, finished_at FROM messages WHERE seq = ?", [.int(stored.seq)]) { row in
-            after.state = MessageState(rawValue: row.text(0)) ?? after.state
-            after.finishedAt = row.optionalInt(1)
-        }
-        return PostedMessage.Outcome(record: after, replayed: false, written: batch.written, claimed: batch.claimed, counts: batch.counts)
-    }
-
-    /// The message stored, or the one its idempotency key names: inside a transaction (the one
-    /// writer's, so two sends with one key are one after the other).
-    private func insertMessage(_ message: NewMessage, idempotencyKey: String?, window: Int) throws -> (MessageRecord, replayed: Bool) {
-        if let key = idempotencyKey {
-            let earlier = try connection.first(
-                "SELECT message_id, created_at, request_digest FROM idempotency_keys WHERE app_id = ? AND key = ?",
-                [.text(message.appID), .text(key)]) { StoredIdempotencyKey(messageID: $0.text(0), createdAt: $0.int(1), digest: $0.optionalText(2)) }
-            if let earlier, earlier.createdAt > message.createdAt - window,
-               let stored = try reads.message(appID: message.appID, id: earlier.messageID) {
-                try earlier.check(message)
-                return (stored, true)
-            }
-        }
-        // The app's quota first: a message that does not fit changes nothing.
-        guard try connection.run(
-            "UPDATE apps SET stored_bytes = stored_bytes + ? WHERE id = ? AND (? IS NULL OR stored_bytes + ? <= ?)",
-            [.int(message.storedBytes), .text(message.appID), .optionalInt(message.storedBytesLimit), .int(message.storedBytes), .optionalInt(message.storedBytesLimit)]) == 1 else {
-            let used = try connection.first("SELECT stored_bytes FROM apps WHERE id = ?", [.text(message.appID)]) { $0.int(0) } ?? 0
-            throw StoredBytesExceeded(used: used, limit: message.storedBytesLimit ?? 0, message: message.storedBytes)
-        }
-        let seq = try connection.first(
-            """
-            INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at, pacing)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq
-            """,
-            [.text(message.id), .text(message.appID), .text(message.storedContent), .text(message.storedAudience), .text(MessageState.scheduled.rawValue),
-             .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt), .optionalText(try message.pacing.map(StoredJSON.encode))]) { $0.int(0) } ?? 0
-        if let key = idempotencyKey {
-            // After the message: the key points at it.
-            try connection.run(
-                "INSERT OR REPLACE INTO idempotency_keys (app_id, key, message_id, created_at, request_digest) VALUES (?, ?, ?, ?, ?)",
-                [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt), .optionalText(message.requestDigest)])
-        }
-        return (message.record(seq: seq), false)
-    }
-
-    /// Marks a message that has not finished `cancelled`; its deliveries are ended in batches
-    /// afterwards (``endPendingDeliveries(messageSeq:limit:now:)``). Returns the message as it is
-    /// afterwards, or nil when the app has no such message.
-    func markCancelled(appID: String, id: String, now: Int) throws -> MessageRecord? {
-        try connection.transaction {
-            guard let message = try reads.message(appID: appID, id: id) else { return nil }
-            guard Lifecycle.unfinished.contains(message.state) else { return message }
-            try connection.run("UPDATE messages SET state = 'cancelled', finished_at = ? WHERE seq = ?", [.int(now), .int(message.seq)])
-            return try reads.message(seq: message.seq)
-        }
-    }
-
     /// Marks a message that cannot be fanned out or sent `failed` with `reason`; returns whether
     /// it did (its deliveries are ended in batches afterwards).
     func markFailed(seq: Int, reason: String, now: Int) throws -> Bool {
         try connection.run(
             "UPDATE messages SET state = 'failed', failure_reason = ?, finished_at = ? WHERE seq = ? AND state IN (\(Lifecycle.unfinishedSQL))",
             [.text(reason), .int(now), .int(seq)]) == 1
-    }
-
-    /// Ends up to `limit` deliveries not yet sent of a cancelled or failed message, as it ended,
-    /// each with its event, in one transaction; returns how many.
-    func endPendingDeliveries(messageSeq: Int, limit: Int, now: Int) throws -> Int {
-        try connection.transaction {
-            guard let end = try connection.first(
-                "SELECT state, failure_reason FROM messages WHERE seq = ?", [.int(messageSeq)], { Ending.Outcome(state: $0.text(0), reason: $0.optionalText(1)) }),
-                let end else { return 0 }
-            let ended = try connection.query(
-                """
-                UPDATE deliveries SET state = ?, due_at = NULL, updated_at = ?
-                WHERE seq IN (SELECT seq FROM deliveries WHERE message_seq = ? AND state IN (\(Lifecycle.pendingSQL)) LIMIT ?) RETURNING seq
-                """, [.text(end.state.rawValue), .int(now), .int(messageSeq), .int(limit)]) { $0.int(0) }
-            for seq in ended {
-                try connection.run(
-                    "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, ?, ?, ?)",
-                    [.int(seq), .text(end.state.rawValue), .int(now), .optionalText(end.detail)])
-            }
-            return ended.count
-        }
     }
 
     /// Cancelled or failed messages with a delivery among the `window` earliest due by `now`.

@@ -2,29 +2,6 @@ import NotibaseCore
 
 /// Signing a device out of its user, and forgetting a user (``Forgetting``).
 extension SQLiteStore {
-    func signOut(appID: String, platform: Platform, token: String, now: Int) throws -> [Int]? {
-        try connection.transaction {
-            guard let seq = try connection.first(
-                "UPDATE devices SET external_user_id = NULL, updated_at = ? WHERE app_id = ? AND platform = ? AND token = ? RETURNING seq",
-                [.int(now), .text(appID), .text(platform.rawValue), .text(token)], { $0.int(0) })
-            else { return nil }
-            let ended = try connection.query(
-                """
-                UPDATE deliveries SET state = 'cancelled', due_at = NULL, updated_at = ?
-                WHERE device_seq = ? AND state IN (\(Lifecycle.pendingSQL))
-                  AND EXISTS (SELECT 1 FROM messages m WHERE m.seq = deliveries.message_seq AND substr(m.audience, 1, ?) = ?)
-                RETURNING seq, message_seq
-                """, [.int(now), .int(seq), .int(Rows.userAudiencePrefix.utf8.count), .text(Rows.userAudiencePrefix)]) { ($0.int(0), $0.int(1)) }
-            for (delivery, _) in ended {
-                try connection.run(
-                    "INSERT INTO delivery_events (delivery_seq, event, at, detail) VALUES (?, 'cancelled', ?, ?)",
-                    [.int(delivery), .int(now), .text(Rows.signedOutDetail)])
-            }
-            try completeIfFinished(messageSeqs: Set(ended.map(\.1)), now: now)
-            return ended.map(\.0)
-        }
-    }
-
     func removeReplyTexts(appID: String, deviceSeq: Int, limit: Int) throws -> Int {
         try connection.run(
             """
@@ -33,28 +10,5 @@ extension SQLiteStore {
                 SELECT e.seq FROM devices v JOIN deliveries d ON d.device_seq = v.seq JOIN delivery_events e ON e.delivery_seq = d.seq
                 WHERE v.seq = ? AND v.app_id = ? AND json_valid(e.detail) AND json_type(e.detail, '$.text') IS NOT NULL LIMIT ?)
             """, [.int(deviceSeq), .text(appID), .int(limit)])
-    }
-
-    func forgetUserInAudiences(appID: String, externalUserID: String, afterSeq: Int, limit: Int) throws -> (rewritten: Int, lastSeq: Int?) {
-        try connection.transaction {
-            guard let last = try connection.first(
-                "SELECT max(seq) FROM (SELECT seq FROM messages WHERE app_id = ? AND seq > ? ORDER BY seq LIMIT ?)",
-                [.text(appID), .int(afterSeq), .int(limit)], { $0.isNull(0) ? nil : $0.int(0) }) ?? nil
-            else { return (0, nil) }
-            let candidates = try connection.query(
-                """
-                SELECT seq, audience FROM messages
-                WHERE app_id = ? AND seq > ? AND seq <= ? AND substr(audience, 1, ?) = ? AND instr(audience, ?) > 0
-                """, [.text(appID), .int(afterSeq), .int(last), .int(Rows.userAudiencePrefix.utf8.count), .text(Rows.userAudiencePrefix),
-                      .text(try Rows.storedUserID(externalUserID))]) { (seq: $0.int(0), audience: $0.text(1)) }
-            let (rewrites, saved) = try Forgetting.rewrites(candidates, forgetting: externalUserID)
-            for rewrite in rewrites {
-                try connection.run("UPDATE messages SET audience = ? WHERE seq = ?", [.text(rewrite.audience), .int(rewrite.seq)])
-            }
-            if saved != 0 {
-                try connection.run("UPDATE apps SET stored_bytes = max(0, stored_bytes - ?) WHERE id = ?", [.int(saved), .text(appID)])
-            }
-            return (rewrites.count, last)
-        }
     }
 }
