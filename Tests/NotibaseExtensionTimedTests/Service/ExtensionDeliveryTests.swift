@@ -135,8 +135,9 @@ struct ExtensionDeliveryTests {
     }
 }
 
-/// The load test of the serial section, in a pass of its own (`script/test`): a thousand
-/// deliveries at once would eat into the time budgets of the tests above.
+/// The load test of the serial section. It runs in the timed pass, beside the suites above, whose
+/// time budgets a thousand deliveries at once eat into: its place is the load pass, once its device
+/// and service are in NotibaseExtensionTestSupport (decision 0035, 2026-12-07).
 @Suite("A thousand deliveries at once")
 struct ConcurrentDeliveryStressTests {
     let base = ExtensionDeliveryTests()
