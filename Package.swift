@@ -1,6 +1,19 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Test targets: one per module and pass of script/test. A target named `<Module>Tests` runs in
+// the main pass (and, for NotibaseServerTests, again on PostgreSQL); `<Module><Pass>Tests` runs in
+// that pass alone (decision 0035). Helpers the targets of a module share are in a plain target,
+// `<Module>TestSupport` under Tests/, which they import with `@testable`.
+let simulator: Target.Dependency = .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux]))
+let shim: Target.Dependency = .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux]))
+let serverTestDependencies: [Target.Dependency] = [
+    "NotibaseServer", "NotibaseCore", "NotibaseSenders", "NotibaseTestSupport", "NotibaseServerTestSupport", simulator,
+]
+let extensionTestDependencies: [Target.Dependency] = [
+    "NotibaseExtension", "NotibaseCore", "NotibaseTestSupport", "NotibaseExtensionTestSupport", shim,
+]
+
 // Layers (arrows point from user to used):
 //   notibase (executable) → NotibaseCLI → NotibaseServer, NotibaseSenders, NotibaseExtension, …
 //   NotibaseServer → NotibaseCore + C shims        NotibaseExtension → NotibaseCore + UserNotifications
@@ -22,11 +35,13 @@ let package = Package(
             dependencies: ["NotibaseCore", "NotibaseTestSupport"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "NotibaseCoreLoadTests", dependencies: ["NotibaseCore", "NotibaseTestSupport"]),
 
         // MARK: Senders (APNs, FCM; the protocol the server's workers hand pushes to)
         .target(name: "NotibaseSenders", dependencies: ["NotibaseCore", "CNGHTTP2", "COpenSSL"]),
+        .testTarget(name: "NotibaseSendersTests", dependencies: ["NotibaseSenders", "NotibaseCore", "NotibaseTestSupport"]),
         .testTarget(
-            name: "NotibaseSendersTests",
+            name: "NotibaseSendersPeersTests",
             dependencies: ["NotibaseSenders", "NotibaseCore", "NotibaseTestSupport"],
             exclude: ["Peers"]
         ),
@@ -44,14 +59,26 @@ let package = Package(
             dependencies: ["NotibaseCore", "NotibaseSenders", "CSQLite", "CPostgres", "CMicroHTTPD", "COpenSSL"],
             resources: [.copy("API/openapi.json"), .copy("Console/Files")]
         ),
-        .testTarget(
-            name: "NotibaseServerTests",
-            dependencies: [
-                "NotibaseServer", "NotibaseCore", "NotibaseSenders", "NotibaseTestSupport",
-                .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux])),
-            ],
-            exclude: ["Live/schemathesis.toml", "Console/console_browser.py", "Console/python_client.py", "Webhooks/Peers"]
+        .target(
+            name: "NotibaseServerTestSupport",
+            dependencies: ["NotibaseServer", "NotibaseCore", "NotibaseSenders", "NotibaseTestSupport", simulator],
+            path: "Tests/NotibaseServerTestSupport",
+            exclude: ["Webhooks/Peers"]
         ),
+        // Runs twice: in the main pass and on PostgreSQL.
+        .testTarget(name: "NotibaseServerTests", dependencies: serverTestDependencies, exclude: ["Console/python_client.py"]),
+        // Main pass only: says nothing about the PostgreSQL backend (runs on SQLite or without a store).
+        .testTarget(name: "NotibaseServerSQLiteOnlyTests", dependencies: serverTestDependencies),
+        .testTarget(name: "NotibaseServerTimedTests", dependencies: serverTestDependencies),
+        .testTarget(
+            name: "NotibaseServerLoadTests",
+            dependencies: serverTestDependencies,
+            exclude: ["Live/schemathesis.toml", "Console/console_browser.py"]
+        ),
+        .testTarget(name: "NotibaseServerFloodsTests", dependencies: serverTestDependencies),
+        .testTarget(name: "NotibaseServerNoisyTests", dependencies: serverTestDependencies),
+        .testTarget(name: "NotibaseServerPostgresNodesTests", dependencies: serverTestDependencies),
+        .testTarget(name: "NotibaseServerPeersTests", dependencies: serverTestDependencies),
 
         // MARK: iOS SDK: the app side (registration, responses, app categories)
         .target(
@@ -66,10 +93,10 @@ let package = Package(
             name: "NotibaseTests",
             dependencies: [
                 "Notibase", "NotibaseCore", "NotibaseExtension", "NotibaseTestSupport", "NotibaseServer", "NotibaseSenders",
-                .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux])),
-                .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux])),
+                simulator, shim,
             ]
         ),
+        .testTarget(name: "NotibaseLoadTests", dependencies: ["NotibaseTestSupport"]),
 
         // MARK: Simulated iPhones (Linux): the real extension on the UserNotifications stand-in, for
         // `notibase preview`, `notibase demo` and the server's simulated sender.
@@ -101,7 +128,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "notibase", dependencies: ["NotibaseCLI"]),
-        .testTarget(name: "NotibaseCLITests", dependencies: ["NotibaseCLI", "NotibaseCore", "NotibaseTestSupport"]),
+        .target(name: "NotibaseCLITestSupport", dependencies: ["NotibaseCLI"], path: "Tests/NotibaseCLITestSupport"),
+        .testTarget(name: "NotibaseCLITests", dependencies: ["NotibaseCLI", "NotibaseCore", "NotibaseTestSupport", "NotibaseCLITestSupport"]),
+        .testTarget(name: "NotibaseCLITimedTests", dependencies: ["NotibaseCLI", "NotibaseCore", "NotibaseTestSupport", "NotibaseCLITestSupport"]),
 
         // MARK: UserNotifications stand-in (Linux)
         // Apple's UserNotifications declarations plus a simulated device, so the extension's source
@@ -135,14 +164,16 @@ let package = Package(
                 .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux])),
             ]
         ),
-        .testTarget(
-            name: "NotibaseExtensionTests",
-            dependencies: [
-                "NotibaseExtension", "NotibaseCore", "NotibaseTestSupport",
-                .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux])),
-            ],
+        .target(
+            name: "NotibaseExtensionTestSupport",
+            dependencies: ["NotibaseExtension", "NotibaseCore", "NotibaseTestSupport", shim],
+            path: "Tests/NotibaseExtensionTestSupport",
             exclude: ["Peers"]
         ),
+        .testTarget(name: "NotibaseExtensionTests", dependencies: extensionTestDependencies),
+        .testTarget(name: "NotibaseExtensionTimedTests", dependencies: extensionTestDependencies),
+        .testTarget(name: "NotibaseExtensionLoadTests", dependencies: extensionTestDependencies),
+        .testTarget(name: "NotibaseExtensionLifecycleTests", dependencies: extensionTestDependencies),
     ]
 )
 

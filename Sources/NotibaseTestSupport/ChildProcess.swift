@@ -30,6 +30,7 @@ public final class ChildProcess: Sendable {
         capturesStandardError: Bool = false, mergesStandardError: Bool = false
     ) throws {
         name = URL(fileURLWithPath: executable).lastPathComponent
+        if !MainPass.runningToEnd { MainPass.check(starting: name) }
         let stdin = try Self.pipe()
         let stdout = try Self.pipe()
         let stderr = capturesStandardError ? try Self.pipe() : nil
@@ -304,7 +305,8 @@ public struct ChildProcessError: Error, CustomStringConvertible {
 /// Runs a command to completion (blocking its caller) and returns its exit status and standard
 /// output.
 public func runToCompletion(_ executable: String, _ arguments: [String], input: String = "") throws -> (status: Int32, output: String) {
-    let child = try ChildProcess(executable, arguments)
+    // A command run to its end (openssl, a shell) is not a process beside the test (MainPass).
+    let child = try MainPass.$runningToEnd.withValue(true) { try ChildProcess(executable, arguments) }
     child.write(input)
     child.closeInput()
     child.output.waitUntilClosed()
@@ -315,7 +317,9 @@ public func runToCompletion(_ executable: String, _ arguments: [String], input: 
 /// Runs a command to its end, suspending rather than blocking, and returns its exit status and
 /// what it wrote to standard output and standard error together.
 public func runToEnd(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, output: String) {
-    let child = try ChildProcess(executable, arguments, environment: environment, mergesStandardError: true)
+    let child = try MainPass.$runningToEnd.withValue(true) {
+        try ChildProcess(executable, arguments, environment: environment, mergesStandardError: true)
+    }
     child.closeInput()
     let output = await child.allOutput()
     return (await child.exit(), output)

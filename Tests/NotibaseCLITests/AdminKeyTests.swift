@@ -8,6 +8,7 @@ import Testing
 import NotibaseServer
 import NotibaseSenders
 import NotibaseTestSupport
+@testable import NotibaseCLITestSupport
 
 /// The admin key reaches the operator once: on a terminal as before; anywhere else (systemd's
 /// journal keeps what it is given) in a file only the server's user can read, with only its path

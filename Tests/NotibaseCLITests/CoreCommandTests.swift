@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NotibaseCLI
+@testable import NotibaseCLITestSupport
 
 @Suite("notibase category-id and render")
 struct CoreCommandTests {

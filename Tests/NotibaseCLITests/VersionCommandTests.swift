@@ -3,6 +3,7 @@ import NotibaseCore
 import NotibaseTestSupport
 import Testing
 @testable import NotibaseCLI
+@testable import NotibaseCLITestSupport
 
 /// `notibase --version` and the release's files show the one version (`NotibaseVersion.current`).
 @Suite("notibase --version")

@@ -3,6 +3,7 @@ import NotibaseCore
 import NotibaseTestSupport
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// One wiring (``ServerParts``): the harness runs what `notibase serve` runs, so a post in a test
 /// takes the path it takes on a server: its deliveries handed to this node's workers, the workers

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import NotibaseTestSupport
 @testable import NotibaseExtension
+@testable import NotibaseExtensionTestSupport
 
 @Suite("Image download", .serialized, .tags(.processes))
 struct ImageDownloaderTests {

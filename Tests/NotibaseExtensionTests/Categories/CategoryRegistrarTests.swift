@@ -3,6 +3,7 @@ import Testing
 import NotibaseCore
 @preconcurrency import UserNotificationsShim
 @testable import NotibaseExtension
+@testable import NotibaseExtensionTestSupport
 
 @Suite("Registering categories")
 struct CategoryRegistrarTests {

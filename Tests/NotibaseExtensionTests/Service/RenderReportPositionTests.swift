@@ -4,6 +4,7 @@ import NotibaseCore
 import NotibaseTestSupport
 @preconcurrency import UserNotificationsShim
 @testable import NotibaseExtension
+@testable import NotibaseExtensionTestSupport
 
 /// The render report's diagnostics name each bad `nb_buttons` entry by its position in the
 /// payload, as iOS hands the payload over (nulls as `NSNull`), whatever comes before it.

@@ -4,6 +4,7 @@ import NotibaseSenders
 import NotibaseTestSupport
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// One app for development and production builds: each iOS device registers the APNs environment
 /// of its token (`development` read as `sandbox`), both backends

@@ -1,6 +1,7 @@
 import Testing
 import NotibaseCore
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 @Suite("Keys and isolation between apps")
 struct AuthTests {

@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// A credential that can never sign is refused at upload: a 400 naming the field, and nothing
 /// stored. Before, a malformed .p8 or a made-up service account was accepted, and every delivery

@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// Issue 28: a push token is a secret, not an identity. Knowing another person's token must not
 /// move their device to oneself, retire it, or tell whose it is.

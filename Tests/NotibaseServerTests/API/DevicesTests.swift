@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import NotibaseCore
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 @Suite("Devices")
 struct DevicesTests {

@@ -5,6 +5,7 @@ import NotibaseTestSupport
 import Synchronization
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// Issue 28's edges: what a tester found at the borders of the API.
 @Suite("Edges")

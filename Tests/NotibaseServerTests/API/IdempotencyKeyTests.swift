@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// An idempotency key answers the request that stored it again, and only that one: the same
 /// request (whatever its key order or whitespace) replays, another one with the key is a 422

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import NotibaseCore
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// The long lists (a device's deliveries, a message's deliveries, devices, messages) read newest
 /// first with `order=newest`, page on in that order to the end, and say how many they hold with

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 @Suite("Logs")
 struct LogTests {

@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// The send's answer, the stored content and the lists bound to statements are written by hand
 /// on the everyday path; a client reads them as `JSONEncoder` wrote them before, byte for byte.

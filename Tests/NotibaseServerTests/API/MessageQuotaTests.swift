@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// `--app-messages-per-minute`: each app creates at most so many messages a minute, whichever of
 /// its keys it uses; other apps are not affected.

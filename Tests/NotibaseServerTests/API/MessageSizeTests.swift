@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// A message larger than a push can carry is refused with a 413 naming the part that is too large,
 /// and nothing is stored.

@@ -4,6 +4,7 @@ import NotibaseSenders
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 @Suite("Messages: audience, variants, idempotency, scheduling, cancel")
 struct MessagesTests {

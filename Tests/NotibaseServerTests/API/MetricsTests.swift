@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// `/metrics` costs the same however many scrape it: the queue's depth is measured in the
 /// background and a scrape reads the last measurement; `--metrics-token` guards it.

@@ -4,6 +4,7 @@ import NotibaseSenders
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// Local-time delivery, quiet hours and rates through the API, on the harness's test clock (it
 /// starts at 2027-01-15T08:00:00Z: 09:00 in Paris, 03:00 in New York, 13:45 in Kathmandu).

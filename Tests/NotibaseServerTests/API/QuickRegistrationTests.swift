@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// `POST /v1/devices` is answered without a task once the key is known (its quick handler on the
 /// HTTP polling thread, the write waited for by callback). It must answer exactly as the route's

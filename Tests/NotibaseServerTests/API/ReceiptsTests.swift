@@ -1,6 +1,7 @@
 import Testing
 import NotibaseCore
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 @Suite("Receipts and the delivery log")
 struct ReceiptsTests {

@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// The registration route reads every body with its own reader (docs/decisions/0038); the strict
 /// decoder it replaced (``StrictRegistrationBody``) is the reference: the answer must be the one the

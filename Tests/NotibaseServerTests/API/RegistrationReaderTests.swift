@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// The one reader of registration bodies, single and batch (docs/decisions/0038): the answer each
 /// kind of body gets, field and message, including those only the strict decoder gave before; the

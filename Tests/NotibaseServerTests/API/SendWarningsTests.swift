@@ -4,6 +4,7 @@ import NotibaseSenders
 import NotibaseTestSupport
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// A send says when its message will not reach its audience: a platform without credentials, or
 /// with credentials the provider refuses, and an audience that matches nobody (with the IDs or

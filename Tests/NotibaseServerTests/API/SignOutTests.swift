@@ -4,6 +4,7 @@ import NotibaseSenders
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// Issue 29: a signed-out phone stops getting its previous user's messages. `POST
 /// /v1/devices/sign-out` clears the device's user at once; nothing addressed to that user reaches

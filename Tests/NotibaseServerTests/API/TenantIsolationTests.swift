@@ -4,6 +4,7 @@ import NotibaseSenders
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// One tenant cannot stop, slow or flood the others: limits are checked before anything is
 /// stored, a message that cannot be read fails alone, fan-out takes turns, receipts are bounded.

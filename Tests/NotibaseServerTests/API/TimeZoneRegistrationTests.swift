@@ -1,6 +1,7 @@
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// A time zone the server does not know is refused when the device registers (so a message sent
 /// at each device's local time never meets one), on every registration path.

@@ -4,6 +4,7 @@ import NotibaseSenders
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// Issue 29: the right to be forgotten. `DELETE /v1/users/{externalUserId}` deletes the user's
 /// devices, removes what they typed into reply fields and their user ID from the delivery log,

@@ -5,6 +5,7 @@ import NotibaseTestSupport
 import Synchronization
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// Certificate authentication for APNs: a push certificate and its key, as PEM or as a PKCS#12
 /// file, checked at upload (400 naming the field), its expiry shown and warned about 30 days

@@ -3,6 +3,7 @@ import Testing
 import NotibaseSenders
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// `notibase admin-key rotate`'s work (``Server/rotateAdminKey(_:)``) on the database a server
 /// uses, SQLite or PostgreSQL: after the server restarts, the old key is refused and the new one

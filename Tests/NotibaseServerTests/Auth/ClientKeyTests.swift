@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// The client key ships inside the app, so anyone can have it. With it alone one cannot report
 /// what a device did with a delivery, nor receive another user's notifications.

@@ -1,6 +1,7 @@
 import NotibaseSenders
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 @Suite("Crypto")
 struct CryptoTests {

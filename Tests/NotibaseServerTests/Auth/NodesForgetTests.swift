@@ -3,6 +3,7 @@ import Synchronization
 import NotibaseTestSupport
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// Nodes sharing a PostgreSQL database each cache the keys and apps they resolved. Before this, a
 /// key rotated through one node kept working on every other node for as long as its cache held

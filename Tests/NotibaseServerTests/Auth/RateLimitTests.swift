@@ -3,6 +3,7 @@ import NotibaseCore
 import Synchronization
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// Issue 28: rate limits belong to the app, not to a key, and one client address cannot spend an
 /// app's whole client-key bucket.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// The web console's static files as `notibase serve` serves them: from the resource bundle, each
 /// with its content type, a strict Content-Security-Policy, nosniff and no-cache.

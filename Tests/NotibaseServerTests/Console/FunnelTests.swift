@@ -4,6 +4,7 @@ import NotibaseSenders
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// What the console's messages and devices pages read: a message's funnel with failures by
 /// reason, an audience's live count, devices found by token prefix.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// The API as client generators see it: `python_client.py` generates a Python client from the
 /// served /openapi.json with openapi-python-client (PyPI, installed by script/bootstrap --tests),

@@ -1,5 +1,6 @@
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// `GET /` from a browser opens the console; an API client still gets the API's JSON 404.
 @Suite("The server's root")

@@ -4,6 +4,7 @@ import NotibaseSenders
 import NotibaseTestSupport
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// Uploaded credentials are tried with the provider (docs/decisions/0046): the upload answers at
 /// once with `testing` and the result comes later; `POST …/credentials/{apns|fcm}/test` answers

@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import NotibaseSenders
 import Synchronization
+@testable import NotibaseServerTestSupport
 
 /// A sender for the credential tests: answers each push as `answer` says, records it, and holds
 /// the pushes of an APNs key ID whose gate (``AsyncGate``) is shut until the test opens it.

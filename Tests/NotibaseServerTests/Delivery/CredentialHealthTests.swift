@@ -5,6 +5,7 @@ import NotibaseTestSupport
 import Synchronization
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// Each app's credentials carry their health, from what the providers answered: `untested` after
 /// an upload, `failing` once the provider refuses them (with why), `ok` again once it accepts a

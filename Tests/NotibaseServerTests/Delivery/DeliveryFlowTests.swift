@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 @Suite("Delivery: retries, dead tokens, leases, the delivery log")
 struct DeliveryFlowTests {

@@ -3,6 +3,7 @@ import NotibaseCore
 import NotibaseSenders
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// What a provider's answer becomes in the delivery log: every disposition a sender can return ends
 /// in the state and history entry docs/server.md documents, the device deactivated only for a dead

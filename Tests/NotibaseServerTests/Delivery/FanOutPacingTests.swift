@@ -4,6 +4,7 @@ import NotibaseTestSupport
 import Synchronization
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// The fan-out makes way for one-device messages (issue 27): while they arrive, its batches are
 /// the smallest, so each of them waits for a short batch of a large message, not a long one.

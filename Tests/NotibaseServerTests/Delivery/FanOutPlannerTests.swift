@@ -1,6 +1,7 @@
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// The fan-out planner, without a database: what a batch writes for the message, the devices read
 /// and the time. The storage contract suite checks that both stores write what it decides.

@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// How a message's funnel is counted, without a database: the rules name what the server writes in
 /// a history entry's detail (each store turns them into its SQL), and the counts make the funnel.

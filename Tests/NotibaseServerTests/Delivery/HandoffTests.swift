@@ -1,6 +1,7 @@
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// What the fan-out hands this node's workers (``Handoff``): bounded, oldest first, and taking
 /// turns with the store's claims so nothing else waits behind a large message.

@@ -1,5 +1,6 @@
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// The delivery lifecycle's rules, without a database: the stores' SQL is written from them, and
 /// the storage contract suite checks that both stores apply them.

@@ -4,6 +4,7 @@ import Testing
 import NotibaseCore
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 @Suite("Retention")
 struct RetentionTests {

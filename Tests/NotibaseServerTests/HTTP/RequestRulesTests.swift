@@ -3,6 +3,7 @@ import NotibaseCore
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// The request rules the API applies to every request body and to /metrics, in process.
 @Suite("Request rules")

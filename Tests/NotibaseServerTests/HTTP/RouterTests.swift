@@ -1,5 +1,6 @@
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 @Suite("Router")
 struct RouterTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// A wrong database at start is a clear message and a non-zero exit, and the password in the URL
 /// is never printed.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// SIGTERM while requests wait (issue 28): the server stops accepting, lets requests in progress
 /// finish for its grace, answers those still waiting 503, closes the store and exits 0, where

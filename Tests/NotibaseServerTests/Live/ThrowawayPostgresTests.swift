@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// `script/postgres`, the tests' and benchmarks' throwaway PostgreSQL server, leaves the folder
 /// it is given alone but for what its server's user needs. It once set that folder's parent to

@@ -1,5 +1,6 @@
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// The steps of a claim, without a database: what each store's claim statement is asked for, in
 /// order. The storage contract suite checks that both stores run them.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// The devices' APNs environment came after the credentials' health (SQLite schema 7,
 /// PostgreSQL 8): a database at that schema moves on to the next, keeping its devices (sent to

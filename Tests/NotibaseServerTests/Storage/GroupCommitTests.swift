@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// Writes that arrive together, committed together (``GroupCommit``), each answered on its own.
 @Suite("Group commit")

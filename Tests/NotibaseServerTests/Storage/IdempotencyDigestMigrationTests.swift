@@ -3,6 +3,7 @@ import NotibaseCore
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// Idempotency keys keep their request's digest from SQLite's schema 11 and PostgreSQL's 13 on: a
 /// database at the schema before moves on, and a key it stored (without a digest) replays its

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// Internal IDs are never reused and every reference is enforced, so nothing meant for one device,
 /// message or app ever reaches another. Each test is an attack that worked on the first schema.

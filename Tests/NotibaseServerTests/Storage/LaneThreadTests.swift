@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// A lane's thread: its work runs one piece at a time, in the order given, on one thread of its
 /// own, and a stop ends the thread only after the work given before it.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// A page of a message's or a device's delivery log, oldest or newest first, is read through an
 /// index that holds the deliveries in `seq` order under the message or the device, never by

@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// Every statement on the request and delivery paths of the everyday shape (registrations,
 /// one-device and one-user messages, their sends, receipts and reads) reaches `devices`,

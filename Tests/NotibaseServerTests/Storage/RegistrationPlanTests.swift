@@ -1,6 +1,7 @@
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// How a group of registrations is written in one transaction (``RegistrationPlan``), decided
 /// without a database: what may go in one statement, what must go alone, in the group's order.

@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// What every backend guarantees when a message is cancelled or fails: the message stops in one
 /// short transaction, its deliveries not yet sent end in batches of at most ``Ending/batch``, no

@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// What every backend guarantees for an idempotency key's request digest: the same digest (or
 /// none on either side) replays, another is refused and stores nothing, on both ways a message is

@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// What every backend guarantees for paced messages: fan-out writes each delivery's due time as
 /// the schedule decides and commits the rate's progress with its batch, claims take only what is

@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// What every backend guarantees for an app's stored-bytes quota when its posts commit at the same
 /// moment, as group commits do on PostgreSQL's several connections (decision 0030).

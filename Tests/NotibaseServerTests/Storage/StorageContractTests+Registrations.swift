@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// What every backend guarantees for registrations that arrive together (a group commit): each
 /// answered in the group's order as if it had been committed alone, or none written.

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// What every ``Storage`` backend guarantees, tested on the protocol alone: script/test runs this
 /// suite on SQLite and again on PostgreSQL (`NOTIBASE_TEST_DATABASE_URL`).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// Rows of several webhook events came after the webhooks (SQLite schema 10, PostgreSQL 11): a
 /// database at the schema before moves on keeping its stream and what its outbox holds, and its

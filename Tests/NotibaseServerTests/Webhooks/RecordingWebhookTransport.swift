@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Synchronization
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// A transport double: records every request and answers as the test says (200 unless told
 /// otherwise for a URL), and refuses URLs that are not `https` or name the host `internal`.

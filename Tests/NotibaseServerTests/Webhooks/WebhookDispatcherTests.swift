@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 @Suite("Webhook dispatcher")
 struct WebhookDispatcherTests {

@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// A harness, a recording transport, and dispatchers on the harness's clock (jitter fixed at the
 /// middle: each wait is the schedule's).

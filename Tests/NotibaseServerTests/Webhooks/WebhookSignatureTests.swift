@@ -1,5 +1,6 @@
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 @Suite struct WebhookSignatureTests {
     /// The example of the Standard Webhooks specification's reference libraries: this secret, id,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// The lease's order and shares (issue 43): a node's slots go round the apps, an app holds no more
 /// than its share while other apps have endpoints due or in flight, and an endpoint just answered

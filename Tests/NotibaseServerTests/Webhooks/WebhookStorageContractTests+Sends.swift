@@ -4,6 +4,7 @@ import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
 import Synchronization
+@testable import NotibaseServerTestSupport
 
 /// A batch's sends are written as one row of several events, in the transaction that records
 /// them (docs/decisions/0037, "Sends in batches"): what a receiver relies on stays, each send one

@@ -3,6 +3,7 @@ import NotibaseCore
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// What every backend guarantees the webhooks (docs/decisions/0037): run on SQLite and again on
 /// PostgreSQL (`NOTIBASE_TEST_DATABASE_URL`), as the storage contract is.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// PostgreSQL's webhook triggers run a function for every message and every registration (and,
 /// until migration 12, every delivery sent): with them always there, a 300,000-device send on a

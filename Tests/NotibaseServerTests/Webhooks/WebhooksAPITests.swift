@@ -3,6 +3,7 @@ import NotibaseCore
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 @Suite("Webhooks API")
 struct WebhooksAPITests {

@@ -2,6 +2,7 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// Fan-out's decision for each delivery, without I/O: the clock is the `sendAt`/`now` given.
 @Suite("Delivery schedule (pure)")

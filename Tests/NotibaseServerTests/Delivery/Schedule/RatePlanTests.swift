@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 @Suite("Rate plan (pure)")
 struct RatePlanTests {

@@ -1,6 +1,7 @@
 import NotibaseCore
 import Foundation
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// Milliseconds since 1970 of an RFC 3339 time, for the scheduling tests.
 func ms(_ text: String) -> Int {

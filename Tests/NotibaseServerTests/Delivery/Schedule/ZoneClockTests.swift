@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 /// Wall-clock times in time zones, on the system's time-zone database (expected instants checked
 /// against Python's zoneinfo on the same tz data).

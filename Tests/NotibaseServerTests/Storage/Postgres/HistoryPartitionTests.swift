@@ -4,6 +4,7 @@ import NotibaseSenders
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// The delivery history in weekly partitions on PostgreSQL (PostgresSchema+History.swift): made
 /// ahead, written into, dropped a week at a time by retention. Only where the tests run on

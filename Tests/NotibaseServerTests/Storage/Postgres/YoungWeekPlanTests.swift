@@ -3,6 +3,7 @@ import NotibaseCore
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// The statements the delivery path repeats once per batch keep to their indexes on a week's
 /// partition that is young: one with no statistics yet, or statistics from its first rows that no

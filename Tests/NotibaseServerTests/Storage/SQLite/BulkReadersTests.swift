@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// Reads whose cost grows with an app's size (an audience counted) have SQLite readers of their
 /// own, whose threads run below the server's others (decision 0042): a tenant's counts taking

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NotibaseServer
 import NotibaseTestSupport
+@testable import NotibaseServerTestSupport
 
 /// The background checkpoints of a serving SQLite store: on a thread of their own, by its name.
 @Suite("SQLite's background checkpoints")

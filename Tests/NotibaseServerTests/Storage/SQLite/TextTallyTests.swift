@@ -1,6 +1,7 @@
 import Testing
 
 @testable import NotibaseServer
+@testable import NotibaseServerTestSupport
 
 @Suite struct TextTallyTests {
     private func tally(_ values: [String?]) -> [String?: Int] {
