@@ -173,6 +173,8 @@ struct APIResponder: HTTPResponder {
             return response
         case .failure(let error as APIError):
             return error.response
+        case .failure(let refusal as Refusal):
+            return APIError(refusal).response
         case .failure(let error as StorageError) where error.kind == .unavailable:
             context.logger.warning("database unavailable", exchange.logFields(["error": .string("\(error)")]))
             var response = APIError(status: 503, code: "unavailable", message: "the database is busy or unreachable; retry after the Retry-After seconds", field: nil).response

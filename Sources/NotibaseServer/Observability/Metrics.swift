@@ -67,27 +67,16 @@ final class Metrics: Sendable {
         state.withLock { $0.receipts[event, default: 0] += 1 }
     }
 
-    /// One request to a webhook endpoint: its outcome as a label from a fixed set (``webhookOutcome(_:)``;
-    /// never the endpoint, which tenants choose), how long it took, how many events it carried when
-    /// the endpoint took them (2xx), and whether it went on a kept connection.
-    func recordWebhookRequest(_ attempt: WebhookAttempt, events: Int) {
-        let outcome = Self.webhookOutcome(attempt.outcome)
+    /// One request to a webhook endpoint: its outcome as a label from a fixed set (never the
+    /// endpoint, which tenants choose: `Metrics.webhookOutcome` in NotibaseWebhooks), how long it
+    /// took, how many events it carried when the endpoint took them (2xx), and whether it went on a
+    /// kept connection.
+    func recordWebhookRequest(outcome: String, seconds: Double, events: Int, onKeptConnection: Bool) {
         state.withLock { state in
             state.webhookRequests[outcome, default: 0] += 1
-            state.webhookLatency[outcome, default: Histogram()].observe(attempt.latency.seconds)
+            state.webhookLatency[outcome, default: Histogram()].observe(seconds)
             if outcome == "2xx" { state.webhookEventsDelivered += events }
-            if attempt.onKeptConnection { state.webhookKeptConnections += 1 }
-        }
-    }
-
-    /// `2xx` to `5xx` for an answer (`other` for a status outside 200–599), else `timed_out`,
-    /// `failed` or `refused` (the address policy).
-    static func webhookOutcome(_ outcome: WebhookAttempt.Outcome) -> String {
-        switch outcome {
-        case .answered(let status, _): (200..<600).contains(status) ? "\(status / 100)xx" : "other"
-        case .timedOut: "timed_out"
-        case .failed: "failed"
-        case .refused: "refused"
+            if onKeptConnection { state.webhookKeptConnections += 1 }
         }
     }
 

@@ -63,8 +63,8 @@ struct DeviceUpsert: Sendable, Equatable {
 extension DeviceUpsert {
     /// What a store throws for a registration that ``protectsVerifiedUsers`` and names a token
     /// whose device is stored with another user.
-    static let claimedByAnotherUser = APIError(
-        status: 403, code: "identity_required",
+    static let claimedByAnotherUser = Refusal(
+        kind: .forbidden, code: "identity_required",
         message: "this token belongs to a device verified as another user: send that user's externalUserId and externalUserIdToken, or change the device with the server key",
         field: "externalUserIdToken")
 }

@@ -8,22 +8,6 @@ enum WebhookSQL {
 
         static func optionalInt(_ value: Int?) -> Value { value.map(Value.int) ?? .null }
         static func optionalText(_ value: String?) -> Value { value.map(Value.text) ?? .null }
-
-        var sqlite: SQLValue {
-            switch self {
-            case .null: .null
-            case .int(let value): .int(value)
-            case .text(let value): .text(value)
-            }
-        }
-
-        var postgres: PostgresValue {
-            switch self {
-            case .null: .null
-            case .int(let value): .int(value)
-            case .text(let value): .text(value)
-            }
-        }
     }
 
     /// How many endpoints an app has (parameter 1: the app).

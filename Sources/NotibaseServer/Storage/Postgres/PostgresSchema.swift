@@ -150,7 +150,7 @@ enum PostgresSchema {
         ALTER TABLE credentials ADD COLUMN last_failure_reason TEXT;
         """,
         // 9: each device's APNs environment, as SQLite's schema 8 (Schema+DeviceEnvironment.swift).
-        Schema.deviceAPNsEnvironment,
+        SharedSchema.deviceAPNsEnvironment,
         // 10: webhooks, as SQLite's schema 9 (PostgresSchema+Webhooks.swift).
         webhooks,
         // 11: rows of several webhook events, sends written by a statement trigger, as SQLite's schema 10 (PostgresSchema+Webhooks.swift).

@@ -286,7 +286,7 @@ enum Schema {
         ALTER TABLE credentials ADD COLUMN last_failure_reason TEXT;
         """,
         // 8: each device's APNs environment (Schema+DeviceEnvironment.swift).
-        deviceAPNsEnvironment,
+        SharedSchema.deviceAPNsEnvironment,
         // 9: webhooks (Schema+Webhooks.swift).
         webhooks,
         // 10: rows of several webhook events, sends written by their batch (Schema+Webhooks.swift).

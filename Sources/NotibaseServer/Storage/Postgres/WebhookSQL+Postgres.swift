@@ -1,0 +1,10 @@
+extension WebhookSQL.Value {
+    /// The value as PostgreSQL binds it.
+    var postgres: PostgresValue {
+        switch self {
+        case .null: .null
+        case .int(let value): .int(value)
+        case .text(let value): .text(value)
+        }
+    }
+}

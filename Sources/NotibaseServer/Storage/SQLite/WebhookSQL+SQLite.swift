@@ -1,0 +1,10 @@
+extension WebhookSQL.Value {
+    /// The value as SQLite binds it.
+    var sqlite: SQLValue {
+        switch self {
+        case .null: .null
+        case .int(let value): .int(value)
+        case .text(let value): .text(value)
+        }
+    }
+}
