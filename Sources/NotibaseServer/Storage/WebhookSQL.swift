@@ -42,6 +42,16 @@ enum WebhookSQL {
         """
     }
 
+    /// A new endpoint, its cursor at the stream's end (parameters: ID, app, URL, types, description,
+    /// sealed secret, now).
+    static func insertEndpoint(parameter p: (Int) -> String) -> String {
+        """
+        INSERT INTO webhook_endpoints (id, app_id, url, types, description, secret, cursor, created_at, updated_at)
+        VALUES (\((1...6).map(p).joined(separator: ", ")), coalesce((SELECT max(seq) FROM webhook_events), 0), \(p(7)), \(p(7)))
+        RETURNING \(Rows.webhookEndpointColumns)
+        """
+    }
+
     /// Endpoint `id` of app `appID` (parameters 1 and 2).
     static func endpoint(parameter p: (Int) -> String) -> String {
         "SELECT \(Rows.webhookEndpointColumns) FROM webhook_endpoints WHERE app_id = \(p(1)) AND id = \(p(2))"

@@ -18,10 +18,7 @@ extension PostgresStore {
                 WHERE id = 1 AND event_tx < pg_current_xact_id() AND NOT EXISTS (SELECT 1 FROM webhook_endpoints)
                 """)
             let created = try connection.query(
-                """
-                INSERT INTO webhook_endpoints (id, app_id, url, types, description, secret, cursor, created_at, updated_at)
-                VALUES ($1, $2, $3, $4, $5, $6, coalesce((SELECT max(seq) FROM webhook_events), 0), $7, $7) RETURNING \(Rows.webhookEndpointColumns)
-                """,
+                WebhookSQL.insertEndpoint(parameter: { "$\($0)" }),
                 [.text(endpoint.id), .text(endpoint.appID), .text(endpoint.url), .optionalText(types), .optionalText(endpoint.description),
                  .bytes(endpoint.sealedSecret), .int(endpoint.now)]).first(Rows.webhookEndpoint)!
             try connection.run("SELECT notibase_webhook_triggers()")

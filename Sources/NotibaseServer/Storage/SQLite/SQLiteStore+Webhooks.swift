@@ -16,12 +16,9 @@ extension SQLiteStore {
                 WHERE id = 1 AND NOT EXISTS (SELECT 1 FROM webhook_endpoints)
                 """)
             return try connection.first(
-                """
-                INSERT INTO webhook_endpoints (id, app_id, url, types, description, secret, cursor, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, coalesce((SELECT max(seq) FROM webhook_events), 0), ?, ?) RETURNING \(Rows.webhookEndpointColumns)
-                """,
+                WebhookSQL.insertEndpoint(parameter: { "?\($0)" }),
                 [.text(endpoint.id), .text(endpoint.appID), .text(endpoint.url), .optionalText(try endpoint.types.map(StoredJSON.encode)),
-                 .optionalText(endpoint.description), .blob(endpoint.sealedSecret), .int(endpoint.now), .int(endpoint.now)], Rows.webhookEndpoint)!
+                 .optionalText(endpoint.description), .blob(endpoint.sealedSecret), .int(endpoint.now)], Rows.webhookEndpoint)!
         }
     }
 
