@@ -38,24 +38,31 @@ extension Rows {
     static let webhookOutboxColumnsLeavingLines = webhookOutboxColumnsBeforeLines + ", CASE WHEN events IS NULL THEN NULL ELSE '' END"
 
     private static let webhookOutboxColumnsBeforeLines =
-        "app_id, endpoint_id, type, at, message_id, device_id, external_user_id, platform, reason, audience_size, delivery_id, detail, count"
+        "app_id, endpoint_id, type, at, message_id, device_id, external_user_id, platform, reason, audience_size, count"
 
-    /// An outbox row as the feed reads it: order, seq, then ``webhookOutboxColumns``.
+    /// An outbox row as the feed reads it: order, seq, then ``webhookOutboxColumns``. A row holds
+    /// one event, named by its columns, or a batch's sends as lines (``WebhookSendLines``).
     static func webhookOutboxRow(_ row: some StoredRow) -> WebhookFeed.Row {
         WebhookFeed.Row(
             order: row.int(0), kind: 1, seq: row.int(1), appID: row.text(2), endpointID: row.optionalText(3), type: row.text(4), at: row.int(5),
             data: WebhookEventData(
-                appId: row.text(2), messageId: row.optionalText(6), deliveryId: row.optionalText(12), deviceId: row.optionalText(7),
-                externalUserId: row.optionalText(8), platform: row.optionalText(9), reason: row.optionalText(10), audienceSize: row.optionalInt(11),
-                details: row.optionalText(13).flatMap { StoredJSON.decode(DeliveryEventDetail.self, $0) }),
-            rendered: row.optionalText(15).map { (count: row.int(14), lines: $0) })
+                appId: row.text(2), messageId: row.optionalText(6), deviceId: row.optionalText(7), externalUserId: row.optionalText(8),
+                platform: row.optionalText(9), reason: row.optionalText(10), audienceSize: row.optionalInt(11)),
+            lines: row.optionalText(13).map { (count: row.int(12), text: $0) })
     }
 
     /// ``webhookOutboxRow(_:)`` of ``webhookOutboxColumnsLeavingLines``.
     static func webhookOutboxRowLeavingLines(_ row: some StoredRow) -> WebhookFeed.Row {
         var read = webhookOutboxRow(row)
-        read.linesInOutbox = read.rendered != nil
+        read.linesInOutbox = read.lines != nil
         return read
+    }
+
+    /// A send's facts as ``WebhookSQL/sendFacts(seqs:)`` reads them, by delivery number.
+    static func sendFacts(_ row: some StoredRow) -> (Int, SendFacts) {
+        (row.int(0), SendFacts(
+            appID: row.text(1), messageID: row.text(2), deliveryID: row.text(3), platform: row.text(4), deviceID: row.optionalText(5),
+            externalUserID: row.optionalText(6), storedProviderID: row.optionalText(7)))
     }
 
     /// The delivery history's columns after its order and number, with its delivery's, message's and device's.

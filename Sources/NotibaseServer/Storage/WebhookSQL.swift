@@ -15,6 +15,99 @@ enum WebhookSQL {
         "SELECT count(*) FROM webhook_endpoints WHERE app_id = \(p(1))"
     }
 
+    /// What the `delivery.sent` events of some deliveries name, for those of apps with an endpoint
+    /// (`seqs`: the backend's test of `d.seq`, such as `= ANY($1::bigint[])`), as
+    /// ``Rows/sendFacts(_:)`` reads it: for sends whose claim did not read it.
+    static func sendFacts(seqs: String) -> String {
+        """
+        SELECT d.seq, m.app_id, m.id, d.id, d.platform, v.id, v.external_user_id, d.provider_id
+        FROM deliveries d JOIN messages m ON m.seq = d.message_seq LEFT JOIN devices v ON v.seq = d.device_seq
+        WHERE d.seq \(seqs) AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.app_id = m.app_id)
+        """
+    }
+
+    /// A new endpoint, its cursor at the stream's end (parameters: ID, app, URL, types, description,
+    /// sealed secret, now).
+    static func insertEndpoint(parameter p: (Int) -> String) -> String {
+        """
+        INSERT INTO webhook_endpoints (id, app_id, url, types, description, secret, cursor, created_at, updated_at)
+        VALUES (\((1...6).map(p).joined(separator: ", ")), coalesce((SELECT max(seq) FROM webhook_events), 0), \(p(7)), \(p(7)))
+        RETURNING \(Rows.webhookEndpointColumns)
+        """
+    }
+
+    /// Endpoint `id` of app `appID` (parameters 1 and 2).
+    static func endpoint(parameter p: (Int) -> String) -> String {
+        "SELECT \(Rows.webhookEndpointColumns) FROM webhook_endpoints WHERE app_id = \(p(1)) AND id = \(p(2))"
+    }
+
+    /// A page of an app's endpoints (parameters: the app, the page's bound, its limit).
+    static func endpoints(_ page: SeqPage, parameter p: (Int) -> String) -> String {
+        "SELECT \(Rows.webhookEndpointColumns) FROM webhook_endpoints WHERE app_id = \(p(1)) AND seq \(page.comparison) \(p(2)) \(page.orderBy("seq")) LIMIT \(p(3))"
+    }
+
+    /// A new secret, the old one kept until a time (parameters: until, the new sealed secret, now,
+    /// the app, the endpoint).
+    static func rotateSecret(parameter p: (Int) -> String) -> String {
+        """
+        UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = \(p(1)), secret = \(p(2)), updated_at = \(p(3))
+        WHERE app_id = \(p(4)) AND id = \(p(5)) RETURNING \(Rows.webhookEndpointColumns)
+        """
+    }
+
+    /// A replay's statements: where its cursor goes (before the first event at or after a time,
+    /// parameters the app and the time: a row's number is its last event's), the stream's end
+    /// when nothing is that new, the cursor moved and the batch dropped (the cursor, the app, the
+    /// endpoint), and how many events follow it (the app, the cursor).
+    enum Replay {
+        static func start(parameter p: (Int) -> String) -> String {
+            "SELECT seq - count FROM webhook_events WHERE app_id = \(p(1)) AND at >= \(p(2)) ORDER BY seq LIMIT 1"
+        }
+
+        static let streamEnd = "SELECT coalesce(max(seq), 0) FROM webhook_events"
+
+        static func move(parameter p: (Int) -> String) -> String {
+            "UPDATE webhook_endpoints SET cursor = \(p(1)), \(dropBatch) WHERE app_id = \(p(2)) AND id = \(p(3))"
+        }
+
+        static func events(parameter p: (Int) -> String) -> String {
+            "SELECT coalesce(sum(count), 0) FROM webhook_events WHERE app_id = \(p(1)) AND seq > \(p(2))"
+        }
+    }
+
+    /// An endpoint's newest attempts (parameters: the endpoint, how many).
+    static func attempts(parameter p: (Int) -> String) -> String {
+        "SELECT \(Rows.webhookAttemptColumns) FROM webhook_attempts WHERE endpoint_id = \(p(1)) ORDER BY seq DESC LIMIT \(p(2))"
+    }
+
+    /// An attempt logged (parameters: the endpoint, then ``attemptValues(_:)``).
+    static func insertAttempt(parameter p: (Int) -> String) -> String {
+        """
+        INSERT INTO webhook_attempts (endpoint_id, batch_id, events, at, outcome, status, latency_ms, answer, next_retry_at)
+        VALUES (\((1...9).map(p).joined(separator: ", ")))
+        """
+    }
+
+    /// A dispatch's state stored while the lease and the revision are its own (parameters: the
+    /// endpoint, the owner, the revision, then ``stateAssignments(parameter:)``'s).
+    static func saveDispatch(parameter p: (Int) -> String) -> String {
+        "UPDATE webhook_endpoints SET \(stateAssignments(parameter: p)) WHERE id = \(p(1)) AND lease_owner = \(p(2)) AND revision = \(p(3))"
+    }
+
+    /// The stream's rows an endpoint reads (parameters: the app, after, through, the endpoint, how
+    /// many rows): those that end after `after` and start up to `through`, its own or the app's.
+    static func streamRows(parameter p: (Int) -> String) -> String {
+        """
+        SELECT \(Rows.webhookEventColumns) FROM webhook_events
+        WHERE app_id = \(p(1)) AND seq > \(p(2)) AND seq - count < \(p(3)) AND (endpoint_id IS NULL OR endpoint_id = \(p(4))) ORDER BY seq LIMIT \(p(5))
+        """
+    }
+
+    /// Removes the oldest stream rows before a time (parameters: the time, how many at most).
+    static func purgeEvents(parameter p: (Int) -> String) -> String {
+        "DELETE FROM webhook_events WHERE seq IN (SELECT seq FROM webhook_events WHERE at < \(p(1)) ORDER BY at LIMIT \(p(2)))"
+    }
+
     /// How many attempts the log keeps per endpoint.
     static let attemptsKept = 100
 

@@ -3,6 +3,8 @@
 /// against, and that the console offers (docs/server.md, "Webhooks").
 enum WebhookEventType {
     static let test = "webhook.test"
+    /// A send's event: written by the workers' record, in rows of lines (``WebhookSentRows``).
+    static let deliverySent = "delivery.sent"
 
     /// A type and its one-line description, as `GET /v1/webhooks/event-types` lists it.
     struct Described: Encodable, Sendable {
@@ -16,7 +18,7 @@ enum WebhookEventType {
         Described(type: "message.completed", description: "Every delivery of a message reached a final state."),
         Described(type: "message.cancelled", description: "A message was cancelled: deliveries not sent yet never will be."),
         Described(type: "message.failed", description: "A message could not be sent at all; reason says why."),
-        Described(type: "delivery.sent", description: "APNs or FCM accepted a delivery; details.providerId is its ID there."),
+        Described(type: deliverySent, description: "APNs or FCM accepted a delivery; details.providerId is its ID there."),
         Described(type: "delivery.failed", description: "A delivery failed for good; details.providerReason is the provider's reason."),
         Described(type: "delivery.retrying", description: "A delivery failed for now and will be tried again; details say why and when (retryAt)."),
         Described(type: "delivery.rendered", description: "The device drew the notification; details.render says what it drew (buttons, image)."),

@@ -18,11 +18,10 @@ enum WebhookFeed {
         var type: String?
         var at: Int
         var data: WebhookEventData
-        /// Several events of one type and time whose `data` the database rendered, one JSON object
-        /// a line (a batch of sends, separated by line feeds: JSON text never holds a raw one), or SQLite's sends' lines
-        /// (``WebhookSendLines``), copied into the stream as they are; nil: the one event `data` says.
-        var rendered: (count: Int, lines: String)? = nil
-        /// An outbox row whose lines were left in the database, not read (`rendered`'s are
+        /// A batch's sends, `count` of them, as lines (``WebhookSendLines``, rendered in Swift by
+        /// ``WebhookSentRows``), copied into the stream as they are; nil: the one event `data` says.
+        var lines: (count: Int, text: String)? = nil
+        /// An outbox row whose lines were left in the database, not read (`lines`' text is
         /// empty): PostgreSQL's feed copies them into the stream in SQL (``NewEvent/copiedFrom``).
         var linesInOutbox = false
 
@@ -43,7 +42,7 @@ enum WebhookFeed {
     /// row is taken yet.
     static func merge(history: [Row], outbox: [Row], limit: Int) -> [Row] {
         var bound: Key?
-        let outboxFull = outbox.count >= limit || outbox.reduce(0) { $0 + ($1.rendered?.count ?? 1) } >= limit
+        let outboxFull = outbox.count >= limit || outbox.reduce(0) { $0 + ($1.lines?.count ?? 1) } >= limit
         for (rows, full) in [(history, history.count >= limit), (outbox, outboxFull)] where full {
             if let last = rows.last?.key, bound.map({ last < $0 }) ?? true { bound = last }
         }
@@ -52,7 +51,7 @@ enum WebhookFeed {
 
     /// How many events `rows` hold (a row of several counts each): what a pass says it looked
     /// at, so a caller that feeds while passes are full keeps up with rows of a thousand sends.
-    static func eventCount(_ rows: [Row]) -> Int { rows.reduce(0) { $0 + ($1.rendered?.count ?? 1) } }
+    static func eventCount(_ rows: [Row]) -> Int { rows.reduce(0) { $0 + ($1.lines?.count ?? 1) } }
 
     /// The outbox rows one pass reads, with their `order` first (`condition` chooses them, `sort`
     /// orders them, parameter `limit` is the pass's): the first `limit` rows, and of those only as
@@ -67,9 +66,9 @@ enum WebhookFeed {
         """
     }
 
-    /// A new row of the stream: `count` events of one type and time (their `data` one JSON object
-    /// a line), the first with the stable ID `id` and the others with IDs made from it
-    /// (``eventID(_:_:)``).
+    /// A new row of the stream: one event, its `data` JSON, or `count` sends of one time as lines
+    /// (``WebhookSendLines``), the first with the stable ID `id` and the others with IDs made from
+    /// it (``eventID(_:_:)``).
     struct NewEvent: Sendable {
         var id: String
         var appID: String
@@ -90,7 +89,7 @@ enum WebhookFeed {
         return try zip(kept, ids).map { row, id in
             NewEvent(
                 id: id, appID: row.appID, endpointID: row.endpointID, type: row.type!, at: row.at,
-                data: try row.rendered?.lines ?? StoredJSON.encode(row.data), count: row.rendered?.count ?? 1,
+                data: try row.lines?.text ?? StoredJSON.encode(row.data), count: row.lines?.count ?? 1,
                 copiedFrom: row.linesInOutbox ? row.seq : nil)
         }
     }
@@ -161,8 +160,9 @@ enum WebhookFeed {
         }
     }
 
-    /// A stream row as read: its number is its last event's, and it holds `count` events, their
-    /// `data` JSON lines, or sends' lines (``WebhookSendLines``) of app `appID`.
+    /// A stream row as read: its number is its last event's, and it holds one event, its `data`
+    /// JSON, or `count` sends as lines (``WebhookSendLines``) of app `appID`: the one format a row
+    /// of several events has.
     struct StreamRow: Sendable {
         var last: Int
         var id: String
@@ -190,24 +190,7 @@ enum WebhookFeed {
                     WebhookEventRecord(seq: firstSeq + start + line, id: ids[start + line], type: type, at: at, line: line, of: lines)
                 }
             }
-            guard count > 1 else { return [WebhookEventRecord(seq: last, id: id, type: type, at: at, data: data)] }
-            var events: [WebhookEventRecord] = []
-            events.reserveCapacity(end - start)
-            // Split as bytes, up to the last event wanted.
-            var index = 0
-            var lineStart = data.utf8.startIndex
-            let utf8 = data.utf8
-            while index < end {
-                let lineEnd = utf8[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? utf8.endIndex
-                if index >= start {
-                    events.append(WebhookEventRecord(
-                        seq: firstSeq + index, id: ids[index], type: type, at: at, data: String(Substring(utf8[lineStart..<lineEnd]))))
-                }
-                guard lineEnd < utf8.endIndex else { break }
-                lineStart = utf8.index(after: lineEnd)
-                index += 1
-            }
-            return events
+            return [WebhookEventRecord(seq: last, id: id, type: type, at: at, data: data)]
         }
     }
 

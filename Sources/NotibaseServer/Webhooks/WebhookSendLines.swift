@@ -1,10 +1,10 @@
 import NotibaseCore
 
-/// `delivery.sent` events as SQLite's record stores them: a line per send holding only its values,
+/// `delivery.sent` events as both stores keep them: a line per send holding only its values,
 /// made into the event's `data` when the stream is read (docs/decisions/0037, "Sends in lines").
 /// The `data` of a thousand sends written as JSON is some 300 KB, each event repeating its keys,
-/// its app and its message; on the one writer every byte is written to the log and copied into
-/// the database again. These lines are under half of it.
+/// its app and its message; every byte is written to the log and copied into the database again.
+/// These lines are under half of it. ``WebhookSentRows`` writes a batch's rows, in Swift only.
 ///
 /// A row's text is ``marker`` and then one line per send (lines apart by a line feed):
 ///
@@ -12,7 +12,7 @@ import NotibaseCore
 ///
 /// each a JSON string or `null`, written by the same escaping as the event's text (so a value is
 /// copied into it as it is); `messageId` is left empty when the line before has the same. The app
-/// is the row's. Rows of JSON lines, PostgreSQL's and older SQLite's, start with `{`.
+/// is the row's. Every other event is a row of its own, its `data` one JSON object.
 enum WebhookSendLines {
     static let marker = UInt8(ascii: "~")
 

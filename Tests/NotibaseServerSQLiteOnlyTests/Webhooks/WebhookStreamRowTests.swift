@@ -7,10 +7,18 @@ import NotibaseTestSupport
 /// A stream row's events as the dispatcher reads them, and a batch's body, alone (no store: the
 /// PostgreSQL pass skips it).
 @Suite struct WebhookStreamRowTests {
-    /// Five sends in one row, numbered 11 to 15, the first with ID …000000000ffe.
+    /// Five sends of app `a`'s message `m` in one row (as lines: the one format of a row of
+    /// several events), numbered 11 to 15, the first with ID …000000000ffe.
     let row = WebhookFeed.StreamRow(
         last: 15, id: "0b8f4c2e-1d3a-4e5b-8c6d-000000000ffe", type: "delivery.sent", at: 1_765_000_000_123,
-        data: (1...5).map { #"{"deliveryId":"d\#($0)"}"# }.joined(separator: "\n"), count: 5)
+        data: WebhookSendLines.row((1...5).map {
+            WebhookSendLines.Line(messageID: "m", values: WebhookSendLines.values(deliveryID: "d\($0)", providerID: nil, deviceID: nil, externalUserID: nil, platform: nil))
+        }), count: 5, appID: "a")
+
+    /// Send `n`'s event `data` in ``row``.
+    static func data(_ n: Int) -> String {
+        WebhookFeed.sentData(appID: "a", deliveryID: "d\(n)", providerID: nil, deviceID: nil, externalUserID: nil, messageID: "m", platform: nil)
+    }
 
     @Test func eachEventOfARowHasTheFirstIDPlusItsPlaceModulo48Bits() {
         #expect(row.events.map(\.id) == [
@@ -20,7 +28,8 @@ import NotibaseTestSupport
         #expect(WebhookFeed.eventID("0b8f4c2e-1d3a-4e5b-8c6d-ffffffffffff", 1) == "0b8f4c2e-1d3a-4e5b-8c6d-000000000000", "past 48 bits it wraps")
         #expect(WebhookFeed.eventID("not-a-uuid", 3) == "not-a-uuid")
         #expect(row.events.map(\.seq) == Array(11...15))
-        #expect(row.events.map(\.data) == (1...5).map { #"{"deliveryId":"d\#($0)"}"# })
+        #expect(row.events.map(\.data) == (1...5).map(Self.data))
+        #expect(Self.data(1) == #"{"appId":"a","deliveryId":"d1","details":{},"messageId":"m"}"#)
     }
 
     /// A read that starts or ends inside a row, or wants only a few, gets exactly those events,
@@ -124,7 +133,7 @@ import NotibaseTestSupport
         #expect(sent.map { $0["id"] as? String } == events.map(\.id))
         #expect(sent.map { $0["type"] as? String } == Array(repeating: "delivery.sent", count: 5) + ["message.completed"])
         #expect(sent.map { $0["timestamp"] as? String } == Array(repeating: "2025-12-06T05:46:40.123Z", count: 5) + ["2025-12-06T05:46:41Z"])
-        #expect(sent.map { ($0["data"] as? [String: Any])?.keys.first } == Array(repeating: "deliveryId", count: 5) + ["messageId"])
+        #expect(sent.map { ($0["data"] as? [String: Any])?["deliveryId"] as? String } == (1...5).map { "d\($0)" } + [nil])
         let sizes = events.reduce(0) { $0 + WebhookBatchBody.bytes(of: $1) }
         #expect(body.count <= WebhookBatchBody.envelopeBytes + sizes && body.count >= WebhookBatchBody.envelopeBytes + sizes - 1 - 4)
     }

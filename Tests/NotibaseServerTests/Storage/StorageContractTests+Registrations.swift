@@ -39,7 +39,7 @@ extension StorageContractTests {
     @Test func aRefusedRegistrationWritesNothingOfItsGroup() async throws {
         let app = try await app()
         _ = try await store.registerDevices(together: [grouped(app, 1, id: "d1", user: "alice")])
-        await #expect(throws: APIError.self) {
+        await #expect(throws: DeviceUpsert.claimedByAnotherUser) {
             try await store.registerDevices(together: [grouped(app, 2, id: "d2"), grouped(app, 1, id: "unused", user: "mallory", protected: true)])
         }
         #expect(try await store.device(appID: app, id: "d2") == nil)

@@ -3,7 +3,8 @@
 /// rule for every reference. Flags are integers (1 or 0), as in SQLite, so one row mapping reads
 /// both (``Rows``). Migration 3 splits the delivery history into weekly partitions
 /// (``historyByWeek``, PostgresSchema+History.swift); migration 5 gives a week its first statistics
-/// (``historyStatistics``).
+/// (``historyStatistics``). Migrations 1 to 7 are 0.1.0's; what came after, unreleased, is one
+/// step (``sinceRelease``), rewritten until the next release ships it.
 enum PostgresSchema {
     static let migrations: [String] = [
         """
@@ -142,38 +143,9 @@ enum PostgresSchema {
         UPDATE apps SET stored_bytes = coalesce(
             (SELECT sum(octet_length(content) + octet_length(audience)) FROM messages WHERE messages.app_id = apps.id), 0);
         """,
-        // 8: each credential's health, as SQLite's schema 7.
-        """
-        ALTER TABLE credentials ADD COLUMN health_state TEXT NOT NULL DEFAULT 'untested';
-        ALTER TABLE credentials ADD COLUMN last_success_at BIGINT;
-        ALTER TABLE credentials ADD COLUMN last_failure_at BIGINT;
-        ALTER TABLE credentials ADD COLUMN last_failure_reason TEXT;
-        """,
-        // 9: each device's APNs environment, as SQLite's schema 8 (Schema+DeviceEnvironment.swift).
-        SharedSchema.deviceAPNsEnvironment,
-        // 10: webhooks, as SQLite's schema 9 (PostgresSchema+Webhooks.swift).
-        webhooks,
-        // 11: rows of several webhook events, sends written by a statement trigger, as SQLite's schema 10 (PostgresSchema+Webhooks.swift).
-        webhookBatches,
-        // 12: the sends' events written by the workers' record statement, not a trigger (PostgresSchema+Webhooks.swift).
-        webhookSendsInRecord,
-        // 13: an idempotency key's request digest, as SQLite's schema 11.
-        """
-        ALTER TABLE idempotency_keys ADD COLUMN request_digest TEXT;
-        """,
-        // 14: a message's and a device's delivery logs read a page at a time in `seq` order, either
-        // way, without sorting all of their deliveries (as SQLite's schema 12; SQLite's
-        // `deliveries_device` already ends with the rowid). `(device_seq, seq)` serves whatever
-        // `(device_seq)` did, which goes.
-        """
-        CREATE INDEX deliveries_message_seq ON deliveries(message_seq, seq);
-        CREATE INDEX deliveries_device_seq ON deliveries(device_seq, seq);
-        DROP INDEX deliveries_device;
-        """,
-        // 15: what the provider said when asked about each credential, as SQLite's schema 13.
-        """
-        ALTER TABLE credentials ADD COLUMN test_result TEXT;
-        """,
+        // 8: everything since 0.1.0 (schema 7), in one step, as SQLite's schema 7
+        // (PostgresSchema+SinceRelease.swift).
+        sinceRelease,
     ]
 
     /// A key for `pg_advisory_xact_lock`: the migrations of one database run on one node at a

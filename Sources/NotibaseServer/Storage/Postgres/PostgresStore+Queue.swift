@@ -267,7 +267,7 @@ extension PostgresStore {
     /// devices' deactivations, when there are any), then the messages' completion after it
     /// (``completeAfterCommit(messageSeqs:now:)``).
     func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
-        let rows = Self.outcomes(updates)
+        let outcomes = Self.outcomes(updates)
         let events = RecordsetJSON.of(updates.lazy.filter { $0.state != .sent }) { update, json in
             json.field("seq", update.seq)
             json.field("event", update.event)
@@ -280,9 +280,14 @@ extension PostgresStore {
             json.field("at", device.at)
         }
         let sends = PostgresArray.bigints(updates.filter { $0.state == .sent }.map(\.seq))
-        let lines = endpointsMayExist.load(ordering: .relaxed) ? Self.sendLines(updates) : SendLines()
+        let sent = endpointsMayExist.load(ordering: .relaxed) ? WebhookSentRows(updates) : WebhookSentRows()
+        let rows = Self.outboxRows(sent)
         try await pool.transaction { connection in
-            try connection.run(Self.record, [.text(rows), .int(now), .text(events), .text(sends), .text(lines.seqs), .text(lines.apps), .text(lines.lines)])
+            let firsts = try connection.query(
+                Self.record, [.text(outcomes), .int(now), .text(events), .text(sends), .text(rows.apps), .text(rows.counts), .text(rows.texts),
+                              .int(sent.isWhole ? sent.count : -1)]
+            ).map { $0.int(0) }
+            if !firsts.isEmpty { try Self.recordSentEvents(connection, firsts, now: now, sent: sent) }
             if !deactivated.isEmpty {
                 try connection.run(
                     """
@@ -295,17 +300,17 @@ extension PostgresStore {
     }
 
     /// The record of a batch, in one statement: each delivery's outcome (`$1`, at `$2`), its history
-    /// (`$3`), and its sends' `delivery.sent` events (`$4`, the sends' numbers), one outbox row per
-    /// app with an endpoint, of lines as SQLite stores them (``WebhookSendLines``; decision 0037,
-    /// "Sends in the record, on PostgreSQL"): those the worker rendered from what its claim read
-    /// (`$5`, `$6`, `$7`: their numbers, apps and lines, ``sendLines(_:)``) as they are, the
-    /// others rendered here alike. A send is a first send when its row had no `sent_at` before
-    /// this statement: every part of one statement reads the rows as they were before it (its one
-    /// snapshot), so `firsts` sees them unchanged by `updated`. A delivery recorded sent by two
-    /// nodes at once (its lease ended while the first was sending) may have an event from each:
-    /// it was sent twice. Without an endpoint anywhere, `firsts` reads nothing and the insert's
-    /// join is not run (the planner checks each once: a join it ran with nothing to keep cost 9%
-    /// more of the database's CPU in a million-device send).
+    /// (`$3`), and its sends' `delivery.sent` events (`$4`, the sends' numbers): the rows the
+    /// worker rendered (``WebhookSentRows``; `$5`, `$6`, `$7`: their apps, event counts and texts),
+    /// stored as they are, for each app with an endpoint, when every send of the batch is in them
+    /// (`$8`, else -1) and was a first send (decision 0037, "Sends in the record, on PostgreSQL").
+    /// Otherwise it stores none and returns the first sends, for ``recordSentEvents(_:_:now:sent:)``.
+    /// A send is a first send when its row had no `sent_at` before this statement: every part of
+    /// one statement reads the rows as they were before it (its one snapshot), so `firsts` sees
+    /// them unchanged by `updated`. A delivery recorded sent by two nodes at once (its lease
+    /// ended while the first was sending) may have an event from each: it was sent twice.
+    /// Without an endpoint anywhere, `firsts` reads nothing and the insert's check is not run
+    /// (the planner checks each once).
     static let record = """
         WITH firsts AS (
             SELECT d.seq FROM deliveries d
@@ -317,53 +322,55 @@ extension PostgresStore {
                 provider_id = coalesce(u."providerID", d.provider_id),
                 sent_at = CASE WHEN u.state = 'sent' THEN $2 ELSE d.sent_at END, updated_at = $2
             FROM jsonb_to_recordset($1::jsonb) AS u(seq bigint, state text, "dueAt" bigint, "providerID" text)
-            WHERE d.seq = u.seq RETURNING d.seq, d.created_at, d.message_seq, d.device_seq, d.id, d.platform, d.provider_id
+            WHERE d.seq = u.seq RETURNING d.seq, d.created_at
         ), history AS (
             INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail)
             SELECT e.seq, updated.created_at, e.event, $2, e.detail
             FROM jsonb_to_recordset($3::jsonb) AS e(seq bigint, event text, detail text) JOIN updated ON updated.seq = e.seq
-        ), sends AS (
-            SELECT f.seq, s.app, s.line FROM firsts f JOIN unnest($5::bigint[], $6::text[], $7::text[]) AS s(seq, app, line) ON s.seq = f.seq
-            UNION ALL
-            SELECT n.seq, m.app_id, to_json(m.id)::text || ',' || coalesce(to_json(n.platform)::text, 'null') || ',' || to_json(n.id)::text
-                || ',' || coalesce(to_json(n.provider_id)::text, 'null') || ',' || coalesce(to_json(v.id)::text, 'null')
-                || ',' || coalesce(to_json(v.external_user_id)::text, 'null')
-            FROM updated n JOIN firsts f ON f.seq = n.seq JOIN messages m ON m.seq = n.message_seq LEFT JOIN devices v ON v.seq = n.device_seq
-            WHERE n.seq <> ALL($5::bigint[])
+        ), whole AS (
+            SELECT (SELECT count(*) FROM firsts) = $8 AS stored
+        ), outbox AS (
+            \(insertSentRows(at: "$2", apps: "$5", counts: "$6", texts: "$7", when: "(SELECT stored FROM whole)"))
         )
-        INSERT INTO webhook_outbox (app_id, type, at, count, events)
-        SELECT x.app, 'delivery.sent', $2, count(*), '~' || string_agg(x.line, E'\\n' ORDER BY x.seq)
-        FROM sends x
-        WHERE EXISTS (SELECT 1 FROM webhook_endpoints) AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.app_id = x.app)
-        GROUP BY x.app
+        SELECT seq FROM firsts WHERE NOT (SELECT stored FROM whole)
         """
 
-    /// The sends among `updates` whose claim read what their events name (``DeliveryUpdate/sendFacts``),
-    /// each rendered on the caller's thread as a line of ``WebhookSendLines`` (its message's ID
-    /// always written), as the record's parameters: PostgreSQL array literals of their numbers,
-    /// apps and lines. In the database each event's JSON took the record 40 µs a send, its joins
-    /// included (docs/benchmarks/2026-12-07-lab-notes.md).
-    static func sendLines(_ updates: [DeliveryUpdate]) -> SendLines {
-        var seqs: [Int] = []
-        var apps = PostgresArray.Texts()
-        var lines = PostgresArray.Texts()
-        var line: [UInt8] = []
-        for update in updates where update.state == .sent {
-            guard let facts = update.sendFacts else { continue }
-            line.removeAll(keepingCapacity: true)
-            JSONWriter.appendString(facts.messageID, to: &line)
-            WebhookSendLines.appendValues(of: facts, providerID: update.providerID, to: &line)
-            seqs.append(update.seq)
-            apps.append(facts.appID.utf8)
-            lines.append(line)
-        }
-        return SendLines(seqs: PostgresArray.bigints(seqs), apps: apps.literal, lines: lines.literal)
+    /// Inserts the outbox rows of a batch's sends (``WebhookSentRows``: the parameters of their
+    /// apps, event counts and texts, as arrays), of apps with an endpoint, `when` it holds.
+    static func insertSentRows(at: String, apps: String, counts: String, texts: String, when: String = "true") -> String {
+        """
+        INSERT INTO webhook_outbox (app_id, type, at, count, events)
+            SELECT r.app, '\(WebhookEventType.deliverySent)', \(at), r.count, r.events
+            FROM unnest(\(apps)::text[], \(counts)::integer[], \(texts)::text[]) AS r(app, count, events)
+            WHERE \(when) AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.app_id = r.app)
+        """
     }
 
-    struct SendLines {
-        var seqs = "{}"
-        var apps = "{}"
-        var lines = "{}"
+    /// The sends' events of a record that found some sends not first sends, or not all of them
+    /// rendered (`firsts`: its first sends): the rows `sent` holds, kept to those sends, with the
+    /// others read and rendered in the record's transaction (claimed while the node believed no
+    /// endpoint existed: another node's first).
+    static func recordSentEvents(_ connection: PostgresConnection, _ firsts: [Int], now: Int, sent: WebhookSentRows) throws {
+        var (kept, unread) = sent.firstSends(firsts, apps: nil)
+        if !unread.isEmpty {
+            let read = try connection.query(WebhookSQL.sendFacts(seqs: "= ANY($1::bigint[])"), [.text(PostgresArray.bigints(unread))]).map(Rows.sendFacts)
+            kept = kept.adding(Dictionary(read, uniquingKeysWith: { $1 }))
+        }
+        let rows = outboxRows(kept)
+        try connection.run(insertSentRows(at: "$1", apps: "$2", counts: "$3", texts: "$4"), [.int(now), .text(rows.apps), .text(rows.counts), .text(rows.texts)])
+    }
+
+    /// `sent`'s rows as array literals of their apps, event counts and texts.
+    static func outboxRows(_ sent: WebhookSentRows) -> (apps: String, counts: String, texts: String) {
+        var apps = PostgresArray.Texts()
+        var texts = PostgresArray.Texts()
+        var counts: [Int] = []
+        for row in sent.sorted {
+            apps.append(row.app.utf8)
+            texts.append(row.text.utf8)
+            counts.append(row.count)
+        }
+        return (apps.literal, PostgresArray.bigints(counts), texts.literal)
     }
 
     /// The record's outcomes (`seq`, `state`, `dueAt`, `providerID`), one object an update.

@@ -18,10 +18,7 @@ extension PostgresStore {
                 WHERE id = 1 AND event_tx < pg_current_xact_id() AND NOT EXISTS (SELECT 1 FROM webhook_endpoints)
                 """)
             let created = try connection.query(
-                """
-                INSERT INTO webhook_endpoints (id, app_id, url, types, description, secret, cursor, created_at, updated_at)
-                VALUES ($1, $2, $3, $4, $5, $6, coalesce((SELECT max(seq) FROM webhook_events), 0), $7, $7) RETURNING \(Rows.webhookEndpointColumns)
-                """,
+                WebhookSQL.insertEndpoint(parameter: { "$\($0)" }),
                 [.text(endpoint.id), .text(endpoint.appID), .text(endpoint.url), .optionalText(types), .optionalText(endpoint.description),
                  .bytes(endpoint.sealedSecret), .int(endpoint.now)]).first(Rows.webhookEndpoint)!
             try connection.run("SELECT notibase_webhook_triggers()")
@@ -31,16 +28,14 @@ extension PostgresStore {
 
     /// Serializes the transactions that make or drop the webhooks' triggers (an endpoint made,
     /// the last one deleted, on any node): each sees what the one before it committed, so the
-    /// triggers exist exactly while an endpoint does (PostgresSchema.webhooks).
+    /// triggers exist exactly while an endpoint does (PostgresSchema.sinceRelease).
     static func holdWebhookTriggers(_ connection: PostgresConnection) throws {
         try connection.run("SELECT pg_advisory_xact_lock(hashtext('notibase_webhook_triggers'))")
     }
 
     func webhookEndpoints(appID: String, page: SeqPage) async throws -> [WebhookEndpointRecord] {
         try await pool.withConnection {
-            try $0.query(
-                "SELECT \(Rows.webhookEndpointColumns) FROM webhook_endpoints WHERE app_id = $1 AND seq \(page.comparison) $2 \(page.orderBy("seq")) LIMIT $3",
-                [.text(appID), .int(page.bound), .int(page.limit)]).map(Rows.webhookEndpoint)
+            try $0.query(WebhookSQL.endpoints(page, parameter: { "$\($0)" }), [.text(appID), .int(page.bound), .int(page.limit)]).map(Rows.webhookEndpoint)
         }
     }
 
@@ -49,8 +44,7 @@ extension PostgresStore {
     }
 
     private static func webhookEndpoint(_ connection: PostgresConnection, appID: String, id: String) throws -> WebhookEndpointRecord? {
-        try connection.query(
-            "SELECT \(Rows.webhookEndpointColumns) FROM webhook_endpoints WHERE app_id = $1 AND id = $2", [.text(appID), .text(id)]).first(Rows.webhookEndpoint)
+        try connection.query(WebhookSQL.endpoint(parameter: { "$\($0)" }), [.text(appID), .text(id)]).first(Rows.webhookEndpoint)
     }
 
     func updateWebhookEndpoint(appID: String, id: String, _ change: WebhookEndpointChange, now: Int) async throws -> WebhookEndpointRecord? {
@@ -79,11 +73,8 @@ extension PostgresStore {
 
     func rotateWebhookSecret(appID: String, id: String, sealed: [UInt8], previousUntil: Int, now: Int) async throws -> WebhookEndpointRecord? {
         try await pool.withConnection {
-            try $0.query(
-                """
-                UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_until = $1, secret = $2, updated_at = $3
-                WHERE app_id = $4 AND id = $5 RETURNING \(Rows.webhookEndpointColumns)
-                """, [.int(previousUntil), .bytes(sealed), .int(now), .text(appID), .text(id)]).first(Rows.webhookEndpoint)
+            try $0.query(WebhookSQL.rotateSecret(parameter: { "$\($0)" }), [.int(previousUntil), .bytes(sealed), .int(now), .text(appID), .text(id)])
+                .first(Rows.webhookEndpoint)
         }
     }
 
@@ -98,23 +89,17 @@ extension PostgresStore {
     func replayWebhookEvents(appID: String, id: String, since: Int) async throws -> Int? {
         try await pool.transaction { connection in
             guard try Self.webhookEndpoint(connection, appID: appID, id: id) != nil else { return nil }
-            // A row's number is its last event's: the cursor goes before its first.
-            let first = try connection.query(
-                "SELECT seq - count FROM webhook_events WHERE app_id = $1 AND at >= $2 ORDER BY seq LIMIT 1", [.text(appID), .int(since)]).first { $0.int(0) }
-            let cursor = try first ?? connection.query("SELECT coalesce(max(seq), 0) FROM webhook_events").first { $0.int(0) } ?? 0
-            try connection.run("UPDATE webhook_endpoints SET cursor = $1, \(WebhookSQL.dropBatch) WHERE app_id = $2 AND id = $3",
-                [.int(cursor), .text(appID), .text(id)])
-            return try connection.query("SELECT coalesce(sum(count), 0) FROM webhook_events WHERE app_id = $1 AND seq > $2", [.text(appID), .int(cursor)])
-                .first { $0.int(0) } ?? 0
+            let first = try connection.query(WebhookSQL.Replay.start(parameter: { "$\($0)" }), [.text(appID), .int(since)]).first { $0.int(0) }
+            let cursor = try first ?? connection.query(WebhookSQL.Replay.streamEnd).first { $0.int(0) } ?? 0
+            try connection.run(WebhookSQL.Replay.move(parameter: { "$\($0)" }), [.int(cursor), .text(appID), .text(id)])
+            return try connection.query(WebhookSQL.Replay.events(parameter: { "$\($0)" }), [.text(appID), .int(cursor)]).first { $0.int(0) } ?? 0
         }
     }
 
     func webhookAttempts(appID: String, id: String, limit: Int) async throws -> [WebhookAttemptRecord]? {
         try await pool.withConnection { connection in
             guard try Self.webhookEndpoint(connection, appID: appID, id: id) != nil else { return nil }
-            return try connection.query(
-                "SELECT \(Rows.webhookAttemptColumns) FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY seq DESC LIMIT $2",
-                [.text(id), .int(limit)]).map(Rows.webhookAttempt)
+            return try connection.query(WebhookSQL.attempts(parameter: { "$\($0)" }), [.text(id), .int(limit)]).map(Rows.webhookAttempt)
         }
     }
 
@@ -220,10 +205,8 @@ extension PostgresStore {
         try await pool.withConnection { connection in
             try WebhookFeed.read(after: after, through: through, limit: limit) { after, rows in
                 try connection.query(
-                    """
-                    SELECT \(Rows.webhookEventColumns) FROM webhook_events
-                    WHERE app_id = $1 AND seq > $2 AND seq - count < $3 AND (endpoint_id IS NULL OR endpoint_id = $4) ORDER BY seq LIMIT $5
-                    """, [.text(appID), .int(after), .int(through ?? Int(Int64.max)), .text(endpointID), .int(rows)]).map(Rows.webhookEvent)
+                    WebhookSQL.streamRows(parameter: { "$\($0)" }), [.text(appID), .int(after), .int(through ?? Int(Int64.max)), .text(endpointID), .int(rows)]
+                ).map(Rows.webhookEvent)
             }
         }
     }
@@ -233,22 +216,18 @@ extension PostgresStore {
     ) async throws -> Bool {
         try await pool.transaction { connection in
             if let attempt {
-                try connection.run(
-                    """
-                    INSERT INTO webhook_attempts (endpoint_id, batch_id, events, at, outcome, status, latency_ms, answer, next_retry_at)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-                    """, [.text(endpointID)] + WebhookSQL.attemptValues(attempt).map(\.postgres))
+                try connection.run(WebhookSQL.insertAttempt(parameter: { "$\($0)" }), [.text(endpointID)] + WebhookSQL.attemptValues(attempt).map(\.postgres))
                 try connection.run(WebhookSQL.trimAttempts(parameter: { "$\($0)" }), [.text(endpointID), .int(WebhookSQL.attemptsKept)])
             }
             return try connection.run(
-                "UPDATE webhook_endpoints SET \(WebhookSQL.stateAssignments(parameter: { "$\($0)" })) WHERE id = $1 AND lease_owner = $2 AND revision = $3",
+                WebhookSQL.saveDispatch(parameter: { "$\($0)" }),
                 ([.text(endpointID), .text(owner), .int(revision), release ? .int(now) : .null] + WebhookSQL.stateValues(state)).map(\.postgres)) == 1
         }
     }
 
     func purgeWebhookEvents(before: Int, limit: Int) async throws -> Int {
         try await pool.withConnection {
-            try $0.run("DELETE FROM webhook_events WHERE seq IN (SELECT seq FROM webhook_events WHERE at < $1 ORDER BY at LIMIT $2)", [.int(before), .int(limit)])
+            try $0.run(WebhookSQL.purgeEvents(parameter: { "$\($0)" }), [.int(before), .int(limit)])
         }
     }
 }

@@ -151,19 +151,21 @@ extension SQLiteStore {
     }
 
     /// Records what happened to claimed deliveries, in one transaction. While an app may have a
-    /// webhook endpoint, the sends' `delivery.sent` events are rendered first, on the caller's
-    /// thread from what their claim read (``ClaimedDelivery/sendFacts``), or else on a reader
-    /// (``renderSends(_:_:)``): the one writer only stores them.
+    /// webhook endpoint, the sends' `delivery.sent` events are rendered first (``WebhookSentRows``),
+    /// from what their claim read (``ClaimedDelivery/sendFacts``), or else from what a reader
+    /// reads (``sendFacts(_:_:)``): the one writer only stores them.
     nonisolated func recordDeliveries(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int) async throws {
-        guard endpointsMayExist.load(ordering: .relaxed) else { return try await record(updates, messageSeqs: messageSeqs, now: now, rendered: RenderedSends()) }
-        let unread = updates.filter { $0.state == .sent && $0.sendFacts == nil && $0.appWithoutEndpoint == nil }
-        // Should the read fail, the writer renders them itself.
-        let read = unread.isEmpty ? nil : try? await readers.read({ [unread] in try Self.renderSends($0.connection, unread) })
-        let sends = RenderedSends(updates, read: read ?? [:], unread: unread.map(\.seq))
-        try await record(updates, messageSeqs: messageSeqs, now: now, rendered: sends)
+        guard endpointsMayExist.load(ordering: .relaxed) else { return try await record(updates, messageSeqs: messageSeqs, now: now, sent: WebhookSentRows()) }
+        var sent = WebhookSentRows(updates)
+        if !sent.unrendered.isEmpty {
+            // Should the read fail, the writer reads them itself.
+            let unread = sent.unrendered
+            if let read = try? await readers.read({ try Self.sendFacts($0.connection, unread) }) { sent = sent.adding(read) }
+        }
+        try await record(updates, messageSeqs: messageSeqs, now: now, sent: sent)
     }
 
-    private func record(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int, rendered: RenderedSends) throws {
+    private func record(_ updates: [DeliveryUpdate], messageSeqs: Set<Int>, now: Int, sent: WebhookSentRows) throws {
         try connection.transaction {
             var firstSends: [Int] = []
             for update in updates {
@@ -191,7 +193,7 @@ extension SQLiteStore {
                         [.text(device.reason), .int(device.at), .int(now), .int(device.seq)])
                 }
             }
-            try recordSentEvents(firstSends, now: now, rendered: rendered)
+            try recordSentEvents(firstSends, now: now, sent: sent)
             try completeIfFinished(messageSeqs: messageSeqs, now: now)
         }
     }

@@ -1,5 +1,7 @@
 /// The database schema, as numbered migrations. `PRAGMA user_version` records how many have run;
-/// a server only ever adds migrations, so an upgrade is: stop, back up, start the new version.
+/// a server only ever adds migrations to those a release shipped, so an upgrade is: stop, back up,
+/// start the new version. Migrations 1 to 6 are 0.1.0's; what came after, unreleased, is one step
+/// (``sinceRelease``), rewritten until the next release ships it.
 enum Schema {
     static let migrations: [String] = [
         """
@@ -277,36 +279,10 @@ enum Schema {
         UPDATE apps SET stored_bytes = coalesce(
             (SELECT sum(length(CAST(content AS BLOB)) + length(CAST(audience AS BLOB))) FROM messages WHERE messages.app_id = apps.id), 0);
         """,
-        // 7: each credential's health (ok, failing or untested): its last success, its last
-        // failure and why, written when its state changes and at most every few seconds otherwise.
-        """
-        ALTER TABLE credentials ADD COLUMN health_state TEXT NOT NULL DEFAULT 'untested';
-        ALTER TABLE credentials ADD COLUMN last_success_at INTEGER;
-        ALTER TABLE credentials ADD COLUMN last_failure_at INTEGER;
-        ALTER TABLE credentials ADD COLUMN last_failure_reason TEXT;
-        """,
-        // 8: each device's APNs environment (Schema+DeviceEnvironment.swift).
-        SharedSchema.deviceAPNsEnvironment,
-        // 9: webhooks (Schema+Webhooks.swift).
-        webhooks,
-        // 10: rows of several webhook events, sends written by their batch (Schema+Webhooks.swift).
-        webhookBatches,
-        // 11: the digest of what the request that stored an idempotency key asked for, so the key
-        // reused for another request is refused (422 `idempotency_key_reused`). A key stored
-        // before has none and replays as it did.
-        """
-        ALTER TABLE idempotency_keys ADD COLUMN request_digest TEXT;
-        """,
-        // 12: a message's delivery log read a page at a time in `seq` order, either way, without
-        // sorting all of its deliveries (`deliveries_message` is by state and platform first).
-        """
-        CREATE INDEX deliveries_message_seq ON deliveries(message_seq, seq);
-        """,
-        // 13: what the provider said when asked about each credential (docs/decisions/0046), as
-        // JSON; NULL until a test is started.
-        """
-        ALTER TABLE credentials ADD COLUMN test_result TEXT;
-        """,
+        // 7: everything since 0.1.0 (schema 6), in one step (Schema+SinceRelease.swift): each
+        // credential's health and test result, each device's APNs environment, an idempotency
+        // key's request digest, a message's delivery log in `seq` order, and webhooks.
+        sinceRelease
     ]
 
     /// Runs the migrations the database has not seen yet, each in its own transaction.
