@@ -22,11 +22,8 @@ extension HTTPClient {
         var allowsPlainHTTP = false
     }
 
-    enum Version: Sendable {
-        case http1_1
-        /// HTTP/2 over TLS (ALPN), requests multiplexed on a connection to the same place.
-        case http2
-    }
+    /// `http2`: over TLS (ALPN), requests multiplexed on a connection to the same place.
+    enum Version: Sendable { case http1_1, http2 }
 
     /// The certificate authorities a server's certificate must chain to.
     enum Trust: Sendable, Equatable {
@@ -60,9 +57,9 @@ extension HTTPClient {
         case peerRefused(IPAddress)
     }
 
+    /// What became of a request, and whether it went on a connection an earlier answer left open.
     struct Ending: Sendable {
         var outcome: Outcome
-        /// Whether it went on a connection an earlier answer left open.
         var reusedConnection = false
     }
 }

@@ -64,7 +64,7 @@ struct HTTPSWebhookTransport: WebhookTransport {
         let allowInsecure = allowInsecure
         let sent = await client.send(HTTPClient.Request(
             url: "\(scheme)://\(url.hostHeader)\(url.target)", headers: [("Content-Type", "application/json")] + request.headers,
-            body: request.body, address: address, admits: { Self.allows($0.scope, insecure: allowInsecure) }, deadline: deadline,
+            body: request.body, address: address, admits: { $0.scope.isAllowed(insecure: allowInsecure) }, deadline: deadline,
             answerLimit: Self.maxBodyBytes, trust: trust, allowsPlainHTTP: allowInsecure))
         let kept = sent.reusedConnection
         switch sent.outcome {
@@ -73,7 +73,7 @@ struct HTTPSWebhookTransport: WebhookTransport {
             return attempt(.answered(status: answer.status, retryAfter: retryAfter), body: answer.body, onKeptConnection: kept)
         case .timedOut: return attempt(.timedOut, onKeptConnection: kept)
         case .failed(let reason): return attempt(.failed(reason: reason), onKeptConnection: kept)
-        case .peerRefused(let peer): return attempt(.refused(Self.forbidden(peer, of: url)), onKeptConnection: kept)
+        case .peerRefused(let peer): return attempt(.refused(url.refusal(of: peer)), onKeptConnection: kept)
         }
     }
 
@@ -97,27 +97,10 @@ struct HTTPSWebhookTransport: WebhookTransport {
         guard let first = addresses.first(where: \.isIPv4) ?? addresses.first else {
             return .failure(.refused(WebhookURLRefusal.unresolvable(url.host)))
         }
-        if let refused = addresses.first(where: { !Self.allows($0.scope, insecure: allowInsecure) }) {
-            return .failure(.refused(Self.forbidden(refused, of: url)))
+        if let refused = addresses.first(where: { !$0.scope.isAllowed(insecure: allowInsecure) }) {
+            return .failure(.refused(url.refusal(of: refused)))
         }
         return .success(first)
-    }
-
-    /// The refusal of `address` for `url`. A name's addresses are never told: a server key would
-    /// map the names of the network the server sits in (issue 43). An address in the URL is the
-    /// caller's own.
-    private static func forbidden(_ address: IPAddress, of url: WebhookURL) -> WebhookURLRefusal {
-        let resolution = url.literalAddress == nil ? "the host '\(url.host)' resolves to" : "the host \(address) is"
-        let development = [.loopback, .private].contains(address.scope) ? " (\(WebhookURLRefusal.developmentFlag) allows it, for development only)" : ""
-        return WebhookURLRefusal(reason: .forbiddenAddress, detail: "\(resolution) a \(address.scope.rawValue) address, not a public one\(development)")
-    }
-
-    private static func allows(_ scope: IPAddress.Scope, insecure: Bool) -> Bool {
-        switch scope {
-        case .public: true
-        case .loopback, .private: insecure
-        default: false
-        }
     }
 
     /// An answer body's bytes as text for the attempts log: invalid UTF-8 replaced, control
