@@ -52,11 +52,12 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // MARK: Server (HTTP API, storage, delivery queue)
         .target(
             name: "NotibaseServer",
-            dependencies: ["NotibaseCore", "NotibaseSenders", "CSQLite", "CPostgres", "CMicroHTTPD", "COpenSSL"],
+            dependencies: ["NotibaseCore", "NotibaseSenders", "CSQLite", "CPostgres", "CMicroHTTPD", "COpenSSL", "CCurl"],
             resources: [.copy("API/openapi.json"), .copy("Console/Files")]
         ),
         .target(

@@ -99,28 +99,10 @@ static inline int notibase_ssl_ctx_require_tls12(SSL_CTX *context) {
     return (int)SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
 }
 
-/// Allows TLS 1.2 at most (tests: a peer that can renegotiate); 1 on success.
-static inline int notibase_ssl_ctx_allow_at_most_tls12(SSL_CTX *context) {
-    return (int)SSL_CTX_set_max_proto_version(context, TLS1_2_VERSION);
-}
-
 /// Refuses a peer's request to renegotiate (TLS 1.2's HelloRequest): the connection goes on with
 /// its first handshake's keys, and no read or write waits on a second handshake.
 static inline void notibase_ssl_ctx_refuse_renegotiation(SSL_CTX *context) {
     SSL_CTX_set_options(context, SSL_OP_NO_RENEGOTIATION);
-}
-
-/// Offers only these key-exchange groups (a colon-separated list such as "X25519:P-256"), in TLS 1.3
-/// as in TLS 1.2's ECDHE: OpenSSL's default list also offers finite-field groups up to 8,192 bits,
-/// whose exchange costs the client a large modular exponentiation; 1 on success.
-static inline int notibase_ssl_ctx_set_groups(SSL_CTX *context, const char *groups) {
-    return (int)SSL_CTX_set1_groups_list(context, groups);
-}
-
-/// Lets a server choose finite-field Diffie-Hellman parameters for TLS 1.2's DHE suites by itself
-/// (tests: an endpoint that offers only those).
-static inline void notibase_ssl_ctx_set_dh_auto(SSL_CTX *context) {
-    SSL_CTX_set_dh_auto(context, 1);
 }
 
 #endif

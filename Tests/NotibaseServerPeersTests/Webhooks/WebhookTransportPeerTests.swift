@@ -1,7 +1,5 @@
-import COpenSSL
 import Foundation
 @testable import NotibaseServer
-import NotibaseSenders
 import NotibaseTestSupport
 import Testing
 #if canImport(Glibc)
@@ -94,6 +92,23 @@ import Glibc
         #expect(attempt.latency >= .seconds(1))
         #expect(attempt.latency < .seconds(5))  // generous: a loaded machine, never the receiver's pace
         #expect(receiver.requests(to: "/hang").count == 1)
+    }
+
+    /// A slow loris: a receiver that drips its answer's head, or its body, a byte every 0.1 s for
+    /// 20 s ends at the deadline all the same: without a whole head the attempt timed out, with one
+    /// it is an answer with the body read so far.
+    @Test(arguments: ["/drip", "/drip-body"])
+    func anAnswerDrippedByteByByteEndsAtTheDeadline(path: String) async throws {
+        let receiver = try await WebhookReceiver.start()
+        let attempt = await Self.post(Self.transport(receiver), receiver.url(path), timeout: .seconds(2))
+        if path == "/drip" {
+            #expect(attempt.outcome == .timedOut)
+        } else {
+            #expect(attempt.outcome == .answered(status: 200, retryAfter: nil))
+            #expect(attempt.answerPrefix.hasPrefix("a") && attempt.answerPrefix.allSatisfy { $0 == "a" })
+        }
+        #expect(attempt.latency >= .seconds(2))
+        #expect(attempt.latency < .seconds(10))  // generous: a loaded machine; the receiver drips for 20 s
     }
 
     /// A receiver that keeps the connection open after its answer: the answer ends where its
@@ -246,55 +261,5 @@ import Glibc
         #expect(reason.contains("not trusted"))
         try await waitUntil(timeout: .seconds(30)) { receiver.requests(to: "/alive/status/200").count >= 1 }
         #expect(receiver.requests(to: "/alive/status/200").count == 1)
-    }
-
-    /// A TLS 1.2 endpoint asks to renegotiate (a HelloRequest) while its connection is kept. The
-    /// client refuses: the connection stays fit, and the next request is written at once. Had the
-    /// client begun the second handshake, every write would wait on it, and the poller's thread,
-    /// told to wait until the socket could be written (at once), would try again without end until
-    /// the deadline, for every batch the endpoint chose.
-    @Test func aRequestToRenegotiateIsRefusedAndTheNextRequestGoesAtOnce() async throws {
-        let receiver = try await WebhookReceiver.start()  // for its certificate authority, certificate and key
-        let context = try WebhookTLSContext(trust: .certificateFile(receiver.caFile))
-        let (client, server, serverContext) = try Self.tls12Pair(clientContext: context.context, directory: receiver.directory.path)
-        defer { SSL_free(server); SSL_CTX_free(serverContext) }
-        #expect(SSL_renegotiate(server) == 1)
-        _ = SSL_do_handshake(server)  // sends the HelloRequest
-        let connection = WebhookConnection(
-            fd: SSL_get_fd(client), ssl: client, key: .init(address: IPAddress("127.0.0.1")!, port: 443, host: "localhost", tls: ObjectIdentifier(context)),
-            idleSince: .now, context: context)
-        defer { connection.close() }
-        #expect(connection.isStillOpen())
-        var byte = UInt8(ascii: "P")
-        #expect(SSL_write(client, &byte, 1) == 1)
-    }
-
-    /// And a client context that would renegotiate: the kept connection is not taken, since a
-    /// handshake is under way on it.
-    @Test func aKeptConnectionMidHandshakeIsNotTaken() async throws {
-        let receiver = try await WebhookReceiver.start()
-        guard let willing = SSL_CTX_new(TLS_client_method()) else { throw OpenSSLFailure("SSL_CTX_new") }
-        defer { SSL_CTX_free(willing) }
-        let (client, server, serverContext) = try Self.tls12Pair(clientContext: willing, directory: receiver.directory.path)
-        defer { SSL_free(server); SSL_CTX_free(serverContext) }
-        #expect(SSL_renegotiate(server) == 1)
-        _ = SSL_do_handshake(server)
-        let connection = WebhookConnection(
-            fd: SSL_get_fd(client), ssl: client, key: .init(address: IPAddress("127.0.0.1")!, port: 443, host: "localhost", tls: nil),
-            idleSince: .now, context: nil)
-        defer { connection.close() }
-        #expect(!connection.isStillOpen())
-    }
-
-    /// A client session on `clientContext` and a TLS 1.2 server session (the receiver's certificate
-    /// and key in `directory`) over a socket pair, both past their handshake.
-    private static func tls12Pair(clientContext: OpaquePointer, directory: String) throws -> (client: OpaquePointer, server: OpaquePointer, serverContext: OpaquePointer) {
-        guard let serverContext = SSL_CTX_new(TLS_server_method()) else { throw OpenSSLFailure("SSL_CTX_new") }
-        guard SSL_CTX_use_certificate_chain_file(serverContext, directory + "/server-cert.pem") == 1,
-              SSL_CTX_use_PrivateKey_file(serverContext, directory + "/server-key.pem", SSL_FILETYPE_PEM) == 1,
-              notibase_ssl_ctx_allow_at_most_tls12(serverContext) == 1 else { throw OpenSSLFailure("the test server's context") }
-        guard let pair = TLSSocketPair.make(client: clientContext, server: serverContext) else { throw OpenSSLFailure("a socket pair and sessions") }
-        guard pair.handshook, SSL_version(pair.client) == TLS1_2_VERSION else { throw OpenSSLFailure("the TLS 1.2 handshake") }
-        return (pair.client, pair.server, serverContext)
     }
 }

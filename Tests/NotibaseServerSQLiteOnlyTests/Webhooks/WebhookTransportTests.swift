@@ -27,7 +27,7 @@ import Glibc
     /// The thread every exchange runs on has a name of its own: its time is told from Swift's
     /// shared threads' in `top -H`, `perf` and script/bench-delivery's CPU by thread.
     @Test func theExchangesRunOnAThreadNamedForThem() async throws {
-        let poller = WebhookPoller.shared
+        let poller = HTTPClient.webhooks
         // A bound against a hang only: the thread says where it is once it runs.
         let deadline = ContinuousClock.now + .seconds(20)
         while poller.task.withLock({ $0 }) == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
@@ -181,60 +181,6 @@ import Glibc
         #expect(RetryAfter.parse("Thu, 01 Jan 2026 00:00:00 GMT", now: Date(timeIntervalSince1970: 1_767_225_600 - 30)) == .seconds(30))
         #expect(RetryAfter.parse("soon", now: now) == nil)
         #expect(RetryAfter.parse("-5", now: now) == nil)
-    }
-
-    @Test func readsTheAnswerHeadsLinesAndChunks() throws {
-        let head = try #require(WebhookAnswerHead(ArraySlice("HTTP/1.1 429 Too Many Requests\r\nContent-Length: 12\r\nretry-after:  7 \r\nTransfer-Encoding: chunked".utf8)))
-        #expect(head.status == 429 && head.contentLength == 12 && head.isChunked && head.retryAfter == "7")
-        #expect(WebhookAnswerHead(ArraySlice("SSH-2.0-OpenSSH_9.2\r\n".utf8)) == nil)
-        #expect(WebhookAnswerHead.dechunk(Array("4\r\nWiki\r\n5;x=y\r\npedia\r\n0\r\n\r\n".utf8)) == Array("Wikipedia".utf8))
-        #expect(WebhookAnswerHead.dechunk(Array("4\r\nWi".utf8)) == Array("Wi".utf8))
-    }
-
-    /// Whether an answer leaves its connection for another request (decision 0045): HTTP/1.1
-    /// without `close` among its Connection header's options.
-    @Test(arguments: [
-        ("HTTP/1.1 204 No Content", true), ("HTTP/1.1 200 OK\r\nConnection: keep-alive", true),
-        ("HTTP/1.1 200 OK\r\nConnection: close", false), ("HTTP/1.1 200 OK\r\nconnection: Keep-Alive, Close", false),
-        ("HTTP/1.0 200 OK", false), ("HTTP/1.0 200 OK\r\nConnection: keep-alive", false),
-        // Framing in doubt: read to the end, then closed.
-        ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked", false),
-        ("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2", false),
-        ("HTTP/1.1 200 OK\r\nContent-Length: 2, 2", false), ("HTTP/1.1 200 OK\r\nContent-Length: -2", false),
-        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked, gzip", false), ("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked", false),
-        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked", true), ("HTTP/1.1 200 OK\r\nContent-Length: 2", true),
-        ("HTTP/1.1 200 OK\r\nConnection:\r\n close\r\nContent-Length: 2", false), ("HTTP/1.1 200 OK\r\nX-A: 1\r\n\tContent-Length: 9", false),
-    ])
-    func anAnswerKeepsItsConnectionOnlyInHTTP11WithoutClose(head: String, keeps: Bool) throws {
-        #expect(try #require(WebhookAnswerHead(ArraySlice(head.utf8))).keepsConnection == keeps)
-    }
-
-    /// Where a chunked body ends: only when every chunk, the last one, the trailers and the blank
-    /// line are there, and each chunk's data is followed by CRLF.
-    @Test func aChunkedBodyEndsAfterItsLastChunkAndTrailers() {
-        func end(_ text: String) -> Int? { WebhookAnswerHead.chunkedEnd(Array(text.utf8)) }
-        #expect(end("4\r\nWiki\r\n5\r\npedia\r\n0\r\n\r\n") == 24)
-        #expect(end("4\r\nWiki\r\n0\r\nX-Trailer: 1\r\n\r\nGET") == 28)
-        #expect(end("0\r\n\r\n") == 5)
-        #expect(end("4\r\nWiki\r\n0\r\n") == nil)
-        #expect(end("4\r\nWiki\r\n0\r\nX-Trailer: 1\r\n") == nil)
-        #expect(end("4\r\nWikiXX0\r\n\r\n") == nil)
-        #expect(end("zz\r\n") == nil)
-        // Hex digits only (RFC 9112, 7.1): a sign or another kind of space is no size.
-        #expect(end("+4\r\nWiki\r\n0\r\n\r\n") == nil)
-        #expect(end("-0\r\n\r\n") == nil)
-        #expect(end("\u{85}0\r\n\r\n") == nil)
-        #expect(end("4 ;name=value\r\nWiki\r\n0\r\n\r\n") == 26)
-    }
-
-    /// A chunk size is the endpoint's text: one near Int.max (a hostile endpoint's) is a size
-    /// larger than what arrived, never an index that overflows and stops the server.
-    @Test func aChunkSizeNearIntMaxIsNotAnOverflow() {
-        let hostile = Array("7fffffffffffffff\r\nabc".utf8)
-        #expect(WebhookAnswerHead.dechunk(hostile) == Array("abc".utf8))
-        #expect(WebhookAnswerHead.chunkedEnd(hostile) == nil)
-        #expect(WebhookAnswerHead.chunkedEnd(Array("7ffffffffffffffe\r\nabc\r\n0\r\n\r\n".utf8)) == nil)
-        #expect(WebhookAnswerHead.dechunk(Array("ffffffffffffffffff\r\nabc".utf8)).isEmpty)
     }
 
     @Test func theAnswerPrefixIsTextWithoutControlCharacters() {

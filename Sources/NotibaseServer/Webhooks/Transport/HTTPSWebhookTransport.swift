@@ -1,28 +1,31 @@
 import Foundation
-import NotibaseSenders
 
-/// The real transport: one HTTP/1.1 POST per attempt, over TLS verified against the system's
-/// certificate authorities (with SNI), driven by one poller thread (`WebhookPoller`). Before every
-/// attempt the host is resolved again and every address it resolves to must be public; the
-/// request goes to exactly one of the addresses checked, so DNS that changes between the check and
-/// the connect cannot steer it: on a connection kept from an earlier answer to that same address,
-/// name and trust, or on a new one. Redirects are answers, never followed. docs/decisions/0036
-/// and 0045.
+/// The real transport: one HTTP/1.1 POST per attempt on the webhooks' ``HTTPClient`` (libcurl),
+/// over TLS verified against the system's certificate authorities (with SNI). Before every
+/// attempt the host is resolved again (``WebhookLookups``) and every address it resolves to must
+/// be public; the request goes to exactly one of the addresses checked, which is checked again
+/// once connected, so DNS that changes between the check and the connect cannot steer it: on a
+/// connection kept from an earlier answer to that same address, name and trust, or on a new one.
+/// Redirects are answers, never followed. docs/decisions/0036 and 0045.
 struct HTTPSWebhookTransport: WebhookTransport {
     /// How long registration waits for a host name to resolve: an answer within a few seconds
     /// whatever DNS does (issue 43).
     static let registrationLookupTimeout: Duration = .seconds(5)
+    /// The most of an answer's body read: its first bytes go to the attempts log.
+    static let maxBodyBytes = 1024
 
     /// `http` URLs and loopback and private addresses allowed (`--webhook-allow-insecure`): for
     /// development and tests only.
     let allowInsecure: Bool
     private let lookups: WebhookLookups
-    private let tls: Result<WebhookTLSContext, OpenSSLFailure>
+    private let trust: HTTPClient.Trust
+    private let client: HTTPClient
 
-    init(allowInsecure: Bool, resolver: any WebhookResolver = SystemResolver(), trust: WebhookTrust = .system) {
+    init(allowInsecure: Bool, resolver: any WebhookResolver = SystemResolver(), trust: HTTPClient.Trust = .system, client: HTTPClient = .webhooks) {
         self.allowInsecure = allowInsecure
         lookups = WebhookLookups(resolver: resolver)
-        tls = Result { () throws(OpenSSLFailure) in try WebhookTLSContext(trust: trust) }
+        self.trust = trust
+        self.client = client
     }
 
     func refusal(of url: String, appID: String) async -> WebhookURLRefusal? {
@@ -57,22 +60,21 @@ struct HTTPSWebhookTransport: WebhookTransport {
         case .failure(.refused(let refusal)) where refusal.reason == .unresolvable: return attempt(.failed(reason: refusal.detail))
         case .failure(.refused(let refusal)): return attempt(.refused(refusal))
         }
-        var context: WebhookTLSContext?
-        if url.isTLS {
-            switch tls {
-            case .success(let made): context = made
-            case .failure(let failure): return attempt(.failed(reason: "TLS could not be set up: \(failure)"))
-            }
+        let scheme = url.isTLS ? "https" : "http"
+        let allowInsecure = allowInsecure
+        let sent = await client.send(HTTPClient.Request(
+            url: "\(scheme)://\(url.hostHeader)\(url.target)", headers: [("Content-Type", "application/json")] + request.headers,
+            body: request.body, address: address, admits: { $0.scope.isAllowed(insecure: allowInsecure) }, deadline: deadline,
+            answerLimit: Self.maxBodyBytes, trust: trust, allowsPlainHTTP: allowInsecure))
+        let kept = sent.reusedConnection
+        switch sent.outcome {
+        case .answered(let answer):
+            let retryAfter = answer.header("Retry-After").flatMap { RetryAfter.parse($0, now: .now) }
+            return attempt(.answered(status: answer.status, retryAfter: retryAfter), body: answer.body, onKeptConnection: kept)
+        case .timedOut: return attempt(.timedOut, onKeptConnection: kept)
+        case .failed(let reason): return attempt(.failed(reason: reason), onKeptConnection: kept)
+        case .peerRefused(let peer): return attempt(.refused(url.refusal(of: peer)), onKeptConnection: kept)
         }
-        guard let head = Self.requestHead(url: url, request: request) else {
-            return attempt(.failed(reason: "a header's name or value holds a line break or is empty"))
-        }
-        let ending = await withCheckedContinuation { continuation in
-            WebhookPoller.shared.submit(WebhookExchange.Job(
-                address: address, url: url, tls: context, request: head + request.body, deadline: deadline,
-                finish: { continuation.resume(returning: $0) }))
-        }
-        return attempt(ending.outcome, body: ending.body, onKeptConnection: ending.onKeptConnection)
     }
 
     // MARK: The address policy
@@ -95,38 +97,10 @@ struct HTTPSWebhookTransport: WebhookTransport {
         guard let first = addresses.first(where: \.isIPv4) ?? addresses.first else {
             return .failure(.refused(WebhookURLRefusal.unresolvable(url.host)))
         }
-        for address in addresses where !allows(address.scope) {
-            // A name's addresses are never told: a server key would map the names of the network
-            // the server sits in (issue 43). An address in the URL is the caller's own.
-            let resolution = url.literalAddress == nil ? "the host '\(url.host)' resolves to" : "the host \(address) is"
-            let development = [.loopback, .private].contains(address.scope) ? " (\(WebhookURLRefusal.developmentFlag) allows it, for development only)" : ""
-            return .failure(.refused(WebhookURLRefusal(
-                reason: .forbiddenAddress, detail: "\(resolution) a \(address.scope.rawValue) address, not a public one\(development)")))
+        if let refused = addresses.first(where: { !$0.scope.isAllowed(insecure: allowInsecure) }) {
+            return .failure(.refused(url.refusal(of: refused)))
         }
         return .success(first)
-    }
-
-    private func allows(_ scope: IPAddress.Scope) -> Bool {
-        switch scope {
-        case .public: true
-        case .loopback, .private: allowInsecure
-        default: false
-        }
-    }
-
-    // MARK: The request
-
-    /// The request line and headers: the transport's own, then the caller's; nil when a caller's
-    /// header could split the head.
-    private static func requestHead(url: WebhookURL, request: WebhookRequest) -> [UInt8]? {
-        var head = "POST \(url.target) HTTP/1.1\r\nHost: \(url.hostHeader)\r\nContent-Length: \(request.body.count)\r\n"
-            + "Content-Type: application/json\r\n"
-        for header in request.headers {
-            let unsafe = { (text: String) in text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } }
-            guard !header.name.isEmpty, !header.name.contains(":"), !unsafe(header.name), !unsafe(header.value) else { return nil }
-            head += "\(header.name): \(header.value)\r\n"
-        }
-        return Array((head + "\r\n").utf8)
     }
 
     /// An answer body's bytes as text for the attempts log: invalid UTF-8 replaced, control

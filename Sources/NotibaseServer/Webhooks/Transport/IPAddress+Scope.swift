@@ -58,3 +58,15 @@ extension IPAddress {
         return .public
     }
 }
+
+extension IPAddress.Scope {
+    /// Whether a webhook may go to an address of this scope: a public one, or with `insecure`
+    /// (`--webhook-allow-insecure`) a loopback or private one too; never the rest.
+    func isAllowed(insecure: Bool) -> Bool {
+        switch self {
+        case .public: true
+        case .loopback, .private: insecure
+        default: false
+        }
+    }
+}

@@ -24,6 +24,15 @@ struct WebhookURL: Sendable, Equatable {
     /// The host as an IP address when the URL names one rather than a name.
     var literalAddress: IPAddress? { IPAddress(host) }
 
+    /// The refusal of `address`, one this URL's host is or resolves to. A name's addresses are
+    /// never told: a server key would map the names of the network the server sits in (issue 43).
+    /// An address in the URL is the caller's own.
+    func refusal(of address: IPAddress) -> WebhookURLRefusal {
+        let resolution = literalAddress == nil ? "the host '\(host)' resolves to" : "the host \(address) is"
+        let development = [.loopback, .private].contains(address.scope) ? " (\(WebhookURLRefusal.developmentFlag) allows it, for development only)" : ""
+        return WebhookURLRefusal(reason: .forbiddenAddress, detail: "\(resolution) a \(address.scope.rawValue) address, not a public one\(development)")
+    }
+
     /// Parses `text`; only `https` unless `allowInsecure`.
     static func parse(_ text: String, allowInsecure: Bool) -> Result<WebhookURL, WebhookURLRefusal> {
         func malformed(_ detail: String) -> Result<WebhookURL, WebhookURLRefusal> { .failure(WebhookURLRefusal(reason: .malformed, detail: detail)) }

@@ -8,6 +8,8 @@ make_certificates, in the senders' tests), prints `READY <port>`, and answers by
   /redirect                    302 to /moved (which it would log if anyone followed)
   /hang                        reads the request and never answers
   /close-mid                   half a status line, then closes the connection
+  /drip, /drip-body            a slow loris: the head (or, after a whole head, the body) a byte
+                               every 0.1 s for 20 s, then closes
   /huge                        200 with a 64 MB body, written until the client stops reading
   /keep-open                   200 with "hello" (Content-Length), then keeps the connection open
   /chunked                     200 with "Wikipedia" in two chunks, then keeps the connection open
@@ -250,6 +252,16 @@ def answer_once(stream, path, query, headers, body, entry, arguments):
         return
     elif path == "/close-mid":
         stream.sendall(b"HTTP/1.1 2")
+    elif path in ("/drip", "/drip-body"):
+        log(arguments.state_dir, entry)
+        stream.sendall(b"HTTP/1.1 200 OK\r\n" + (b"\r\n" if path == "/drip-body" else b"X-Drip: "))
+        try:
+            for _ in range(200):
+                time.sleep(0.1)
+                stream.sendall(b"a")
+        except OSError:
+            pass
+        return
     elif path == "/huge":
         stream.sendall(f"HTTP/1.1 200 OK\r\nContent-Length: {HUGE}\r\n\r\n".encode())
         chunk = b"a" * 65536
