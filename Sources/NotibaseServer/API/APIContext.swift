@@ -152,9 +152,3 @@ struct ListBody<Item: Encodable>: Encodable {
     /// How many the list holds (with its filters), when asked with `total=true`.
     var total: Int?
 }
-
-extension Int {
-    /// Milliseconds since 1970 as an RFC 3339 time in UTC (milliseconds only when there is a
-    /// fraction).
-    var timestamp: String { Timestamp.format(milliseconds: self) }
-}

@@ -41,7 +41,7 @@ struct APIError: Error, Sendable {
     }
 
     static func invalid(_ field: String, _ message: String) -> APIError {
-        APIError(status: 400, code: "invalid_field", message: "\(field) \(message)", field: field)
+        APIError(Refusal.invalid(field, message))
     }
 
     /// 400 for a field that appears twice in one object (`JSONDecoder` would keep one silently).
@@ -50,7 +50,7 @@ struct APIError: Error, Sendable {
     }
 
     static func notFound(_ what: String) -> APIError {
-        APIError(status: 404, code: "not_found", message: "no \(what) with this ID exists for this key", field: nil)
+        APIError(Refusal.notFound(what))
     }
 
     /// The response, tagged with the request ID.
@@ -75,12 +75,23 @@ struct ErrorBody: Encodable {
 }
 
 extension APIError {
-    /// The answer to what the domain refused: its kind's status, with its code, message and field.
+    /// The answer to what the domain refused: its kind's status, with its code, message and field,
+    /// and a 429's limit and `Retry-After`.
     init(_ refusal: Refusal) {
         let status = switch refusal.kind {
+        case .invalid: 400
+        case .unauthorized: 401
         case .forbidden: 403
+        case .notFound: 404
         case .conflict: 409
+        case .tooLarge: 413
+        case .unprocessable: 422
+        case .tooMany: 429
         }
         self.init(status: status, code: refusal.code, message: refusal.message, field: refusal.field)
+        if case .tooMany(let limit, let retryAfter) = refusal.kind {
+            self.limit = limit
+            self.retryAfter = retryAfter
+        }
     }
 }

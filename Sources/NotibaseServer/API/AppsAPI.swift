@@ -6,34 +6,24 @@ import NotibaseCore
 enum AppsAPI {
     /// An app's settings: all of them to create one (`name` is required then), those to change
     /// for `PATCH /v1/apps/{appId}` (the others stay as they are).
+    /// An app's settings as given to create or change it: quiet hours and a default rate given
+    /// (a value, or `null` to remove it) or left as they are (nil).
     struct SettingsBody: Decodable {
-        var name: String?
-        var requireIdentityVerification: Bool?
-        /// Given (a value, or `null` to remove it) or left as it is (nil).
-        var quietHours: QuietHours??
-        var defaultRatePerMinute: Int??
+        var change = AppSettingsChange()
         enum CodingKeys: String, CodingKey, CaseIterable { case name, requireIdentityVerification, quietHours, defaultRatePerMinute }
         init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownFields(CodingKeys.self)
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            name = try c.decodeIfPresent(String.self, forKey: .name)
-            requireIdentityVerification = try c.decodeIfPresent(Bool.self, forKey: .requireIdentityVerification)
+            let name = try c.decodeIfPresent(String.self, forKey: .name)
+            change.name = name
+            change.requireIdentityVerification = try c.decodeIfPresent(Bool.self, forKey: .requireIdentityVerification)
             try check(name.map { (1...100).contains($0.unicodeScalars.count) } ?? true, .name, c, "must be 1 to 100 characters")
-            if c.contains(.quietHours) { quietHours = .some(try c.decodeIfPresent(QuietHoursBody.self, forKey: .quietHours)?.window) }
+            if c.contains(.quietHours) { change.quietHours = .some(try c.decodeIfPresent(QuietHoursBody.self, forKey: .quietHours)?.window) }
             if c.contains(.defaultRatePerMinute) {
                 let rate = try c.decodeIfPresent(Int.self, forKey: .defaultRatePerMinute)
                 try check(rate.map { (1...1_000_000).contains($0) } ?? true, .defaultRatePerMinute, c, "must be from 1 to 1000000 deliveries a minute, or null for none")
-                defaultRatePerMinute = .some(rate)
+                change.defaultRatePerMinute = .some(rate)
             }
-        }
-
-        /// The app's pacing with these changes, or nil when they change none of it.
-        func pacing(changing current: AppPacing) -> AppPacing? {
-            guard quietHours != nil || defaultRatePerMinute != nil else { return nil }
-            var pacing = current
-            if let quietHours { pacing.quietHours = quietHours }
-            if let defaultRatePerMinute { pacing.defaultRatePerMinute = defaultRatePerMinute }
-            return pacing
         }
     }
 
@@ -71,10 +61,10 @@ enum AppsAPI {
         router.add(.post, "/v1/apps") { request, _ in
             _ = try await context.caller(request, [.admin])
             let body = try JSON.decode(SettingsBody.self, from: request)
-            guard let name = body.name else {
+            guard let name = body.change.name else {
                 throw APIError(status: 400, code: "missing_field", message: "name is required: the app's name, 1 to 100 characters", field: "name")
             }
-            let (app, serverKey, clientKey) = try await context.apps.create(body, name: name)
+            let (app, serverKey, clientKey) = try await context.apps.create(body.change, name: name)
             var answer = try await self.body(app, context)
             (answer.serverKey, answer.clientKey) = (serverKey, clientKey)
             return JSON.response(status: 201, answer)
@@ -97,7 +87,7 @@ enum AppsAPI {
         router.add(.patch, "/v1/apps/{appId}") { request, parameters in
             let app = try await access(request, parameters["appId"], context)
             let body = try JSON.decode(SettingsBody.self, from: request)
-            guard let updated = try await context.apps.update(app, body) else { throw APIError.notFound("app") }
+            guard let updated = try await context.apps.update(app, body.change) else { throw APIError.notFound("app") }
             return JSON.response(status: 200, try await self.body(updated, context))
         }
 

@@ -1,42 +1,9 @@
-import Foundation
-
-extension MessagesAPI.SendBody {
-    /// What the send asks for, as a SHA-256 digest (64 hexadecimal digits): the message and its
-    /// variants with their options applied, the audience, `sendAt` and the pacing, as decoded and
-    /// encoded again with sorted keys, so two bodies that differ only in key order, whitespace or
-    /// escapes are one request, and a different title, audience, time or option is another. The
-    /// idempotency key itself is not part of it (a key in the body or in the header is the same
-    /// request). Kept with the key (``NewMessage/requestDigest``).
-    func meaningDigest() throws -> String {
-        let meaning = Meaning(
-            content: content, audience: audience, sendAt: sendAt.map { Int(($0.timeIntervalSince1970 * 1000).rounded()) },
-            localTime: localTime?.text, localDate: localDate?.text, fallbackTimeZone: fallbackTimeZone, ratePerMinute: ratePerMinute,
-            quietHours: quietHours)
-        let digest = try Crypto.sha256(StoredJSON.encode(meaning).utf8)
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xf)]] }, as: UTF8.self)
-    }
-
-    /// The fields a digest covers.
-    private struct Meaning: Encodable {
-        var content: MessageContent
-        var audience: Audience
-        /// Milliseconds since 1970, as stored.
-        var sendAt: Int?
-        var localTime: String?
-        var localDate: String?
-        var fallbackTimeZone: String?
-        var ratePerMinute: Int?
-        var quietHours: Bool?
-    }
-}
-
 extension MessagesAPI {
     /// 422 for an idempotency key the app used within 24 hours for another request: the key is
     /// named by where it came (`idempotencyKey` in the body, or the `Idempotency-Key` header).
-    static func idempotencyKeyReused(_ key: String, field: String, _ reused: IdempotencyKeyReused) -> APIError {
-        APIError(
-            status: 422, code: "idempotency_key_reused",
+    static func idempotencyKeyReused(_ key: String, field: String, _ reused: IdempotencyKeyReused) -> Refusal {
+        Refusal(
+            kind: .unprocessable, code: "idempotency_key_reused",
             message: "the idempotency key \"\(key)\" was used within the last 24 hours for another request (message \(reused.messageID)); "
                 + "repeat that request to get its answer again, or send this one with a new key",
             field: field)

@@ -42,15 +42,7 @@ extension MessagesAPI {
         return EncodedContent(message: message, variants: variants, stored: String(decoding: stored, as: UTF8.self))
     }
 
-    /// A message's content as the send encoded it: the message, its variants, and the whole as
-    /// stored.
-    struct EncodedContent: Sendable {
-        var message: [UInt8]
-        var variants: [UInt8]?
-        var stored: String
-    }
-
-    private static func tooLarge(_ field: String, _ message: String) -> APIError {
-        APIError(status: 413, code: "message_too_large", message: message, field: field)
+    private static func tooLarge(_ field: String, _ message: String) -> Refusal {
+        Refusal(kind: .tooLarge, code: "message_too_large", message: message, field: field)
     }
 }

@@ -4,21 +4,12 @@ import NotibaseCore
 /// `/v1/messages`: send a message to an audience (answered at once, fanned out in the background),
 /// read its state and counts, list, cancel.
 enum MessagesAPI {
+    /// A send's body: what it asks for (its content encoded once its size was checked,
+    /// ``MessagesAPI/checkSize(_:)``), and where its idempotency key came from.
     struct SendBody: Decodable {
-        var content: MessageContent
-        var audience: Audience
-        var sendAt: Date?
-        var idempotencyKey: String?
-        /// Where ``idempotencyKey`` came from, as an error names it: the body's field, or the header.
+        var send: NewSend
+        /// Where the idempotency key came from, as an error names it: the body's field, or the header.
         var idempotencyKeyField = "idempotencyKey"
-        /// Pacing (``MessagesAPI/pacing(_:app:now:)``).
-        var localTime: WallTime?
-        var localDate: CivilDate?
-        var fallbackTimeZone: String?
-        var ratePerMinute: Int?
-        var quietHours: Bool?
-        /// The content as encoded once its size was checked (``MessagesAPI/checkSize(_:)``).
-        var encodedContent: EncodedContent?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case message, variants, audience, sendAt, ttl, priority
@@ -32,14 +23,15 @@ enum MessagesAPI {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             var message = try c.decode(Message.self, forKey: .message)
             var variants = try c.decodeIfPresent([String: Message].self, forKey: .variants)
-            audience = try c.decode(Audience.self, forKey: .audience)
+            let audience = try c.decode(Audience.self, forKey: .audience)
+            var sendAt: Date?
             if let text = try c.decodeIfPresent(String.self, forKey: .sendAt) {
                 guard let date = Timestamp.parse(text) else {
                     throw DecodingError.dataCorruptedError(forKey: .sendAt, in: c, debugDescription: "expected \(Timestamp.expected)")
                 }
                 sendAt = date
             }
-            idempotencyKey = try c.decodeIfPresent(String.self, forKey: .idempotencyKey)
+            let idempotencyKey = try c.decodeIfPresent(String.self, forKey: .idempotencyKey)
             try check(idempotencyKey.map { (1...255).contains($0.unicodeScalars.count) && !$0.hasControlCharacters } ?? true, .idempotencyKey, c,
                       "must be 1 to 255 characters, none a control character")
             try check((variants ?? [:]).count <= 100 && (variants ?? [:]).keys.allSatisfy(RegistrationBody.isLocale), .variants, c,
@@ -55,7 +47,7 @@ enum MessagesAPI {
             }
             apply(&message)
             for key in (variants ?? [:]).keys { apply(&variants![key]!) }
-            content = MessageContent(message: message, variants: variants)
+            send = NewSend(content: MessageContent(message: message, variants: variants), audience: audience, sendAt: sendAt, idempotencyKey: idempotencyKey)
             try decodePacing(c)
         }
     }
@@ -94,16 +86,13 @@ enum MessagesAPI {
         }
     }
 
+    /// ``MessageCounts`` as the answer writes them.
     struct Counts: Encodable {
         var total = 0
         var byState: [String: Int] = [:]
         var byPlatform: [String: [String: Int]] = [:]
-        /// With pacing: deliveries waiting for their moment (local time, quiet hours, their turn at
-        /// the rate), and when the last of those written so far is due.
         var waiting: Int?
         var lastDueAt: String?
-        /// Deliveries retrying because the provider refuses the app's credentials, by platform and
-        /// reason (only when some are).
         var waitingForCredentials: [CredentialWait]?
     }
 
@@ -115,43 +104,43 @@ enum MessagesAPI {
                 guard (1...255).contains(header.unicodeScalars.count), !header.hasControlCharacters else {
                     throw APIError.invalid("Idempotency-Key", "must be 1 to 255 characters, none a control character")
                 }
-                if body.idempotencyKey == nil {
-                    body.idempotencyKey = header
+                if body.send.idempotencyKey == nil {
+                    body.send.idempotencyKey = header
                     body.idempotencyKeyField = "Idempotency-Key"
                 }
             }
-            try validate(body.content)
+            try validate(body.send.content)
             do {
-                body.encodedContent = try checkSize(body.content)
+                body.send.encodedContent = try checkSize(body.send.content)
             } catch let error as EncodingError {
-                throw unstorable(error)
+                throw NewSend.unstorable(error)
             }
-            let answer = try await context.messages.send(body, appID: appID, requestID: request.id)
-            return JSON.response(status: 202, answer)
+            do {
+                let report = try await context.messages.send(body.send, appID: appID, requestID: request.id)
+                return JSON.response(status: 202, MessageBody(report, encodedContent: report.replayed ? nil : body.send.encodedContent))
+            } catch let reused as IdempotencyKeyReused {
+                throw idempotencyKeyReused(body.send.idempotencyKey ?? "", field: body.idempotencyKeyField, reused)
+            }
         }
 
         router.add(.get, "/v1/messages") { request, _ in
             let appID = try await context.appID(request)
             let page = try Page(request, order: .newest)
-            let (items, lastSeq, total) = try await context.messages.list(appID: appID, page: page.seqPage, counting: page.wantsTotal)
+            let (reports, lastSeq, total) = try await context.messages.list(appID: appID, page: page.seqPage, counting: page.wantsTotal)
+            let items = reports.map { MessageBody($0) }
             return JSON.response(status: 200, ListBody(items: items, nextCursor: page.next(count: items.count, lastSeq: lastSeq), total: total))
         }
 
         router.add(.get, "/v1/messages/{messageId}") { request, parameters in
             let appID = try await context.appID(request)
-            let answer = try await context.messages.message(appID: appID, id: parameters["messageId"])
-            return JSON.response(status: 200, answer)
+            let report = try await context.messages.message(appID: appID, id: parameters["messageId"])
+            return JSON.response(status: 200, MessageBody(report))
         }
 
         router.add(.post, "/v1/messages/{messageId}/cancel") { request, parameters in
             let appID = try await context.appID(request)
-            return JSON.response(status: 200, try await context.messages.cancel(appID: appID, id: parameters["messageId"]))
+            return JSON.response(status: 200, MessageBody(try await context.messages.cancel(appID: appID, id: parameters["messageId"])))
         }
-    }
-
-    /// A value the encoder cannot write is refused before anything is stored, never kept as `null`.
-    static func unstorable(_ error: EncodingError) -> APIError {
-        APIError.invalid("message", "cannot be stored as JSON (\(error))")
     }
 
     /// Validation of the default message and every variant (for both platforms), all problems at once.

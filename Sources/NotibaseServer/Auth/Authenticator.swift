@@ -65,10 +65,10 @@ final class Authenticator: Sendable {
 
     private func resolve(_ request: HTTPRequest, allowed: Set<KeyKind>) throws -> Resolution {
         guard let header = request.header("authorization") else {
-            throw APIError(status: 401, code: "missing_key", message: "send the key in an Authorization: Bearer <key> header", field: nil)
+            throw Refusal(kind: .unauthorized, code: "missing_key", message: "send the key in an Authorization: Bearer <key> header", field: nil)
         }
         guard header.hasPrefix("Bearer "), case let key = String(header.dropFirst(7)), !key.isEmpty, !key.utf8.contains(UInt8(ascii: " ")) else {
-            throw APIError(status: 401, code: "invalid_key", message: "the Authorization header must be \"Bearer <key>\"", field: nil)
+            throw Refusal(kind: .unauthorized, code: "invalid_key", message: "the Authorization header must be \"Bearer <key>\"", field: nil)
         }
         let hash = try APIKey.hash(key)
         if APIKey.kind(of: key) == .admin {
@@ -83,7 +83,7 @@ final class Authenticator: Sendable {
     private func check(_ caller: Caller, allowed: Set<KeyKind>) throws -> Caller {
         guard allowed.contains(caller.kind) else {
             let names = allowed.map(\.rawValue).sorted().joined(separator: " or ")
-            throw APIError(status: 403, code: "key_not_allowed", message: "this needs the \(names) key; a \(caller.kind.rawValue) key cannot do it", field: nil)
+            throw Refusal(kind: .forbidden, code: "key_not_allowed", message: "this needs the \(names) key; a \(caller.kind.rawValue) key cannot do it", field: nil)
         }
         return caller
     }
@@ -118,7 +118,7 @@ final class Authenticator: Sendable {
         if work == .apps { invalidate() }
     }
 
-    private static let unknownKey = APIError(status: 401, code: "invalid_key", message: "the key is not valid (rotated, or its app deleted); use a current key", field: nil)
+    private static let unknownKey = Refusal(kind: .unauthorized, code: "invalid_key", message: "the key is not valid (rotated, or its app deleted); use a current key", field: nil)
 }
 
 extension Caller {

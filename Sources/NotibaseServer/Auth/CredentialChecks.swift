@@ -3,26 +3,26 @@ import NotibaseCore
 import NotibaseSenders
 
 /// What an uploaded APNs token key or FCM service account must be before it is stored: each
-/// problem a 400 naming its field, so a key that can never sign is refused at upload, not at the
+/// problem refused naming its field, so a key that can never sign is refused at upload, not at the
 /// first send.
 enum CredentialChecks {
     /// An APNs token (.p8) key: its key ID and team ID in Apple's form, a P-256 key in PKCS#8 PEM.
     static func apnsTokenKey(keyID: String, teamID: String, privateKey: String) throws {
         guard isAppleIdentifier(keyID) else {
-            throw APIError.invalid("keyId", "must be the 10-character key ID (A-Z and 0-9) shown next to the key in Apple's developer account")
+            throw Refusal.invalid("keyId", "must be the 10-character key ID (A-Z and 0-9) shown next to the key in Apple's developer account")
         }
         guard isAppleIdentifier(teamID) else {
-            throw APIError.invalid("teamId", "must be the 10-character team ID (A-Z and 0-9) of the Apple developer account")
+            throw Refusal.invalid("teamId", "must be the 10-character team ID (A-Z and 0-9) of the Apple developer account")
         }
         if let problem = KeyCheck.apnsSigningKeyProblem(privateKey) {
-            throw APIError.invalid("privateKey", "\(problem); it must be the P-256 key of the .p8 file Apple issued")
+            throw Refusal.invalid("privateKey", "\(problem); it must be the P-256 key of the .p8 file Apple issued")
         }
     }
 
     /// An app's bundle identifier, the APNs topic: reverse-DNS, such as `com.example.shop`.
     static func bundleID(_ bundleID: String) throws {
         guard isBundleID(bundleID) else {
-            throw APIError.invalid(
+            throw Refusal.invalid(
                 "bundleId", "must be the app's bundle identifier in reverse-DNS form, such as com.example.shop (letters, digits, hyphens, dots between parts)")
         }
     }
@@ -34,24 +34,24 @@ enum CredentialChecks {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return }  // the decoder names the problem
         for field in ["type", "project_id", "private_key", "client_email", "token_uri"] {
             guard let value = object[field] else {
-                throw APIError(status: 400, code: "missing_field", message: "\(field) is required: upload the service account key file from the Firebase console as it is", field: field)
+                throw Refusal(kind: .invalid, code: "missing_field", message: "\(field) is required: upload the service account key file from the Firebase console as it is", field: field)
             }
-            guard let text = value as? String, !text.isEmpty else { throw APIError.invalid(field, "must be a non-empty string") }
+            guard let text = value as? String, !text.isEmpty else { throw Refusal.invalid(field, "must be a non-empty string") }
         }
         guard object["type"] as? String == "service_account" else {
-            throw APIError.invalid("type", "must be \"service_account\": upload the service account key file from the Firebase console")
+            throw Refusal.invalid("type", "must be \"service_account\": upload the service account key file from the Firebase console")
         }
         let email = object["client_email"] as? String ?? ""
-        guard isEmail(email) else { throw APIError.invalid("client_email", "must be the service account's email, such as name@project.iam.gserviceaccount.com") }
+        guard isEmail(email) else { throw Refusal.invalid("client_email", "must be the service account's email, such as name@project.iam.gserviceaccount.com") }
         if let problem = KeyCheck.serviceAccountKeyProblem(object["private_key"] as? String ?? "") {
-            throw APIError.invalid("private_key", "\(problem); it must be the RSA key of the service account key file")
+            throw Refusal.invalid("private_key", "\(problem); it must be the RSA key of the service account key file")
         }
         let tokenURI = object["token_uri"] as? String ?? ""
         if acceptsAnyTokenURI {
-            guard tokenURI.hasPrefix("https://") else { throw APIError.invalid("token_uri", "must be an https URL") }
+            guard tokenURI.hasPrefix("https://") else { throw Refusal.invalid("token_uri", "must be an https URL") }
         } else {
             guard tokenURI == StoredFCMCredentials.googleTokenURI else {
-                throw APIError.invalid("token_uri", "must be Google's token endpoint, \(StoredFCMCredentials.googleTokenURI), as in the key file Firebase issues")
+                throw Refusal.invalid("token_uri", "must be Google's token endpoint, \(StoredFCMCredentials.googleTokenURI), as in the key file Firebase issues")
             }
         }
     }

@@ -11,17 +11,15 @@ final class MessageQuota: Sendable {
         buckets = TokenBuckets(rate: Double(perMinute) / 60, burst: Double(perMinute), now: now)
     }
 
-    /// Runs `create` with one message charged to `appID`'s quota; throws 429 `quota_exceeded` with
-    /// the wait when the app has none left. The charge is given back when `create` throws or
+    /// Runs `create` with one message charged to `appID`'s quota; refuses (`quota_exceeded`, too many)
+    /// with the wait when the app has none left. The charge is given back when `create` throws or
     /// answers with a message stored before (an idempotent replay creates nothing).
     func charging<Value>(_ appID: String, _ create: () async throws -> (Value, replayed: Bool)) async throws -> (Value, replayed: Bool) {
         guard perMinute > 0 else { return try await create() }
         if let seconds = buckets.take(appID) {
-            var error = APIError(
-                status: 429, code: "quota_exceeded",
-                message: "this app is over its limit of \(perMinute) messages a minute; retry after \(seconds) s", field: nil, retryAfter: seconds)
-            error.limit = "messagesPerMinute"
-            throw error
+            throw Refusal(
+                kind: .tooMany(limit: "messagesPerMinute", retryAfter: seconds), code: "quota_exceeded",
+                message: "this app is over its limit of \(perMinute) messages a minute; retry after \(seconds) s", field: nil)
         }
         do {
             let result = try await create()

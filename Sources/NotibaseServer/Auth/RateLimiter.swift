@@ -26,7 +26,8 @@ final class RateLimiter: Sendable {
         }
     }
 
-    /// Takes one request from the caller's buckets; throws 429 with the wait when one is empty.
+    /// Takes one request from the caller's buckets; refuses (too many, `rate_limited`) with the
+    /// wait when one is empty.
     /// `client` is the request's client address, when it came over a socket.
     func admit(_ caller: Caller, from client: IPAddress?) throws {
         if caller.kind == .client, let appID = caller.appID, let client, let addressBuckets,
@@ -38,7 +39,7 @@ final class RateLimiter: Sendable {
         throw Self.limited("\(owner) is over its limit of \(Int(buckets.rate)) requests a second", seconds)
     }
 
-    private static func limited(_ message: String, _ seconds: Int) -> APIError {
-        APIError(status: 429, code: "rate_limited", message: "\(message); retry after \(seconds) s", field: nil, retryAfter: seconds)
+    private static func limited(_ message: String, _ seconds: Int) -> Refusal {
+        Refusal(kind: .tooMany(retryAfter: seconds), code: "rate_limited", message: "\(message); retry after \(seconds) s", field: nil)
     }
 }

@@ -67,11 +67,11 @@ extension StoredAPNsCredentials {
         }
     }
 
-    /// Refuses, at upload, a certificate that has already expired (400 naming the field it came in).
+    /// Refuses, at upload, a certificate that has already expired (refused naming the field it came in).
     func checkNotExpired(now: Int, uploadedAs body: [UInt8]) throws {
         guard let certificate, certificate.expiresAt <= now else { return }
         let field = body.contains(subsequence: Array(#""pkcs12""#.utf8)) ? "pkcs12" : "certificate"
-        throw APIError.invalid(field, "expired on \(certificate.expiresAt.timestamp): renew the push certificate in the Apple Developer account and upload the new one")
+        throw Refusal.invalid(field, "expired on \(certificate.expiresAt.timestamp): renew the push certificate in the Apple Developer account and upload the new one")
     }
 
     /// The non-secret part of certificate credentials, shown by the API.

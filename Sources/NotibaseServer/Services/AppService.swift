@@ -14,7 +14,7 @@ struct AppService: Sendable {
     let logger: Logger
 
     /// A new app with `settings` (its name given), and its two keys: shown once, stored hashed.
-    func create(_ settings: AppsAPI.SettingsBody, name: String) async throws -> (app: AppRecord, serverKey: String, clientKey: String) {
+    func create(_ settings: AppSettingsChange, name: String) async throws -> (app: AppRecord, serverKey: String, clientKey: String) {
         let serverKey = try APIKey.generate(.server)
         let clientKey = try APIKey.generate(.client)
         let now = clock.milliseconds()
@@ -39,7 +39,7 @@ struct AppService: Sendable {
     }
 
     /// `app` with `settings` changed (the others as they were); nil when it is gone.
-    func update(_ app: AppRecord, _ settings: AppsAPI.SettingsBody) async throws -> AppRecord? {
+    func update(_ app: AppRecord, _ settings: AppSettingsChange) async throws -> AppRecord? {
         guard let updated = try await store.updateApp(
             app.id, name: settings.name, requireIdentityVerification: settings.requireIdentityVerification, pacing: settings.pacing(changing: app.pacing)) else {
             return nil

@@ -7,34 +7,33 @@ import NotibaseSenders
 extension MessageService {
     /// A page of the app's messages, without counts; the last one's `seq`; and how many the app
     /// has, when `counting`.
-    func list(appID: String, page: SeqPage, counting: Bool) async throws -> (items: [MessagesAPI.MessageBody], lastSeq: Int?, total: Int?) {
+    func list(appID: String, page: SeqPage, counting: Bool) async throws -> (items: [MessageReport], lastSeq: Int?, total: Int?) {
         let messages = try await store.messages(appID: appID, page: page)
-        var items: [MessagesAPI.MessageBody] = []
-        for message in messages { items.append(try await messageBody(message, counts: false)) }
+        let items = messages.map { MessageReport(record: $0) }
         return (items, messages.last?.seq, counting ? try await store.messageCount(appID: appID) : nil)
     }
 
-    /// A message of the app with its counts and the warnings that hold now; 404 when it has none
-    /// with this ID.
-    func message(appID: String, id: String) async throws -> MessagesAPI.MessageBody {
+    /// A message of the app with its counts and the warnings that hold now; refused (not found)
+    /// when it has none with this ID.
+    func message(appID: String, id: String) async throws -> MessageReport {
         let message = try await stored(appID: appID, id: id)
-        var answer = try await messageBody(message)
-        answer.warnings = try await currentWarnings(message, counts: answer.counts ?? MessagesAPI.Counts())
-        return answer
+        var report = try await report(message)
+        report.warnings = try await currentWarnings(message, counts: report.counts ?? MessageCounts())
+        return report
     }
 
     /// Cancels a message of the app: what waits for it is not sent, here (this node's
-    /// ``Handoff``) or from the store. 404 when there is no such message, 409 when it had already
-    /// reached every device it could.
-    func cancel(appID: String, id: String) async throws -> MessagesAPI.MessageBody {
+    /// ``Handoff``) or from the store. Refused as not found when there is no such message, as a
+    /// conflict when it had already reached every device it could.
+    func cancel(appID: String, id: String) async throws -> MessageReport {
         guard let message = try await store.cancelMessage(appID: appID, id: id, now: clock.milliseconds()) else {
-            throw APIError.notFound("message")
+            throw Refusal.notFound("message")
         }
         handoff?.queue.forget(messageSeq: message.seq)
         if message.state == .completed {
-            throw APIError(status: 409, code: "already_finished", message: "the message already reached every device it could; there is nothing to cancel", field: nil)
+            throw Refusal(kind: .conflict, code: "already_finished", message: "the message already reached every device it could; there is nothing to cancel", field: nil)
         }
-        return try await messageBody(message)
+        return try await report(message)
     }
 
     /// A page of a message's deliveries, in `state` when given; and how many there are, when
@@ -48,19 +47,19 @@ extension MessageService {
     }
 
     /// A page of the deliveries to a device of the app, and how many there are when `counting`;
-    /// 404 when it has no such device.
+    /// refused (not found) when it has no such device.
     func deliveries(appID: String, deviceID: String, state: DeliveryState?, page: SeqPage, counting: Bool) async throws -> (items: [DeliveryRecord], total: Int?) {
         guard let items = try await store.deliveries(appID: appID, deviceID: deviceID, state: state, page: page) else {
-            throw APIError.notFound("device")
+            throw Refusal.notFound("device")
         }
         guard counting else { return (items, nil) }
-        guard let total = try await store.deliveryCount(appID: appID, deviceID: deviceID, state: state) else { throw APIError.notFound("device") }
+        guard let total = try await store.deliveryCount(appID: appID, deviceID: deviceID, state: state) else { throw Refusal.notFound("device") }
         return (items, total)
     }
 
-    /// One delivery of the app; 404 when it has none with this ID.
+    /// One delivery of the app; refused (not found) when it has none with this ID.
     func delivery(appID: String, id: String) async throws -> DeliveryRecord {
-        guard let delivery = try await store.delivery(appID: appID, id: id) else { throw APIError.notFound("delivery") }
+        guard let delivery = try await store.delivery(appID: appID, id: id) else { throw Refusal.notFound("delivery") }
         return delivery
     }
 
@@ -85,50 +84,33 @@ extension MessageService {
     }
 
     private func stored(appID: String, id: String) async throws -> MessageRecord {
-        guard let message = try await store.message(appID: appID, id: id) else { throw APIError.notFound("message") }
+        guard let message = try await store.message(appID: appID, id: id) else { throw Refusal.notFound("message") }
         return message
     }
 
-    /// `written`: the deliveries the send wrote, by platform and state, when it wrote them all
-    /// (the counts then need no read).
-    func messageBody(
-        _ record: MessageRecord, counts includeCounts: Bool = true, written: [String: [String: Int]]? = nil
-    ) async throws -> MessagesAPI.MessageBody {
-        // A message whose stored content cannot be read (a damaged database) is still listed, with
-        // what is known of it and its failure, so that one bad row never breaks the app's list.
-        let content = record.content
-            ?? MessageContent(message: Message(body: "(this message's stored content could not be read)"), variants: nil)
-        let audience = record.audience ?? .devices([])
-        var counts: MessagesAPI.Counts?
-        if includeCounts {
-            var tally = MessagesAPI.Counts()
-            let rows = if let written {
-                written.flatMap { platform, states in states.map { (state: $0.key, platform: platform, count: $0.value) } }
-            } else {
-                try await store.deliveryCounts(messageSeq: record.seq)
-            }
-            for row in rows {
-                tally.total += row.count
-                tally.byState[row.state, default: 0] += row.count
-                tally.byPlatform[row.platform, default: [:]][row.state, default: 0] += row.count
-            }
-            if record.pacing != nil {
-                let waiting = try await store.waitingDeliveries(messageSeq: record.seq, now: clock.milliseconds())
-                tally.waiting = waiting.count
-                tally.lastDueAt = waiting.lastDueAt?.timestamp
-            }
-            if tally.byState["retrying", default: 0] > 0 {
-                let waiting = try await store.waitingForCredentials(messageSeq: record.seq)
-                if !waiting.isEmpty { tally.waitingForCredentials = waiting }
-            }
-            counts = tally
+    /// A message with its deliveries counted. `written`: the deliveries the send wrote, by
+    /// platform and state, when it wrote them all (the counts then need no read).
+    func report(_ record: MessageRecord, written: [String: [String: Int]]? = nil) async throws -> MessageReport {
+        var tally = MessageCounts()
+        let rows = if let written {
+            written.flatMap { platform, states in states.map { (state: $0.key, platform: platform, count: $0.value) } }
+        } else {
+            try await store.deliveryCounts(messageSeq: record.seq)
         }
-        return MessagesAPI.MessageBody(
-            id: record.id, state: record.state.rawValue, audience: audience, audienceSize: record.audienceSize, message: content.message,
-            variants: content.variants, sendAt: record.sendAt.timestamp, createdAt: record.createdAt.timestamp,
-            finishedAt: record.finishedAt?.timestamp, failureReason: record.failureReason,
-            localTime: record.pacing?.localTime, localDate: record.pacing?.localDate, fallbackTimeZone: record.pacing?.fallbackTimeZone,
-            ratePerMinute: record.pacing?.ratePerMinute, quietHours: record.pacing?.quietHours, timeZoneFallbacks: record.pacing?.timeZoneFallbacks,
-            counts: counts)
+        for row in rows {
+            tally.total += row.count
+            tally.byState[row.state, default: 0] += row.count
+            tally.byPlatform[row.platform, default: [:]][row.state, default: 0] += row.count
+        }
+        if record.pacing != nil {
+            let waiting = try await store.waitingDeliveries(messageSeq: record.seq, now: clock.milliseconds())
+            tally.waiting = waiting.count
+            tally.lastDueAt = waiting.lastDueAt
+        }
+        if tally.byState["retrying", default: 0] > 0 {
+            let waiting = try await store.waitingForCredentials(messageSeq: record.seq)
+            if !waiting.isEmpty { tally.waitingForCredentials = waiting }
+        }
+        return MessageReport(record: record, counts: tally)
     }
 }

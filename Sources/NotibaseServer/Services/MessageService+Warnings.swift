@@ -36,7 +36,7 @@ extension MessageService {
 
     /// The warnings that hold now for a stored message (`GET /v1/messages/{messageId}`): an empty
     /// audience, and the credentials of each platform it still has deliveries to send to.
-    func currentWarnings(_ record: MessageRecord, counts: MessagesAPI.Counts) async throws -> [Warning] {
+    func currentWarnings(_ record: MessageRecord, counts: MessageCounts) async throws -> [Warning] {
         if record.audienceSize == 0 { return [try await emptyAudience(record)] }
         guard credentialsRequired, Lifecycle.unfinished.contains(record.state), let app = try await store.app(record.appID) else { return [] }
         return try await credentialWarnings(app) { platform in

@@ -72,14 +72,16 @@ struct MessageService: Sendable {
     /// The most posts one transaction stores (each writes at most ``FanOut/atOnceAudience`` deliveries).
     static let postsPerCommit = 128
 
-    /// Sends what `body` asks for (parsed, validated and size-checked by the route), charged to
-    /// `appID`'s quota: stores it (or finds the one its idempotency key stored before), writes the
-    /// deliveries of a small audience due now itself, counts and signals what it wrote, and answers
+    /// Sends what `send` asks for (validated and size-checked by the route), charged to `appID`'s
+    /// quota: stores it (or finds the one its idempotency key stored before), writes the
+    /// deliveries of a small audience due now itself, counts and signals what it wrote, and reports
     /// the message as stored, with its counts and what stands between it and its audience.
-    func send(_ body: MessagesAPI.SendBody, appID: String, requestID: String) async throws -> MessagesAPI.MessageBody {
+    /// Throws ``IdempotencyKeyReused`` for a key stored by another request, and refuses a time
+    /// over 30 days away, pacing the app cannot give, the quota and the stored-bytes quota.
+    func send(_ send: NewSend, appID: String, requestID: String) async throws -> MessageReport {
         let now = clock.milliseconds()
         // Charged before the audience is counted: a refused message costs the database nothing.
-        let (created, replayed) = try await quota.charging(appID) { try await create(body, appID: appID, now: now) }
+        let (created, replayed) = try await quota.charging(appID) { try await create(send, appID: appID, now: now) }
         var stored = created.record
         var platforms = created.platforms
         if !replayed {
@@ -102,14 +104,13 @@ struct MessageService: Sendable {
             logger.info("message accepted", ["requestId": .string(requestID), "messageId": .string(stored.id), "audienceSize": .int(stored.audienceSize)])
         }
         // Counted as the transaction wrote them, when it wrote them: no read.
-        var answer = try await messageBody(stored, written: created.counts)
+        var report = try await self.report(stored, written: created.counts)
         if replayed {
-            answer.replayed = true
+            report.replayed = true
         } else {
-            answer.encodedContent = body.encodedContent
-            answer.warnings = try await sendWarnings(stored, app: created.app, platforms: platforms)
+            report.warnings = try await sendWarnings(stored, app: created.app, platforms: platforms)
         }
-        return answer
+        return report
     }
 
     /// The app `id`'s settings, cached by the authenticator until an app changes.
@@ -135,13 +136,13 @@ struct MessageService: Sendable {
     /// deliveries in one transaction (``PostingStore/createMessagesWithDeliveries(_:claim:)``), shared
     /// with the other posts that arrive with it (``posts``): the everyday one-device message costs
     /// the store a share of one write.
-    private func create(_ body: MessagesAPI.SendBody, appID: String, now: Int) async throws -> (Created, replayed: Bool) {
+    private func create(_ body: NewSend, appID: String, now: Int) async throws -> (Created, replayed: Bool) {
         var sendAt = max(now, body.sendAt.map { Int($0.timeIntervalSince1970 * 1000) } ?? now)
-        guard sendAt <= now + 30 * 86_400_000 else { throw APIError.invalid("sendAt", "must be within 30 days") }
+        guard sendAt <= now + 30 * 86_400_000 else { throw Refusal.invalid("sendAt", "must be within 30 days") }
         let app = try await self.app(appID)
-        var pacing = try MessagesAPI.pacing(body, app: app?.pacing ?? AppPacing(), now: now)
+        var pacing = try body.pacing(app: app?.pacing ?? AppPacing(), now: now)
         if let start = pacing?.fanOutStart(now: now), pacing?.localDate != nil {
-            guard start <= now + 30 * 86_400_000 else { throw APIError.invalid("localDate", "must be within 30 days") }
+            guard start <= now + 30 * 86_400_000 else { throw Refusal.invalid("localDate", "must be within 30 days") }
             sendAt = start
         }
         if pacing == nil, sendAt <= now, let listed = body.audience.listed, listed.count <= FanOut.atOnceAudience {
@@ -149,7 +150,7 @@ struct MessageService: Sendable {
             let post = PostedMessage(
                 message: message, idempotencyKey: body.idempotencyKey, window: 86_400_000, chooser: VariantChooser(body.content),
                 limit: FanOut.atOnceAudience, now: now)
-            let outcome = try await Self.storing(body) { try await posts.submit(post) }
+            let outcome = try await Self.storing { try await posts.submit(post) }
             let written = outcome.written != nil
             return (Created(
                 record: outcome.record, written: outcome.written, counts: written ? outcome.counts : nil, platforms: written ? outcome.platforms : nil, app: app),
@@ -169,13 +170,13 @@ struct MessageService: Sendable {
         }
         var message = try newMessage(body, appID: appID, sendAt: sendAt, audienceSize: audienceSize, now: now)
         message.pacing = pacing
-        let (record, replayed) = try await Self.storing(body) {
+        let (record, replayed) = try await Self.storing {
             try await store.createMessage(message, idempotencyKey: body.idempotencyKey, window: 86_400_000)
         }
         return (Created(record: record, app: app), replayed)
     }
 
-    private func newMessage(_ body: MessagesAPI.SendBody, appID: String, sendAt: Int, audienceSize: Int, now: Int) throws -> NewMessage {
+    private func newMessage(_ body: NewSend, appID: String, sendAt: Int, audienceSize: Int, now: Int) throws -> NewMessage {
         do {
             var message = NewMessage(
                 id: try Identifier.make(milliseconds: now), appID: appID, content: body.content, audience: body.audience, sendAt: sendAt,
@@ -185,26 +186,22 @@ struct MessageService: Sendable {
             if body.idempotencyKey != nil { message.requestDigest = try body.meaningDigest() }
             return message
         } catch let error as EncodingError {
-            throw MessagesAPI.unstorable(error)
+            throw NewSend.unstorable(error)
         }
     }
 
-    /// A store call that stores the message `body` asks for: the app's stored-bytes quota refusing
-    /// it is a 429 naming the limit (`--app-stored-bytes`), its idempotency key stored by another
-    /// request a 422 naming the key.
-    private static func storing<T>(_ body: MessagesAPI.SendBody, _ store: () async throws -> T) async throws -> T {
+    /// A store call that stores a message: the app's stored-bytes quota refusing it is refused as
+    /// too many, naming the limit (`--app-stored-bytes`). An idempotency key stored by another
+    /// request is thrown as the store threw it: the route names the key as it came.
+    private static func storing<T>(_ store: () async throws -> T) async throws -> T {
         do {
             return try await store()
-        } catch let reused as IdempotencyKeyReused {
-            throw MessagesAPI.idempotencyKeyReused(body.idempotencyKey ?? "", field: body.idempotencyKeyField, reused)
         } catch let full as StoredBytesExceeded {
-            var error = APIError(
-                status: 429, code: "quota_exceeded",
+            throw Refusal(
+                kind: .tooMany(limit: "storedBytes"), code: "quota_exceeded",
                 message: "this app's stored messages take \(full.used) bytes and this one \(full.message) more, over its limit of \(full.limit); "
                     + "finished messages are removed after the retention period, or ask the operator for a larger --app-stored-bytes",
                 field: nil)
-            error.limit = "storedBytes"
-            throw error
         }
     }
 }

@@ -49,6 +49,21 @@ struct ServiceBoundaryTests {
         }
     }
 
+    /// Services take and return domain types and throw domain errors (``Refusal``): no route's
+    /// type, no ``APIError`` and no HTTP status; nor does Auth/, which services call. The API maps
+    /// them (issue 45).
+    @Test func servicesAndAuthNameNoAPIType() throws {
+        let apiType = try Regex(#"\b(APIError|[A-Z][A-Za-z]*API\.|JSON\.response|status: *[1-5][0-9][0-9])"#)
+        let sources = try Self.sources("Services").map { ("Services/" + $0.name, $0.text) } + Self.sources("Auth").map { ("Auth/" + $0.name, $0.text) }
+        #expect(sources.count >= 15)
+        for (name, text) in sources {
+            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("///") }
+            for line in code where line.contains(apiType) {
+                #expect(Bool(false), "\(name) names the API: \(line.trimmingCharacters(in: .whitespaces)); throw a Refusal, take and return domain types")
+            }
+        }
+    }
+
     /// Production and the tests' harness run the same parts because only one function builds them.
     @Test func oneFunctionWiresANode() throws {
         let built = try Regex(#"(?:^|[^A-Za-z.])(APIContext|FanOut|DeliveryWorker|Handoff)\("#)

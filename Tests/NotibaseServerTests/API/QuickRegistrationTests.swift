@@ -113,6 +113,6 @@ struct QuickRegistrationTests {
         #expect(try quick(app.clientKey, #"{"platform":"ios","token":"\#(Self.token)","externalUserId":"\#(String(repeating: "u", count: DevicesAPI.quickBodyLimit))"}"#) == nil)
         // What it finds wrong it answers itself.
         #expect(throws: APIError.self) { try quick(app.clientKey, #"{"platform":"ios","token":"abc"}"#) }
-        #expect(throws: APIError.self) { try quick(Harness.adminKey, plain) }
+        #expect(throws: Refusal.self) { try quick(Harness.adminKey, plain) }
     }
 }

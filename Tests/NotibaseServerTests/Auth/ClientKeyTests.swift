@@ -205,7 +205,7 @@ struct KeysAndCredentialsTests {
         auth.invalidate()
         directory.gate.open()
         _ = try await inFlight.value  // it started before the rotation, and may pass
-        await #expect(throws: APIError.self) { try await auth.authenticate(request, allowed: [.server]) }
+        await #expect(throws: Refusal.self) { try await auth.authenticate(request, allowed: [.server]) }
         #expect(try auth.cachedCaller(request, allowed: [.server]) == nil)
     }
 

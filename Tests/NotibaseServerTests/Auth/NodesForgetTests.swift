@@ -42,6 +42,6 @@ struct NodesForgetTests {
         #expect(try await auth.authenticate(request, allowed: [.server]).appID == "app")
         #expect(try await first.replaceKey(appID: "app", kind: .server, hash: try APIKey.hash(try APIKey.generate(.server))))
         try await waitUntil { (try? auth.cachedCaller(request, allowed: [.server])) == nil }
-        await #expect(throws: APIError.self) { try await auth.authenticate(request, allowed: [.server]) }
+        await #expect(throws: Refusal.self) { try await auth.authenticate(request, allowed: [.server]) }
     }
 }
