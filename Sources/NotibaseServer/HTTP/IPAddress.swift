@@ -17,7 +17,14 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// An address from a socket address (IPv4 or IPv6); nil for any other family.
     init?(_ address: UnsafePointer<sockaddr>) {
-        switch Int32(address.pointee.sa_family) {
+        // The family read from its bytes: which C module declares `sockaddr` depends on the order
+        // modules load in, and a member seen through the other is refused (MemberImportVisibility).
+        #if canImport(Darwin)
+        let family = Int32(UnsafeRawPointer(address).load(fromByteOffset: 1, as: UInt8.self))
+        #else
+        let family = Int32(UnsafeRawPointer(address).loadUnaligned(as: UInt16.self))
+        #endif
+        switch family {
         case AF_INET:
             let v4 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self)
             self.init(ipv4: v4.sin_addr.s_addr)
