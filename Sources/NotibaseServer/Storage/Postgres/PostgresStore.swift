@@ -6,7 +6,7 @@ import Synchronization
 /// ``Storage`` guarantees as ``SQLiteStore``, with the database enforcing them between nodes
 /// (row locks, `FOR UPDATE SKIP LOCKED` claims, unique keys). SQL stays in this type and its
 /// extensions, one per resource.
-final class PostgresStore: Storage {
+final class PostgresStore: Storage, SQLReadStore {
     let pool: PostgresPool
     private let url: String
     /// The channel nodes announce work on: one per schema, so deployments sharing a database in
@@ -31,6 +31,14 @@ final class PostgresStore: Storage {
             try Self.makePartitions(connection, now: now)
             return "notibase." + (try connection.query("SELECT current_schema()").first { $0.text(0) } ?? "public")
         }
+    }
+
+    func reading<T: Sendable>(app: String?, bulk: Bool, _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await pool.withConnection(body)
+    }
+
+    func writing<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await pool.withConnection(body)
     }
 
     func close() async throws {
@@ -80,10 +88,6 @@ final class PostgresStore: Storage {
         }
     }
 
-    func queueDepth() async throws -> Int {
-        try await pool.withConnection { try $0.query("SELECT count(*) FROM deliveries WHERE due_at IS NOT NULL").first { $0.int(0) } ?? 0 }
-    }
-
     /// The rules no constraint states (PostgreSQL enforces every foreign key itself).
     func integrityProblems() async throws -> [String] {
         try await pool.withConnection { try Self.integrityProblems(of: $0) }
@@ -100,19 +104,6 @@ final class PostgresStore: Storage {
     }
 
     // MARK: Apps, keys, credentials
-
-    func createApp(id: String, name: String, serverKeyHash: [UInt8], clientKeyHash: [UInt8], requireIdentityVerification: Bool, now: Int) async throws -> AppRecord {
-        try await pool.withConnection {
-            try $0.run(
-                "INSERT INTO apps (id, name, server_key_hash, client_key_hash, created_at, require_identity_verification) VALUES ($1, $2, $3, $4, $5, $6)",
-                [.text(id), .text(name), .bytes(serverKeyHash), .bytes(clientKeyHash), .int(now), .int(requireIdentityVerification ? 1 : 0)])
-        }
-        return AppRecord(id: id, name: name, credentialsRevision: 0, createdAt: now, requireIdentityVerification: requireIdentityVerification)
-    }
-
-    func apps() async throws -> [AppRecord] {
-        try await pool.withConnection { try $0.query("SELECT \(Rows.appColumns) FROM apps ORDER BY created_at, id").map(Rows.app) }
-    }
 
     func app(_ id: String) async throws -> AppRecord? {
         try await pool.withConnection { try $0.query("SELECT \(Rows.appColumns) FROM apps WHERE id = $1", [.text(id)]).first(Rows.app) }
@@ -182,32 +173,6 @@ final class PostgresStore: Storage {
                 try self.announce(.apps, on: connection)
             }
             return deleted
-        }
-    }
-
-    func credentials(appID: String) async throws -> [CredentialRecord] {
-        try await pool.withConnection {
-            try $0.query("SELECT \(Rows.credentialColumns) FROM credentials WHERE app_id = $1 ORDER BY provider", [.text(appID)]).map(Rows.credential)
-        }
-    }
-
-    func recordCredentialHealth(appID: String, provider: String, revision: Int, _ health: CredentialHealth) async throws -> Bool {
-        try await pool.withConnection {
-            try $0.run(
-                """
-                UPDATE credentials SET health_state = $1, last_success_at = $2, last_failure_at = $3, last_failure_reason = $4
-                WHERE app_id = $5 AND provider = $6 AND EXISTS (SELECT 1 FROM apps WHERE id = $5 AND credentials_revision = $7)
-                """,
-                [.text(health.state.rawValue), .optionalInt(health.lastSuccessAt), .optionalInt(health.lastFailureAt), .optionalText(health.lastFailureReason),
-                 .text(appID), .text(provider), .int(revision)]) == 1
-        }
-    }
-
-    func recordCredentialTest(appID: String, provider: String, sealed: [UInt8], _ result: String) async throws -> Bool {
-        try await pool.withConnection {
-            try $0.run(
-                "UPDATE credentials SET test_result = $1 WHERE app_id = $2 AND provider = $3 AND sealed = $4",
-                [.text(result), .text(appID), .text(provider), .bytes(sealed)]) == 1
         }
     }
 }

@@ -4,8 +4,34 @@ import Synchronization
 /// The reads the API makes, written once for any connection to the database: a reader's
 /// (``SQLiteReaders``), for the API, or the writer's, inside a transaction of ``SQLiteStore``. Each
 /// resource's reads are in its store file, beside its writes.
-struct SQLiteReads {
+struct SQLiteReads: SQLExecutor {
     let connection: SQLiteConnection
+
+    var dialect: SQLDialect { .sqlite }
+
+    func rows<T>(_ sql: String, _ values: [SQLParameter], _ map: (SQLiteStatement) throws -> T) throws -> [T] {
+        try connection.query(sql, values.map(\.sqlite), map)
+    }
+
+    func first<T>(_ sql: String, _ values: [SQLParameter], _ map: (SQLiteStatement) throws -> T) throws -> T? {
+        try connection.first(sql, values.map(\.sqlite), map)
+    }
+
+    func write(_ sql: String, _ values: [SQLParameter]) throws -> Int {
+        try connection.run(sql, values.map(\.sqlite))
+    }
+}
+
+extension SQLParameter {
+    /// The value as SQLite binds it.
+    var sqlite: SQLValue {
+        switch self {
+        case .null: .null
+        case .int(let value): .int(value)
+        case .text(let value): .text(value)
+        case .bytes(let value): .blob(value)
+        }
+    }
 }
 
 /// Connections that only read, each on a thread of its own (``ConnectionLanes``), beside the
@@ -72,24 +98,17 @@ final class SQLiteReaders: Sendable {
 }
 
 /// What the ``Storage`` protocol reads, answered by a reader.
-extension SQLiteStore {
+extension SQLiteStore: SQLReadStore {
     /// The writer's connection, for reads inside its own transactions.
     var reads: SQLiteReads { SQLiteReads(connection: connection) }
 
-    nonisolated func app(_ id: String) async throws -> AppRecord? {
-        try await readers.read { try $0.app(id) }
+    nonisolated func reading<T: Sendable>(app: String?, bulk: Bool, _ body: @escaping @Sendable (SQLiteReads) throws -> T) async throws -> T {
+        try await bulk ? readers.bulkRead(app: app, body) : readers.read(app: app, body)
     }
 
-    nonisolated func device(appID: String, id: String) async throws -> DeviceRecord? {
-        try await readers.read(app: appID) { try $0.device(appID: appID, id: id) }
-    }
-
-    nonisolated func devices(appID: String, filter: DeviceFilter, page: SeqPage) async throws -> [DeviceRecord] {
-        try await readers.read(app: appID) { try $0.devices(appID: appID, filter: filter, page: page) }
-    }
-
-    nonisolated func deviceCount(appID: String, filter: DeviceFilter) async throws -> Int {
-        try await readers.bulkRead(app: appID) { try $0.deviceCount(appID: appID, filter: filter) }
+    /// On the writer, in its thread.
+    func writing<T: Sendable>(_ body: @escaping @Sendable (SQLiteReads) throws -> T) throws -> T {
+        try body(reads)
     }
 
     nonisolated func audienceSize(appID: String, _ audience: Audience) async throws -> Int {
@@ -108,59 +127,11 @@ extension SQLiteStore {
         try await readers.bulkRead(app: appID) { try $0.audienceByTimeZone(appID: appID, audience) }
     }
 
-    nonisolated func message(appID: String, id: String) async throws -> MessageRecord? {
-        try await readers.read(app: appID) { try $0.message(appID: appID, id: id) }
-    }
-
-    nonisolated func message(seq: Int) async throws -> MessageRecord? {
-        try await readers.read { try $0.message(seq: seq) }
-    }
-
-    nonisolated func messages(seqs: [Int]) async throws -> [MessageRecord] {
-        try await readers.read { try $0.messages(seqs: seqs) }
-    }
-
-    nonisolated func messages(appID: String, page: SeqPage) async throws -> [MessageRecord] {
-        try await readers.read(app: appID) { try $0.messages(appID: appID, page: page) }
-    }
-
-    nonisolated func messageCount(appID: String) async throws -> Int {
-        try await readers.bulkRead(app: appID) { try $0.messageCount(appID: appID) }
-    }
-
-    nonisolated func deliveryCounts(messageSeq: Int) async throws -> [(state: String, platform: String, count: Int)] {
-        try await readers.read { try $0.deliveryCounts(messageSeq: messageSeq) }
-    }
-
-    nonisolated func waitingDeliveries(messageSeq: Int, now: Int) async throws -> (count: Int, lastDueAt: Int?) {
-        try await readers.read { try $0.waitingDeliveries(messageSeq: messageSeq, now: now) }
-    }
-
     nonisolated func funnel(messageSeq: Int, counting: some FunnelCounting) async throws -> Funnel {
         try await readers.read { try $0.funnel(messageSeq: messageSeq, counting: counting) }
     }
 
     nonisolated func waitingForCredentials(messageSeq: Int) async throws -> [CredentialWait] {
         try await readers.read { try $0.waitingForCredentials(messageSeq: messageSeq) }
-    }
-
-    nonisolated func deliveries(messageSeq: Int, state: DeliveryState?, page: SeqPage) async throws -> [DeliveryRecord] {
-        try await readers.read { try $0.deliveries(messageSeq: messageSeq, state: state, page: page) }
-    }
-
-    nonisolated func deliveries(appID: String, deviceID: String, state: DeliveryState?, page: SeqPage) async throws -> [DeliveryRecord]? {
-        try await readers.read(app: appID) { try $0.deliveries(appID: appID, deviceID: deviceID, state: state, page: page) }
-    }
-
-    nonisolated func deliveryCount(appID: String, deviceID: String, state: DeliveryState?) async throws -> Int? {
-        try await readers.read(app: appID) { try $0.deliveryCount(appID: appID, deviceID: deviceID, state: state) }
-    }
-
-    nonisolated func delivery(appID: String, id: String) async throws -> DeliveryRecord? {
-        try await readers.read(app: appID) { try $0.delivery(appID: appID, id: id) }
-    }
-
-    nonisolated func queueDepth() async throws -> Int {
-        try await readers.read { try $0.queueDepth() }
     }
 }

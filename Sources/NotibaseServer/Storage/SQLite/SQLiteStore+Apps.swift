@@ -1,16 +1,4 @@
 extension SQLiteStore {
-
-    func createApp(id: String, name: String, serverKeyHash: [UInt8], clientKeyHash: [UInt8], requireIdentityVerification: Bool, now: Int) throws -> AppRecord {
-        try connection.run(
-            "INSERT INTO apps (id, name, server_key_hash, client_key_hash, created_at, require_identity_verification) VALUES (?, ?, ?, ?, ?, ?)",
-            [.text(id), .text(name), .blob(serverKeyHash), .blob(clientKeyHash), .int(now), .int(requireIdentityVerification ? 1 : 0)])
-        return AppRecord(id: id, name: name, credentialsRevision: 0, createdAt: now, requireIdentityVerification: requireIdentityVerification)
-    }
-
-    func apps() throws -> [AppRecord] {
-        try connection.query("SELECT \(Rows.appColumns) FROM apps ORDER BY created_at, id", [], Rows.app)
-    }
-
     /// Changes an app's settings; nil leaves one as it is. Returns the app afterwards.
     func updateApp(_ id: String, name: String?, requireIdentityVerification: Bool?, pacing: AppPacing?) throws -> AppRecord? {
         try connection.transaction {
@@ -70,32 +58,5 @@ extension SQLiteStore {
             if deleted { try connection.run("UPDATE apps SET credentials_revision = credentials_revision + 1 WHERE id = ?", [.text(appID)]) }
             return deleted
         }
-    }
-
-    func credentials(appID: String) throws -> [CredentialRecord] {
-        try connection.query("SELECT \(Rows.credentialColumns) FROM credentials WHERE app_id = ? ORDER BY provider", [.text(appID)], Rows.credential)
-    }
-
-    func recordCredentialHealth(appID: String, provider: String, revision: Int, _ health: CredentialHealth) throws -> Bool {
-        try connection.run(
-            """
-            UPDATE credentials SET health_state = ?, last_success_at = ?, last_failure_at = ?, last_failure_reason = ?
-            WHERE app_id = ? AND provider = ? AND EXISTS (SELECT 1 FROM apps WHERE id = ? AND credentials_revision = ?)
-            """,
-            [.text(health.state.rawValue), .optionalInt(health.lastSuccessAt), .optionalInt(health.lastFailureAt), .optionalText(health.lastFailureReason),
-             .text(appID), .text(provider), .text(appID), .int(revision)]) == 1
-    }
-
-    func recordCredentialTest(appID: String, provider: String, sealed: [UInt8], _ result: String) throws -> Bool {
-        try connection.run(
-            "UPDATE credentials SET test_result = ? WHERE app_id = ? AND provider = ? AND sealed = ?",
-            [.text(result), .text(appID), .text(provider), .blob(sealed)]) == 1
-    }
-}
-
-/// An app, read on a reader's connection (or the writer's, inside its transactions: ``SQLiteReads``).
-extension SQLiteReads {
-    func app(_ id: String) throws -> AppRecord? {
-        try connection.first("SELECT \(Rows.appColumns) FROM apps WHERE id = ?", [.text(id)], Rows.app)
     }
 }

@@ -1,26 +1,6 @@
 import NotibaseCore
 
 extension SQLiteStore {
-
-    /// Marks a message that cannot be fanned out or sent `failed` with `reason`; returns whether
-    /// it did (its deliveries are ended in batches afterwards).
-    func markFailed(seq: Int, reason: String, now: Int) throws -> Bool {
-        try connection.run(
-            "UPDATE messages SET state = 'failed', failure_reason = ?, finished_at = ? WHERE seq = ? AND state IN (\(Lifecycle.unfinishedSQL))",
-            [.text(reason), .int(now), .int(seq)]) == 1
-    }
-
-    /// Cancelled or failed messages with a delivery among the `window` earliest due by `now`.
-    func abandonedMessages(now: Int, window: Int) throws -> [Int] {
-        try connection.query(
-            """
-            SELECT DISTINCT message_seq FROM (SELECT message_seq FROM deliveries WHERE due_at <= ? ORDER BY due_at LIMIT ?) AS due
-            WHERE (SELECT state FROM messages WHERE seq = due.message_seq) IN (\(Lifecycle.finishedSQL))
-            """, [.int(now), .int(window)]) { $0.int(0) }
-    }
-}
-
-extension SQLiteStore {
     /// Nothing to prepare: the history is one table of each kind.
     func prepareHistory(now: Int) {}
 
@@ -88,44 +68,5 @@ extension SQLiteReads {
             "SELECT devices.time_zone FROM \(source.from) WHERE devices.app_id = ? AND devices.active = 1 AND \(source.condition)",
             source.fromValues + [.text(appID)] + source.values) { row in row.withText(0) { tally.add($0) } }
         return tally.counts
-    }
-
-    /// How many of a message's deliveries wait for a later moment (never tried, due after `now`),
-    /// and when the last of them is due.
-    func waitingDeliveries(messageSeq: Int, now: Int) throws -> (count: Int, lastDueAt: Int?) {
-        try connection.first(
-            "SELECT count(*), max(due_at) FROM deliveries WHERE message_seq = ? AND state = 'queued' AND attempts = 0 AND due_at > ?",
-            [.int(messageSeq), .int(now)]) { ($0.int(0), $0.optionalInt(1)) } ?? (0, nil)
-    }
-
-    func message(appID: String, id: String) throws -> MessageRecord? {
-        try connection.first("SELECT \(Rows.messageColumns) FROM messages WHERE id = ? AND app_id = ?", [.text(id), .text(appID)], Rows.message)
-    }
-
-    func message(seq: Int) throws -> MessageRecord? {
-        try connection.first("SELECT \(Rows.messageColumns) FROM messages WHERE seq = ?", [.int(seq)], Rows.message)
-    }
-
-    func messages(seqs: [Int]) throws -> [MessageRecord] {
-        try connection.query(
-            "SELECT \(Rows.messageColumns) FROM messages WHERE seq IN (SELECT value FROM json_each(?))", [.text(JSON.text(seqs))], Rows.message)
-    }
-
-    /// A page of the app's messages, through `messages_app (app_id, seq)` in either order.
-    func messages(appID: String, page: SeqPage) throws -> [MessageRecord] {
-        try connection.query(
-            "SELECT \(Rows.messageColumns) FROM messages WHERE app_id = ? AND seq \(page.comparison) ? \(page.orderBy("seq")) LIMIT ?",
-            [.text(appID), .int(page.bound), .int(page.limit)], Rows.message)
-    }
-
-    func messageCount(appID: String) throws -> Int {
-        try connection.first("SELECT count(*) FROM messages WHERE app_id = ?", [.text(appID)]) { $0.int(0) } ?? 0
-    }
-
-    /// Delivery counts of a message by state and platform.
-    func deliveryCounts(messageSeq: Int) throws -> [(state: String, platform: String, count: Int)] {
-        try connection.query(
-            "SELECT state, platform, count(*) FROM deliveries WHERE message_seq = ? GROUP BY state, platform",
-            [.int(messageSeq)]) { (state: $0.text(0), platform: $0.text(1), count: $0.int(2)) }
     }
 }

@@ -74,11 +74,3 @@ actor SQLiteStore: Storage {
     }
 
 }
-
-/// The queue's depth, read on a reader's connection (or the writer's, inside its transactions: ``SQLiteReads``).
-extension SQLiteReads {
-    /// Deliveries not yet in a final state.
-    func queueDepth() throws -> Int {
-        try connection.first("SELECT count(*) FROM deliveries WHERE due_at IS NOT NULL") { $0.int(0) } ?? 0
-    }
-}
