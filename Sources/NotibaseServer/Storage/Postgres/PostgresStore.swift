@@ -70,24 +70,6 @@ final class PostgresStore: Storage, SQLReadStore {
         try connection.run("SELECT pg_notify($1, $2)", [.text(channel), .text(work.rawValue)])
     }
 
-    // MARK: Settings
-
-    func setting(_ name: String) async throws -> [UInt8]? {
-        try await pool.withConnection { try $0.query("SELECT value FROM settings WHERE name = $1", [.text(name)]).first { $0.blob(0) } }
-    }
-
-    func insertSettingIfAbsent(_ name: String, _ value: [UInt8]) async throws -> Bool {
-        try await pool.withConnection {
-            try $0.run("INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", [.text(name), .bytes(value)]) == 1
-        }
-    }
-
-    func replaceSetting(_ name: String, _ value: [UInt8]) async throws {
-        try await pool.withConnection {
-            try $0.run("INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value", [.text(name), .bytes(value)])
-        }
-    }
-
     /// The rules no constraint states (PostgreSQL enforces every foreign key itself).
     func integrityProblems() async throws -> [String] {
         try await pool.withConnection { try Self.integrityProblems(of: $0) }

@@ -126,12 +126,4 @@ extension SQLiteStore: SQLReadStore {
     nonisolated func audienceByTimeZone(appID: String, _ audience: Audience) async throws -> [String?: Int] {
         try await readers.bulkRead(app: appID) { try $0.audienceByTimeZone(appID: appID, audience) }
     }
-
-    nonisolated func funnel(messageSeq: Int, counting: some FunnelCounting) async throws -> Funnel {
-        try await readers.read { try $0.funnel(messageSeq: messageSeq, counting: counting) }
-    }
-
-    nonisolated func waitingForCredentials(messageSeq: Int) async throws -> [CredentialWait] {
-        try await readers.read { try $0.waitingForCredentials(messageSeq: messageSeq) }
-    }
 }

@@ -40,21 +40,6 @@ actor SQLiteStore: Storage {
         checkpointer = checkpointLogger.map { Checkpointer(path: path, logger: $0) }
     }
 
-    // MARK: Settings
-
-    func setting(_ name: String) throws -> [UInt8]? {
-        try connection.first("SELECT value FROM settings WHERE name = ?", [.text(name)]) { $0.blob(0) }
-    }
-
-    /// Stores `value` under `name` unless it is already set; returns whether it was stored.
-    func insertSettingIfAbsent(_ name: String, _ value: [UInt8]) throws -> Bool {
-        try connection.run("INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)", [.text(name), .blob(value)]) == 1
-    }
-
-    func replaceSetting(_ name: String, _ value: [UInt8]) throws {
-        try connection.run("INSERT OR REPLACE INTO settings (name, value) VALUES (?, ?)", [.text(name), .blob(value)])
-    }
-
     /// Every request, claim and record waits for the batch in progress: with 250 ms, a one-device
     /// message took about a second to go out during a million-device fan-out; with 60 ms, a third
     /// of that, at the same fan-out speed (docs/benchmarks/2026-12-07-lab-notes.md).
