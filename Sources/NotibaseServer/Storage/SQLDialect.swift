@@ -35,4 +35,21 @@ enum SQLDialect: Sendable {
         case .postgres: "starts_with(token, \(mark))"
         }
     }
+
+    /// What ends a `SELECT` whose rows stay locked until the commit: PostgreSQL's `FOR UPDATE`;
+    /// nothing in SQLite, whose one writer runs its transactions one after the other.
+    var lockingRows: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE"
+        }
+    }
+
+    /// The larger of two values: SQLite's `max` of several arguments is PostgreSQL's `greatest`.
+    func greatest(_ first: String, _ second: String) -> String {
+        switch self {
+        case .sqlite: "max(\(first), \(second))"
+        case .postgres: "greatest(\(first), \(second))"
+        }
+    }
 }

@@ -2,7 +2,7 @@ import NotibaseCore
 
 /// The statements of the rules written once (``SQLStore``), in PostgreSQL's dialect, on one
 /// connection inside its transaction.
-final class PostgresStatements: PostingStatements, EndingStatements, ForgettingStatements {
+final class PostgresStatements: PostingStatements, EndingStatements, ForgettingStatements, SQLStatements {
     private let store: PostgresStore
     private let connection: PostgresConnection
     /// The devices ``audienceSize(of:reading:)`` read, kept for the post's deliveries: one
@@ -10,6 +10,8 @@ final class PostgresStatements: PostingStatements, EndingStatements, ForgettingS
     private var targets: [FanOutTarget]?
     /// When the latest deliveries written were stamped (their week gets its statistics after the commit).
     private(set) var stamped: Int?
+
+    var executor: PostgresConnection { connection }
 
     init(store: PostgresStore, connection: PostgresConnection) {
         self.store = store
@@ -31,14 +33,6 @@ final class PostgresStatements: PostingStatements, EndingStatements, ForgettingS
             .first { StoredIdempotencyKey(messageID: $0.text(0), createdAt: $0.int(1), digest: $0.optionalText(2)) }
     }
 
-    func message(appID: String, id: String) throws -> MessageRecord? {
-        try connection.query("SELECT \(Rows.messageColumns) FROM messages WHERE id = $1 AND app_id = $2", [.text(id), .text(appID)]).first(Rows.message)
-    }
-
-    func storedBytes(appID: String) throws -> Int {
-        try connection.query("SELECT stored_bytes FROM apps WHERE id = $1", [.text(appID)]).first { $0.int(0) } ?? 0
-    }
-
     func insert(_ message: NewMessage, announced: Bool) throws -> Int {
         guard let seq = try connection.query(
             """
@@ -54,15 +48,6 @@ final class PostgresStatements: PostingStatements, EndingStatements, ForgettingS
         return seq
     }
 
-    func recordKey(_ key: String, for message: NewMessage) throws {
-        try connection.run(
-            """
-            INSERT INTO idempotency_keys (app_id, key, message_id, created_at, request_digest) VALUES ($1, $2, $3, $4, $5)
-            ON CONFLICT (app_id, key) DO UPDATE
-            SET message_id = excluded.message_id, created_at = excluded.created_at, request_digest = excluded.request_digest
-            """, [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt), .optionalText(message.requestDigest)])
-    }
-
     func writeDeliveries(_ post: PostedMessage, stored: MessageRecord, claim: FanOutClaim?) throws -> PostedMessage.Outcome {
         defer { targets = nil }
         let (batch, stamp, changed) = try store.writeFanOutBatch(
@@ -76,50 +61,7 @@ final class PostgresStatements: PostingStatements, EndingStatements, ForgettingS
         return PostedMessage.Outcome(record: after, replayed: false, written: batch.written, claimed: batch.claimed, counts: batch.counts)
     }
 
-    func addStoredBytes(appID: String, _ bytes: Int, ceiling: Int?) throws -> Bool {
-        try connection.run(
-            "UPDATE apps SET stored_bytes = stored_bytes + $1 WHERE id = $2 AND ($3::bigint IS NULL OR stored_bytes <= $3::bigint)",
-            [.int(bytes), .text(appID), .optionalInt(ceiling)]) == 1
-    }
-
     // MARK: Ending
-
-    /// The row stays locked until the commit.
-    func deviceSeq(appID: String, id: String) throws -> Int? {
-        try connection.query("SELECT seq FROM devices WHERE id = $1 AND app_id = $2 FOR UPDATE", [.text(id), .text(appID)]).first { $0.int(0) }
-    }
-
-    /// The foreign key detaches its other deliveries.
-    func deleteDevice(seq: Int) throws {
-        try connection.run("DELETE FROM devices WHERE seq = $1", [.int(seq)])
-    }
-
-    /// The row stays locked until the commit: a registration of the same token waits, then writes
-    /// over a device with no user.
-    func signOut(appID: String, platform: Platform, token: String, now: Int) throws -> Int? {
-        try connection.query(
-            "UPDATE devices SET external_user_id = NULL, updated_at = $1 WHERE app_id = $2 AND platform = $3 AND token = $4 RETURNING seq",
-            [.int(now), .text(appID), .text(platform.rawValue), .text(token)]).first { $0.int(0) }
-    }
-
-    /// The row stays locked until the commit: a fan-out batch in progress is waited for; the next
-    /// one finds the message cancelled and writes nothing.
-    func lockedMessage(appID: String, id: String) throws -> MessageRecord? {
-        try connection.query("SELECT \(Rows.messageColumns) FROM messages WHERE id = $1 AND app_id = $2 FOR UPDATE", [.text(id), .text(appID)]).first(Rows.message)
-    }
-
-    func message(seq: Int) throws -> MessageRecord? {
-        try connection.query("SELECT \(Rows.messageColumns) FROM messages WHERE seq = $1", [.int(seq)]).first(Rows.message)
-    }
-
-    func cancel(seq: Int, now: Int) throws {
-        try connection.run("UPDATE messages SET state = 'cancelled', finished_at = $1 WHERE seq = $2", [.int(now), .int(seq)])
-    }
-
-    func ending(ofMessage seq: Int) throws -> Ending.Outcome? {
-        try connection.query("SELECT state, failure_reason FROM messages WHERE seq = $1", [.int(seq)])
-            .first { Ending.Outcome(state: $0.text(0), reason: $0.optionalText(1)) } ?? nil
-    }
 
     /// One statement with the events. A message's batch checks each delivery's state again, so
     /// one another transaction ended meanwhile is left out.
@@ -149,12 +91,6 @@ final class PostgresStatements: PostingStatements, EndingStatements, ForgettingS
 
     // MARK: Forgetting
 
-    func lastMessageSeq(appID: String, afterSeq: Int, limit: Int) throws -> Int? {
-        try connection.query(
-            "SELECT max(seq) FROM (SELECT seq FROM messages WHERE app_id = $1 AND seq > $2 ORDER BY seq LIMIT $3) AS looked_at",
-            [.text(appID), .int(afterSeq), .int(limit)]).first { $0.isNull(0) ? nil : $0.int(0) } ?? nil
-    }
-
     func userAudiences(appID: String, after afterSeq: Int, upTo lastSeq: Int, containing needle: String) throws -> [(seq: Int, audience: String)] {
         try connection.query(
             """
@@ -165,13 +101,6 @@ final class PostgresStatements: PostingStatements, EndingStatements, ForgettingS
         ).map { (seq: $0.int(0), audience: $0.text(1)) }
     }
 
-    func rewriteAudience(seq: Int, _ audience: String) throws {
-        try connection.run("UPDATE messages SET audience = $1 WHERE seq = $2", [.text(audience), .int(seq)])
-    }
-
-    func giveBack(storedBytes bytes: Int, appID: String) throws {
-        try connection.run("UPDATE apps SET stored_bytes = greatest(0, stored_bytes - $1) WHERE id = $2", [.int(bytes), .text(appID)])
-    }
 }
 
 extension PostgresStore: SQLStore {

@@ -2,17 +2,17 @@ import NotibaseCore
 
 /// The statements of the rules written once (``SQLStore``), in SQLite's dialect, on the writer's
 /// connection inside its transaction.
-struct SQLiteStatements: PostingStatements, EndingStatements, ForgettingStatements {
+struct SQLiteStatements: PostingStatements, EndingStatements, ForgettingStatements, SQLStatements {
     let connection: SQLiteConnection
     /// The store's fan-out batch, for a message this transaction stored.
     let writeBatch: (PostedMessage, MessageRecord, FanOutClaim?) throws -> FanOutBatch
 
-    private var reads: SQLiteReads { SQLiteReads(connection: connection) }
+    var executor: SQLiteReads { SQLiteReads(connection: connection) }
 
     // MARK: Posting
 
     func audienceSize(of message: NewMessage, reading: Int) throws -> Int {
-        try reads.audienceSize(appID: message.appID, message.audience)
+        try executor.audienceSize(appID: message.appID, message.audience)
     }
 
     /// No lock needed: the one writer's transactions run one after the other.
@@ -20,12 +20,6 @@ struct SQLiteStatements: PostingStatements, EndingStatements, ForgettingStatemen
         try connection.first("SELECT message_id, created_at, request_digest FROM idempotency_keys WHERE app_id = ? AND key = ?", [.text(appID), .text(key)]) {
             StoredIdempotencyKey(messageID: $0.text(0), createdAt: $0.int(1), digest: $0.optionalText(2))
         }
-    }
-
-    func message(appID: String, id: String) throws -> MessageRecord? { try reads.message(appID: appID, id: id) }
-
-    func storedBytes(appID: String) throws -> Int {
-        try connection.first("SELECT stored_bytes FROM apps WHERE id = ?", [.text(appID)]) { $0.int(0) } ?? 0
     }
 
     func insert(_ message: NewMessage, announced: Bool) throws -> Int {
@@ -36,12 +30,6 @@ struct SQLiteStatements: PostingStatements, EndingStatements, ForgettingStatemen
             """,
             [.text(message.id), .text(message.appID), .text(message.storedContent), .text(message.storedAudience), .text(MessageState.scheduled.rawValue),
              .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt), .optionalText(try message.pacing.map(StoredJSON.encode))]) { $0.int(0) } ?? 0
-    }
-
-    func recordKey(_ key: String, for message: NewMessage) throws {
-        try connection.run(
-            "INSERT OR REPLACE INTO idempotency_keys (app_id, key, message_id, created_at, request_digest) VALUES (?, ?, ?, ?, ?)",
-            [.text(message.appID), .text(key), .text(message.id), .int(message.createdAt), .optionalText(message.requestDigest)])
     }
 
     func writeDeliveries(_ post: PostedMessage, stored: MessageRecord, claim: FanOutClaim?) throws -> PostedMessage.Outcome {
@@ -56,42 +44,7 @@ struct SQLiteStatements: PostingStatements, EndingStatements, ForgettingStatemen
         return PostedMessage.Outcome(record: after, replayed: false, written: batch.written, claimed: batch.claimed, counts: batch.counts)
     }
 
-    func addStoredBytes(appID: String, _ bytes: Int, ceiling: Int?) throws -> Bool {
-        try connection.run(
-            "UPDATE apps SET stored_bytes = stored_bytes + ? WHERE id = ? AND (? IS NULL OR stored_bytes <= ?)",
-            [.int(bytes), .text(appID), .optionalInt(ceiling), .optionalInt(ceiling)]) == 1
-    }
-
     // MARK: Ending
-
-    func deviceSeq(appID: String, id: String) throws -> Int? {
-        try connection.first("SELECT seq FROM devices WHERE id = ? AND app_id = ?", [.text(id), .text(appID)]) { $0.int(0) }
-    }
-
-    /// Its deliveries stay in their messages' logs, detached from it (the foreign key sets their
-    /// device to null).
-    func deleteDevice(seq: Int) throws {
-        try connection.run("DELETE FROM devices WHERE seq = ?", [.int(seq)])
-    }
-
-    func signOut(appID: String, platform: Platform, token: String, now: Int) throws -> Int? {
-        try connection.first(
-            "UPDATE devices SET external_user_id = NULL, updated_at = ? WHERE app_id = ? AND platform = ? AND token = ? RETURNING seq",
-            [.int(now), .text(appID), .text(platform.rawValue), .text(token)]) { $0.int(0) }
-    }
-
-    /// No lock needed: the one writer's transactions run one after the other.
-    func lockedMessage(appID: String, id: String) throws -> MessageRecord? { try reads.message(appID: appID, id: id) }
-
-    func message(seq: Int) throws -> MessageRecord? { try reads.message(seq: seq) }
-
-    func cancel(seq: Int, now: Int) throws {
-        try connection.run("UPDATE messages SET state = 'cancelled', finished_at = ? WHERE seq = ?", [.int(now), .int(seq)])
-    }
-
-    func ending(ofMessage seq: Int) throws -> Ending.Outcome? {
-        try connection.first("SELECT state, failure_reason FROM messages WHERE seq = ?", [.int(seq)]) { Ending.Outcome(state: $0.text(0), reason: $0.optionalText(1)) } ?? nil
-    }
 
     func end(_ end: PendingEnd) throws -> [EndedDelivery] {
         let pending = "state IN (\(Lifecycle.pendingSQL))"
@@ -119,12 +72,6 @@ struct SQLiteStatements: PostingStatements, EndingStatements, ForgettingStatemen
 
     // MARK: Forgetting
 
-    func lastMessageSeq(appID: String, afterSeq: Int, limit: Int) throws -> Int? {
-        try connection.first(
-            "SELECT max(seq) FROM (SELECT seq FROM messages WHERE app_id = ? AND seq > ? ORDER BY seq LIMIT ?)",
-            [.text(appID), .int(afterSeq), .int(limit)]) { $0.isNull(0) ? nil : $0.int(0) } ?? nil
-    }
-
     func userAudiences(appID: String, after afterSeq: Int, upTo lastSeq: Int, containing needle: String) throws -> [(seq: Int, audience: String)] {
         try connection.query(
             "SELECT seq, audience FROM messages WHERE app_id = ? AND seq > ? AND seq <= ? AND substr(audience, 1, ?) = ? AND instr(audience, ?) > 0",
@@ -133,13 +80,6 @@ struct SQLiteStatements: PostingStatements, EndingStatements, ForgettingStatemen
             }
     }
 
-    func rewriteAudience(seq: Int, _ audience: String) throws {
-        try connection.run("UPDATE messages SET audience = ? WHERE seq = ?", [.text(audience), .int(seq)])
-    }
-
-    func giveBack(storedBytes bytes: Int, appID: String) throws {
-        try connection.run("UPDATE apps SET stored_bytes = max(0, stored_bytes - ?) WHERE id = ?", [.int(bytes), .text(appID)])
-    }
 }
 
 extension SQLiteStore: SQLStore {
