@@ -17,6 +17,47 @@ extension SQLExecutor {
             [.text(id), .text(name), .bytes(serverKeyHash), .bytes(clientKeyHash), .int(now), .flag(requireIdentityVerification)])
     }
 
+    /// Changes an app's settings; nil leaves one as it is. Returns the app afterwards.
+    func updateApp(_ id: String, name: String?, requireIdentityVerification: Bool?, pacing: AppPacing?) throws -> AppRecord? {
+        try first(
+            """
+            UPDATE apps SET name = coalesce(\(p(1)), name),
+                require_identity_verification = coalesce(CAST(\(p(2)) AS INTEGER), require_identity_verification), pacing = coalesce(\(p(4)), pacing)
+            WHERE id = \(p(3)) RETURNING \(Rows.appColumns)
+            """,
+            [.optionalText(name), requireIdentityVerification.map(SQLParameter.flag) ?? .null, .text(id), .optionalText(try pacing.map(StoredJSON.encode))],
+            Rows.app)
+    }
+
+    /// Replaces one of an app's keys; the old one stops working at once.
+    func replaceKey(appID: String, kind: KeyKind, hash: [UInt8]) throws -> Bool {
+        let column = kind == .server ? "server_key_hash" : "client_key_hash"
+        return try write("UPDATE apps SET \(column) = \(p(1)) WHERE id = \(p(2))", [.bytes(hash), .text(appID)]) == 1
+    }
+
+    /// Stores a provider's sealed credentials (their health starts again) and counts a revision.
+    func putCredentials(appID: String, provider: String, sealed: [UInt8], summary: String, now: Int) throws {
+        _ = try write(
+            """
+            INSERT INTO credentials (app_id, provider, sealed, summary, updated_at) VALUES (\((1...5).map(p).joined(separator: ", ")))
+            ON CONFLICT (app_id, provider) DO UPDATE SET sealed = excluded.sealed, summary = excluded.summary, updated_at = excluded.updated_at,
+                \(CredentialHealth.resetSQL)
+            """,
+            [.text(appID), .text(provider), .bytes(sealed), .text(summary), .int(now)])
+        try countCredentialsRevision(appID: appID)
+    }
+
+    /// Removes a provider's credentials and counts a revision; whether there were any.
+    func deleteCredentials(appID: String, provider: String) throws -> Bool {
+        let deleted = try write("DELETE FROM credentials WHERE app_id = \(p(1)) AND provider = \(p(2))", [.text(appID), .text(provider)]) == 1
+        if deleted { try countCredentialsRevision(appID: appID) }
+        return deleted
+    }
+
+    private func countCredentialsRevision(appID: String) throws {
+        _ = try write("UPDATE apps SET credentials_revision = credentials_revision + 1 WHERE id = \(p(1))", [.text(appID)])
+    }
+
     func credentials(appID: String) throws -> [CredentialRecord] {
         try rows("SELECT \(Rows.credentialColumns) FROM credentials WHERE app_id = \(p(1)) ORDER BY provider", [.text(appID)], Rows.credential)
     }
@@ -49,6 +90,14 @@ extension AppsStore where Self: SQLReadStore {
         return AppRecord(id: id, name: name, credentialsRevision: 0, createdAt: now, requireIdentityVerification: requireIdentityVerification)
     }
 
+    func updateApp(_ id: String, name: String?, requireIdentityVerification: Bool?, pacing: AppPacing?) async throws -> AppRecord? {
+        try await changingApps { (try $0.updateApp(id, name: name, requireIdentityVerification: requireIdentityVerification, pacing: pacing), changed: true) }
+    }
+
+    func replaceKey(appID: String, kind: KeyKind, hash: [UInt8]) async throws -> Bool {
+        try await changingApps { (try $0.replaceKey(appID: appID, kind: kind, hash: hash), changed: true) }
+    }
+
     func apps() async throws -> [AppRecord] {
         try await reading { try $0.apps() }
     }
@@ -59,6 +108,20 @@ extension AppsStore where Self: SQLReadStore {
 }
 
 extension CredentialsStore where Self: SQLReadStore {
+    func putCredentials(appID: String, provider: String, sealed: [UInt8], summary: String, now: Int) async throws {
+        try await changingApps { executor in
+            try executor.putCredentials(appID: appID, provider: provider, sealed: sealed, summary: summary, now: now)
+            return ((), changed: true)
+        }
+    }
+
+    func deleteCredentials(appID: String, provider: String) async throws -> Bool {
+        try await changingApps { executor in
+            let deleted = try executor.deleteCredentials(appID: appID, provider: provider)
+            return (deleted, changed: deleted)
+        }
+    }
+
     func credentials(appID: String) async throws -> [CredentialRecord] {
         try await reading(app: appID) { try $0.credentials(appID: appID) }
     }

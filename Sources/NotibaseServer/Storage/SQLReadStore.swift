@@ -13,6 +13,11 @@ protocol SQLReadStore: Sendable {
     /// Runs `body`, one statement or reads beside the writes, on a connection that writes (each
     /// statement committed on its own).
     func writing<T: Sendable>(_ body: @escaping @Sendable (Executor) throws -> T) async throws -> T
+
+    /// Runs `body` in one transaction on a connection that writes; when `body` says it `changed`
+    /// an app (its settings, keys or credentials), the other nodes sharing the database are told
+    /// so at the commit (PostgreSQL's announcements; SQLite has no other node).
+    func changingApps<T: Sendable>(_ body: @escaping @Sendable (Executor) throws -> (T, changed: Bool)) async throws -> T
 }
 
 extension SQLReadStore {

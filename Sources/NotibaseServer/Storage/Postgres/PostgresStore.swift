@@ -41,6 +41,14 @@ final class PostgresStore: Storage, SQLReadStore {
         try await pool.withConnection(body)
     }
 
+    func changingApps<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> (T, changed: Bool)) async throws -> T {
+        try await pool.transaction { connection in
+            let (result, changed) = try body(connection)
+            if changed { try self.announce(.apps, on: connection) }
+            return result
+        }
+    }
+
     func close() async throws {
         listener.withLock { $0?.stop() }
     }
@@ -87,23 +95,6 @@ final class PostgresStore: Storage, SQLReadStore {
 
     // MARK: Apps, keys, credentials
 
-    func app(_ id: String) async throws -> AppRecord? {
-        try await pool.withConnection { try $0.query("SELECT \(Rows.appColumns) FROM apps WHERE id = $1", [.text(id)]).first(Rows.app) }
-    }
-
-    func updateApp(_ id: String, name: String?, requireIdentityVerification: Bool?, pacing: AppPacing?) async throws -> AppRecord? {
-        let storedPacing = try pacing.map(StoredJSON.encode)
-        return try await pool.transaction { connection in
-            try self.announce(.apps, on: connection)
-            return try connection.query(
-                """
-                UPDATE apps SET name = coalesce($1, name), require_identity_verification = coalesce($2::integer, require_identity_verification),
-                    pacing = coalesce($4, pacing)
-                WHERE id = $3 RETURNING \(Rows.appColumns)
-                """, [.optionalText(name), requireIdentityVerification.map { .int($0 ? 1 : 0) } ?? .null, .text(id), .optionalText(storedPacing)]).first(Rows.app)
-        }
-    }
-
     /// Deletes an app and everything it owns in one statement: the foreign keys cascade.
     func deleteApp(_ id: String) async throws -> Bool {
         try await pool.transaction { connection in
@@ -115,14 +106,6 @@ final class PostgresStore: Storage, SQLReadStore {
         }
     }
 
-    func replaceKey(appID: String, kind: KeyKind, hash: [UInt8]) async throws -> Bool {
-        let column = kind == .server ? "server_key_hash" : "client_key_hash"
-        return try await pool.transaction { connection in
-            try self.announce(.apps, on: connection)
-            return try connection.run("UPDATE apps SET \(column) = $1 WHERE id = $2", [.bytes(hash), .text(appID)]) == 1
-        }
-    }
-
     func keyOwner(hash: [UInt8]) async throws -> KeyOwner? {
         try await pool.withConnection { connection in
             try connection.query(
@@ -131,30 +114,6 @@ final class PostgresStore: Storage, SQLReadStore {
                 """, [.bytes(hash)]).first { row in
                 KeyOwner(appID: row.text(0), kind: row.text(2) == "t" ? .server : .client, requiresIdentityVerification: row.int(1) == 1)
             }
-        }
-    }
-
-    func putCredentials(appID: String, provider: String, sealed: [UInt8], summary: String, now: Int) async throws {
-        try await pool.transaction { connection in
-            try connection.run(
-                """
-                INSERT INTO credentials (app_id, provider, sealed, summary, updated_at) VALUES ($1, $2, $3, $4, $5)
-                ON CONFLICT (app_id, provider) DO UPDATE SET sealed = excluded.sealed, summary = excluded.summary, updated_at = excluded.updated_at,
-                    \(CredentialHealth.resetSQL)
-                """, [.text(appID), .text(provider), .bytes(sealed), .text(summary), .int(now)])
-            try connection.run("UPDATE apps SET credentials_revision = credentials_revision + 1 WHERE id = $1", [.text(appID)])
-            try self.announce(.apps, on: connection)
-        }
-    }
-
-    func deleteCredentials(appID: String, provider: String) async throws -> Bool {
-        try await pool.transaction { connection in
-            let deleted = try connection.run("DELETE FROM credentials WHERE app_id = $1 AND provider = $2", [.text(appID), .text(provider)]) == 1
-            if deleted {
-                try connection.run("UPDATE apps SET credentials_revision = credentials_revision + 1 WHERE id = $1", [.text(appID)])
-                try self.announce(.apps, on: connection)
-            }
-            return deleted
         }
     }
 }

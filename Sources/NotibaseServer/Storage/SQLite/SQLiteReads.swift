@@ -111,6 +111,11 @@ extension SQLiteStore: SQLReadStore {
         try body(reads)
     }
 
+    /// One node: nothing to tell.
+    func changingApps<T: Sendable>(_ body: @escaping @Sendable (SQLiteReads) throws -> (T, changed: Bool)) throws -> T {
+        try connection.transaction { try body(reads).0 }
+    }
+
     nonisolated func audienceSize(appID: String, _ audience: Audience) async throws -> Int {
         try await readers.bulkRead(app: appID) { try $0.audienceSize(appID: appID, audience) }
     }
