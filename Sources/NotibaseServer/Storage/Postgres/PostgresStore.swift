@@ -4,8 +4,9 @@ import Synchronization
 
 /// The server's storage on PostgreSQL, for several identical nodes on one database: the same
 /// ``Storage`` guarantees as ``SQLiteStore``, with the database enforcing them between nodes
-/// (row locks, `FOR UPDATE SKIP LOCKED` claims, unique keys). SQL stays in this type and its
-/// extensions, one per resource.
+/// (row locks, `FOR UPDATE SKIP LOCKED` claims, unique keys). PostgreSQL's own SQL stays in this
+/// type and its extensions, one per resource, beside the statements both backends share
+/// (``SQLReadStore``, ``SQLStore``).
 final class PostgresStore: Storage, SQLReadStore {
     let pool: PostgresPool
     private let url: String

@@ -1,9 +1,9 @@
 import NotibaseCore
 import Synchronization
 
-/// The reads the API makes, written once for any connection to the database: a reader's
-/// (``SQLiteReaders``), for the API, or the writer's, inside a transaction of ``SQLiteStore``. Each
-/// resource's reads are in its store file, beside its writes.
+/// A connection to the database as the statements written once for both backends use it
+/// (``SQLExecutor``): a reader's (``SQLiteReaders``), for the API, or the writer's, inside a
+/// transaction of ``SQLiteStore``. SQLite's own reads (an audience) are in their store files.
 struct SQLiteReads: SQLExecutor {
     let connection: SQLiteConnection
 

@@ -4,8 +4,9 @@ import Synchronization
 /// The server's storage on one embedded SQLite database (WAL): apps, devices, messages, the
 /// delivery queue and its history.
 ///
-/// An actor: its connection never leaves it. SQL stays in this type and its extensions, one per
-/// resource; the rest of the server sees only the ``Storage`` protocol.
+/// An actor: its connection never leaves it. SQLite's own SQL stays in this type and its
+/// extensions, one per resource, beside the statements both backends share (``SQLReadStore``,
+/// ``SQLStore``); the rest of the server sees only the ``Storage`` protocol.
 actor SQLiteStore: Storage {
     let connection: SQLiteConnection
     /// The API's reads, on connections of their own (``SQLiteReaders``).
