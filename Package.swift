@@ -1,14 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Test targets: one per module and pass of script/test. A target named `<Module>Tests` runs in
+// The server is in layer targets (below, "Server, in layers"; docs/architecture.md draws them and
+// decision 0047 says why). Test targets: one per module and pass of script/test. A target named `<Module>Tests` runs in
 // the main pass (and, for NotibaseServerTests, again on PostgreSQL); `<Module><Pass>Tests` runs in
 // that pass alone (decision 0035). Helpers the targets of a module share are in a plain target,
 // `<Module>TestSupport` under Tests/, which they import with `@testable`.
 let simulator: Target.Dependency = .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux]))
 let shim: Target.Dependency = .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux]))
 let serverTestDependencies: [Target.Dependency] = [
-    "NotibaseServer", "NotibaseCore", "NotibaseSenders", "NotibaseTestSupport", "NotibaseServerTestSupport", simulator,
+    "NotibaseServer", "NotibaseDomain", "NotibaseStore", "NotibaseSQLite", "NotibasePostgres", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks", "NotibaseServices",
+    "NotibaseCore", "NotibaseSenders", "NotibaseTestSupport", "NotibaseServerTestSupport", simulator,
 ]
 let extensionTestDependencies: [Target.Dependency] = [
     "NotibaseExtension", "NotibaseCore", "NotibaseTestSupport", "NotibaseExtensionTestSupport", shim,
@@ -54,15 +56,41 @@ let package = Package(
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
-        // MARK: Server (HTTP API, storage, delivery queue)
+        // MARK: Server, in layers (docs/architecture.md draws the graph). A dependency not listed
+        // here is a compile error: a store cannot name an API type, nor the HTTP server a store.
+        //   NotibaseDomain    records, pure decisions (plans, schedules, retries), JSON, the log
+        //   NotibaseStore     the store's roles and what both backends share above their SQL
+        //   NotibaseSQLite, NotibasePostgres      the backends: SQL, rows, connections
+        //   NotibaseHTTP      the HTTP server over libmicrohttpd: connections, limits, the router
+        //   NotibaseOutbound  HTTP requests out (libcurl's multi interface): webhooks, web push next
+        //   NotibaseWebhooks  the webhook dispatcher, its address policy and its transport
+        //   NotibaseServices  the services (what a request does), keys and limits, the delivery loops
+        //   NotibaseServer    the API (HTTP in and out of the services), the console and the wiring
+        .target(name: "NotibaseDomain", dependencies: ["NotibaseCore", "NotibaseSenders", "COpenSSL"]),
+        .target(name: "NotibaseStore", dependencies: ["NotibaseDomain", "NotibaseCore", "NotibaseSenders"]),
+        .target(name: "NotibaseSQLite", dependencies: ["NotibaseStore", "NotibaseDomain", "NotibaseCore", "NotibaseSenders", "CSQLite"]),
+        .target(name: "NotibasePostgres", dependencies: ["NotibaseStore", "NotibaseDomain", "NotibaseCore", "NotibaseSenders", "CPostgres"]),
+        .target(name: "NotibaseHTTP", dependencies: ["NotibaseDomain", "NotibaseCore", "CMicroHTTPD", "COpenSSL"]),
+        .target(name: "NotibaseOutbound", dependencies: ["NotibaseDomain", "CCurl", "COpenSSL"]),
+        .target(name: "NotibaseWebhooks", dependencies: ["NotibaseStore", "NotibaseOutbound", "NotibaseDomain", "NotibaseCore", "COpenSSL"]),
+        .target(
+            name: "NotibaseServices",
+            dependencies: [
+                "NotibaseStore", "NotibaseDomain", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks",
+                "NotibaseCore", "NotibaseSenders", "COpenSSL",
+            ]
+        ),
         .target(
             name: "NotibaseServer",
-            dependencies: ["NotibaseCore", "NotibaseSenders", "CSQLite", "CPostgres", "CMicroHTTPD", "COpenSSL", "CCurl"],
+            dependencies: [
+                "NotibaseDomain", "NotibaseStore", "NotibaseSQLite", "NotibasePostgres", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks", "NotibaseServices",
+                "NotibaseCore", "NotibaseSenders", "CMicroHTTPD", "COpenSSL",
+            ],
             resources: [.copy("API/openapi.json"), .copy("Console/Files")]
         ),
         .target(
             name: "NotibaseServerTestSupport",
-            dependencies: ["NotibaseServer", "NotibaseCore", "NotibaseSenders", "NotibaseTestSupport", simulator],
+            dependencies: ["NotibaseServer", "NotibaseDomain", "NotibaseStore", "NotibaseSQLite", "NotibasePostgres", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks", "NotibaseServices", "NotibaseCore", "NotibaseSenders", "NotibaseTestSupport", simulator],
             path: "Tests/NotibaseServerTestSupport",
             exclude: ["Webhooks/Peers"]
         ),
@@ -93,7 +121,7 @@ let package = Package(
         .testTarget(
             name: "NotibaseTests",
             dependencies: [
-                "Notibase", "NotibaseCore", "NotibaseExtension", "NotibaseTestSupport", "NotibaseServer", "NotibaseSenders",
+                "Notibase", "NotibaseCore", "NotibaseExtension", "NotibaseTestSupport", "NotibaseServer", "NotibaseDomain", "NotibaseStore", "NotibaseSQLite", "NotibasePostgres", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks", "NotibaseServices", "NotibaseSenders",
                 simulator, shim,
             ]
         ),
@@ -121,7 +149,7 @@ let package = Package(
         .target(
             name: "NotibaseCLI",
             dependencies: [
-                "NotibaseCore", "NotibaseSenders", "NotibaseServer",
+                "NotibaseCore", "NotibaseSenders", "NotibaseServer", "NotibaseDomain", "NotibaseStore", "NotibaseSQLite", "NotibasePostgres", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks", "NotibaseServices",
                 .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux])),
                 .target(name: "Notibase", condition: .when(platforms: [.linux])),
                 .target(name: "NotibaseExtension", condition: .when(platforms: [.linux])),

@@ -1,4 +1,12 @@
-import Foundation
+package import Foundation
+package import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// The directory of what the server ships beside its code: the OpenAPI document (`openapi.json`)
 /// and the web console (`Files/`). It is found from the binary or named by an environment variable,
@@ -11,15 +19,15 @@ import Foundation
 ///    `/usr/share/notibase`: the Debian package).
 ///
 /// The binary is the running executable with its symbolic links resolved.
-struct ResourceDirectory: Sendable {
-    static let environmentVariable = "NOTIBASE_RESOURCES_DIR"
+package struct ResourceDirectory: Sendable {
+    package static let environmentVariable = "NOTIBASE_RESOURCES_DIR"
     /// What a resource directory holds: how one is recognised.
-    static let requiredFiles = ["openapi.json", "Files/index.html"]
+    package static let requiredFiles = ["openapi.json", "Files/index.html"]
 
-    let url: URL
+    package let url: URL
 
     /// Where to look for an executable at `executable`, in order.
-    static func candidates(executable: URL?, environment: [String: String]) -> [URL] {
+    package static func candidates(executable: URL?, environment: [String: String]) -> [URL] {
         if let configured = environment[environmentVariable], !configured.isEmpty {
             return [URL(fileURLWithPath: configured)]
         }
@@ -34,7 +42,7 @@ struct ResourceDirectory: Sendable {
     }
 
     /// The first candidate holding every required file, or an error naming where it looked.
-    static func locate(
+    package static func locate(
         executable: URL?, environment: [String: String], exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
     ) -> Result<ResourceDirectory, ConfigurationError> {
         let candidates = candidates(executable: executable, environment: environment)
@@ -48,10 +56,10 @@ struct ResourceDirectory: Sendable {
     }
 
     /// This process's, looked for once.
-    static let current = locate(executable: runningExecutable, environment: ProcessInfo.processInfo.environment)
+    package static let current = locate(executable: runningExecutable, environment: ProcessInfo.processInfo.environment)
 
     /// The running executable, symbolic links resolved.
-    static var runningExecutable: URL? {
+    package static var runningExecutable: URL? {
         #if os(Linux)
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         #else

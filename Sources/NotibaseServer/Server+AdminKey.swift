@@ -1,4 +1,12 @@
 import Foundation
+import NotibaseDomain
+package import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// The admin key: only its SHA-256 is stored (the `admin_key_hash` setting, in SQLite or
 /// PostgreSQL alike); the key itself is shown once, when it is made.
@@ -9,7 +17,7 @@ extension Server {
     /// (`NOTIBASE_ADMIN_KEY`) replaces the stored one; else the stored one stays; else a new key is
     /// made, returned to be shown once. Of nodes starting together on one database, only the node
     /// whose key was stored returns it.
-    static func adminKey(_ configuration: ServerConfiguration, store: any BackendStore) async throws -> (hash: [UInt8], new: String?) {
+    package static func adminKey(_ configuration: ServerConfiguration, store: any BackendStore) async throws -> (hash: [UInt8], new: String?) {
         if let preset = configuration.adminKey {
             guard APIKey.isStrong(preset, .admin) else {
                 throw ConfigurationError(

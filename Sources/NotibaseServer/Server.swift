@@ -1,6 +1,14 @@
 import Foundation
 package import NotibaseSenders
 import Synchronization
+package import NotibaseDomain
+package import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+package import NotibaseServices
 
 /// A running Notibase server: the HTTP API, the fan-out loop, the delivery workers and retention
 /// over one database (``Storage``: embedded SQLite, or PostgreSQL shared by several nodes). Built by ``start(_:senders:logger:clock:)``; stopped by ``shutdown()``.
@@ -12,7 +20,7 @@ package final class Server: Sendable {
     /// The settings for tests and demos it runs with (each announced in its log at start).
     package let trialSettings: [TrialSetting]
     /// The metrics the server records (also served at `/metrics`).
-    let metrics: Metrics
+    package let metrics: Metrics
 
     private let http: HTTPServer
     private let store: any BackendStore
@@ -30,11 +38,11 @@ package final class Server: Sendable {
     /// due, and those are what the fan-out wrote. Requests come from outside and have no such bound,
     /// so they do not outrank anything: a priority above the loops let a flood of `GET`s stop every
     /// delivery (measured: nothing sent in 15 s), where at the fan-out's they share its turn.
-    static let requestPriority = TaskPriority.utility
+    package static let requestPriority = TaskPriority.utility
     /// The delivery workers.
-    static let deliveryPriority = TaskPriority.medium
+    package static let deliveryPriority = TaskPriority.medium
     /// The fan-out and retention.
-    static let backgroundPriority = TaskPriority.utility
+    package static let backgroundPriority = TaskPriority.utility
 
     private init(
         port: Int, newAdminKey: String?, trialSettings: [TrialSetting], metrics: Metrics, http: HTTPServer, store: any BackendStore, senders: SenderSet, logger: Logger,
@@ -138,7 +146,7 @@ package final class Server: Sendable {
 
     /// The database `configuration` names: PostgreSQL at its URL, or SQLite in the data directory
     /// (checkpointed in the background when `logger` is given: a serving store).
-    static func openStorage(_ configuration: ServerConfiguration, logger: Logger?) async throws -> any Storage {
+    package static func openStorage(_ configuration: ServerConfiguration, logger: Logger?) async throws -> any Storage {
         guard let url = configuration.databaseURL else {
             return try SQLiteStore(path: configuration.dataDirectory + "/notibase.sqlite", checkpointLogger: logger)
         }

@@ -1,44 +1,61 @@
 import Foundation
-import NotibaseSenders
+package import NotibaseSenders
+package import NotibaseDomain
+package import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+package import NotibaseWebhooks
+package import NotibaseServices
 
 /// The store-side parts of one node, wired in one place: the API's context and its services, the
 /// work signals, the ``Handoff``, the fan-out, the delivery workers, the credential monitor and the
 /// metrics. `notibase serve` (``Server/start(_:senders:logger:clock:doctor:)``) puts an HTTP server
 /// in front of them and ``start()``s their loops; the tests' harness drives the same loops a step
 /// at a time, so an in-process test runs what a server runs (docs/decisions/0033).
-struct ServerParts: Sendable {
+package struct ServerParts: Sendable {
     /// What only a test changes.
-    struct Options: Sendable {
+    package struct Options: Sendable {
         /// When the workers retry and give up.
-        var policy = RetryPolicy()
+        package var policy = RetryPolicy()
         /// The fan-out's smallest batch while batches are slow (``BatchPacing``); nil keeps every
         /// batch at the configured size.
-        var fanOutMinimumBatchSize: Int? = BatchPacing.defaultMinimum
+        package var fanOutMinimumBatchSize: Int? = BatchPacing.defaultMinimum
         /// The handoff to use (a test's, to look into); nil makes one with room for a batch for
         /// each worker.
-        var handoff: Handoff?
+        package var handoff: Handoff?
         /// The rate limiter's clock and the message quota's (a test stops or drives them).
-        var rateClock: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
-        var quotaClock: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        package var rateClock: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        package var quotaClock: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
         /// The webhook transport (a test's double); nil makes the HTTPS one the configuration asks for.
-        var webhookTransport: (any WebhookTransport)?
+        package var webhookTransport: (any WebhookTransport)?
+
+        package init(policy: RetryPolicy = RetryPolicy(), fanOutMinimumBatchSize: Int? = BatchPacing.defaultMinimum, handoff: Handoff? = nil, rateClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }, quotaClock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }, webhookTransport: (any WebhookTransport)? = nil) {
+            self.policy = policy
+            self.fanOutMinimumBatchSize = fanOutMinimumBatchSize
+            self.handoff = handoff
+            self.rateClock = rateClock
+            self.quotaClock = quotaClock
+            self.webhookTransport = webhookTransport
+        }
     }
 
-    let store: any Storage
+    package let store: any Storage
     /// What the routes use: the services, keys, limits.
-    let context: APIContext
+    package let context: APIContext
     /// Wake the fan-out and the workers when this node (or, on PostgreSQL, another) made work.
-    let signals: WorkSignals
+    package let signals: WorkSignals
     /// What the fan-out and posts wrote claimed for this node's workers.
-    let handoff: Handoff
-    let fanOut: FanOut
+    package let handoff: Handoff
+    package let fanOut: FanOut
     /// One worker, run by ``ServerConfiguration/Delivery/workers`` loops.
-    let worker: DeliveryWorker
-    let monitor: CredentialMonitor
-    let metrics: Metrics
-    let signer: Signer
+    package let worker: DeliveryWorker
+    package let monitor: CredentialMonitor
+    package let metrics: Metrics
+    package let signer: Signer
     /// Sends the apps' webhook endpoints their events.
-    let webhooks: WebhookDispatcher
+    package let webhooks: WebhookDispatcher
     /// The queue settings the loops run with, and how often the queue's depth is measured.
     private let delivery: ServerConfiguration.Delivery
     private let queueDepthInterval: Duration
@@ -47,7 +64,7 @@ struct ServerParts: Sendable {
 
     /// The parts over `store` for `configuration`: its limits, its queue settings, its metrics
     /// token. `secretKey` seals credentials and signs receipts and identity tokens.
-    static func make(
+    package static func make(
         store: any Storage, configuration: ServerConfiguration, senders: SenderSet, secretKey: [UInt8], adminKeyHash: [UInt8], logger: Logger,
         clock: WallClock, doctor: (any PayloadDoctor)? = nil, options: Options = Options()
     ) throws -> ServerParts {
@@ -87,7 +104,7 @@ struct ServerParts: Sendable {
 
     /// Starts the loops `notibase serve` runs, until their tasks are cancelled: the fan-out, the
     /// workers, the queue depth probe, retention and the webhooks; on PostgreSQL, listening for other nodes' work.
-    func start() -> [Task<Void, Never>] {
+    package func start() -> [Task<Void, Never>] {
         // On PostgreSQL other nodes' work wakes this one too, so it can look less often on its own;
         // another node's change to an app makes this one forget what it resolved of the apps.
         let listening = store.listen { [signals, auth = context.auth] work in

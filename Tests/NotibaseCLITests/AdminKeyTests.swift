@@ -6,6 +6,14 @@ import Synchronization
 import Testing
 @testable import NotibaseCLI
 import NotibaseServer
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 import NotibaseSenders
 import NotibaseTestSupport
 @testable import NotibaseCLITestSupport

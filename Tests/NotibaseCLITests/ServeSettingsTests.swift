@@ -1,6 +1,14 @@
 import Testing
 @testable import NotibaseCLI
 import NotibaseServer
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// `notibase serve`'s limits: a flag, else its environment variable, else the default.
 @Suite("notibase serve settings")

@@ -4,6 +4,14 @@ import Testing
 import NotibaseCore
 import NotibaseSenders
 import NotibaseServer
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// `notibase serve --sender simulated` with `--simulated-uninstalled` and `--simulated-throttled`:
 /// the simulated providers refuse those tokens as APNs and FCM do, and what follows is what the

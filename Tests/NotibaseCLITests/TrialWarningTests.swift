@@ -1,6 +1,14 @@
 import Testing
 @testable import NotibaseCLI
 import NotibaseServer
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// `notibase serve` with a setting for tests and demos says so on standard output (and in the log,
 /// on standard error): which setting, and what it means.

@@ -1,6 +1,14 @@
 import Testing
 @testable import NotibaseCLI
 import NotibaseServer
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// `notibase serve --webhook-allow-insecure`: off unless the flag or its variable says so.
 @Suite struct WebhookSettingsTests {

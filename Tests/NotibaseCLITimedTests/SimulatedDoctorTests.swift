@@ -3,6 +3,14 @@ import Foundation
 import NotibaseCore
 import Testing
 import NotibaseServer
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 @testable import NotibaseCLI
 import NotibaseTestSupport
 

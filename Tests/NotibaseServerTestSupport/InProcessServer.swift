@@ -1,5 +1,13 @@
 import NotibaseTestSupport
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 
 /// A whole ``Server`` (what `notibase serve` runs: the HTTP server, the fan-out, the workers,
 /// retention) started in this process, on 127.0.0.1 and a free port, with the harness's admin key,

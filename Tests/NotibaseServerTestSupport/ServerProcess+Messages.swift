@@ -1,6 +1,14 @@
 import Foundation
 import NotibaseCore
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 
 extension ServerProcess {
     /// Asks for the message every 100 ms until it is completed or `seconds` have passed; the last

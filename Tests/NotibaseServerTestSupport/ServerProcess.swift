@@ -1,6 +1,14 @@
 import Foundation
 import Testing
 import NotibaseServer
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 import NotibaseTestSupport
 
 /// The built `notibase serve` running as a child process on a temporary data directory, for

@@ -3,6 +3,14 @@ import Synchronization
 import NotibaseSenders
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 
 /// Where a harness stores: SQLite in its temporary directory, or, when `NOTIBASE_TEST_DATABASE_URL`
 /// names a PostgreSQL database, a schema of its own in it (script/test runs the in-process suites

@@ -2,6 +2,14 @@
 import Foundation
 import NotibaseCore
 import NotibaseServer
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 import NotibaseSimulator
 
 /// `notibase preview`'s logic as the server's doctor, as the command line wires it (its

@@ -3,6 +3,14 @@ import NotibaseCore
 import NotibaseTestSupport
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 @testable import NotibaseServerTestSupport
 
 /// One wiring (``ServerParts``): the harness runs what `notibase serve` runs, so a post in a test

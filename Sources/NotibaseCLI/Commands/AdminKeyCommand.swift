@@ -1,5 +1,13 @@
 import Foundation
 import NotibaseServer
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,13 @@
 import Foundation
 import NotibaseServer
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// `notibase serve`: runs the server until SIGTERM or SIGINT, then shuts down gracefully.
 enum ServeCommand: Command {

@@ -1,6 +1,14 @@
 import Foundation
 import NotibaseCore
 import NotibaseServer
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 #if canImport(NotibaseSimulator)
 import NotibaseSimulator
 #endif

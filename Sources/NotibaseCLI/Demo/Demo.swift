@@ -2,6 +2,14 @@
 import Foundation
 import NotibaseCore
 import NotibaseServer
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 import NotibaseSenders
 import NotibaseSimulator
 import Notibase

@@ -1,48 +1,56 @@
 import Foundation
 import NotibaseCore
-import NotibaseSenders
+package import NotibaseSenders
+package import NotibaseDomain
+package import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+package import NotibaseWebhooks
+package import NotibaseServices
 
 /// What every API handler uses: the services (docs/decisions/0033), keys, limits, the signer,
 /// metrics and logs. Built by ``ServerParts/make(store:configuration:senders:secretKey:adminKeyHash:logger:clock:doctor:options:)``.
 /// It keeps no store: a route reaches the store only through a service, which holds the roles of it
 /// that it uses (`Storage/Roles/`).
-final class APIContext: Sendable {
-    let auth: Authenticator
-    let limiter: RateLimiter
-    let signer: Signer
-    let metrics: Metrics
-    let logger: Logger
-    let clock: WallClock
-    let limits: ServerConfiguration.Limits
+package final class APIContext: Sendable {
+    package let auth: Authenticator
+    package let limiter: RateLimiter
+    package let signer: Signer
+    package let metrics: Metrics
+    package let logger: Logger
+    package let clock: WallClock
+    package let limits: ServerConfiguration.Limits
     /// What `POST /v1/preview` asks about iOS, when the server was given one.
-    let doctor: (any PayloadDoctor)?
+    package let doctor: (any PayloadDoctor)?
     /// The SHA-256 of the token `/metrics` needs, when it needs one.
-    let metricsTokenHash: [UInt8]?
+    package let metricsTokenHash: [UInt8]?
     /// Where this node's workers take what was written claimed for them, and for how long such a
     /// claim holds; nil when posts leave their deliveries to the workers' own claims.
-    let handoff: (queue: Handoff, lease: Duration)?
+    package let handoff: (queue: Handoff, lease: Duration)?
     /// Sends, reads and cancels messages; the delivery log and the funnel.
-    let messages: MessageService
+    package let messages: MessageService
     /// Applies the receipts devices post.
-    let receipts: ReceiptService
+    package let receipts: ReceiptService
     /// Apps, their keys and credentials.
-    let apps: AppService
+    package let apps: AppService
     /// Forgets users.
-    let users: UserService
+    package let users: UserService
     /// What checks a webhook endpoint's URL at registration (and sends to it).
-    let webhookTransport: any WebhookTransport
+    package let webhookTransport: any WebhookTransport
     /// The app's webhook endpoints.
-    let webhooks: WebhookService
+    package let webhooks: WebhookService
     /// Registrations (their group commit) and sign-outs.
-    let devices: DeviceService
+    package let devices: DeviceService
     /// The trial settings the server runs with (``TrialSetting``), for `/healthz` and the
     /// webhook URL refusals.
-    let trial: [TrialSetting]
+    package let trial: [TrialSetting]
     /// Asks the providers about uploaded credentials; nil when the senders need none (`--sender
     /// accept`, the demo's simulated devices): nothing to test then.
-    let credentialTests: CredentialTester?
+    package let credentialTests: CredentialTester?
 
-    init(
+    package init(
         store: any Storage, auth: Authenticator, limiter: RateLimiter, box: SecretBox, signer: Signer, metrics: Metrics, logger: Logger, clock: WallClock,
         limits: ServerConfiguration.Limits, doctor: (any PayloadDoctor)? = nil, signals: WorkSignals = WorkSignals(), quota: MessageQuota? = nil,
         metricsTokenHash: [UInt8]? = nil, handoff: (queue: Handoff, lease: Duration)? = nil, credentialMonitor: CredentialMonitor? = nil,
@@ -74,27 +82,27 @@ final class APIContext: Sendable {
     }
 
     /// Authenticates and rate-limits a request.
-    func caller(_ request: HTTPRequest, _ allowed: Set<KeyKind>) async throws -> Caller {
+    package func caller(_ request: HTTPRequest, _ allowed: Set<KeyKind>) async throws -> Caller {
         let caller = try await auth.authenticate(request, allowed: allowed)
         try limiter.admit(caller, from: request.client)
         return caller
     }
 
     /// The app of an app key (server or client).
-    func appID(_ request: HTTPRequest, _ allowed: Set<KeyKind> = [.server]) async throws -> String {
+    package func appID(_ request: HTTPRequest, _ allowed: Set<KeyKind> = [.server]) async throws -> String {
         try Self.appID(of: try await caller(request, allowed))
     }
 
     /// The caller of an app key without waiting, for quick handlers: nil when the key must be
     /// looked up in the store (nothing is counted against the rate limit then).
-    func cachedAppCaller(_ request: HTTPRequest, _ allowed: Set<KeyKind>) throws -> Caller? {
+    package func cachedAppCaller(_ request: HTTPRequest, _ allowed: Set<KeyKind>) throws -> Caller? {
         guard let caller = try auth.cachedCaller(request, allowed: allowed) else { return nil }
         try limiter.admit(caller, from: request.client)
         _ = try Self.appID(of: caller)
         return caller
     }
 
-    static func appID(of caller: Caller) throws -> String {
+    package static func appID(of caller: Caller) throws -> String {
         guard let appID = caller.appID else { throw APIError(status: 403, code: "key_not_allowed", message: "use one of the app's keys", field: nil) }
         return appID
     }
@@ -103,13 +111,13 @@ final class APIContext: Sendable {
 /// Paging through lists: `limit` (1–1000, default 100), a `cursor` from `nextCursor` (digits;
 /// treat them as opaque; pass the same `order` with it), `order` (`oldest` or `newest` first, the
 /// list's own when not given) and `total=true` (the answer says how many the list holds).
-struct Page {
-    var limit: Int
-    var order: ListOrder
-    var cursor: Int?
-    var wantsTotal: Bool
+package struct Page {
+    package var limit: Int
+    package var order: ListOrder
+    package var cursor: Int?
+    package var wantsTotal: Bool
 
-    init(_ request: HTTPRequest, order defaultOrder: ListOrder = .oldest) throws {
+    package init(_ request: HTTPRequest, order defaultOrder: ListOrder = .oldest) throws {
         if let text = request.query["limit"] {
             guard let limit = Int(text), (1...1000).contains(limit) else { throw APIError.invalid("limit", "must be a whole number from 1 to 1000") }
             self.limit = limit
@@ -136,19 +144,19 @@ struct Page {
     }
 
     /// The page the store reads.
-    var seqPage: SeqPage { SeqPage(order: order, cursor: cursor, limit: limit) }
+    package var seqPage: SeqPage { SeqPage(order: order, cursor: cursor, limit: limit) }
 
     /// The cursor for the page after one that ended at `seq`, if the page was full.
-    func next(count: Int, lastSeq: Int?) -> String? {
+    package func next(count: Int, lastSeq: Int?) -> String? {
         guard count == limit, let lastSeq else { return nil }
         return String(lastSeq)
     }
 }
 
 /// A page of results.
-struct ListBody<Item: Encodable>: Encodable {
-    var items: [Item]
-    var nextCursor: String?
+package struct ListBody<Item: Encodable>: Encodable {
+    package var items: [Item]
+    package var nextCursor: String?
     /// How many the list holds (with its filters), when asked with `total=true`.
-    var total: Int?
+    package var total: Int?
 }

@@ -1,21 +1,29 @@
 import Foundation
-import NotibaseCore
+package import NotibaseCore
+package import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// An error answer: a status, a stable code, a message that says what to do, and the field it is
 /// about. Every error the API gives has this JSON shape:
 /// `{"error": {"code": "...", "message": "...", "field": "..."}}`.
-struct APIError: Error, Sendable {
-    var status: Int
-    var code: String
-    var message: String
-    var field: String?
-    var retryAfter: Int?
+package struct APIError: Error, Sendable {
+    package var status: Int
+    package var code: String
+    package var message: String
+    package var field: String?
+    package var retryAfter: Int?
     /// The limit a 429 is about, when it is not the key's rate (`messagesPerMinute`).
-    var limit: String?
+    package var limit: String?
     /// Every problem, when validation found several.
-    var issues: [ValidationIssue] = []
+    package var issues: [ValidationIssue] = []
 
-    init(status: Int, code: String, message: String, field: String?, retryAfter: Int? = nil) {
+    package init(status: Int, code: String, message: String, field: String?, retryAfter: Int? = nil) {
         self.status = status
         self.code = code
         self.message = message
@@ -24,12 +32,12 @@ struct APIError: Error, Sendable {
     }
 
     /// 400 for JSON that did not decode: the field path and what was wrong.
-    static func invalidJSON(_ error: any Error) -> APIError {
+    package static func invalidJSON(_ error: any Error) -> APIError {
         invalid(DecodingProblem(error))
     }
 
     /// 400 for JSON that did not decode, as ``invalidJSON(_:)`` answers it.
-    static func invalid(_ problem: DecodingProblem) -> APIError {
+    package static func invalid(_ problem: DecodingProblem) -> APIError {
         let code = switch problem.kind {
         case .malformedJSON: "malformed_json"
         case .unknownField: "unknown_field"
@@ -40,21 +48,21 @@ struct APIError: Error, Sendable {
         return APIError(status: 400, code: code, message: message, field: problem.field.isEmpty ? nil : problem.field)
     }
 
-    static func invalid(_ field: String, _ message: String) -> APIError {
+    package static func invalid(_ field: String, _ message: String) -> APIError {
         APIError(Refusal.invalid(field, message))
     }
 
     /// 400 for a field that appears twice in one object (`JSONDecoder` would keep one silently).
-    static func duplicate(_ field: String) -> APIError {
+    package static func duplicate(_ field: String) -> APIError {
         APIError(status: 400, code: "duplicate_field", message: "\(field) appears more than once; send each field once", field: field)
     }
 
-    static func notFound(_ what: String) -> APIError {
+    package static func notFound(_ what: String) -> APIError {
         APIError(Refusal.notFound(what))
     }
 
     /// The response, tagged with the request ID.
-    var response: HTTPResponse {
+    package var response: HTTPResponse {
         var body = ErrorBody.Detail(code: code, message: message, field: field, limit: limit)
         if !issues.isEmpty { body.issues = issues }
         var response = JSON.response(status: status, ErrorBody(error: body))
@@ -63,21 +71,21 @@ struct APIError: Error, Sendable {
     }
 }
 
-struct ErrorBody: Encodable {
-    struct Detail: Encodable {
-        var code: String
-        var message: String
-        var field: String?
-        var limit: String?
-        var issues: [ValidationIssue]?
+package struct ErrorBody: Encodable {
+    package struct Detail: Encodable {
+        package var code: String
+        package var message: String
+        package var field: String?
+        package var limit: String?
+        package var issues: [ValidationIssue]?
     }
-    var error: Detail
+    package var error: Detail
 }
 
 extension APIError {
     /// The answer to what the domain refused: its kind's status, with its code, message and field,
     /// and a 429's limit and `Retry-After`.
-    init(_ refusal: Refusal) {
+    package init(_ refusal: Refusal) {
         let status = switch refusal.kind {
         case .invalid: 400
         case .unauthorized: 401

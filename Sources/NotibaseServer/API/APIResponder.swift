@@ -1,4 +1,12 @@
 import NotibaseCore
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// The API: routes every request, turns thrown errors into JSON answers, and records metrics and
 /// an access log line for each.
@@ -6,17 +14,17 @@ import NotibaseCore
 /// On the HTTP server's polling thread it answers `/healthz`, unknown routes and methods, and what
 /// a route's quick handler can (device registration: everything but the write, which is waited
 /// for by callback); everything else runs its handler in a task.
-struct APIResponder: HTTPResponder {
-    let router: Router
-    let context: APIContext
-    let accessLog: Bool
+package struct APIResponder: HTTPResponder {
+    package let router: Router
+    package let context: APIContext
+    package let accessLog: Bool
     /// Whether quick handlers run; without them every route's handler runs in a task (the
     /// reference the quick paths are tested against).
-    let quickHandlers: Bool
+    package let quickHandlers: Bool
     /// `GET /healthz`'s answer, made once.
-    let healthz: HTTPResponse
+    package let healthz: HTTPResponse
 
-    init(context: APIContext, accessLog: Bool, quickHandlers: Bool = true) {
+    package init(context: APIContext, accessLog: Bool, quickHandlers: Bool = true) {
         var router = Router()
         AppsAPI.add(to: &router, context)
         DevicesAPI.add(to: &router, context)
@@ -35,7 +43,7 @@ struct APIResponder: HTTPResponder {
         healthz = HealthAPI.healthz(trial: context.trial)
     }
 
-    func answer(_ request: HTTPRequest) -> HTTPAnswer {
+    package func answer(_ request: HTTPRequest) -> HTTPAnswer {
         if request.path == "/healthz", request.method == "GET" {
             // The cheapest route, before any routing: the benchmarks' ceiling.
             return .now(finish(healthz, Exchange(request, route: "/healthz")))
@@ -93,7 +101,7 @@ struct APIResponder: HTTPResponder {
     /// A body is read only for a route that exists and, under `/v1/`, with a key that does: a
     /// key not resolved before is looked up (the connection waits), and the handler then finds it
     /// cached. Whether the key's kind may use the route is the handler's to say.
-    func screen(_ head: HTTPRequest) -> HTTPScreening {
+    package func screen(_ head: HTTPRequest) -> HTTPScreening {
         guard case .found(let route, _, _, _) = router.match(method: head.method, path: head.path) else {
             if case .now(let response) = answer(head) { return .refuse(response) }
             return .proceed
@@ -118,18 +126,18 @@ struct APIResponder: HTTPResponder {
         }
     }
 
-    func refuse(_ request: HTTPRequest, _ refusal: HTTPRefusal) -> HTTPResponse {
+    package func refuse(_ request: HTTPRequest, _ refusal: HTTPRefusal) -> HTTPResponse {
         var response = APIError(status: refusal.status, code: refusal.code, message: refusal.message, field: nil).response
         response.headers.append(("Retry-After", String(refusal.retryAfter)))
         return finish(response, Exchange(request, route: "refused"))
     }
 
-    func bodyTooLarge(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
+    package func bodyTooLarge(_ request: HTTPRequest, limit: Int) -> HTTPResponse {
         let response = APIError(status: 413, code: "body_too_large", message: "the body is over the limit of \(limit) bytes; send less (or batches)", field: nil).response
         return finish(response, Exchange(request, route: "too_large"))
     }
 
-    func badRequest(_ request: HTTPRequest, _ problem: HTTPRequestProblem) -> HTTPResponse {
+    package func badRequest(_ request: HTTPRequest, _ problem: HTTPRequestProblem) -> HTTPResponse {
         let response = APIError(status: 400, code: problem.code, message: problem.message, field: problem.field).response
         return finish(response, Exchange(request, route: "rejected"))
     }
@@ -137,14 +145,14 @@ struct APIResponder: HTTPResponder {
     /// A request as its answer records it: the request ID, the method, the route pattern, and
     /// when it was complete.
     private struct Exchange: Sendable {
-        let requestID: String
+        package let requestID: String
         /// The client's own `X-Request-Id`, sanitized: logged beside ``requestID``.
-        let clientRequestID: String?
-        let method: String
-        let route: String
-        let started = ContinuousClock.now
+        package let clientRequestID: String?
+        package let method: String
+        package let route: String
+        package let started = ContinuousClock.now
 
-        init(_ request: HTTPRequest, route: String) {
+        package init(_ request: HTTPRequest, route: String) {
             requestID = request.id
             clientRequestID = request.clientRequestID
             method = request.method
@@ -152,7 +160,7 @@ struct APIResponder: HTTPResponder {
         }
 
         /// `fields` with the request's IDs and route, for its log lines.
-        func logFields(_ fields: [String: Logger.Value]) -> [String: Logger.Value] {
+        package func logFields(_ fields: [String: Logger.Value]) -> [String: Logger.Value] {
             var fields = fields
             fields["requestId"] = .string(requestID)
             fields["route"] = .string(route)
@@ -164,7 +172,7 @@ struct APIResponder: HTTPResponder {
     /// Headers on every answer that does not set its own: browsers must not guess another content
     /// type than the one sent, and nothing may keep an answer (some show keys). The console's files
     /// keep their own `Cache-Control: no-cache`.
-    static let everyAnswer: [(name: String, value: String)] = [("X-Content-Type-Options", "nosniff"), ("Cache-Control", "no-store")]
+    package static let everyAnswer: [(name: String, value: String)] = [("X-Content-Type-Options", "nosniff"), ("Cache-Control", "no-store")]
 
     /// A handler's response, or the answer to what it threw.
     private func response(_ result: Result<HTTPResponse, any Error>, _ exchange: Exchange) -> HTTPResponse {

@@ -1,21 +1,29 @@
 import NotibaseCore
 import NotibaseSenders
+package import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 extension AppsAPI {
     /// `{"state": "untested" | "testing" | "verified" | "rejected" | "unreachable", "reason", "fix",
     /// "startedAt", "testedAt", "environments"}`: what the provider said when asked about the
     /// credentials (docs/decisions/0046); each field but `state` `null` until there is one, and
     /// `environments` (APNs: each environment's `{state, reason, fix}`) only once tested.
-    struct TestBody: Encodable {
-        var result: CredentialTestResult
+    package struct TestBody: Encodable {
+        package var result: CredentialTestResult
 
-        init(_ result: CredentialTestResult) {
+        package init(_ result: CredentialTestResult) {
             self.result = result
         }
 
-        enum CodingKeys: String, CodingKey { case state, reason, fix, startedAt, testedAt, environments }
+        package enum CodingKeys: String, CodingKey { case state, reason, fix, startedAt, testedAt, environments }
 
-        func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(result.state.rawValue, forKey: .state)
             try c.encode(result.reason, forKey: .reason)
@@ -30,7 +38,7 @@ extension AppsAPI {
     /// result when it came within ``CredentialTester/answerWait``, else 202 with `testing` (the
     /// test goes on; the app's credentials show its result). Behind the server key's rate limit,
     /// and ``CredentialTester/perAppPerMinute`` tests an app: 429 past that.
-    static func addCredentialTests(to router: inout Router, _ context: APIContext) {
+    package static func addCredentialTests(to router: inout Router, _ context: APIContext) {
         for provider in ["apns", "fcm"] {
             router.add(.post, "/v1/apps/{appId}/credentials/\(provider)/test") { request, parameters in
                 let app = try await access(request, parameters["appId"], context)
@@ -61,7 +69,7 @@ extension AppsAPI {
     /// Starts the test of credentials just stored (in the background: the upload does not wait),
     /// and what the upload's answer shows of it: `testing`, or `untested` when this server tests
     /// none or the app has started its share of tests this minute.
-    static func testOnUpload(app: AppRecord, provider: String, _ context: APIContext) async -> CredentialTestResult {
+    package static func testOnUpload(app: AppRecord, provider: String, _ context: APIContext) async -> CredentialTestResult {
         guard let tester = context.credentialTests else { return CredentialTestResult() }
         do {
             switch try await tester.start(appID: app.id, provider: provider) {

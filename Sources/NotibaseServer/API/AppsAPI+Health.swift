@@ -1,22 +1,30 @@
-import NotibaseCore
+package import NotibaseCore
+package import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 extension AppsAPI {
     /// One provider's credentials as `GET /v1/apps/{appId}` shows them: the summary (nothing
     /// secret; a certificate's `expiresAt` with `expiresSoon`), when they were uploaded, their
     /// ``HealthBody`` and their test (``TestBody``).
-    struct CredentialBody: Encodable {
-        var summary: [String: JSONValue]
-        var health: HealthBody
-        var test: CredentialTestResult
+    package struct CredentialBody: Encodable {
+        package var summary: [String: JSONValue]
+        package var health: HealthBody
+        package var test: CredentialTestResult
 
         private struct Key: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
+            package var stringValue: String
+            package var intValue: Int? { nil }
+            package init(stringValue: String) { self.stringValue = stringValue }
+            package init?(intValue: Int) { nil }
         }
 
-        func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: Key.self)
             for (name, value) in summary { try c.encode(value, forKey: Key(stringValue: name)) }
             try c.encode(health, forKey: Key(stringValue: "health"))
@@ -26,22 +34,22 @@ extension AppsAPI {
 
     /// `{"state": "ok" | "failing" | "untested", "lastSuccessAt", "lastFailureAt", "lastFailureReason"}`,
     /// each of the last three `null` until there is one.
-    struct HealthBody: Encodable {
-        var state: String
-        var lastSuccessAt: String?
-        var lastFailureAt: String?
-        var lastFailureReason: String?
+    package struct HealthBody: Encodable {
+        package var state: String
+        package var lastSuccessAt: String?
+        package var lastFailureAt: String?
+        package var lastFailureReason: String?
 
-        init(_ health: CredentialHealth) {
+        package init(_ health: CredentialHealth) {
             state = health.state.rawValue
             lastSuccessAt = health.lastSuccessAt?.timestamp
             lastFailureAt = health.lastFailureAt?.timestamp
             lastFailureReason = health.lastFailureReason
         }
 
-        enum CodingKeys: String, CodingKey { case state, lastSuccessAt, lastFailureAt, lastFailureReason }
+        package enum CodingKeys: String, CodingKey { case state, lastSuccessAt, lastFailureAt, lastFailureReason }
 
-        func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(state, forKey: .state)
             try c.encode(lastSuccessAt, forKey: .lastSuccessAt)

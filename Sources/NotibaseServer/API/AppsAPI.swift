@@ -1,17 +1,25 @@
 import Foundation
 import NotibaseCore
+package import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+package import NotibaseServices
 
 /// `/v1/apps`: the admin key creates apps; an app's server key reads it, rotates its keys and
 /// uploads its provider credentials.
-enum AppsAPI {
+package enum AppsAPI {
     /// An app's settings: all of them to create one (`name` is required then), those to change
     /// for `PATCH /v1/apps/{appId}` (the others stay as they are).
     /// An app's settings as given to create or change it: quiet hours and a default rate given
     /// (a value, or `null` to remove it) or left as they are (nil).
-    struct SettingsBody: Decodable {
-        var change = AppSettingsChange()
-        enum CodingKeys: String, CodingKey, CaseIterable { case name, requireIdentityVerification, quietHours, defaultRatePerMinute }
-        init(from decoder: any Decoder) throws {
+    package struct SettingsBody: Decodable {
+        package var change = AppSettingsChange()
+        package enum CodingKeys: String, CodingKey, CaseIterable { case name, requireIdentityVerification, quietHours, defaultRatePerMinute }
+        package init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownFields(CodingKeys.self)
             let c = try decoder.container(keyedBy: CodingKeys.self)
             let name = try c.decodeIfPresent(String.self, forKey: .name)
@@ -28,10 +36,10 @@ enum AppsAPI {
     }
 
     /// `{"start": "22:00", "end": "08:00"}`: a window of each device's wall clock.
-    struct QuietHoursBody: Decodable {
-        var window: QuietHours
-        enum CodingKeys: String, CodingKey, CaseIterable { case start, end }
-        init(from decoder: any Decoder) throws {
+    package struct QuietHoursBody: Decodable {
+        package var window: QuietHours
+        package enum CodingKeys: String, CodingKey, CaseIterable { case start, end }
+        package init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownFields(CodingKeys.self)
             let c = try decoder.container(keyedBy: CodingKeys.self)
             window = QuietHours(start: try c.decode(WallTime.self, forKey: .start), end: try c.decode(WallTime.self, forKey: .end))
@@ -39,25 +47,25 @@ enum AppsAPI {
         }
     }
 
-    struct AppBody: Encodable {
-        var id: String
-        var name: String
-        var requireIdentityVerification: Bool
-        var quietHours: QuietHours?
-        var defaultRatePerMinute: Int?
-        var createdAt: String
-        var credentials: [String: CredentialBody]
+    package struct AppBody: Encodable {
+        package var id: String
+        package var name: String
+        package var requireIdentityVerification: Bool
+        package var quietHours: QuietHours?
+        package var defaultRatePerMinute: Int?
+        package var createdAt: String
+        package var credentials: [String: CredentialBody]
         /// Only in the answer that creates the app: shown once, never again.
-        var serverKey: String?
-        var clientKey: String?
+        package var serverKey: String?
+        package var clientKey: String?
     }
 
-    struct KeyBody: Encodable {
-        var kind: String
-        var key: String
+    package struct KeyBody: Encodable {
+        package var kind: String
+        package var key: String
     }
 
-    static func add(to router: inout Router, _ context: APIContext) {
+    package static func add(to router: inout Router, _ context: APIContext) {
         router.add(.post, "/v1/apps") { request, _ in
             _ = try await context.caller(request, [.admin])
             let body = try JSON.decode(SettingsBody.self, from: request)
@@ -140,7 +148,7 @@ enum AppsAPI {
 
     /// The app, when the caller is the admin or the app's own server key; 404 otherwise, as if it
     /// did not exist.
-    static func access(_ request: HTTPRequest, _ appID: String, _ context: APIContext) async throws -> AppRecord {
+    package static func access(_ request: HTTPRequest, _ appID: String, _ context: APIContext) async throws -> AppRecord {
         let caller = try await context.caller(request, [.admin, .server])
         guard caller.kind == .admin || caller.appID == appID, let app = try await context.apps.app(appID) else {
             throw APIError.notFound("app")

@@ -1,25 +1,33 @@
 import Foundation
 import NotibaseCore
+package import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// The delivery log: every delivery of a message or to a device, with its history, filtered by
 /// state and paged with a cursor, oldest or newest first, with its total when asked; and one
 /// delivery by ID.
-enum DeliveriesAPI {
-    struct DeliveryBody: Encodable {
-        var id: String
-        var messageId: String
-        var deviceId: String?
-        var platform: String
-        var variant: String?
-        var state: String
-        var attempts: Int
-        var providerId: String?
-        var nextAttemptAt: String?
-        var createdAt: String
-        var updatedAt: String
-        var history: [HistoryEntry]
+package enum DeliveriesAPI {
+    package struct DeliveryBody: Encodable {
+        package var id: String
+        package var messageId: String
+        package var deviceId: String?
+        package var platform: String
+        package var variant: String?
+        package var state: String
+        package var attempts: Int
+        package var providerId: String?
+        package var nextAttemptAt: String?
+        package var createdAt: String
+        package var updatedAt: String
+        package var history: [HistoryEntry]
 
-        init(_ delivery: DeliveryRecord) {
+        package init(_ delivery: DeliveryRecord) {
             id = delivery.id
             messageId = delivery.messageID
             deviceId = delivery.deviceID
@@ -51,14 +59,14 @@ enum DeliveriesAPI {
     }
 
     /// One entry of a delivery's history: its event and time, and the detail's fields beside them.
-    struct HistoryEntry: Encodable {
-        var event: String
-        var at: Int
-        var detail: DeliveryEventDetail
+    package struct HistoryEntry: Encodable {
+        package var event: String
+        package var at: Int
+        package var detail: DeliveryEventDetail
 
-        enum CodingKeys: String, CodingKey { case event, at }
+        package enum CodingKeys: String, CodingKey { case event, at }
 
-        func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             try detail.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(event, forKey: .event)
@@ -66,7 +74,7 @@ enum DeliveriesAPI {
         }
     }
 
-    static func add(to router: inout Router, _ context: APIContext) {
+    package static func add(to router: inout Router, _ context: APIContext) {
         router.add(.get, "/v1/messages/{messageId}/deliveries") { request, parameters in
             let appID = try await context.appID(request)
             let (page, state) = try query(request)

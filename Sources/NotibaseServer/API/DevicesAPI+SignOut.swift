@@ -1,4 +1,12 @@
-import NotibaseCore
+package import NotibaseCore
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// `POST /v1/devices/sign-out`: the device's external user ID is cleared at once (the SDKs call it
 /// when the app signs its user out). With the client key it needs no identity token (clearing
@@ -7,13 +15,13 @@ import NotibaseCore
 /// the public key learns nothing from it (docs/decisions/0022).
 extension DevicesAPI {
     /// The device to sign out: its platform and token, under the registration's rules.
-    struct SignOutBody: Decodable {
-        var platform: Platform
-        var token: String
+    package struct SignOutBody: Decodable {
+        package var platform: Platform
+        package var token: String
 
-        typealias Fields = DeviceSignOutRequest
+        package typealias Fields = DeviceSignOutRequest
 
-        init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownFields(Fields.CodingKeys.self)
             let fields = try Fields(from: decoder)
             do {
@@ -25,7 +33,7 @@ extension DevicesAPI {
         }
     }
 
-    static func addSignOut(to router: inout Router, _ context: APIContext) {
+    package static func addSignOut(to router: inout Router, _ context: APIContext) {
         router.add(.post, "/v1/devices/sign-out") { request, _ in
             let caller = try await context.caller(request, registrationKeys)
             let appID = try APIContext.appID(of: caller)

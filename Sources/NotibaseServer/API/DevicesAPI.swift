@@ -1,28 +1,36 @@
 import Foundation
 import NotibaseCore
 import NotibaseSenders
+package import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+package import NotibaseServices
 
 /// `/v1/devices`: register (server or client key), list, read and delete (server key); and
 /// `/v1/identity-tokens`, which the app's backend asks for the token that lets a device claim a user.
-enum DevicesAPI {
-    struct DeviceBody: Encodable {
-        var id: String
-        var platform: String
-        var token: String
-        var apnsEnvironment: String?
-        var externalUserId: String?
-        var tags: [String]
-        var locale: String?
-        var timeZone: String?
-        var appVersion: String?
-        var sdkVersion: String?
-        var active: Bool
-        var deactivatedReason: String?
-        var deactivatedAt: String?
-        var createdAt: String
-        var updatedAt: String
+package enum DevicesAPI {
+    package struct DeviceBody: Encodable {
+        package var id: String
+        package var platform: String
+        package var token: String
+        package var apnsEnvironment: String?
+        package var externalUserId: String?
+        package var tags: [String]
+        package var locale: String?
+        package var timeZone: String?
+        package var appVersion: String?
+        package var sdkVersion: String?
+        package var active: Bool
+        package var deactivatedReason: String?
+        package var deactivatedAt: String?
+        package var createdAt: String
+        package var updatedAt: String
 
-        init(_ device: DeviceRecord) {
+        package init(_ device: DeviceRecord) {
             id = device.id
             platform = device.platform.rawValue
             token = device.token
@@ -43,7 +51,7 @@ enum DevicesAPI {
 
     /// One device as JSON, written by hand for the registration answer (the API's hottest path):
     /// the bytes `JSONEncoder` with sorted keys writes for ``DeviceBody``.
-    static func json(_ device: DeviceRecord) -> [UInt8] {
+    package static func json(_ device: DeviceRecord) -> [UInt8] {
         var writer = JSONObjectWriter()
         writer.field("active", device.active)
         writer.field("apnsEnvironment", device.apnsEnvironment?.rawValue)
@@ -66,7 +74,7 @@ enum DevicesAPI {
     /// The answer to a registration. A client-key answer shows only the external user ID the
     /// registration itself stored (``DeviceService/Registration/stored``): the key is public, and a token is not an identity, so
     /// re-registering a known token must not tell whose device it is.
-    static func registered(_ registration: DeviceService.Registration, caller: Caller) -> HTTPResponse {
+    package static func registered(_ registration: DeviceService.Registration, caller: Caller) -> HTTPResponse {
         var device = registration.device
         if caller.kind == .client, device.externalUserID != registration.stored.externalUserID { device.externalUserID = nil }
         var body = json(device)
@@ -81,15 +89,15 @@ enum DevicesAPI {
     }
 
     /// The keys that register devices.
-    static let registrationKeys: Set<KeyKind> = [.server, .client]
+    package static let registrationKeys: Set<KeyKind> = [.server, .client]
 
     /// The largest body a quick registration reads on the polling thread (a registration with
     /// every field at its longest fits); larger ones go to the task.
-    static let quickBodyLimit = 16_384
+    package static let quickBodyLimit = 16_384
 
     /// `POST /v1/devices` once the caller is known, the one path both handlers take: the app, the
     /// body (``RegistrationBody/decode(_:)``), then the service.
-    static func register(_ request: HTTPRequest, caller: Caller, _ devices: DeviceService) throws -> @Sendable () async throws -> HTTPResponse {
+    package static func register(_ request: HTTPRequest, caller: Caller, _ devices: DeviceService) throws -> @Sendable () async throws -> HTTPResponse {
         let appID = try APIContext.appID(of: caller)
         let upsert = try RegistrationBody.decode(request)
         return { registered(try await devices.register(upsert, appID: appID, caller: caller), caller: caller) }
@@ -101,7 +109,7 @@ enum DevicesAPI {
     /// wrong at once; a valid one starts a task here, which leaves the thread at the group commit
     /// and answers once the device is written. Nil (the route's handler then runs) for anything
     /// else.
-    static func quickRegistration(_ request: HTTPRequest, _ context: APIContext) throws -> Router.QuickAnswer? {
+    package static func quickRegistration(_ request: HTTPRequest, _ context: APIContext) throws -> Router.QuickAnswer? {
         guard request.body.count <= quickBodyLimit, (try? JSON.checkBody(request)) != nil,
               let caller = try context.cachedAppCaller(request, registrationKeys) else { return nil }
         let registration = try register(request, caller: caller, context.devices)
@@ -117,10 +125,10 @@ enum DevicesAPI {
     }
 
     /// `POST /v1/identity-tokens`: the user ID to make a token for.
-    struct IdentityTokenBody: Decodable {
-        var externalUserId: String
-        enum CodingKeys: String, CodingKey, CaseIterable { case externalUserId }
-        init(from decoder: any Decoder) throws {
+    package struct IdentityTokenBody: Decodable {
+        package var externalUserId: String
+        package enum CodingKeys: String, CodingKey, CaseIterable { case externalUserId }
+        package init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownFields(CodingKeys.self)
             let c = try decoder.container(keyedBy: CodingKeys.self)
             externalUserId = try c.decode(String.self, forKey: .externalUserId)
@@ -129,17 +137,17 @@ enum DevicesAPI {
         }
     }
 
-    struct IdentityTokenAnswer: Encodable {
-        var externalUserId: String
-        var token: String
+    package struct IdentityTokenAnswer: Encodable {
+        package var externalUserId: String
+        package var token: String
     }
 
-    struct BatchResult: Encodable {
-        var registered: Int
-        var created: Int
+    package struct BatchResult: Encodable {
+        package var registered: Int
+        package var created: Int
     }
 
-    static func add(to router: inout Router, _ context: APIContext) {
+    package static func add(to router: inout Router, _ context: APIContext) {
         router.add(.post, "/v1/devices", quick: { request, _ in try quickRegistration(request, context) }) { request, _ in
             try await register(request, caller: try await context.caller(request, registrationKeys), context.devices)()
         }
@@ -197,9 +205,4 @@ enum DevicesAPI {
             return HTTPResponse(status: 204)
         }
     }
-}
-
-/// Throws a decoding error at `key` unless `condition` holds (turned into a 400 naming the field).
-func check<Key: CodingKey>(_ condition: Bool, _ key: Key, _ c: KeyedDecodingContainer<Key>, _ message: String) throws {
-    if !condition { throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: message) }
 }

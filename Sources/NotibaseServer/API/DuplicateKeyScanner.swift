@@ -1,4 +1,12 @@
 import Foundation
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// Finds a key that appears twice in one JSON object, in one pass over the bytes, before the body
 /// is decoded: `JSONDecoder` keeps one of the copies silently, so `{"audience": {"deviceIds": […]},
@@ -8,28 +16,28 @@ import Foundation
 /// `audience`), and non-ASCII keys in their canonical (NFC) form, as Swift strings compare. Only
 /// the structure is followed; anything malformed (or nested deeper than the decoder accepts) ends
 /// the scan without a finding, and the decoder then says what is wrong.
-struct DuplicateKeyScanner {
+package struct DuplicateKeyScanner {
     /// The decoder's own nesting limit.
-    static let maxDepth = 512
+    package static let maxDepth = 512
 
     private struct Container {
-        var isObject: Bool
+        package var isObject: Bool
         /// Whether the next string is a key.
-        var expectsKey = true
+        package var expectsKey = true
         /// Where this object's keys start in `keys`, and their bytes in `scratch`.
-        var firstKey: Int
-        var firstByte: Int
+        package var firstKey: Int
+        package var firstByte: Int
         /// The last key read (for the path) and, in an array, the element's index.
-        var lastKey = -1
-        var index = 0
+        package var lastKey = -1
+        package var index = 0
         /// The keys' hashes once the object has many keys, so a check stays cheap.
-        var hashes: Set<UInt64>?
+        package var hashes: Set<UInt64>?
     }
 
     private struct Key {
-        var hash: UInt64
-        var start: Int
-        var count: Int
+        package var hash: UInt64
+        package var start: Int
+        package var count: Int
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -40,7 +48,7 @@ struct DuplicateKeyScanner {
     private var scratch: [UInt8] = []
 
     /// The path of the first repeated key (`audience`, `message.buttons[0].id`), or nil.
-    static func firstDuplicate(in body: [UInt8]) -> String? {
+    package static func firstDuplicate(in body: [UInt8]) -> String? {
         body.withUnsafeBufferPointer { buffer in
             var scanner = DuplicateKeyScanner(bytes: buffer)
             return scanner.scan()
@@ -129,7 +137,7 @@ struct DuplicateKeyScanner {
 
     /// The byte a JSON short escape stands for (`n` after the backslash is a line feed), or nil
     /// (`u` is not one).
-    static func shortEscape(_ escaped: UInt8) -> UInt8? {
+    package static func shortEscape(_ escaped: UInt8) -> UInt8? {
         switch escaped {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): escaped
         case UInt8(ascii: "b"): 0x08

@@ -1,58 +1,66 @@
 import Foundation
 import NotibaseCore
+package import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// What the console shows and any backend can ask: a message's funnel (audience → sent → failed
 /// by reason → rendered with buttons and image → opened, each action, dismissed), and how many
 /// devices an audience reaches now.
-enum FunnelAPI {
-    struct FunnelBody: Encodable {
-        struct Failure: Encodable {
-            var reason: String
-            var count: Int
+package enum FunnelAPI {
+    package struct FunnelBody: Encodable {
+        package struct Failure: Encodable {
+            package var reason: String
+            package var count: Int
             /// What happened, in the words of one of these deliveries' history.
-            var example: String?
+            package var example: String?
             /// What the provider's answer means and what to do.
-            var explanation: String?
+            package var explanation: String?
         }
 
-        var messageId: String
-        var state: String
-        var audience: Int
-        var deliveries: Int
-        var queued: Int
-        var sent: Int
-        var failed: Int
-        var cancelled: Int
-        var rendered: Int
-        var renderedWithButtons: Int
-        var renderedWithImage: Int
-        var opened: Int
-        var actions: [String: Int]
-        var dismissed: Int
-        var failures: [Failure]
+        package var messageId: String
+        package var state: String
+        package var audience: Int
+        package var deliveries: Int
+        package var queued: Int
+        package var sent: Int
+        package var failed: Int
+        package var cancelled: Int
+        package var rendered: Int
+        package var renderedWithButtons: Int
+        package var renderedWithImage: Int
+        package var opened: Int
+        package var actions: [String: Int]
+        package var dismissed: Int
+        package var failures: [Failure]
         /// Deliveries retrying because the provider refuses the app's credentials, by platform
         /// and reason: they are sent once working credentials are uploaded.
-        var waitingForCredentials: [CredentialWait]
+        package var waitingForCredentials: [CredentialWait]
     }
 
-    struct AudienceBody: Decodable {
-        var audience: Audience
+    package struct AudienceBody: Decodable {
+        package var audience: Audience
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case audience }
+        package enum CodingKeys: String, CodingKey, CaseIterable { case audience }
 
-        init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownFields(CodingKeys.self)
             audience = try decoder.container(keyedBy: CodingKeys.self).decode(Audience.self, forKey: .audience)
         }
     }
 
-    struct AudienceCount: Encodable {
-        var count: Int
+    package struct AudienceCount: Encodable {
+        package var count: Int
         /// For an `externalUserIds` audience: how many of its distinct IDs match no active device.
-        var unmatchedExternalUserIds: Int?
+        package var unmatchedExternalUserIds: Int?
     }
 
-    static func add(to router: inout Router, _ context: APIContext) {
+    package static func add(to router: inout Router, _ context: APIContext) {
         router.add(.get, "/v1/messages/{messageId}/funnel") { request, parameters in
             let appID = try await context.appID(request)
             let (message, funnel, waiting) = try await context.messages.funnel(appID: appID, messageID: parameters["messageId"])

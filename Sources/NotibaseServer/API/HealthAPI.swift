@@ -1,12 +1,20 @@
 import NotibaseCore
+package import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// `/healthz` (answered on the polling thread: the cheapest route, the benchmark ceiling; it names
 /// the running version, and the trial settings when there are any), `/metrics` (Prometheus text)
 /// and `/openapi.json`.
-enum HealthAPI {
+package enum HealthAPI {
     /// The answer to `GET /healthz`, made once: always 200 (load balancers keep sending), with
     /// `"trial": ["sender=simulated", …]` when the server runs with settings for tests and demos.
-    static func healthz(trial: [TrialSetting]) -> HTTPResponse {
+    package static func healthz(trial: [TrialSetting]) -> HTTPResponse {
         var body = #"{"status":"ok","version":"\#(NotibaseVersion.current)""#
         if !trial.isEmpty {
             body += #","trial":["# + trial.map { #""\#($0.rawValue)""# }.joined(separator: ",") + "]"
@@ -14,7 +22,7 @@ enum HealthAPI {
         return HTTPResponse(status: 200, contentType: "application/json", body: Array((body + "}").utf8))
     }
 
-    static func add(to router: inout Router, _ context: APIContext) {
+    package static func add(to router: inout Router, _ context: APIContext) {
         let healthz = healthz(trial: context.trial)
         router.add(.get, "/healthz") { _, _ in healthz }
 
@@ -32,7 +40,7 @@ enum HealthAPI {
     /// With a metrics token (`--metrics-token`), throws 401 unless the request carries it as
     /// `Authorization: Bearer <token>`. The hashes are compared, in constant time, so neither the
     /// token's bytes nor its length show in how long a refusal takes.
-    static func authorizeMetrics(_ request: HTTPRequest, tokenHash: [UInt8]?) throws {
+    package static func authorizeMetrics(_ request: HTTPRequest, tokenHash: [UInt8]?) throws {
         guard let tokenHash else { return }
         guard let header = request.header("authorization") else {
             throw APIError(status: 401, code: "missing_key", message: "/metrics needs the metrics token: send Authorization: Bearer <token>", field: nil)

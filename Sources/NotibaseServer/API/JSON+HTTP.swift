@@ -1,14 +1,22 @@
 import Foundation
+package import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// JSON in and out of the API: answers, and request bodies checked and decoded.
 extension JSON {
-    static func response(status: Int, _ value: some Encodable) -> HTTPResponse {
+    package static func response(status: Int, _ value: some Encodable) -> HTTPResponse {
         let body = (try? encoder().encode(value)).map(Array.init) ?? Array("{}".utf8)
         return HTTPResponse(status: status, contentType: "application/json", body: body)
     }
 
     /// Throws unless the request has a body that claims to be JSON.
-    static func checkBody(_ request: HTTPRequest) throws {
+    package static func checkBody(_ request: HTTPRequest) throws {
         if let contentType = request.headers["content-type"], !isJSONMediaType(contentType) {
             throw APIError(status: 415, code: "unsupported_media_type", message: "send the body as application/json", field: nil)
         }
@@ -18,7 +26,7 @@ extension JSON {
     }
 
     /// Decodes a request body; anything wrong is a 400 that names the field.
-    static func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
         try checkBody(request)
         if let field = DuplicateKeyScanner.firstDuplicate(in: request.body) {
             throw APIError.duplicate(field)
@@ -33,7 +41,7 @@ extension JSON {
     /// Whether a `Content-Type` value is `application/json`, in any case, alone or with parameters
     /// (`; charset=utf-8`), around optional whitespace (RFC 9110 section 8.3): not a prefix match,
     /// so `application/jsonp` and `application/json-patch+json` are not JSON here.
-    static func isJSONMediaType(_ value: String) -> Bool {
+    package static func isJSONMediaType(_ value: String) -> Bool {
         var utf8 = Substring(value).utf8
         while let first = utf8.first, first == 0x20 || first == 0x09 { utf8.removeFirst() }
         let type = "application/json".utf8

@@ -1,5 +1,13 @@
 import Foundation
 import NotibaseCore
+package import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// A message's answer written by hand: the send's answer is on the everyday path of every
 /// one-device message, and `JSONEncoder` took a sixth of that path's CPU (issue 27,
@@ -9,7 +17,7 @@ extension MessagesAPI.MessageBody {
     /// (`MessageAnswerTests` holds the two to the same bytes). The client's own content, the
     /// message and its variants, is spliced in as ``encodedContent`` when the send has it already
     /// written; anything rare (pacing, credential waits) is written by the encoder.
-    func json() -> [UInt8] {
+    package func json() -> [UInt8] {
         var writer = JSONObjectWriter(capacity: 1024)
         writer.field("audience", json: Self.json(audience))
         writer.field("audienceSize", audienceSize)
@@ -73,7 +81,7 @@ extension MessagesAPI.MessageBody {
 
 extension JSON {
     /// A message's answer, written by hand (``MessagesAPI/MessageBody/json()``).
-    static func response(status: Int, _ value: MessagesAPI.MessageBody) -> HTTPResponse {
+    package static func response(status: Int, _ value: MessagesAPI.MessageBody) -> HTTPResponse {
         HTTPResponse(status: status, contentType: "application/json", body: value.json())
     }
 }

@@ -1,9 +1,17 @@
 import Foundation
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 extension MessagesAPI.SendBody {
     /// `localTime` (`09:00`), `localDate` (`2026-12-24`), `fallbackTimeZone`, `ratePerMinute`,
     /// `quietHours` (`true` opts into the app's).
-    mutating func decodePacing(_ c: KeyedDecodingContainer<CodingKeys>) throws {
+    package mutating func decodePacing(_ c: KeyedDecodingContainer<CodingKeys>) throws {
         let localTime = try c.decodeIfPresent(WallTime.self, forKey: .localTime)
         let localDate = try c.decodeIfPresent(CivilDate.self, forKey: .localDate)
         let fallbackTimeZone = try c.decodeIfPresent(String.self, forKey: .fallbackTimeZone)

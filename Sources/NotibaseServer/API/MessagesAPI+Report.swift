@@ -1,9 +1,17 @@
 import NotibaseCore
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+package import NotibaseServices
 
 /// A service's ``MessageReport`` as the answer's fields.
 extension MessagesAPI.MessageBody {
     /// `encodedContent`: the send's own content as it encoded it, spliced into the answer.
-    init(_ report: MessageReport, encodedContent: EncodedContent? = nil) {
+    package init(_ report: MessageReport, encodedContent: EncodedContent? = nil) {
         let record = report.record
         // A message whose stored content cannot be read (a damaged database) is still listed, with
         // what is known of it and its failure, so that one bad row never breaks the app's list.
@@ -21,7 +29,7 @@ extension MessagesAPI.MessageBody {
 }
 
 extension MessagesAPI.Counts {
-    init(_ counts: MessageCounts) {
+    package init(_ counts: MessageCounts) {
         self.init(
             total: counts.total, byState: counts.byState, byPlatform: counts.byPlatform, waiting: counts.waiting,
             lastDueAt: counts.lastDueAt?.timestamp, waitingForCredentials: counts.waitingForCredentials)

@@ -1,4 +1,12 @@
 import NotibaseCore
+package import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+package import NotibaseServices
 
 /// How large a message may be when stored. APNs and FCM payloads stop at 4 KB (the renderers
 /// shorten bodies to fit), so a message larger than that as stored carries nothing a phone could
@@ -7,9 +15,9 @@ import NotibaseCore
 extension MessagesAPI {
     /// The most bytes the default message, or one variant, may take as stored (its JSON, keys
     /// sorted: ``StoredJSON``).
-    static let maximumMessageBytes = 4_096
+    package static let maximumMessageBytes = 4_096
     /// The most bytes the whole content (the message and every variant) may take as stored.
-    static let maximumContentBytes = 65_536
+    package static let maximumContentBytes = 65_536
 
     /// The content's stored form (``StoredJSON``), after checking it against the limits: throws
     /// 413 `message_too_large`, naming `message`, `variants.<locale>` or (for the whole)
@@ -18,7 +26,7 @@ extension MessagesAPI {
     /// The message and its variants are encoded once, and the whole is put together from them:
     /// the bytes `StoredJSON.encode(content)` writes (the encoder writes a nested value as it writes
     /// it alone), kept for the answer (``MessagesAPI/MessageBody/json()``).
-    static func checkSize(_ content: MessageContent) throws -> EncodedContent {
+    package static func checkSize(_ content: MessageContent) throws -> EncodedContent {
         let message = Array(try StoredJSON.encode(content.message).utf8)
         let variants = try content.variants.map { Array(try StoredJSON.encode($0).utf8) }
         var stored = Array(#"{"message":"#.utf8) + message

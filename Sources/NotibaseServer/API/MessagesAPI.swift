@@ -1,24 +1,32 @@
 import Foundation
-import NotibaseCore
+package import NotibaseCore
+package import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+package import NotibaseServices
 
 /// `/v1/messages`: send a message to an audience (answered at once, fanned out in the background),
 /// read its state and counts, list, cancel.
-enum MessagesAPI {
+package enum MessagesAPI {
     /// A send's body: what it asks for (its content encoded once its size was checked,
     /// ``MessagesAPI/checkSize(_:)``), and where its idempotency key came from.
-    struct SendBody: Decodable {
-        var send: NewSend
+    package struct SendBody: Decodable {
+        package var send: NewSend
         /// Where the idempotency key came from, as an error names it: the body's field, or the header.
-        var idempotencyKeyField = "idempotencyKey"
+        package var idempotencyKeyField = "idempotencyKey"
 
-        enum CodingKeys: String, CodingKey, CaseIterable {
+        package enum CodingKeys: String, CodingKey, CaseIterable {
             case message, variants, audience, sendAt, ttl, priority
             case collapseID = "collapseId"
             case idempotencyKey
             case localTime, localDate, fallbackTimeZone, ratePerMinute, quietHours
         }
 
-        init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownFields(CodingKeys.self)
             let c = try decoder.container(keyedBy: CodingKeys.self)
             var message = try c.decode(Message.self, forKey: .message)
@@ -52,33 +60,33 @@ enum MessagesAPI {
         }
     }
 
-    struct MessageBody: Encodable {
-        var id: String
-        var state: String
-        var audience: Audience
-        var audienceSize: Int
-        var message: Message
-        var variants: [String: Message]?
-        var sendAt: String
-        var createdAt: String
-        var finishedAt: String?
+    package struct MessageBody: Encodable {
+        package var id: String
+        package var state: String
+        package var audience: Audience
+        package var audienceSize: Int
+        package var message: Message
+        package var variants: [String: Message]?
+        package var sendAt: String
+        package var createdAt: String
+        package var finishedAt: String?
         /// Why the message was given up (state `failed`).
-        var failureReason: String?
+        package var failureReason: String?
         /// Its pacing, when it has one.
-        var localTime: WallTime?
-        var localDate: CivilDate?
-        var fallbackTimeZone: String?
-        var ratePerMinute: Int?
-        var quietHours: QuietHours?
-        var timeZoneFallbacks: Int?
-        var counts: Counts?
-        var replayed: Bool?
+        package var localTime: WallTime?
+        package var localDate: CivilDate?
+        package var fallbackTimeZone: String?
+        package var ratePerMinute: Int?
+        package var quietHours: QuietHours?
+        package var timeZoneFallbacks: Int?
+        package var counts: Counts?
+        package var replayed: Bool?
         /// What stands between the message and its audience (``MessageService/Warning``): in the
         /// answer to a send and to `GET /v1/messages/{messageId}`, empty when nothing does.
-        var warnings: [MessageService.Warning]?
+        package var warnings: [MessageService.Warning]?
         /// The message and variants as the send encoded them, spliced into the answer
         /// (``json()``) instead of encoded again; not a field. Set only with the send's own content.
-        var encodedContent: EncodedContent?
+        package var encodedContent: EncodedContent?
 
         private enum CodingKeys: String, CodingKey {
             case id, state, audience, audienceSize, message, variants, sendAt, createdAt, finishedAt, failureReason
@@ -87,16 +95,16 @@ enum MessagesAPI {
     }
 
     /// ``MessageCounts`` as the answer writes them.
-    struct Counts: Encodable {
-        var total = 0
-        var byState: [String: Int] = [:]
-        var byPlatform: [String: [String: Int]] = [:]
-        var waiting: Int?
-        var lastDueAt: String?
-        var waitingForCredentials: [CredentialWait]?
+    package struct Counts: Encodable {
+        package var total = 0
+        package var byState: [String: Int] = [:]
+        package var byPlatform: [String: [String: Int]] = [:]
+        package var waiting: Int?
+        package var lastDueAt: String?
+        package var waitingForCredentials: [CredentialWait]?
     }
 
-    static func add(to router: inout Router, _ context: APIContext) {
+    package static func add(to router: inout Router, _ context: APIContext) {
         router.add(.post, "/v1/messages") { request, _ in
             let appID = try await context.appID(request)
             var body = try JSON.decode(SendBody.self, from: request)

@@ -1,12 +1,20 @@
 import Foundation
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// The OpenAPI 3.1 description of the API, served at `/openapi.json`: the resource file
 /// `API/openapi.json` (in the ``ResourceDirectory``), read once. Its `info.version` is
 /// ``NotibaseVersion/current`` (a test checks). Keep it in step with the routes: a test checks that every route
 /// is documented.
-enum OpenAPIDocument {
+package enum OpenAPIDocument {
     /// The document exactly as the file holds it.
-    static let bytes: [UInt8] = {
+    package static let bytes: [UInt8] = {
         // Server.start stops first when the resources are missing.
         let resources: ResourceDirectory
         switch ResourceDirectory.current {
@@ -19,5 +27,5 @@ enum OpenAPIDocument {
         return Array(data)
     }()
 
-    static var text: String { String(decoding: bytes, as: UTF8.self) }
+    package static var text: String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -1,4 +1,12 @@
 package import NotibaseCore
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// What iOS would draw for an APNs payload, and why anything is missing: `notibase preview`'s
 /// logic (the real Notibase extension on a simulated iPhone). The server cannot run it itself (the

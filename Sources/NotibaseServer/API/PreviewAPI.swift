@@ -1,20 +1,28 @@
 import Foundation
-import NotibaseCore
+package import NotibaseCore
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// `POST /v1/preview`: a message in, what would be sent and shown out. The exact APNs and FCM
 /// payloads (with placeholder receipt IDs of their real size) against the 4 KB limits, what was
 /// shortened, every validation issue, what an Android phone draws, and the doctor's verdict on
 /// what an iPhone draws. Nothing is stored or sent.
-enum PreviewAPI {
-    struct Body: Decodable {
-        var message: Message
+package enum PreviewAPI {
+    package struct Body: Decodable {
+        package var message: Message
 
-        enum CodingKeys: String, CodingKey, CaseIterable {
+        package enum CodingKeys: String, CodingKey, CaseIterable {
             case message, ttl, priority
             case collapseID = "collapseId"
         }
 
-        init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownFields(CodingKeys.self)
             let c = try decoder.container(keyedBy: CodingKeys.self)
             message = try c.decode(Message.self, forKey: .message)
@@ -25,44 +33,44 @@ enum PreviewAPI {
     }
 
     /// One provider's request.
-    struct Rendered: Encodable {
-        var headers: [String: String]?
-        var payload: JSONValue?
+    package struct Rendered: Encodable {
+        package var headers: [String: String]?
+        package var payload: JSONValue?
         /// The size the provider's limit counts: the APNs body; FCM's data entries.
-        var bytes: Int?
-        var limit: Int
+        package var bytes: Int?
+        package var limit: Int
         /// The fields cut to fit (today only `body`, with an ellipsis).
-        var shortened: [String]
+        package var shortened: [String]
         /// Why there is no request (the message is invalid for this platform, or too large).
-        var error: String?
+        package var error: String?
     }
 
     /// What the Android SDK draws from the FCM data message.
-    struct Android: Encodable {
-        var title: String?
-        var subtitle: String?
-        var body: String?
-        var buttons: [JSONValue]
-        var image: String?
-        var url: String?
+    package struct Android: Encodable {
+        package var title: String?
+        package var subtitle: String?
+        package var body: String?
+        package var buttons: [JSONValue]
+        package var image: String?
+        package var url: String?
     }
 
-    struct Answer: Encodable {
+    package struct Answer: Encodable {
         /// Warnings: the message can be sent, but will not look as expected everywhere.
-        var issues: [ValidationIssue]
+        package var issues: [ValidationIssue]
         /// Errors, which make the answer a 400 (not encoded).
-        var errors: [ValidationIssue]
-        var apns: Rendered
-        var fcm: Rendered
-        var android: Android?
+        package var errors: [ValidationIssue]
+        package var apns: Rendered
+        package var fcm: Rendered
+        package var android: Android?
         /// The doctor's verdict on the APNs payload; null when the server has no doctor or there is
         /// no APNs payload.
-        var ios: JSONValue?
+        package var ios: JSONValue?
 
-        enum CodingKeys: String, CodingKey { case issues, apns, fcm, android, ios }
+        package enum CodingKeys: String, CodingKey { case issues, apns, fcm, android, ios }
     }
 
-    static func add(to router: inout Router, _ context: APIContext) {
+    package static func add(to router: inout Router, _ context: APIContext) {
         router.add(.post, "/v1/preview") { request, _ in
             _ = try await context.appID(request)
             let body = try JSON.decode(Body.self, from: request)
@@ -77,7 +85,7 @@ enum PreviewAPI {
         }
     }
 
-    static func preview(_ message: Message, _ context: APIContext) async throws -> Answer {
+    package static func preview(_ message: Message, _ context: APIContext) async throws -> Answer {
         let issues = message.validate().map { issue in
             var issue = issue
             issue.field = "message." + issue.field

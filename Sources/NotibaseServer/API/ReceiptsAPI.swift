@@ -1,22 +1,30 @@
 import Foundation
-import NotibaseCore
+package import NotibaseCore
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// `POST /v1/receipts`: what the iOS extension and the app report (rendered, opened, action,
 /// dismissed), with the client key and the delivery's receipt signature (`nb_sig` from the
 /// payload). Idempotent by receipt ID; a delivery of another app, or one that does not exist, is
 /// rejected as unknown; each field and each delivery's number of receipts is bounded.
-enum ReceiptsAPI {
-    struct ReceiptAnswer: Encodable {
-        var receiptId: String
-        var deliveryId: String
-        var duplicate: Bool
+package enum ReceiptsAPI {
+    package struct ReceiptAnswer: Encodable {
+        package var receiptId: String
+        package var deliveryId: String
+        package var duplicate: Bool
     }
 
     /// The most receipts one delivery keeps (``ReceiptService/maximumReceiptsPerDelivery``).
-    static let maximumReceiptsPerDelivery = ReceiptService.maximumReceiptsPerDelivery
+    package static let maximumReceiptsPerDelivery = ReceiptService.maximumReceiptsPerDelivery
     /// Each field's size, in characters (as the OpenAPI document states them): a receipt is a
     /// small report, and what it holds is shown in the log, so one delivery's log stays small.
-    static func checkBounds(_ receipt: Receipt) throws {
+    package static func checkBounds(_ receipt: Receipt) throws {
         func limit(_ value: String?, _ characters: Int, _ field: String) throws {
             if let value, value.unicodeScalars.count > characters { throw APIError.invalid(field, "must be at most \(characters) characters") }
         }
@@ -40,7 +48,7 @@ enum ReceiptsAPI {
         }
     }
 
-    static func add(to router: inout Router, _ context: APIContext) {
+    package static func add(to router: inout Router, _ context: APIContext) {
         router.add(.post, "/v1/receipts") { request, _ in
             let caller = try await context.caller(request, [.client, .server])
             let appID = try APIContext.appID(of: caller)

@@ -1,6 +1,14 @@
 import Foundation
-import NotibaseCore
+package import NotibaseCore
 import NotibaseSenders
+package import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// The body of a device registration: `{"platform", "token", "externalUserId",
 /// "externalUserIdToken", "tags", "locale", "timeZone", "appVersion", "sdkVersion", "previousToken"}`. `previousToken` is the token this one
@@ -10,25 +18,25 @@ import NotibaseSenders
 /// hand-written reader (``RegistrationReader``), which names the field that is wrong itself: with
 /// the strict `Codable` decoder the route answered half as many registrations a second
 /// (docs/decisions/0034, 0038). Both handlers of the single route take ``decode(_:)``.
-enum RegistrationBody {
+package enum RegistrationBody {
     /// The fields, as JSON has them: the core's request type, which the SDK sends.
-    typealias Fields = DeviceRegistrationRequest
+    package typealias Fields = DeviceRegistrationRequest
 
     /// A field that is wrong, and why.
-    struct Problem: Error {
-        var field: String
-        var message: String
+    package struct Problem: Error {
+        package var field: String
+        package var message: String
     }
 
     /// The registration in a request body.
-    static func decode(_ request: HTTPRequest) throws -> DeviceUpsert {
+    package static func decode(_ request: HTTPRequest) throws -> DeviceUpsert {
         try JSON.checkBody(request)
         return try checked(RegistrationReader.registration(in: request.body), at: "")
     }
 
     /// The registrations of a batch body (`{"devices": [...]}`, 1 to 10,000), each checked; the
     /// first that is wrong answers for the body, its fields named `devices[3].token`.
-    static func decodeBatch(_ request: HTTPRequest) throws -> [DeviceUpsert] {
+    package static func decodeBatch(_ request: HTTPRequest) throws -> [DeviceUpsert] {
         try JSON.checkBody(request)
         return try RegistrationReader.batch(in: request.body, checked)
     }
@@ -43,7 +51,7 @@ enum RegistrationBody {
     }
 
     /// The rules the OpenAPI document states for each field.
-    static func validate(_ fields: Fields) throws -> DeviceUpsert {
+    package static func validate(_ fields: Fields) throws -> DeviceUpsert {
         func require(_ condition: Bool, _ field: Fields.CodingKeys, _ message: String) throws {
             if !condition { throw Problem(field: field.stringValue, message: message) }
         }
@@ -84,7 +92,7 @@ enum RegistrationBody {
     }
 
     /// A locale such as `en`, `fr-FR` or `pt_BR` (ASCII letters, digits, `-` and `_`).
-    static func isLocale(_ text: String) -> Bool {
+    package static func isLocale(_ text: String) -> Bool {
         (2...35).contains(text.utf8.count) && text.utf8.first.map { (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) } == true
             && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5a).contains($0) || (0x61...0x7a).contains($0) || $0 == 0x2d || $0 == 0x5f }
     }

@@ -1,7 +1,15 @@
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 extension RegistrationReader {
     /// A UTF-16 or UTF-32 body as UTF-8, as `JSONDecoder` reads them (found by a byte order mark
     /// or by the zero bytes of its first character); nil for a body that is UTF-8 already.
-    static func utf8(_ body: [UInt8]) throws -> [UInt8]? {
+    package static func utf8(_ body: [UInt8]) throws -> [UInt8]? {
         guard body.count >= 2 else { return nil }
         let (first, second) = (body[0], body[1])
         if first != 0, second != 0, first != 0xfe, first != 0xff { return nil }

@@ -1,5 +1,13 @@
 import Foundation
-import NotibaseCore
+package import NotibaseCore
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// Reads registration bodies byte by byte, the single route's and the batch's: the one JSON reader
 /// of `POST /v1/devices` and `POST /v1/devices/batch` (docs/decisions/0038). It answers what the
@@ -12,7 +20,7 @@ import NotibaseCore
 /// string only when it needs its value, and takes a UTF-8 byte order mark, UTF-16 or UTF-32
 /// bodies, one trailing comma in an object or an array, and a number as any run of digits, signs,
 /// points and exponents (a number is never a registration's value).
-struct RegistrationReader {
+package struct RegistrationReader {
     private typealias Key = DeviceRegistrationRequest.CodingKeys
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -23,7 +31,7 @@ struct RegistrationReader {
     }
 
     /// The fields of one registration, or what is wrong with them.
-    static func registration(in body: [UInt8]) throws -> DeviceRegistrationRequest {
+    package static func registration(in body: [UInt8]) throws -> DeviceRegistrationRequest {
         try read(body) { reader in
             reader.skipSpace()
             guard reader.peek(UInt8(ascii: "{")) else { throw try reader.notAnObject(at: "") }
@@ -36,7 +44,7 @@ struct RegistrationReader {
     /// Each registration of a batch (`{"devices": [...]}`) as `each` makes it from its fields and
     /// its path (`devices[3]`), or the first thing wrong: `each` runs in order once the whole body
     /// is read, so a registration's own rules are checked before the next one is looked at.
-    static func batch<T>(in body: [UInt8], _ each: (DeviceRegistrationRequest, String) throws -> T) throws -> [T] {
+    package static func batch<T>(in body: [UInt8], _ each: (DeviceRegistrationRequest, String) throws -> T) throws -> [T] {
         try read(body) { reader in
             try reader.batch(each)
         }
@@ -63,20 +71,20 @@ struct RegistrationReader {
     /// A registration object as read: its fields, and the first problem in the order the strict
     /// decoder reported them (an unknown field, then the fields in their declared order).
     private struct Entry {
-        var fields = DeviceRegistrationRequest(platform: .ios, token: "")
+        package var fields = DeviceRegistrationRequest(platform: .ios, token: "")
         /// The fields present, a bit each at their position in `Key.allCases`.
-        var seen = 0
-        var problem: (rank: Int, problem: DecodingProblem)?
-        var unknownNames: Set<String> = []
+        package var seen = 0
+        package var problem: (rank: Int, problem: DecodingProblem)?
+        package var unknownNames: Set<String> = []
 
         /// Keeps `problem` unless one that is reported before it is already there (rank -3 for a
         /// name that is not valid text, -2 for a batch's element that is not an object, -1 for an
         /// unknown field, else the field's position).
-        mutating func note(_ rank: Int, _ problem: DecodingProblem) {
+        package mutating func note(_ rank: Int, _ problem: DecodingProblem) {
             if self.problem.map({ rank < $0.rank }) ?? true { self.problem = (rank, problem) }
         }
 
-        func fields(at path: String) throws -> DeviceRegistrationRequest {
+        package func fields(at path: String) throws -> DeviceRegistrationRequest {
             for key in [Key.platform, .token] where seen & RegistrationReader.bit(key) == 0 {
                 if (problem?.rank ?? .max) > RegistrationReader.rank(key) {
                     throw APIError.invalid(DecodingProblem(field: join(path, key.stringValue), message: "is required", kind: .missingField))
@@ -232,7 +240,7 @@ struct RegistrationReader {
     private enum Kind {
         case null, other
 
-        func expected(_ what: String) -> String {
+        package func expected(_ what: String) -> String {
             self == .null ? "expected \(what), found null" : "expected \(what)"
         }
     }
@@ -327,7 +335,7 @@ struct RegistrationReader {
         skipSpace()
     }
 
-    static let malformed = APIError.invalid(.malformedJSON)
+    package static let malformed = APIError.invalid(.malformedJSON)
 
     // MARK: Tokens
 

@@ -1,18 +1,26 @@
 import NotibaseCore
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// `/v1/users/{externalUserId}`: forgetting a user (the right to be forgotten), with the server
 /// key. Every device of the user is deleted, the texts they typed into reply fields are removed
 /// from the delivery log, and their user ID from the audiences of the messages that listed it; the
 /// counts stay (docs/server.md, docs/decisions/0023).
-enum UsersAPI {
-    struct DeletedBody: Encodable {
-        var externalUserId: String
-        var devicesDeleted: Int
-        var repliesRemoved: Int
-        var messagesRewritten: Int
+package enum UsersAPI {
+    package struct DeletedBody: Encodable {
+        package var externalUserId: String
+        package var devicesDeleted: Int
+        package var repliesRemoved: Int
+        package var messagesRewritten: Int
     }
 
-    static func add(to router: inout Router, _ context: APIContext) {
+    package static func add(to router: inout Router, _ context: APIContext) {
         router.add(.delete, "/v1/users/{externalUserId}") { request, parameters in
             let appID = try await context.appID(request)
             let user = try parameters["externalUserId"]

@@ -1,25 +1,33 @@
 import Foundation
 import NotibaseCore
+package import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// `/v1/webhooks`: the app's endpoints for its event stream, with the server key (docs/server.md,
 /// "Webhooks"). A secret is shown once, in the answer that makes it; an endpoint of another app is
 /// a 404, as one that does not exist.
-enum WebhooksAPI {
-    struct EndpointBody: Encodable {
-        var id: String
-        var url: String
-        var types: [String]
-        var description: String?
-        var enabled: Bool
-        var disabledReason: String?
-        var failingSince: String?
-        var nextAttemptAt: String?
-        var createdAt: String
-        var updatedAt: String
+package enum WebhooksAPI {
+    package struct EndpointBody: Encodable {
+        package var id: String
+        package var url: String
+        package var types: [String]
+        package var description: String?
+        package var enabled: Bool
+        package var disabledReason: String?
+        package var failingSince: String?
+        package var nextAttemptAt: String?
+        package var createdAt: String
+        package var updatedAt: String
         /// Only in the answers that make a secret (creation, rotation).
-        var secret: String?
+        package var secret: String?
 
-        init(_ record: WebhookEndpointRecord, secret: String? = nil) {
+        package init(_ record: WebhookEndpointRecord, secret: String? = nil) {
             id = record.id
             url = record.url
             types = record.types ?? WebhookEventType.all
@@ -35,15 +43,15 @@ enum WebhooksAPI {
     }
 
     /// What `POST` and `PATCH` take; `PATCH` takes any of them, `POST` needs `url`.
-    struct EndpointChangeBody: Decodable {
-        var url: String?
-        var types: [String]??
-        var description: String??
-        var enabled: Bool?
+    package struct EndpointChangeBody: Decodable {
+        package var url: String?
+        package var types: [String]??
+        package var description: String??
+        package var enabled: Bool?
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case url, types, description, enabled }
+        package enum CodingKeys: String, CodingKey, CaseIterable { case url, types, description, enabled }
 
-        init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownFields(CodingKeys.self)
             let c = try decoder.container(keyedBy: CodingKeys.self)
             url = try c.decodeIfPresent(String.self, forKey: .url)
@@ -53,7 +61,7 @@ enum WebhooksAPI {
         }
 
         /// Checks what is given; the URL with the transport's address policy.
-        func checked(_ context: APIContext, appID: String) async throws -> WebhookEndpointChange {
+        package func checked(_ context: APIContext, appID: String) async throws -> WebhookEndpointChange {
             if let url {
                 guard url.utf8.count <= 2_048 else { throw APIError.invalid("url", "must be at most 2048 bytes") }
                 if let refusal = await context.webhookTransport.refusal(of: url, appID: appID) {
@@ -74,28 +82,28 @@ enum WebhooksAPI {
         }
     }
 
-    struct ReplayBody: Decodable {
-        var since: String
+    package struct ReplayBody: Decodable {
+        package var since: String
     }
 
-    struct ReplayedBody: Encodable {
-        var id: String
-        var since: String
+    package struct ReplayedBody: Encodable {
+        package var id: String
+        package var since: String
         /// How many events of the app's stream are sent again (those the endpoint wants among them).
-        var events: Int
+        package var events: Int
     }
 
-    struct AttemptBody: Encodable {
-        var webhookId: String
-        var events: Int
-        var at: String
-        var outcome: String
-        var status: Int?
-        var latencyMs: Int
-        var answer: String
-        var nextRetryAt: String?
+    package struct AttemptBody: Encodable {
+        package var webhookId: String
+        package var events: Int
+        package var at: String
+        package var outcome: String
+        package var status: Int?
+        package var latencyMs: Int
+        package var answer: String
+        package var nextRetryAt: String?
 
-        init(_ record: WebhookAttemptRecord) {
+        package init(_ record: WebhookAttemptRecord) {
             webhookId = record.batchID
             events = record.events
             at = record.at.timestamp
@@ -107,7 +115,7 @@ enum WebhooksAPI {
         }
     }
 
-    static func add(to router: inout Router, _ context: APIContext) {
+    package static func add(to router: inout Router, _ context: APIContext) {
         let webhooks = context.webhooks
         router.add(.post, "/v1/webhooks") { request, _ in
             let appID = try await context.appID(request)
@@ -190,5 +198,5 @@ enum WebhooksAPI {
         }
     }
 
-    static let notFound = APIError.notFound("webhook endpoint")
+    package static let notFound = APIError.notFound("webhook endpoint")
 }

@@ -1,39 +1,47 @@
 import Foundation
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+package import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 
 /// The web console's static files (`Console/Files`, a SwiftPM resource: `Files/` in the
 /// ``ResourceDirectory``),
 /// served at `/console/`: read once, each with its content type, a strict Content-Security-Policy
 /// (scripts and styles from this server only, no inline script), `nosniff`, and `no-cache` so an
 /// upgraded server is never shown with an old page.
-enum Console {
-    struct File: Sendable {
-        var contentType: String
-        var bytes: [UInt8]
+package enum Console {
+    package struct File: Sendable {
+        package var contentType: String
+        package var bytes: [UInt8]
     }
 
     /// The policy every console answer carries. Images may come from any https host: the preview
     /// shows the message's own image.
-    static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; "
+    package static let contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; "
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     /// Every file by its path under `/console/` (`index.html`, `js/app.js`, …).
-    static let files: [String: File] = load()
+    package static let files: [String: File] = load()
 
-    static func serves(_ path: String) -> Bool {
+    package static func serves(_ path: String) -> Bool {
         path == "/console" || path.hasPrefix("/console/")
     }
 
     /// Whether `request` is a browser's page load (`GET` or `HEAD` accepting `text/html`), which
     /// `/` sends to the console; an API client asking for JSON gets the API's 404.
-    static func isBrowserVisit(_ request: HTTPRequest) -> Bool {
+    package static func isBrowserVisit(_ request: HTTPRequest) -> Bool {
         guard request.method == "GET" || request.method == "HEAD", let accept = request.header("accept") else { return false }
         return accept.lowercased().contains("text/html")
     }
 
     /// Where a browser that opened `/` goes.
-    static let rootRedirect = HTTPResponse(status: 302, headers: [("Location", "/console/"), ("Cache-Control", "no-cache")])
+    package static let rootRedirect = HTTPResponse(status: 302, headers: [("Location", "/console/"), ("Cache-Control", "no-cache")])
 
-    static func response(to request: HTTPRequest) -> HTTPResponse {
+    package static func response(to request: HTTPRequest) -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
             var response = APIError(status: 405, code: "method_not_allowed", message: "\(request.path) accepts GET, HEAD", field: nil).response
             response.headers.append(("Allow", "GET, HEAD"))
@@ -57,7 +65,7 @@ enum Console {
         ], body: request.method == "HEAD" ? [] : file.bytes)
     }
 
-    static func contentType(of name: String) -> String? {
+    package static func contentType(of name: String) -> String? {
         switch name.split(separator: ".").last {
         case "html": "text/html; charset=utf-8"
         case "js": "text/javascript; charset=utf-8"

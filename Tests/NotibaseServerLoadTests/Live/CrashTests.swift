@@ -3,6 +3,14 @@ import Testing
 import NotibaseCore
 import NotibaseTestSupport
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 @testable import NotibaseServerTestSupport
 
 /// Kill -9 during a 100k-device fan-out and delivery, restart on the same data, and check that

@@ -3,6 +3,14 @@ import Testing
 import NotibaseCore
 import NotibaseTestSupport
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 @testable import NotibaseServerTestSupport
 
 /// One tenant at its limits does not stall another (issue 27). A real server process, on

@@ -1,5 +1,13 @@
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 import NotibaseTestSupport
 
 /// A batch's `delivery.sent` rows, rendered in Swift once for both stores (``WebhookSentRows``):

@@ -3,6 +3,14 @@ import NotibaseSenders
 import NotibaseTestSupport
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 
 /// What a webhook endpoint's TLS can make this side compute (issue 43): it picks the key exchange
 /// among what the client offers, and a finite-field one of its chosen size (a 10,000-bit DHE

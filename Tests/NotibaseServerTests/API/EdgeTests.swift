@@ -5,6 +5,14 @@ import NotibaseTestSupport
 import Synchronization
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 @testable import NotibaseServerTestSupport
 
 /// Issue 28's edges: what a tester found at the borders of the API.

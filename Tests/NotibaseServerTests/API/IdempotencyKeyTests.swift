@@ -2,6 +2,14 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 @testable import NotibaseServerTestSupport
 
 /// An idempotency key answers the request that stored it again, and only that one: the same

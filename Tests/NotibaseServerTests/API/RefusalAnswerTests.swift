@@ -1,5 +1,13 @@
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 
 /// What the domain refuses is answered as the API always answered it: the kind's status, the
 /// code, the message and the field, and a 429's limit and `Retry-After` (issue 45: services and

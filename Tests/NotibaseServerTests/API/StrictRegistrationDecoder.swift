@@ -1,6 +1,14 @@
 import Foundation
 import NotibaseCore
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 
 /// The registration bodies as the strict `Codable` decoder read them before the route had one
 /// reader of its own (docs/decisions/0038): the reference the reader's answers are held to. The

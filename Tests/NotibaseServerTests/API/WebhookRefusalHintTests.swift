@@ -3,6 +3,14 @@ import NotibaseCore
 import Testing
 import NotibaseSenders
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 import NotibaseTestSupport
 @testable import NotibaseServerTestSupport
 

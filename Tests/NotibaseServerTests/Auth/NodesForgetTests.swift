@@ -3,6 +3,14 @@ import Synchronization
 import NotibaseTestSupport
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 @testable import NotibaseServerTestSupport
 
 /// Nodes sharing a PostgreSQL database each cache the keys and apps they resolved. Before this, a

@@ -1,6 +1,14 @@
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 @testable import NotibaseServerTestSupport
 
 /// What the fan-out hands this node's workers (``Handoff``): bounded, oldest first, and taking

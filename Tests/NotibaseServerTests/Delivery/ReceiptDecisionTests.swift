@@ -2,6 +2,14 @@ import Foundation
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 
 /// What a device's receipt does, without a database: the bounds it stays within, what it writes,
 /// how far it moves its delivery, and which reads each answer costs a store (the stores run one

@@ -2,6 +2,14 @@ import Foundation
 import NotibaseSenders
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 
 @Suite("Retry policy (pure state machine)")
 struct RetryPolicyTests {

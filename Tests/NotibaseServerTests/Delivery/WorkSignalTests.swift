@@ -1,6 +1,14 @@
 import Synchronization
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 
 /// The wake-up a node's loops wait on. A wait that is not ended by its signal lasts an hour, so a
 /// broken wake-up fails these tests by their time limit.

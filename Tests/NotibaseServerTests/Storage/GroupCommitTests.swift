@@ -1,6 +1,14 @@
 import Synchronization
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 @testable import NotibaseServerTestSupport
 
 /// Writes that arrive together, committed together (``GroupCommit``), each answered on its own.

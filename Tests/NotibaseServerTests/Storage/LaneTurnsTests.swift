@@ -1,5 +1,13 @@
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 
 /// Who gets a reader (``LaneTurns``, which ``ConnectionLanes`` runs): one app's expensive reads
 /// never hold every connection, so another app's read finds one free instead of waiting behind

@@ -1,6 +1,14 @@
 import NotibaseCore
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 
 /// The rules of storing posted messages (``PostingPlan``), decided without a database: the
 /// idempotency window and digest, the write-now rule, the claim's room, the stored-bytes quota.

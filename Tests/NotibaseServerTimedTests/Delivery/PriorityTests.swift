@@ -5,6 +5,14 @@ import NotibaseTestSupport
 import Synchronization
 import Testing
 @testable import NotibaseServer
+@testable import NotibaseDomain
+@testable import NotibaseStore
+@testable import NotibaseSQLite
+@testable import NotibasePostgres
+@testable import NotibaseHTTP
+@testable import NotibaseOutbound
+@testable import NotibaseWebhooks
+@testable import NotibaseServices
 @testable import NotibaseServerTestSupport
 
 /// Requests, deliveries and the fan-out share one store. During a million-device fan-out, a

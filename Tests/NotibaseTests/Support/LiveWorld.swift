@@ -5,6 +5,14 @@ import FoundationNetworking
 #endif
 import NotibaseCore
 import NotibaseServer
+import NotibaseDomain
+import NotibaseStore
+import NotibaseSQLite
+import NotibasePostgres
+import NotibaseHTTP
+import NotibaseOutbound
+import NotibaseWebhooks
+import NotibaseServices
 import NotibaseSenders
 import NotibaseSimulator
 import NotibaseExtension

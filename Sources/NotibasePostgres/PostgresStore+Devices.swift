@@ -1,0 +1,205 @@
+import Foundation
+import NotibaseCore
+import NotibaseSenders
+package import NotibaseDomain
+import NotibaseStore
+
+extension Audience {
+    /// Where an audience's devices are read from in PostgreSQL: a `FROM` clause that yields rows
+    /// named `devices`, and a condition on them; the one parameter is numbered `$index` (lists
+    /// travel as one JSON array), and `$1` is always the app's ID. An app's devices are then
+    /// narrowed by `devices.app_id` and `devices.active`.
+    ///
+    /// A list of device or user IDs is looked up one entry at a time through the index on `id` or
+    /// on `(app_id, external_user_id)`: each lookup is a `LATERAL` subquery fenced by `LIMIT` or
+    /// `OFFSET 0`, which the planner cannot merge into a join, so no statistics can make it walk
+    /// the app's whole device index in `seq` order instead (docs/decisions/0014). Each entry is
+    /// looked up once, however often it is listed.
+    package func postgresSource(parameter index: Int) -> (from: String, condition: String, values: [PostgresValue]) {
+        let listed = "(SELECT DISTINCT jsonb_array_elements_text($\(index)::jsonb) AS value) AS wanted CROSS JOIN LATERAL"
+        let list = "(SELECT jsonb_array_elements_text($\(index)::jsonb))"
+        return switch self {
+        case .devices(let ids):
+            ("\(listed) (SELECT * FROM devices WHERE devices.id = wanted.value LIMIT 1) AS devices", "true", [.text(JSON.text(ids))])
+        case .externalUsers(let users):
+            ("\(listed) (SELECT * FROM devices WHERE devices.app_id = $1 AND devices.external_user_id = wanted.value OFFSET 0) AS devices",
+             "true", [.text(JSON.text(users))])
+        case .allTags(let tags): ("devices", "devices.tags @> $\(index)::jsonb", [.text(JSON.text(tags))])
+        case .anyTag(let tags): ("devices", "devices.tags ?| ARRAY\(list)", [.text(JSON.text(tags))])
+        case .everyone: ("devices", "$\(index)::integer = 1", [.int(1)])
+        }
+    }
+}
+
+extension PostgresStore {
+    private static let upsertDevice = """
+        INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at, apns_environment)
+        VALUES ($1, $2, $3, $4, $5, coalesce($6::jsonb, '[]'), $7, $8, $9, $10, $11, $11, $13)
+        ON CONFLICT (app_id, platform, token) DO UPDATE SET
+            external_user_id = coalesce($5, devices.external_user_id), tags = coalesce($6::jsonb, devices.tags),
+            locale = coalesce($7, devices.locale), time_zone = coalesce($8, devices.time_zone),
+            app_version = coalesce($9, devices.app_version), sdk_version = coalesce($10, devices.sdk_version),
+            apns_environment = coalesce($13, devices.apns_environment), active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = $11
+        WHERE \(VerifiedUserGuard.sql(protects: "$12::integer", stored: "devices.external_user_id", user: "$5"))
+        RETURNING \(Rows.deviceColumns), (xmax = 0)
+        """
+
+    /// Registrations that arrived together, in one transaction: one durable commit for many
+    /// devices instead of one each, which is what bounds single registrations on PostgreSQL (its
+    /// commit waits for the disk). Each step of their plan that may go together is one statement;
+    /// a registration that statement left out (a device another node inserted meanwhile, which its
+    /// snapshot does not show) is written on its own.
+    package func registerDevices(together group: [GroupedRegistration]) async throws -> [RegisteredDevice] {
+        let plan = RegistrationPlan(group)
+        return try await pool.transaction { connection in
+            var answers: [RegisteredDevice] = []
+            answers.reserveCapacity(group.count)
+            for step in plan.steps {
+                switch step {
+                case .alone(let index):
+                    answers.append(try Self.upsert(connection, group[index]))
+                case .together(let range):
+                    var written: [DeviceKey: RegisteredDevice] = [:]
+                    for (app, answer) in try connection.query(Self.upsertedRows, [.text(BulkRow.recordset(group[range].map(BulkRow.init)))])
+                        .map({ ($0.text(17), RegisteredDevice(device: try Rows.device($0), created: $0.text(16) == "t")) }) {
+                        written[DeviceKey(appID: app, platform: answer.device.platform, token: answer.device.token)] = answer
+                    }
+                    for registration in group[range] {
+                        answers.append(try written[registration.device] ?? Self.upsert(connection, registration))
+                    }
+                }
+            }
+            return answers
+        }
+    }
+
+    /// What ``manyUpserted(returning:)`` answers.
+    private enum UpsertAnswer { case rows, counts }
+
+    /// Registrations of any apps in one statement: new devices inserted, known ones updated as
+    /// ``upsertDevice`` would (fields left out keep their values). Answers each device's row with
+    /// whether it is new and its app, or only how many were new and how many known.
+    private static func manyUpserted(returning answer: UpsertAnswer) -> String {
+        """
+        WITH r AS (
+            SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
+                app text, now bigint, id text, platform text, token text, "externalUserID" text, tags jsonb, locale text, "timeZone" text,
+                "appVersion" text, "sdkVersion" text, "protectsVerifiedUsers" boolean, "apnsEnvironment" text)),
+        inserted AS (
+            INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at, apns_environment)
+            SELECT r.id, r.app, r.platform, r.token, r."externalUserID", coalesce(r.tags, '[]'), r.locale, r."timeZone", r."appVersion", r."sdkVersion",
+                r.now, r.now, r."apnsEnvironment"
+            FROM r ON CONFLICT (app_id, platform, token) DO NOTHING
+            RETURNING \(answer == .rows ? Rows.deviceColumns + ", true, app_id" : "1")),
+        updated AS (
+            UPDATE devices d SET
+                external_user_id = coalesce(r."externalUserID", d.external_user_id), tags = coalesce(r.tags, d.tags),
+                locale = coalesce(r.locale, d.locale), time_zone = coalesce(r."timeZone", d.time_zone),
+                app_version = coalesce(r."appVersion", d.app_version), sdk_version = coalesce(r."sdkVersion", d.sdk_version),
+                apns_environment = coalesce(r."apnsEnvironment", d.apns_environment), active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = r.now
+            FROM r WHERE d.app_id = r.app AND d.platform = r.platform AND d.token = r.token
+                AND \(VerifiedUserGuard.sql(protects: #"r."protectsVerifiedUsers"::integer"#, stored: "d.external_user_id", user: #"r."externalUserID""#))
+            RETURNING \(answer == .rows ? qualifiedDeviceColumns + ", false, d.app_id" : "1"))
+        \(answer == .rows ? "SELECT * FROM inserted UNION ALL SELECT * FROM updated" : "SELECT (SELECT count(*) FROM inserted), (SELECT count(*) FROM updated)")
+        """
+    }
+
+    private static let upsertedRows = manyUpserted(returning: .rows)
+    private static let upsertedCounts = manyUpserted(returning: .counts)
+
+    private static let qualifiedDeviceColumns = Rows.deviceColumns.split(separator: ",")
+        .map { "d." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")
+
+    /// Registers a batch in one transaction. A plain batch (no token replaced, no device twice)
+    /// takes one statement: new devices are inserted, known ones updated as one registration
+    /// would; any other batch goes device by device, in order.
+    package func registerDevices(appID: String, _ registrations: [(DeviceUpsert, newID: String)], now: Int) async throws -> Int {
+        let list = registrations.map { GroupedRegistration(appID: appID, upsert: $0.0, newID: $0.newID, now: now) }
+        if RegistrationPlan(list).isOneStatement {
+            let rows = BulkRow.recordset(list.map(BulkRow.init))
+            return try await pool.transaction { connection in
+                try connection.query(Self.upsertedCounts, [.text(rows)]).first { $0.int(0) } ?? 0
+            }
+        }
+        return try await pool.transaction { connection in
+            try list.reduce(0) { created, registration in created + (try Self.upsert(connection, registration).created ? 1 : 0) }
+        }
+    }
+
+    /// A registration as a row of ``manyUpserted(returning:)``.
+    private struct BulkRow {
+        package var app: String
+        package var now: Int
+        package var id: String
+        package var platform: String
+        package var token: String
+        package var externalUserID: String?
+        package var tags: [String]?
+        package var locale: String?
+        package var timeZone: String?
+        package var appVersion: String?
+        package var sdkVersion: String?
+        package var protectsVerifiedUsers: Bool
+        package var apnsEnvironment: String?
+
+        package init(_ item: GroupedRegistration) {
+            let registration = item.upsert
+            app = item.appID
+            now = item.now
+            id = item.newID
+            platform = registration.platform.rawValue
+            token = registration.token
+            externalUserID = registration.externalUserID
+            tags = registration.tags
+            locale = registration.locale
+            timeZone = registration.timeZone
+            appVersion = registration.appVersion
+            sdkVersion = registration.sdkVersion
+            protectsVerifiedUsers = registration.protectsVerifiedUsers
+            apnsEnvironment = registration.apnsEnvironment?.rawValue
+        }
+
+        /// `rows` for ``manyUpserted(returning:)``'s `jsonb_to_recordset`.
+        package static func recordset(_ rows: [BulkRow]) -> String {
+            RecordsetJSON.of(rows, bytesPerRow: 256) { row, json in
+                json.field("app", row.app)
+                json.field("now", row.now)
+                json.field("id", row.id)
+                json.field("platform", row.platform)
+                json.field("token", row.token)
+                json.field("externalUserID", row.externalUserID)
+                json.field("tags", row.tags)
+                json.field("locale", row.locale)
+                json.field("timeZone", row.timeZone)
+                json.field("appVersion", row.appVersion)
+                json.field("sdkVersion", row.sdkVersion)
+                json.field("protectsVerifiedUsers", row.protectsVerifiedUsers)
+                json.field("apnsEnvironment", row.apnsEnvironment)
+            }
+        }
+    }
+
+    private static func upsert(_ connection: PostgresConnection, _ grouped: GroupedRegistration) throws -> RegisteredDevice {
+        let (appID, registration, newID, now) = (grouped.appID, grouped.upsert, grouped.newID, grouped.now)
+        let values: [PostgresValue] = [
+            .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
+            .optionalText(registration.externalUserID), .optionalText(registration.tags.map(Rows.tagsJSON)), .optionalText(registration.locale),
+            .optionalText(registration.timeZone), .optionalText(registration.appVersion), .optionalText(registration.sdkVersion), .int(now),
+            .int(registration.protectsVerifiedUsers ? 1 : 0), .optionalText(registration.apnsEnvironment?.rawValue),
+        ]
+        guard let result = try connection.query(upsertDevice, values).first({ (try Rows.device($0), $0.text(16) == "t") }) else {
+            if registration.protectsVerifiedUsers { throw DeviceUpsert.claimedByAnotherUser }
+            throw StorageError.corrupt("device upsert returned nothing")
+        }
+        if let previous = registration.previousToken, previous != registration.token {
+            try connection.run(
+                """
+                UPDATE devices SET active = 0, deactivated_reason = 'replaced by a new token', deactivated_at = $1, updated_at = $1
+                WHERE app_id = $2 AND platform = $3 AND token = $4 AND active = 1
+                    AND \(VerifiedUserGuard.sql(protects: "$5::integer", stored: "external_user_id", user: "$6"))
+                """, [.int(now), .text(appID), .text(registration.platform.rawValue), .text(previous), .int(registration.protectsVerifiedUsers ? 1 : 0),
+                      .optionalText(result.0.externalUserID)])
+        }
+        return RegisteredDevice(device: result.0, created: result.1)
+    }
+}

@@ -1,0 +1,258 @@
+import Synchronization
+package import NotibaseDomain
+import NotibaseStore
+/// Webhook endpoints, their stream and the feed on PostgreSQL (docs/decisions/0037,
+/// PostgresSchema+Webhooks.swift).
+extension PostgresStore {
+    package func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) async throws -> WebhookEndpointRecord? {
+        let types = try endpoint.types.map(StoredJSON.encode)
+        return try await pool.transaction { connection in
+            // Held by every transaction that makes or drops an endpoint: the count is this one's.
+            try Self.holdWebhookTriggers(connection)
+            let count = try connection.query(WebhookSQL.endpointCount(parameter: { "$\($0)" }), [.text(endpoint.appID)]).first { $0.int(0) } ?? 0
+            guard endpoint.fits(besides: count) else { return nil }
+            self.endpointsMayExist.store(true, ordering: .relaxed)
+            // The first endpoint moves the feed to this transaction (what any older one wrote is
+            // skipped): it stands still while there is none.
+            try connection.run(
+                """
+                UPDATE webhook_feed SET event_tx = pg_current_xact_id(), event_seq = 0
+                WHERE id = 1 AND event_tx < pg_current_xact_id() AND NOT EXISTS (SELECT 1 FROM webhook_endpoints)
+                """)
+            let created = try connection.query(
+                WebhookSQL.insertEndpoint(parameter: { "$\($0)" }),
+                [.text(endpoint.id), .text(endpoint.appID), .text(endpoint.url), .optionalText(types), .optionalText(endpoint.description),
+                 .bytes(endpoint.sealedSecret), .int(endpoint.now)]).first(Rows.webhookEndpoint)!
+            try connection.run("SELECT notibase_webhook_triggers()")
+            return created
+        }
+    }
+
+    /// Serializes the transactions that make or drop the webhooks' triggers (an endpoint made,
+    /// the last one deleted, on any node): each sees what the one before it committed, so the
+    /// triggers exist exactly while an endpoint does (PostgresSchema.sinceRelease).
+    package static func holdWebhookTriggers(_ connection: PostgresConnection) throws {
+        try connection.run("SELECT pg_advisory_xact_lock(hashtext('notibase_webhook_triggers'))")
+    }
+
+    package func webhookEndpoints(appID: String, page: SeqPage) async throws -> [WebhookEndpointRecord] {
+        try await pool.withConnection {
+            try $0.query(WebhookSQL.endpoints(page, parameter: { "$\($0)" }), [.text(appID), .int(page.bound), .int(page.limit)]).map(Rows.webhookEndpoint)
+        }
+    }
+
+    package func webhookEndpoint(appID: String, id: String) async throws -> WebhookEndpointRecord? {
+        try await pool.withConnection { try Self.webhookEndpoint($0, appID: appID, id: id) }
+    }
+
+    private static func webhookEndpoint(_ connection: PostgresConnection, appID: String, id: String) throws -> WebhookEndpointRecord? {
+        try connection.query(WebhookSQL.endpoint(parameter: { "$\($0)" }), [.text(appID), .text(id)]).first(Rows.webhookEndpoint)
+    }
+
+    package func updateWebhookEndpoint(appID: String, id: String, _ change: WebhookEndpointChange, now: Int) async throws -> WebhookEndpointRecord? {
+        let (types, description) = try WebhookSQL.changedTexts(change)
+        return try await pool.withConnection {
+            try $0.query(
+                """
+                UPDATE webhook_endpoints SET \(WebhookSQL.changeAssignments(parameter: { "$\($0)" }))
+                WHERE app_id = $1 AND id = $2 RETURNING \(Rows.webhookEndpointColumns)
+                """,
+                [.text(appID), .text(id), .optionalText(change.url), .int(change.types == nil ? 0 : 1), .optionalText(types),
+                 .int(change.description == nil ? 0 : 1), .optionalText(description), change.enabled.map { .int($0 ? 1 : 0) } ?? .null, .int(now)]
+            ).first(Rows.webhookEndpoint)
+        }
+    }
+
+    package func deleteWebhookEndpoint(appID: String, id: String) async throws -> Bool {
+        try await pool.transaction { connection in
+            try Self.holdWebhookTriggers(connection)
+            let deleted = try connection.run("DELETE FROM webhook_endpoints WHERE app_id = $1 AND id = $2", [.text(appID), .text(id)]) == 1
+            try connection.run(WebhookSQL.dropOrphanedOutbox(parameter: { "$\($0)" }), [.text(appID)])
+            try connection.run("SELECT notibase_webhook_triggers()")
+            return deleted
+        }
+    }
+
+    package func rotateWebhookSecret(appID: String, id: String, sealed: [UInt8], previousUntil: Int, now: Int) async throws -> WebhookEndpointRecord? {
+        try await pool.withConnection {
+            try $0.query(WebhookSQL.rotateSecret(parameter: { "$\($0)" }), [.int(previousUntil), .bytes(sealed), .int(now), .text(appID), .text(id)])
+                .first(Rows.webhookEndpoint)
+        }
+    }
+
+    package func recordWebhookTest(appID: String, id: String, now: Int) async throws -> Bool {
+        try await pool.withConnection {
+            try $0.run(
+                "INSERT INTO webhook_outbox (app_id, endpoint_id, type, at) SELECT app_id, id, $1, $2 FROM webhook_endpoints WHERE app_id = $3 AND id = $4",
+                [.text(WebhookEventType.test), .int(now), .text(appID), .text(id)]) == 1
+        }
+    }
+
+    package func replayWebhookEvents(appID: String, id: String, since: Int) async throws -> Int? {
+        try await pool.transaction { connection in
+            guard try Self.webhookEndpoint(connection, appID: appID, id: id) != nil else { return nil }
+            let first = try connection.query(WebhookSQL.Replay.start(parameter: { "$\($0)" }), [.text(appID), .int(since)]).first { $0.int(0) }
+            let cursor = try first ?? connection.query(WebhookSQL.Replay.streamEnd).first { $0.int(0) } ?? 0
+            try connection.run(WebhookSQL.Replay.move(parameter: { "$\($0)" }), [.int(cursor), .text(appID), .text(id)])
+            return try connection.query(WebhookSQL.Replay.events(parameter: { "$\($0)" }), [.text(appID), .int(cursor)]).first { $0.int(0) } ?? 0
+        }
+    }
+
+    package func webhookAttempts(appID: String, id: String, limit: Int) async throws -> [WebhookAttemptRecord]? {
+        try await pool.withConnection { connection in
+            guard try Self.webhookEndpoint(connection, appID: appID, id: id) != nil else { return nil }
+            return try connection.query(WebhookSQL.attempts(parameter: { "$\($0)" }), [.text(id), .int(limit)]).map(Rows.webhookAttempt)
+        }
+    }
+
+    /// One node feeds at a time (the feed's row, locked or skipped). Only rows of transactions
+    /// below the horizon (older than every transaction still running) are read, in (tx, seq)
+    /// order; the stream's numbers are handed out under the lock, in that order. A transaction
+    /// that begins writing after another committed comes after it; what reads others' outcomes
+    /// and writes from them (a message's completion) runs after its own writes' commit
+    /// (``completeAfterCommit(messageSeqs:now:)``), or it would be ordered before what it read.
+    package func feedWebhookEvents(limit: Int) async throws -> Int {
+        // Without an endpoint the feed stands still, writing nothing (the first endpoint moves it).
+        let endpoints = try await pool.withConnection({ try $0.query("SELECT EXISTS (SELECT 1 FROM webhook_endpoints)").first { $0.text(0) == "t" } ?? false })
+        endpointsMayExist.store(endpoints, ordering: .relaxed)
+        guard endpoints else { return 0 }
+        return try await pool.transaction { connection in
+            // First, before this transaction has an ID of its own.
+            let horizon = try connection.query("SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint").first { $0.int(0) } ?? 0
+            guard let cursor = try connection.query("SELECT event_tx::text::bigint, event_seq FROM webhook_feed WHERE id = 1 FOR UPDATE SKIP LOCKED")
+                .first({ (tx: $0.int(0), seq: $0.int(1)) }) else { return 0 }
+            let apps = Set(try connection.query("SELECT DISTINCT app_id FROM webhook_endpoints").map { $0.text(0) })
+            let history = try connection.query(
+                """
+                SELECT e.tx::text::bigint, e.seq, \(Rows.webhookHistoryColumns)
+                FROM delivery_events e JOIN deliveries d ON d.seq = e.delivery_seq AND d.created_at = e.delivery_created_at
+                JOIN messages m ON m.seq = d.message_seq LEFT JOIN devices v ON v.seq = d.device_seq
+                WHERE e.tx IS NOT NULL AND (e.tx, e.seq) > ($1::text::xid8, $2) AND e.tx < $3::text::xid8 ORDER BY e.tx, e.seq LIMIT $4
+                """, [.int(cursor.tx), .int(cursor.seq), .int(horizon), .int(limit)]).map(Rows.webhookHistoryRow)
+            let outbox = try connection.query(
+                // A row's lines stay in the database: the insert below copies them. Read, encoded
+                // as JSON and parsed back by the database, a million sends' lines took the node's
+                // connection threads and the database several seconds
+                // (docs/benchmarks/2026-12-07-lab-notes.md).
+                WebhookFeed.outboxRows(
+                    order: "tx::text::bigint", sort: "tx, seq", condition: "tx < $1::text::xid8", limit: "$2",
+                    columns: Rows.webhookOutboxColumnsLeavingLines), [.int(horizon), .int(limit)]
+            ).map(Rows.webhookOutboxRowLeavingLines)
+            let rows = WebhookFeed.merge(history: history, outbox: outbox, limit: limit)
+            let events = try WebhookFeed.events(rows, apps: apps)
+            if !events.isEmpty {
+                // A row's number is its last event's: a row of several takes as many numbers of
+                // the stream's sequence (only the feed, under its lock, takes them).
+                let total = events.reduce(0) { $0 + $1.count }
+                let last = try connection.query(
+                    "SELECT setval(pg_get_serial_sequence('webhook_events', 'seq'), nextval(pg_get_serial_sequence('webhook_events', 'seq')) + $1 - 1)",
+                    [.int(total)]).first { $0.int(0) } ?? 0
+                var seq = last - total
+                var fed: [FedEvent] = []
+                var copied: (seqs: [Int], ids: PostgresArray.Texts, outbox: [Int]) = ([], PostgresArray.Texts(), [])
+                for event in events {
+                    seq += event.count
+                    if let outbox = event.copiedFrom {
+                        copied.seqs.append(seq)
+                        copied.ids.append(event.id.utf8)
+                        copied.outbox.append(outbox)
+                    } else {
+                        fed.append(FedEvent(seq: seq, event))
+                    }
+                }
+                // The events the feed rendered, from JSON; rows of lines, copied from the outbox
+                // (their app, endpoint, type, time and count are the outbox row's, as read).
+                try connection.run(
+                    """
+                    INSERT INTO webhook_events (seq, id, app_id, endpoint_id, type, at, data, count) OVERRIDING SYSTEM VALUE
+                    SELECT seq, id, app, endpoint, type, at, data, count FROM (
+                        SELECT r.seq, r.id, r.app, r.endpoint, r.type, r.at, r.data, r.count
+                        FROM jsonb_to_recordset($1::jsonb) AS r(seq bigint, id text, app text, endpoint text, type text, at bigint, data text, count integer)
+                        UNION ALL
+                        SELECT u.seq, u.id, o.app_id, o.endpoint_id, o.type, o.at, o.events, o.count
+                        FROM unnest($2::bigint[], $3::text[], $4::bigint[]) AS u(seq, id, outbox) JOIN webhook_outbox o ON o.seq = u.outbox
+                    ) AS fed ORDER BY seq
+                    """,
+                    [.text(try StoredJSON.encode(fed)), .text(PostgresArray.bigints(copied.seqs)), .text(copied.ids.literal),
+                     .text(PostgresArray.bigints(copied.outbox))])
+            }
+            let taken = rows.filter { $0.kind == 0 }.count
+            // Every history row below the horizon was read and taken: the feed moves to the horizon.
+            let next = taken == history.count && history.count < limit
+                ? (tx: max(horizon, cursor.tx), seq: horizon > cursor.tx ? 0 : cursor.seq)
+                : rows.last(where: { $0.kind == 0 }).map { (tx: $0.order, seq: $0.seq) } ?? cursor
+            if next != cursor {
+                try connection.run("UPDATE webhook_feed SET event_tx = $1::text::xid8, event_seq = $2 WHERE id = 1", [.int(next.tx), .int(next.seq)])
+            }
+            let consumed = rows.filter { $0.kind == 1 }.map(\.seq)
+            if !consumed.isEmpty {
+                try connection.run("DELETE FROM webhook_outbox WHERE seq = ANY($1::bigint[])", [.text(PostgresArray.bigints(consumed))])
+            }
+            return WebhookFeed.eventCount(rows)
+        }
+    }
+
+    package func leaseWebhookEndpoints(owner: String, now: Int, until: Int, limit: Int, slots: Int) async throws -> [WebhookEndpointRecord] {
+        try await pool.withConnection {
+            try $0.query(
+                """
+                UPDATE webhook_endpoints SET lease_owner = $1, lease_until = $2
+                WHERE seq IN (\(WebhookSQL.dueEndpoints(owner: "$1", now: "$3", limit: "$4", slots: "$5", locking: "FOR UPDATE OF e SKIP LOCKED")))
+                RETURNING \(Rows.webhookEndpointColumns)
+                """, [.text(owner), .int(until), .int(now), .int(limit), .int(slots)]).map(Rows.webhookEndpoint)
+        }
+    }
+
+    package func webhookEvents(appID: String, endpointID: String, after: Int, through: Int?, limit: Int) async throws -> [WebhookEventRecord] {
+        try await pool.withConnection { connection in
+            try WebhookFeed.read(after: after, through: through, limit: limit) { after, rows in
+                try connection.query(
+                    WebhookSQL.streamRows(parameter: { "$\($0)" }), [.text(appID), .int(after), .int(through ?? Int(Int64.max)), .text(endpointID), .int(rows)]
+                ).map(Rows.webhookEvent)
+            }
+        }
+    }
+
+    package func saveWebhookDispatch(
+        endpointID: String, owner: String, revision: Int, _ state: WebhookDispatchState, attempt: WebhookAttemptRecord?, release: Bool, now: Int
+    ) async throws -> Bool {
+        try await pool.transaction { connection in
+            if let attempt {
+                try connection.run(WebhookSQL.insertAttempt(parameter: { "$\($0)" }), [.text(endpointID)] + WebhookSQL.attemptValues(attempt).map(\.postgres))
+                try connection.run(WebhookSQL.trimAttempts(parameter: { "$\($0)" }), [.text(endpointID), .int(WebhookSQL.attemptsKept)])
+            }
+            return try connection.run(
+                WebhookSQL.saveDispatch(parameter: { "$\($0)" }),
+                ([.text(endpointID), .text(owner), .int(revision), release ? .int(now) : .null] + WebhookSQL.stateValues(state)).map(\.postgres)) == 1
+        }
+    }
+
+    package func purgeWebhookEvents(before: Int, limit: Int) async throws -> Int {
+        try await pool.withConnection {
+            try $0.run(WebhookSQL.purgeEvents(parameter: { "$\($0)" }), [.int(before), .int(limit)])
+        }
+    }
+}
+
+/// A stream row as the feed's insert reads it from JSON, with its number (its last event's).
+private struct FedEvent: Encodable {
+    package var seq: Int
+    package var id: String
+    package var app: String
+    package var endpoint: String?
+    package var type: String
+    package var at: Int
+    package var data: String
+    package var count: Int
+
+    package init(seq: Int, _ event: WebhookFeed.NewEvent) {
+        self.seq = seq
+        count = event.count
+        id = event.id
+        app = event.appID
+        endpoint = event.endpointID
+        type = event.type
+        at = event.at
+        data = event.data
+    }
+}

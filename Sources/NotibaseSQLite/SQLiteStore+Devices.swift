@@ -1,0 +1,85 @@
+import Foundation
+import NotibaseCore
+import NotibaseSenders
+package import NotibaseDomain
+import NotibaseStore
+
+extension SQLiteStore {
+
+    private static let insertDevice = """
+        INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at, apns_environment)
+        VALUES (?1, ?2, ?3, ?4, ?5, coalesce(?6, '[]'), ?7, ?8, ?9, ?10, ?11, ?11, ?13)
+        """
+
+    private static let insertNewDevice = insertDevice + " ON CONFLICT (app_id, platform, token) DO NOTHING"
+
+    private static let upsertDevice = insertDevice + """
+
+        ON CONFLICT (app_id, platform, token) DO UPDATE SET
+            external_user_id = coalesce(?5, external_user_id), tags = coalesce(?6, tags), locale = coalesce(?7, locale),
+            time_zone = coalesce(?8, time_zone), app_version = coalesce(?9, app_version), sdk_version = coalesce(?10, sdk_version),
+            apns_environment = coalesce(?13, apns_environment), active = 1, deactivated_reason = NULL, deactivated_at = NULL, updated_at = ?11
+        WHERE \(VerifiedUserGuard.sql(protects: "?12", stored: "external_user_id", user: "?5"))
+        RETURNING \(Rows.deviceColumns)
+        """
+
+    /// Registrations that arrived together, in one transaction: one write-ahead-log commit for many
+    /// devices instead of one each. Their plan's steps go one registration after the other here
+    /// (SQLite's statements cost no round trip).
+    package func registerDevices(together group: [GroupedRegistration]) throws -> [RegisteredDevice] {
+        let plan = RegistrationPlan(group)
+        return try connection.transaction {
+            try plan.steps.flatMap(\.indices).map { index in
+                let registration = group[index]
+                let device = try upsert(appID: registration.appID, registration.upsert, newID: registration.newID, now: registration.now)
+                return RegisteredDevice(device: device, created: device.id == registration.newID)
+            }
+        }
+    }
+
+    /// Registers many devices in one transaction; returns how many were new.
+    package func registerDevices(appID: String, _ registrations: [(DeviceUpsert, newID: String)], now: Int) throws -> Int {
+        try connection.transaction {
+            var created = 0
+            for (registration, newID) in registrations where try upsert(appID: appID, registration, newID: newID, now: now).id == newID {
+                created += 1
+            }
+            return created
+        }
+    }
+
+    private func upsert(appID: String, _ registration: DeviceUpsert, newID: String, now: Int) throws -> DeviceRecord {
+        let tags = registration.tags.map(Rows.tagsJSON)
+        let values: [SQLValue] = [
+            .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
+            .optionalText(registration.externalUserID), .optionalText(tags), .optionalText(registration.locale),
+            .optionalText(registration.timeZone), .optionalText(registration.appVersion), .optionalText(registration.sdkVersion), .int(now),
+            .int(registration.protectsVerifiedUsers ? 1 : 0), .optionalText(registration.apnsEnvironment?.rawValue),
+        ]
+        let device: DeviceRecord
+        if try connection.run(Self.insertNewDevice, values) == 1 {
+            // New: the row is what was just written. (Trying the plain insert first saves the
+            // upsert's RETURNING, which costs SQLite as much as the insert itself.)
+            device = DeviceRecord(
+                seq: connection.lastInsertRowID, id: newID, platform: registration.platform, token: registration.token,
+                externalUserID: registration.externalUserID, tags: registration.tags ?? [], locale: registration.locale,
+                timeZone: registration.timeZone, appVersion: registration.appVersion, sdkVersion: registration.sdkVersion,
+                active: true, createdAt: now, updatedAt: now, apnsEnvironment: registration.apnsEnvironment)
+        } else {
+            guard let updated = try connection.first(Self.upsertDevice, values, { try Rows.device($0, knownTags: registration.tags) }) else {
+                if registration.protectsVerifiedUsers { throw DeviceUpsert.claimedByAnotherUser }
+                throw StorageError.corrupt("device upsert returned nothing")
+            }
+            device = updated
+        }
+        if let previous = registration.previousToken, previous != registration.token {
+            try connection.run(
+                """
+                UPDATE devices SET active = 0, deactivated_reason = 'replaced by a new token', deactivated_at = ?, updated_at = ?
+                WHERE app_id = ? AND platform = ? AND token = ? AND active = 1 AND \(VerifiedUserGuard.sql(protects: "?", stored: "external_user_id", user: "?"))
+                """, [.int(now), .int(now), .text(appID), .text(registration.platform.rawValue), .text(previous),
+                      .int(registration.protectsVerifiedUsers ? 1 : 0), .optionalText(device.externalUserID)])
+        }
+        return device
+    }
+}

@@ -1,0 +1,214 @@
+import Synchronization
+package import NotibaseDomain
+import NotibaseStore
+
+/// Webhook endpoints, their stream and the feed on SQLite (docs/decisions/0037).
+extension SQLiteStore {
+    /// The first endpoint of the database moves the feed to the end of the history: the feed
+    /// stands still while there is none.
+    package func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) throws -> WebhookEndpointRecord? {
+        try connection.transaction {
+            let count = try connection.first(WebhookSQL.endpointCount(parameter: { "?\($0)" }), [.text(endpoint.appID)]) { $0.int(0) } ?? 0
+            guard endpoint.fits(besides: count) else { return nil }
+            endpointsMayExist.store(true, ordering: .relaxed)
+            appsWithEndpoints.insert(endpoint.appID)
+            try connection.run(
+                """
+                UPDATE webhook_feed SET event_seq = (SELECT coalesce(max(seq), 0) FROM delivery_events)
+                WHERE id = 1 AND NOT EXISTS (SELECT 1 FROM webhook_endpoints)
+                """)
+            return try connection.first(
+                WebhookSQL.insertEndpoint(parameter: { "?\($0)" }),
+                [.text(endpoint.id), .text(endpoint.appID), .text(endpoint.url), .optionalText(try endpoint.types.map(StoredJSON.encode)),
+                 .optionalText(endpoint.description), .blob(endpoint.sealedSecret), .int(endpoint.now)], Rows.webhookEndpoint)!
+        }
+    }
+
+    package func webhookEndpoints(appID: String, page: SeqPage) throws -> [WebhookEndpointRecord] {
+        try connection.query(WebhookSQL.endpoints(page, parameter: { "?\($0)" }), [.text(appID), .int(page.bound), .int(page.limit)], Rows.webhookEndpoint)
+    }
+
+    package func webhookEndpoint(appID: String, id: String) throws -> WebhookEndpointRecord? {
+        try connection.first(WebhookSQL.endpoint(parameter: { "?\($0)" }), [.text(appID), .text(id)], Rows.webhookEndpoint)
+    }
+
+    package func updateWebhookEndpoint(appID: String, id: String, _ change: WebhookEndpointChange, now: Int) throws -> WebhookEndpointRecord? {
+        let (types, description) = try WebhookSQL.changedTexts(change)
+        return try connection.first(
+            """
+            UPDATE webhook_endpoints SET \(WebhookSQL.changeAssignments(parameter: { "?\($0)" }))
+            WHERE app_id = ?1 AND id = ?2 RETURNING \(Rows.webhookEndpointColumns)
+            """,
+            [.text(appID), .text(id), .optionalText(change.url), .int(change.types == nil ? 0 : 1), .optionalText(types),
+             .int(change.description == nil ? 0 : 1), .optionalText(description), change.enabled.map { .int($0 ? 1 : 0) } ?? .null, .int(now)],
+            Rows.webhookEndpoint)
+    }
+
+    package func deleteWebhookEndpoint(appID: String, id: String) throws -> Bool {
+        try connection.transaction {
+            let deleted = try connection.run("DELETE FROM webhook_endpoints WHERE app_id = ? AND id = ?", [.text(appID), .text(id)]) == 1
+            try connection.run(WebhookSQL.dropOrphanedOutbox(parameter: { "?\($0)" }), [.text(appID)])
+            return deleted
+        }
+    }
+
+    package func rotateWebhookSecret(appID: String, id: String, sealed: [UInt8], previousUntil: Int, now: Int) throws -> WebhookEndpointRecord? {
+        try connection.first(
+            WebhookSQL.rotateSecret(parameter: { "?\($0)" }), [.int(previousUntil), .blob(sealed), .int(now), .text(appID), .text(id)], Rows.webhookEndpoint)
+    }
+
+    package func recordWebhookTest(appID: String, id: String, now: Int) throws -> Bool {
+        try connection.run(
+            """
+            INSERT INTO webhook_outbox (after_event, app_id, endpoint_id, type, at)
+            SELECT \(Schema.afterEvent), app_id, id, ?, ?
+            FROM webhook_endpoints WHERE app_id = ? AND id = ?
+            """, [.text(WebhookEventType.test), .int(now), .text(appID), .text(id)]) == 1
+    }
+
+    package func replayWebhookEvents(appID: String, id: String, since: Int) throws -> Int? {
+        try connection.transaction {
+            guard try webhookEndpoint(appID: appID, id: id) != nil else { return nil }
+            let first = try connection.first(WebhookSQL.Replay.start(parameter: { "?\($0)" }), [.text(appID), .int(since)]) { $0.int(0) }
+            let cursor = try first ?? connection.first(WebhookSQL.Replay.streamEnd) { $0.int(0) } ?? 0
+            try connection.run(WebhookSQL.Replay.move(parameter: { "?\($0)" }), [.int(cursor), .text(appID), .text(id)])
+            return try connection.first(WebhookSQL.Replay.events(parameter: { "?\($0)" }), [.text(appID), .int(cursor)]) { $0.int(0) } ?? 0
+        }
+    }
+
+    package func webhookAttempts(appID: String, id: String, limit: Int) throws -> [WebhookAttemptRecord]? {
+        guard try webhookEndpoint(appID: appID, id: id) != nil else { return nil }
+        return try connection.query(WebhookSQL.attempts(parameter: { "?\($0)" }), [.text(id), .int(limit)], Rows.webhookAttempt)
+    }
+
+    /// One writer commits in number order: the history after the feed's place, and the outbox
+    /// (each row after the history's number it follows), merged.
+    package func feedWebhookEvents(limit: Int) throws -> Int {
+        // Without an endpoint the feed stands still, writing nothing (the first endpoint moves it).
+        let apps = Set(try connection.query("SELECT DISTINCT app_id FROM webhook_endpoints") { $0.text(0) })
+        endpointsMayExist.store(!apps.isEmpty, ordering: .relaxed)
+        appsWithEndpoints = apps
+        guard !apps.isEmpty else { return 0 }
+        return try connection.transaction {
+            let cursor = try connection.first("SELECT event_seq FROM webhook_feed WHERE id = 1") { $0.int(0) } ?? 0
+            let history = try connection.query(
+                """
+                SELECT e.seq, e.seq, \(Rows.webhookHistoryColumns)
+                FROM delivery_events e JOIN deliveries d ON d.seq = e.delivery_seq JOIN messages m ON m.seq = d.message_seq
+                LEFT JOIN devices v ON v.seq = d.device_seq
+                WHERE e.seq > ? ORDER BY e.seq LIMIT ?
+                """, [.int(cursor), .int(limit)], Rows.webhookHistoryRow)
+            let outbox = try connection.query(
+                WebhookFeed.outboxRows(order: "after_event", sort: "seq", condition: "1", limit: "?1"), [.int(limit)], Rows.webhookOutboxRow)
+            let rows = WebhookFeed.merge(history: history, outbox: outbox, limit: limit)
+            try appendToStream(WebhookFeed.events(rows, apps: apps))
+            if let last = rows.last(where: { $0.kind == 0 }) {
+                try connection.run("UPDATE webhook_feed SET event_seq = ? WHERE id = 1", [.int(last.seq)])
+            }
+            if let last = rows.last(where: { $0.kind == 1 }) {
+                try connection.run("DELETE FROM webhook_outbox WHERE seq <= ?", [.int(last.seq)])
+            }
+            return WebhookFeed.eventCount(rows)
+        }
+    }
+
+    /// Appends `events` to the stream, numbered after its last: a row's number is its last
+    /// event's, and a row of several takes as many numbers. Only in commit order: by the feed, or
+    /// by a transaction while the feed has nothing left to take (``recordSentEvents(_:now:sent:)``).
+    private func appendToStream(_ events: [WebhookFeed.NewEvent]) throws {
+        for event in events {
+            try connection.run(
+                """
+                INSERT INTO webhook_events (seq, id, app_id, endpoint_id, type, at, data, count)
+                VALUES (coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'webhook_events'), 0) + ?7, ?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                """,
+                [.text(event.id), .text(event.appID), .optionalText(event.endpointID), .text(event.type), .int(event.at), .text(event.data),
+                 .int(event.count)])
+        }
+    }
+
+    /// What the `delivery.sent` events of `sends` name, by delivery number, for the deliveries of
+    /// apps with an endpoint (``WebhookSQL/sendFacts(seqs:)``): read on a reader before the
+    /// transaction that records them, for sends whose claim did not read it. In that transaction
+    /// the join took the one writer, which every send waits for, 0.7 s of a 300,000-device send
+    /// (docs/benchmarks/2026-12-07-lab-notes.md).
+    package static func sendFacts(_ connection: SQLiteConnection, _ sends: [Int]) throws -> [Int: SendFacts] {
+        var read: [Int: SendFacts] = [:]
+        read.reserveCapacity(sends.count)
+        try connection.each(WebhookSQL.sendFacts(seqs: "IN (SELECT value FROM json_each(?))"), [.text(JSON.text(sends))]) { row in
+            let (seq, facts) = Rows.sendFacts(row)
+            read[seq] = facts
+        }
+        return read
+    }
+
+    /// The `delivery.sent` events of `firstSends`, deliveries the transaction has just recorded
+    /// sent for the first time, of apps with an endpoint now, written in that transaction (SQLite
+    /// has no statement trigger): the rows `sent` holds (``WebhookSentRows``), those sends it
+    /// lacks read and rendered here. Straight into the stream while the feed has nothing left to
+    /// take (the outbox empty, the history fed to its end: on one writer this transaction's rows
+    /// come after all of it); into the outbox otherwise, for the feed to merge.
+    package func recordSentEvents(_ firstSends: [Int], now: Int, sent: WebhookSentRows) throws {
+        guard !firstSends.isEmpty else { return }
+        let apps = Set(try connection.query("SELECT DISTINCT app_id FROM webhook_endpoints") { $0.text(0) })
+        guard !apps.isEmpty else { return }
+        var (kept, unread) = sent.firstSends(firstSends, apps: apps)
+        if !unread.isEmpty { kept = kept.adding(try Self.sendFacts(connection, unread)) }
+        let rows = kept.sorted
+        guard !rows.isEmpty else { return }
+        let fedToTheEnd = try connection.first(
+            """
+            SELECT NOT EXISTS (SELECT 1 FROM webhook_outbox) AND (SELECT event_seq FROM webhook_feed WHERE id = 1) >= \(Schema.afterEvent)
+            """) { $0.int(0) } == 1
+        if fedToTheEnd {
+            let ids = try Identifier.make(times: rows.map { _ in now })
+            try appendToStream(zip(rows, ids).map { row, id in
+                WebhookFeed.NewEvent(id: id, appID: row.app, endpointID: nil, type: WebhookEventType.deliverySent, at: now, data: row.text, count: row.count)
+            })
+            return
+        }
+        for row in rows {
+            try connection.run(
+                "INSERT INTO webhook_outbox (after_event, app_id, type, at, count, events) VALUES (\(Schema.afterEvent), ?, ?, ?, ?, ?)",
+                [.text(row.app), .text(WebhookEventType.deliverySent), .int(now), .int(row.count), .text(row.text)])
+        }
+    }
+
+    package func leaseWebhookEndpoints(owner: String, now: Int, until: Int, limit: Int, slots: Int) throws -> [WebhookEndpointRecord] {
+        try connection.query(
+            """
+            UPDATE webhook_endpoints SET lease_owner = ?1, lease_until = ?2
+            WHERE seq IN (\(WebhookSQL.dueEndpoints(owner: "?1", now: "?3", limit: "?4", slots: "?5")))
+            RETURNING \(Rows.webhookEndpointColumns)
+            """, [.text(owner), .int(until), .int(now), .int(limit), .int(slots)], Rows.webhookEndpoint)
+    }
+
+    /// On a bulk reader (``SQLiteReaders``, nice 10): a dispatcher's read of the stream never
+    /// waits behind the writer's sends, and the readers that read a send's facts before its
+    /// record (``sendFacts(_:_:)``, which the send waits for) are not taken by it.
+    package nonisolated func webhookEvents(appID: String, endpointID: String, after: Int, through: Int?, limit: Int) async throws -> [WebhookEventRecord] {
+        try await readers.bulkRead { reads in
+            try WebhookFeed.read(after: after, through: through, limit: limit) { after, rows in
+                try reads.connection.query(
+                    WebhookSQL.streamRows(parameter: { "?\($0)" }), [.text(appID), .int(after), .int(through ?? Int(Int64.max)), .text(endpointID), .int(rows)],
+                    Rows.webhookEvent)
+            }
+        }
+    }
+
+    package func saveWebhookDispatch(endpointID: String, owner: String, revision: Int, _ state: WebhookDispatchState, attempt: WebhookAttemptRecord?, release: Bool, now: Int) throws -> Bool {
+        try connection.transaction {
+            if let attempt {
+                try connection.run(WebhookSQL.insertAttempt(parameter: { "?\($0)" }), [.text(endpointID)] + WebhookSQL.attemptValues(attempt).map(\.sqlite))
+                try connection.run(WebhookSQL.trimAttempts(parameter: { "?\($0)" }), [.text(endpointID), .int(WebhookSQL.attemptsKept)])
+            }
+            return try connection.run(
+                WebhookSQL.saveDispatch(parameter: { "?\($0)" }),
+                ([.text(endpointID), .text(owner), .int(revision), release ? .int(now) : .null] + WebhookSQL.stateValues(state)).map(\.sqlite)) == 1
+        }
+    }
+
+    package func purgeWebhookEvents(before: Int, limit: Int) throws -> Int {
+        try connection.run(WebhookSQL.purgeEvents(parameter: { "?\($0)" }), [.int(before), .int(limit)])
+    }
+}

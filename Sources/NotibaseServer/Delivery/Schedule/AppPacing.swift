@@ -1,7 +1,0 @@
-/// An app's settings for the pace of its messages: its quiet hours (which messages opt into) and
-/// the rate of messages that name none. Stored with the app as JSON.
-struct AppPacing: Sendable, Hashable, Codable {
-    var quietHours: QuietHours?
-    /// Deliveries a minute for each message that names no rate of its own.
-    var defaultRatePerMinute: Int?
-}

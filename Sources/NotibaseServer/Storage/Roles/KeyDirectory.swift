@@ -1,5 +1,0 @@
-/// Where keys are looked up: the role of the store the authenticator needs (``Authenticator``).
-protocol KeyDirectory: Sendable {
-    /// The app and kind of the key whose hash is `hash`.
-    func keyOwner(hash: [UInt8]) async throws -> KeyOwner?
-}
