@@ -1,5 +1,8 @@
-package import NotibaseCore
+import NotibaseCore
 package import NotibaseDomain
+
+/// The group commit of device registrations (``GroupCommit/init(registeringOn:limit:)``).
+package typealias RegistrationGroupCommit = GroupCommit<PendingRegistration, RegisteredDevice>
 
 extension GroupCommit where Item == PendingRegistration, Output == RegisteredDevice {
     /// Registrations committed together on `store` (``DevicesStore/registerDevices(together:)``), one
