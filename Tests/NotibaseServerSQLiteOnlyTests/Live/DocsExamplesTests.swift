@@ -186,10 +186,15 @@ struct DocsExamplesTests {
     }
 
     /// The server's Swift sources, one string.
+    /// The server's sources: every layer target of it (Package.swift, "Server, in layers").
     private static func serverSources() throws -> String {
-        let root = TestProducts.packageRoot.appendingPathComponent("Sources/NotibaseServer")
-        let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
-        return try files.map { try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8) }.joined(separator: "\n")
+        let layers = ["Domain", "Store", "SQLite", "Postgres", "HTTP", "Outbound", "Webhooks", "Services", "Server"]
+        return try layers.map { layer in
+            let root = TestProducts.packageRoot.appendingPathComponent("Sources/Notibase\(layer)")
+            let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+            #expect(!files.isEmpty, "no sources in \(root.path)")
+            return try files.map { try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8) }.joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 
     /// Runs `command` in bash in `directory` with `variables`, its curl answering its status on a
