@@ -415,15 +415,17 @@ def wait_completed(client, message_id, interval):
         time.sleep(interval)
 
 
-def prepare(backend, args, binary, work, peer, credentials, postgres):
-    """Registers the devices once per backend into a template (a data directory for SQLite, a
-    database for PostgreSQL) that every run copies, so each run starts from the same state."""
+def prepare(backend, args, binary, work, peer, credentials, postgres, index=0):
+    """Registers the devices once per backend (and build: `index`) into a template (a data
+    directory for SQLite, a database for PostgreSQL) that every run copies, so each run starts
+    from the same state."""
     database = None
+    name = f"bench_template_{index}"
     if backend == "postgres":
-        database = postgres.rsplit("/", 1)[0] + "/bench_template"
-        subprocess.run(["psql", postgres, "-q", "-c", "DROP DATABASE IF EXISTS bench_template", "-c", "CREATE DATABASE bench_template"],
+        database = postgres.rsplit("/", 1)[0] + "/" + name
+        subprocess.run(["psql", postgres, "-q", "-c", f"DROP DATABASE IF EXISTS {name}", "-c", f"CREATE DATABASE {name}"],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    directory = os.path.join(work, f"template-{backend}")
+    directory = os.path.join(work, f"template-{backend}-{index}")
     os.makedirs(directory)
     node = Node(binary, directory, "0", args.port, database, args.sender, peer)
     try:
@@ -438,7 +440,7 @@ def prepare(backend, args, binary, work, peer, credentials, postgres):
         node.stop()
     if database:
         subprocess.run(["psql", database, "-q", "-c", "VACUUM ANALYZE"], check=True, stdout=subprocess.DEVNULL)
-    return {"directory": directory, "database": database, "big": big, "small": small}
+    return {"directory": directory, "database": database, "name": name, "big": big, "small": small}
 
 
 def one_run(setup, run, args, binary, work, peer, template, postgres):
@@ -446,10 +448,10 @@ def one_run(setup, run, args, binary, work, peer, template, postgres):
     base = setup.removesuffix("-webhook")
     nodes_count = 2 if base == "postgres-2" else 1
     database = None
-    directory = os.path.join(work, f"{setup}-{run}")
+    directory = os.path.join(work, f"{setup}-{run}-{template['name']}")
     if base.startswith("postgres"):
-        name = f"bench_{setup.replace('-', '_')}_{run}"
-        subprocess.run(["psql", postgres, "-q", "-c", f"DROP DATABASE IF EXISTS {name}", "-c", f"CREATE DATABASE {name} TEMPLATE bench_template"],
+        name = f"bench_{setup.replace('-', '_')}_{run}_{template['name']}"
+        subprocess.run(["psql", postgres, "-q", "-c", f"DROP DATABASE IF EXISTS {name}", "-c", f"CREATE DATABASE {name} TEMPLATE {template['name']}"],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         database = postgres.rsplit("/", 1)[0] + "/" + name
         os.makedirs(directory)
@@ -578,7 +580,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
     parser.add_argument("--against", help="a second notibase binary (an earlier build) run in turn with --binary, "
-                                          "every run of each setup, on the same templates (made by this earlier build)")
+                                          "every run of each setup, each on a template of the same devices it registered itself")
     parser.add_argument("--devices", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--setups", default="sqlite,postgres-1,postgres-2",
@@ -613,20 +615,21 @@ def main():
     results = []
     try:
         templates = {}
+        binaries = [args.binary] + ([args.against] if args.against else [])
         for backend in dict.fromkeys("postgres" if setup.startswith("postgres") else "sqlite" for setup in setups):
-            # Made by the earlier build when there is one: the later build migrates its schema
-            # forward at start, where an earlier build refuses a database newer than itself.
-            templates[backend] = prepare(backend, args, args.against or args.binary, work, peer, credentials, args.postgres)
+            # One per build: a build refuses a schema it does not know (an earlier build a newer
+            # one, and a build after a squash of unreleased migrations one written between releases).
+            for index, binary in enumerate(binaries):
+                templates[(backend, binary)] = prepare(backend, args, binary, work, peer, credentials, args.postgres, index)
         # Interleaved (sqlite, postgres-1, postgres-2, sqlite, ...), so a change in the machine's
         # load over the run touches every setup alike.
-        binaries = [args.binary] + ([args.against] if args.against else [])
         for run in range(1, args.runs + 1):
             for setup in setups:
                 backend = "postgres" if setup.startswith("postgres") else "sqlite"
                 for binary in binaries:
                     if args.against:
                         print(f"{setup:11} run {run} with {binary}", flush=True)
-                    result = one_run(setup, run, args, binary, work, peer, templates[backend], args.postgres)
+                    result = one_run(setup, run, args, binary, work, peer, templates[(backend, binary)], args.postgres)
                     result["binary"] = binary
                     results.append(result)
     finally:
