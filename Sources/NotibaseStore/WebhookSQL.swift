@@ -2,14 +2,8 @@ package import NotibaseDomain
 /// The webhooks' statements both backends run alike, with the backend's parameter marks
 /// (`?N` or `$N`), and their values in a form either backend binds.
 package enum WebhookSQL {
-    package enum Value {
-        case null
-        case int(Int)
-        case text(String)
-
-        package static func optionalInt(_ value: Int?) -> Value { value.map(Value.int) ?? .null }
-        package static func optionalText(_ value: String?) -> Value { value.map(Value.text) ?? .null }
-    }
+    /// A value either backend binds: the one form every statement written once uses.
+    package typealias Value = SQLParameter
 
     /// How many endpoints an app has (parameter 1: the app).
     package static func endpointCount(parameter p: (Int) -> String) -> String {

@@ -25,7 +25,7 @@ package final class DeviceService: Sendable {
     private let signer: Signer
     private let clock: WallClock
     private let handoff: Handoff?
-    private let registrations: GroupCommit<PendingRegistration, RegisteredDevice>
+    private let registrations: RegistrationGroupCommit
 
     /// The most registrations one transaction writes.
     package static let registrationsPerCommit = 1_000
