@@ -9,7 +9,7 @@ import PackageDescription
 let simulator: Target.Dependency = .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux]))
 let shim: Target.Dependency = .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux]))
 let serverTestDependencies: [Target.Dependency] = [
-    "NotibaseServer", "NotibaseDomain", "NotibaseStore", "NotibaseSQLite", "NotibasePostgres", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks", "NotibaseServices",
+    "NotibaseServer", "NotibaseAPI", "NotibaseDelivery", "NotibaseDomain", "NotibaseStore", "NotibaseSQLite", "NotibasePostgres", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks", "NotibaseServices",
     "NotibaseCore", "NotibaseSenders", "NotibaseTestSupport", "NotibaseServerTestSupport", simulator,
 ]
 let extensionTestDependencies: [Target.Dependency] = [
@@ -64,8 +64,10 @@ let package = Package(
         //   NotibaseHTTP      the HTTP server over libmicrohttpd: connections, limits, the router
         //   NotibaseOutbound  HTTP requests out (libcurl's multi interface): webhooks, web push next
         //   NotibaseWebhooks  the webhook dispatcher, its address policy and its transport
-        //   NotibaseServices  the services (what a request does), keys and limits, the delivery loops
-        //   NotibaseServer    the API (HTTP in and out of the services), the console and the wiring
+        //   NotibaseDelivery  the delivery loops: fan-out, workers, handoff, credentials, retention
+        //   NotibaseServices  the services (what a request does), keys and limits
+        //   NotibaseAPI       HTTP in and out of the services, and the console: no store, no loops
+        //   NotibaseServer    the wiring of a node (ServerParts) and `notibase serve`
         .target(name: "NotibaseDomain", dependencies: ["NotibaseCore", "NotibaseSenders", "COpenSSL"]),
         .target(name: "NotibaseStore", dependencies: ["NotibaseDomain", "NotibaseCore", "NotibaseSenders"]),
         .target(name: "NotibaseSQLite", dependencies: ["NotibaseStore", "NotibaseDomain", "NotibaseCore", "NotibaseSenders", "CSQLite"]),
@@ -73,24 +75,26 @@ let package = Package(
         .target(name: "NotibaseHTTP", dependencies: ["NotibaseDomain", "NotibaseCore", "CMicroHTTPD", "COpenSSL"]),
         .target(name: "NotibaseOutbound", dependencies: ["NotibaseDomain", "CCurl", "COpenSSL"]),
         .target(name: "NotibaseWebhooks", dependencies: ["NotibaseStore", "NotibaseOutbound", "NotibaseDomain", "NotibaseCore", "COpenSSL"]),
+        .target(name: "NotibaseDelivery", dependencies: ["NotibaseStore", "NotibaseDomain", "NotibaseCore", "NotibaseSenders", "NotibaseWebhooks", "COpenSSL"]),
         .target(
             name: "NotibaseServices",
-            dependencies: [
-                "NotibaseStore", "NotibaseDomain", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks",
-                "NotibaseCore", "NotibaseSenders", "COpenSSL",
-            ]
+            dependencies: ["NotibaseDelivery", "NotibaseStore", "NotibaseDomain", "NotibaseWebhooks", "NotibaseCore", "NotibaseSenders", "COpenSSL"]
+        ),
+        .target(
+            name: "NotibaseAPI",
+            dependencies: ["NotibaseServices", "NotibaseHTTP", "NotibaseWebhooks", "NotibaseDomain", "NotibaseCore", "NotibaseSenders"],
+            resources: [.copy("openapi.json"), .copy("Console/Files")]
         ),
         .target(
             name: "NotibaseServer",
             dependencies: [
-                "NotibaseDomain", "NotibaseStore", "NotibaseSQLite", "NotibasePostgres", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks", "NotibaseServices",
-                "NotibaseCore", "NotibaseSenders", "CMicroHTTPD", "COpenSSL",
-            ],
-            resources: [.copy("API/openapi.json"), .copy("Console/Files")]
+                "NotibaseAPI", "NotibaseDomain", "NotibaseStore", "NotibaseSQLite", "NotibasePostgres", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks",
+                "NotibaseDelivery", "NotibaseServices", "NotibaseCore", "NotibaseSenders", "CMicroHTTPD", "COpenSSL",
+            ]
         ),
         .target(
             name: "NotibaseServerTestSupport",
-            dependencies: ["NotibaseServer", "NotibaseDomain", "NotibaseStore", "NotibaseSQLite", "NotibasePostgres", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks", "NotibaseServices", "NotibaseCore", "NotibaseSenders", "NotibaseTestSupport", simulator],
+            dependencies: ["NotibaseServer", "NotibaseAPI", "NotibaseDelivery", "NotibaseDomain", "NotibaseStore", "NotibaseSQLite", "NotibasePostgres", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks", "NotibaseServices", "NotibaseCore", "NotibaseSenders", "NotibaseTestSupport", simulator],
             path: "Tests/NotibaseServerTestSupport",
             exclude: ["Webhooks/Peers"]
         ),
@@ -121,7 +125,7 @@ let package = Package(
         .testTarget(
             name: "NotibaseTests",
             dependencies: [
-                "Notibase", "NotibaseCore", "NotibaseExtension", "NotibaseTestSupport", "NotibaseServer", "NotibaseDomain", "NotibaseStore", "NotibaseSQLite", "NotibasePostgres", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks", "NotibaseServices", "NotibaseSenders",
+                "Notibase", "NotibaseCore", "NotibaseExtension", "NotibaseTestSupport", "NotibaseServer", "NotibaseAPI", "NotibaseDelivery", "NotibaseDomain", "NotibaseStore", "NotibaseSQLite", "NotibasePostgres", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks", "NotibaseServices", "NotibaseSenders",
                 simulator, shim,
             ]
         ),
@@ -149,7 +153,7 @@ let package = Package(
         .target(
             name: "NotibaseCLI",
             dependencies: [
-                "NotibaseCore", "NotibaseSenders", "NotibaseServer", "NotibaseDomain", "NotibaseStore", "NotibaseSQLite", "NotibasePostgres", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks", "NotibaseServices",
+                "NotibaseCore", "NotibaseSenders", "NotibaseServer", "NotibaseAPI", "NotibaseDelivery", "NotibaseDomain", "NotibaseStore", "NotibaseSQLite", "NotibasePostgres", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks", "NotibaseServices",
                 .target(name: "NotibaseSimulator", condition: .when(platforms: [.linux])),
                 .target(name: "Notibase", condition: .when(platforms: [.linux])),
                 .target(name: "NotibaseExtension", condition: .when(platforms: [.linux])),

@@ -6,6 +6,8 @@ package import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
 import NotibaseServices
+import NotibaseAPI
+import NotibaseDelivery
 extension ConnectionLimits {
     /// The limits `notibase serve` was given; throws for a trusted proxy that is not an address.
     package init(_ settings: ServerConfiguration.Connections) throws {

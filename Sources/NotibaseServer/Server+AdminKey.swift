@@ -7,6 +7,8 @@ import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
 import NotibaseServices
+import NotibaseAPI
+import NotibaseDelivery
 
 /// The admin key: only its SHA-256 is stored (the `admin_key_hash` setting, in SQLite or
 /// PostgreSQL alike); the key itself is shown once, when it is made.

@@ -8,7 +8,9 @@ import NotibasePostgres
 import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
-package import NotibaseServices
+import NotibaseServices
+package import NotibaseAPI
+package import NotibaseDelivery
 
 /// A running Notibase server: the HTTP API, the fan-out loop, the delivery workers and retention
 /// over one database (``Storage``: embedded SQLite, or PostgreSQL shared by several nodes). Built by ``start(_:senders:logger:clock:)``; stopped by ``shutdown()``.
@@ -38,7 +40,7 @@ package final class Server: Sendable {
     /// due, and those are what the fan-out wrote. Requests come from outside and have no such bound,
     /// so they do not outrank anything: a priority above the loops let a flood of `GET`s stop every
     /// delivery (measured: nothing sent in 15 s), where at the fan-out's they share its turn.
-    package static let requestPriority = TaskPriority.utility
+    package static let requestPriority = APIResponder.requestPriority
     /// The delivery workers.
     package static let deliveryPriority = TaskPriority.medium
     /// The fan-out and retention.

@@ -6,6 +6,8 @@ import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
 package import NotibaseServices
+import NotibaseAPI
+import NotibaseDelivery
 /// Everything `notibase serve` can be told. The defaults start a working server with no settings.
 package struct ServerConfiguration: Sendable {
     /// The address to listen on (`127.0.0.1`, `0.0.0.0`, `::`).

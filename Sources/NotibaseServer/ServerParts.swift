@@ -7,7 +7,9 @@ import NotibasePostgres
 import NotibaseHTTP
 import NotibaseOutbound
 package import NotibaseWebhooks
-package import NotibaseServices
+import NotibaseServices
+package import NotibaseAPI
+package import NotibaseDelivery
 
 /// The store-side parts of one node, wired in one place: the API's context and its services, the
 /// work signals, the ``Handoff``, the fan-out, the delivery workers, the credential monitor and the
@@ -77,28 +79,35 @@ package struct ServerParts: Sendable {
         let delivery = configuration.delivery
         let monitor = CredentialMonitor(store: store, logger: logger, clock: clock)
         // A batch's worth for each worker waits at most.
-        let handoff = options.handoff ?? Handoff(workers: delivery.workers, batchSize: delivery.batchSize)
+        let handoff = options.handoff ?? DeliveryLoops.handoff(workers: delivery.workers, batchSize: delivery.batchSize)
         let credentialsRequired = if case .stored = senders.credentials { true } else { false }
         let tester = credentialsRequired ? CredentialTester(store: store, box: box, senders: senders, clock: clock, logger: logger, metrics: metrics, monitor: monitor) : nil
+        let auth = Authenticator(store: store, adminKeyHash: adminKeyHash)
+        let limits = configuration.limits
+        let services = APIContext.Services(
+            messages: MessageService(
+                store: store, auth: auth, clock: clock, logger: logger, metrics: metrics, limits: limits,
+                quota: MessageQuota(perMinute: limits.appMessagesPerMinute, now: options.quotaClock), signals: signals, handoff: (handoff, delivery.lease),
+                credentialMonitor: monitor, credentialsRequired: credentialsRequired),
+            receipts: ReceiptService(store: store, clock: clock, metrics: metrics),
+            apps: AppService(store: store, auth: auth, box: box, clock: clock, logger: logger),
+            users: UserService(store: store, clock: clock, logger: logger),
+            devices: DeviceService(store: store, signer: signer, clock: clock, handoff: handoff),
+            webhooks: WebhookService(store: store, box: box, clock: clock, logger: logger, endpointsPerApp: limits.webhookEndpointsPerApp))
         let context = APIContext(
-            store: store, auth: Authenticator(store: store, adminKeyHash: adminKeyHash), limiter: RateLimiter(rates: configuration.limits.rates, now: options.rateClock),
-            box: box, signer: signer, metrics: metrics, logger: logger, clock: clock, limits: configuration.limits, doctor: doctor, signals: signals,
-            quota: MessageQuota(perMinute: configuration.limits.appMessagesPerMinute, now: options.quotaClock),
-            metricsTokenHash: try configuration.metricsToken.map { try Crypto.sha256($0.utf8) }, handoff: (handoff, delivery.lease),
-            credentialMonitor: monitor, credentialsRequired: credentialsRequired, webhookTransport: webhookTransport, trial: trial,
-            credentialTests: tester)
-        let fanOut = FanOut(
-            store: store, clock: clock, logger: logger, metrics: metrics, batchSize: delivery.fanOutBatchSize,
-            minimumBatchSize: options.fanOutMinimumBatchSize, signals: signals, handoff: (handoff, delivery.lease),
-            posted: { [posts = context.messages.posts] in posts.submitted })
-        let worker = DeliveryWorker(
-            store: store, senders: senders, vault: CredentialVault(store: store, box: box, clock: clock, logger: logger), clock: clock, logger: logger,
-            metrics: metrics, signer: signer, options: DeliveryWorker.Options(batchSize: delivery.batchSize, lease: delivery.lease, policy: options.policy),
-            signal: signals.delivery, handoff: handoff, monitor: monitor)
+            auth: auth, limiter: RateLimiter(rates: limits.rates, now: options.rateClock), signer: signer, metrics: metrics, logger: logger, clock: clock,
+            limits: limits, services: services, doctor: doctor, metricsTokenHash: try configuration.metricsToken.map { try Crypto.sha256($0.utf8) },
+            webhookTransport: webhookTransport, trial: trial, credentialTests: tester)
+        let loops = DeliveryLoops.make(
+            store: store, senders: senders, box: box, signer: signer, metrics: metrics, signals: signals, monitor: monitor, clock: clock, logger: logger,
+            settings: DeliveryLoops.Settings(
+                fanOutBatchSize: delivery.fanOutBatchSize, fanOutMinimumBatchSize: options.fanOutMinimumBatchSize, batchSize: delivery.batchSize,
+                lease: delivery.lease, policy: options.policy),
+            handoff: handoff, posted: { [posts = context.messages.posts] in posts.submitted })
         let webhooks = WebhookDispatcher(
             store: store, transport: webhookTransport, box: box, clock: clock, logger: logger, metrics: metrics, options: .init(retention: delivery.retention))
         return ServerParts(
-            store: store, context: context, signals: signals, handoff: handoff, fanOut: fanOut, worker: worker, monitor: monitor, metrics: metrics,
+            store: store, context: context, signals: signals, handoff: handoff, fanOut: loops.fanOut, worker: loops.worker, monitor: monitor, metrics: metrics,
             signer: signer, webhooks: webhooks, delivery: delivery, queueDepthInterval: configuration.queueDepthInterval, clock: clock, logger: logger)
     }
 

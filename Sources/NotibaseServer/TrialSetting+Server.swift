@@ -5,7 +5,9 @@ import NotibasePostgres
 import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
-package import NotibaseServices
+import NotibaseServices
+import NotibaseAPI
+package import NotibaseDelivery
 extension TrialSetting {
     /// The settings a server started with `configuration` and `senders` runs in, in a fixed order.
     package static func settings(_ configuration: ServerConfiguration, senders: SenderSet) -> [TrialSetting] {

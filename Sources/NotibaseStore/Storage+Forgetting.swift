@@ -31,13 +31,6 @@ extension Forgetting {
     }
 }
 
-/// What forgetting a user removed.
-package struct ForgottenUser: Sendable, Equatable {
-    package var devicesDeleted = 0
-    package var repliesRemoved = 0
-    package var messagesRewritten = 0
-}
-
 extension DevicesStore {
     /// Forgets `externalUserID` of the app, step by step (``Forgetting``).
     package func deleteUser(appID: String, externalUserID: String, now: Int) async throws -> ForgottenUser {

@@ -14,6 +14,8 @@ import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
 import NotibaseServices
+import NotibaseAPI
+import NotibaseDelivery
 import NotibaseSenders
 import NotibaseTestSupport
 @testable import NotibaseCLITestSupport

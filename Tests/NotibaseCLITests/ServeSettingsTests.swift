@@ -9,6 +9,8 @@ import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
 import NotibaseServices
+import NotibaseAPI
+import NotibaseDelivery
 
 /// `notibase serve`'s limits: a flag, else its environment variable, else the default.
 @Suite("notibase serve settings")

@@ -12,6 +12,8 @@ import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
 import NotibaseServices
+import NotibaseAPI
+import NotibaseDelivery
 
 /// `notibase serve --sender simulated` with `--simulated-uninstalled` and `--simulated-throttled`:
 /// the simulated providers refuse those tokens as APNs and FCM do, and what follows is what the

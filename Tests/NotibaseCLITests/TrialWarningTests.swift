@@ -9,6 +9,8 @@ import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
 import NotibaseServices
+import NotibaseAPI
+import NotibaseDelivery
 
 /// `notibase serve` with a setting for tests and demos says so on standard output (and in the log,
 /// on standard error): which setting, and what it means.

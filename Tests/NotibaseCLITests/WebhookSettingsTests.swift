@@ -9,6 +9,8 @@ import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
 import NotibaseServices
+import NotibaseAPI
+import NotibaseDelivery
 
 /// `notibase serve --webhook-allow-insecure`: off unless the flag or its variable says so.
 @Suite struct WebhookSettingsTests {

@@ -11,6 +11,8 @@ import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
 import NotibaseServices
+import NotibaseAPI
+import NotibaseDelivery
 @testable import NotibaseCLI
 import NotibaseTestSupport
 

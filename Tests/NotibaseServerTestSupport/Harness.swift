@@ -12,6 +12,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 import NotibaseTestSupport
 
 /// The server's parts in one process, wired by ``ServerParts/make(store:configuration:senders:secretKey:adminKeyHash:logger:clock:doctor:options:)``

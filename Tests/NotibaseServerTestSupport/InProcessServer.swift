@@ -8,6 +8,8 @@ import NotibaseTestSupport
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 
 /// A whole ``Server`` (what `notibase serve` runs: the HTTP server, the fan-out, the workers,
 /// retention) started in this process, on 127.0.0.1 and a free port, with the harness's admin key,

@@ -9,6 +9,8 @@ import NotibaseCore
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 
 extension ReceiptsStore {
     /// A receipt applied by the rules the receipts route passes the store (``ReceiptDecision``): the

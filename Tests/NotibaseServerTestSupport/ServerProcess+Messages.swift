@@ -9,6 +9,8 @@ import NotibaseCore
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 
 extension ServerProcess {
     /// Asks for the message every 100 ms until it is completed or `seconds` have passed; the last

@@ -9,6 +9,8 @@ import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
 import NotibaseServices
+import NotibaseAPI
+import NotibaseDelivery
 import NotibaseTestSupport
 
 /// The built `notibase serve` running as a child process on a temporary data directory, for

@@ -11,6 +11,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 
 /// Where a harness stores: SQLite in its temporary directory, or, when `NOTIBASE_TEST_DATABASE_URL`
 /// names a PostgreSQL database, a schema of its own in it (script/test runs the in-process suites

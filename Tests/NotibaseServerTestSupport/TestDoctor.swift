@@ -10,6 +10,8 @@ import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
 import NotibaseServices
+import NotibaseAPI
+import NotibaseDelivery
 import NotibaseSimulator
 
 /// `notibase preview`'s logic as the server's doctor, as the command line wires it (its

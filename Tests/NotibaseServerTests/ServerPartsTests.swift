@@ -11,6 +11,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 @testable import NotibaseServerTestSupport
 
 /// One wiring (``ServerParts``): the harness runs what `notibase serve` runs, so a post in a test

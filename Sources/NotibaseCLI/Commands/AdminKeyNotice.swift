@@ -8,6 +8,8 @@ import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
 import NotibaseServices
+import NotibaseAPI
+import NotibaseDelivery
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

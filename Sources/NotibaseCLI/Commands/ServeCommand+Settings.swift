@@ -8,6 +8,8 @@ import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
 import NotibaseServices
+import NotibaseAPI
+import NotibaseDelivery
 import NotibaseSenders
 #if canImport(NotibaseSimulator)
 import NotibaseSimulator

@@ -8,6 +8,8 @@ import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
 import NotibaseServices
+import NotibaseAPI
+import NotibaseDelivery
 
 /// `notibase serve`: runs the server until SIGTERM or SIGINT, then shuts down gracefully.
 enum ServeCommand: Command {
@@ -101,7 +103,7 @@ enum ServeCommand: Command {
 
           NOTIBASE_RESOURCES_DIR names the directory of the server's resources (openapi.json and the console's
           Files/); by default they are found from the binary (never the working directory): beside it in
-          Notibase_NotibaseServer.resources, or in ../share/notibase (/usr/share/notibase for /usr/bin/notibase).
+          Notibase_NotibaseAPI.resources, or in ../share/notibase (/usr/share/notibase for /usr/bin/notibase).
 
           --sender accept sends nothing and accepts every push at once (benchmarks, crash tests). --sender simulated
           answers as APNs and FCM would and accepts every push (no phones attached; notibase demo attaches some), but

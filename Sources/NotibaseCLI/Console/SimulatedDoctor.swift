@@ -9,6 +9,8 @@ import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
 import NotibaseServices
+import NotibaseAPI
+import NotibaseDelivery
 #if canImport(NotibaseSimulator)
 import NotibaseSimulator
 #endif

@@ -1,8 +1,6 @@
 import Synchronization
 package import NotibaseDomain
 package import NotibaseStore
-package import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 
 /// Who is calling: the admin, or an app's server or client key.
@@ -38,9 +36,10 @@ package final class Authenticator: Sendable {
         self.adminKeyHash = adminKeyHash
     }
 
-    /// The caller of a request, when one of `allowed` kinds.
-    package func authenticate(_ request: HTTPRequest, allowed: Set<KeyKind>) async throws -> Caller {
-        switch try resolve(request, allowed: allowed) {
+    /// The caller of a request whose `Authorization` header is `authorization` (nil when it sent
+    /// none), when one of `allowed` kinds.
+    package func authenticate(authorization: String?, allowed: Set<KeyKind>) async throws -> Caller {
+        switch try resolve(authorization, allowed: allowed) {
         case .caller(let caller):
             return caller
         case .lookUp(let hash, let generation):
@@ -54,11 +53,11 @@ package final class Authenticator: Sendable {
         }
     }
 
-    /// ``authenticate(_:allowed:)`` without waiting: the caller, or the error, when the store need
+    /// ``authenticate(authorization:allowed:)`` without waiting: the caller, or the error, when the store need
     /// not be asked (the admin key, a key resolved before, a header that is wrong); nil when the
     /// key must be looked up.
-    package func cachedCaller(_ request: HTTPRequest, allowed: Set<KeyKind>) throws -> Caller? {
-        guard case .caller(let caller) = try resolve(request, allowed: allowed) else { return nil }
+    package func cachedCaller(authorization: String?, allowed: Set<KeyKind>) throws -> Caller? {
+        guard case .caller(let caller) = try resolve(authorization, allowed: allowed) else { return nil }
         return caller
     }
 
@@ -68,8 +67,8 @@ package final class Authenticator: Sendable {
         case lookUp(hash: [UInt8], generation: Int)
     }
 
-    private func resolve(_ request: HTTPRequest, allowed: Set<KeyKind>) throws -> Resolution {
-        guard let header = request.header("authorization") else {
+    private func resolve(_ authorization: String?, allowed: Set<KeyKind>) throws -> Resolution {
+        guard let header = authorization else {
             throw Refusal(kind: .unauthorized, code: "missing_key", message: "send the key in an Authorization: Bearer <key> header", field: nil)
         }
         guard header.hasPrefix("Bearer "), case let key = String(header.dropFirst(7)), !key.isEmpty, !key.utf8.contains(UInt8(ascii: " ")) else {

@@ -3,8 +3,6 @@ import NotibaseCore
 import NotibaseSenders
 import NotibaseDomain
 import NotibaseStore
-import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 
 /// What an uploaded APNs token key or FCM service account must be before it is stored: each

@@ -1,7 +1,5 @@
 import NotibaseDomain
 import NotibaseStore
-import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 /// How many messages each app may create a minute (`--app-messages-per-minute`): a token bucket
 /// per app ID that refills continuously, holding a minute's worth. Keyed by the app, never by the

@@ -1,7 +1,5 @@
 package import NotibaseDomain
 import NotibaseStore
-import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 /// Requests a second, as token buckets that hold twice the rate (a burst of two seconds' worth).
 ///

@@ -1,8 +1,6 @@
 import Synchronization
 import NotibaseDomain
 import NotibaseStore
-import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 
 /// Token buckets, one per key: each holds up to `burst` tokens and refills continuously at `rate`

@@ -3,15 +3,13 @@ import NotibaseCore
 package import NotibaseSenders
 package import NotibaseDomain
 package import NotibaseStore
-import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 
 /// Apps: creating one with its keys, its settings, rotating a key, deleting it, and its provider
 /// credentials (sealed at rest) with their health. `AppsAPI` checks the caller and the uploaded
 /// credentials first (docs/decisions/0033).
 package struct AppService: Sendable {
-    package let store: any AppsStore & CredentialsStore
+    let store: any AppsStore & CredentialsStore
     /// Forgets the keys it resolved whenever an app's keys or settings change.
     package let auth: Authenticator
     package let box: SecretBox

@@ -1,8 +1,6 @@
 import NotibaseCore
 package import NotibaseDomain
 import NotibaseStore
-import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 
 /// What creating or changing an app sets: each field given, or nil to leave it as it is; the

@@ -1,9 +1,8 @@
+package import NotibaseDelivery
 package import NotibaseCore
 package import NotibaseSenders
 package import NotibaseDomain
 package import NotibaseStore
-import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 
 /// Devices as the API changes them: registration (the identity rule, then one group commit with

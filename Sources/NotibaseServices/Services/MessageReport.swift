@@ -1,8 +1,6 @@
 import NotibaseCore
 package import NotibaseDomain
 import NotibaseStore
-import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 
 /// A message as a service reports it: as stored, with its deliveries counted (not in a list), what

@@ -1,10 +1,9 @@
+import NotibaseDelivery
 import Foundation
 import NotibaseCore
 import NotibaseSenders
 package import NotibaseDomain
 import NotibaseStore
-import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 
 /// What is read of messages: one with its counts and warnings, a page of them, a cancel's answer,

@@ -1,8 +1,7 @@
 package import NotibaseCore
 package import NotibaseDomain
+import NotibaseDelivery
 import NotibaseStore
-import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 
 /// What a send warns of, when a message was accepted but will not reach all of its audience: a

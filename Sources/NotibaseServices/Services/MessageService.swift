@@ -1,10 +1,9 @@
+package import NotibaseDelivery
 import Foundation
 import NotibaseCore
 package import NotibaseSenders
 package import NotibaseDomain
 package import NotibaseStore
-import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 
 /// Messages: a send (stored, written at once for a short list of devices, handed to this node's
@@ -16,7 +15,7 @@ package struct MessageService: Sendable {
     /// The roles of the store a send, a read, a cancel and the delivery log use.
     package typealias Store = AppsStore & PostingStore & MessagesStore & DeliveryLogStore & EndingStore & FanOutStore
 
-    package let store: any Store
+    let store: any Store
     /// Keeps the apps' settings this node read, until an app changes.
     package let auth: Authenticator
     package let clock: WallClock
@@ -29,7 +28,7 @@ package struct MessageService: Sendable {
     package let signals: WorkSignals
     /// Where this node's workers take what was written claimed for them, and for how long such a
     /// claim holds; nil when posts leave their deliveries to the workers' own claims.
-    package let handoff: (queue: Handoff, lease: Duration)?
+    let handoff: (queue: Handoff, lease: Duration)?
     /// One-device messages (``PostedMessage``) stored in group commits; what they write claimed
     /// goes to the ``handoff`` with their messages, so a worker sends it without a claim, a read
     /// or decoding the message again.

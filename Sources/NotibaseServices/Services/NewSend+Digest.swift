@@ -2,8 +2,6 @@ import Foundation
 import NotibaseCore
 import NotibaseDomain
 import NotibaseStore
-import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 
 extension NewSend {

@@ -2,8 +2,6 @@ package import Foundation
 import NotibaseCore
 package import NotibaseDomain
 import NotibaseStore
-import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 
 /// What a send asks for, as ``MessageService/send(_:appID:requestID:)`` takes it: the content, the

@@ -2,8 +2,6 @@ package import NotibaseCore
 package import NotibaseSenders
 package import NotibaseDomain
 package import NotibaseStore
-import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 
 /// Receipts: what a device reports of a delivery (rendered, opened, an action, dismissed), added
@@ -11,7 +9,7 @@ import NotibaseWebhooks
 /// ``ReceiptDecision`` decides) and counted. `ReceiptsAPI` checks the body, the key and the
 /// signature first (docs/decisions/0033).
 package struct ReceiptService: Sendable {
-    package let store: any ReceiptsStore
+    let store: any ReceiptsStore
     package let clock: WallClock
     package let metrics: Metrics
 

@@ -1,8 +1,6 @@
 import NotibaseCore
 package import NotibaseDomain
 import NotibaseStore
-import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 
 /// The limits the services apply to requests (`notibase serve` sets them: ServiceLimits).

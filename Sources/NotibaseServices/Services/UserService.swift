@@ -2,13 +2,11 @@ import NotibaseCore
 package import NotibaseSenders
 package import NotibaseDomain
 package import NotibaseStore
-import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 
 /// Users: forgetting one (docs/decisions/0023). `UsersAPI` checks the ID and the key.
 package struct UserService: Sendable {
-    package let store: any DevicesStore
+    let store: any DevicesStore
     package let clock: WallClock
     package let logger: Logger
 

@@ -1,14 +1,12 @@
 package import NotibaseSenders
 package import NotibaseDomain
 package import NotibaseStore
-import NotibaseHTTP
-import NotibaseOutbound
 import NotibaseWebhooks
 
 /// An app's webhook endpoints (docs/server.md, "Webhooks"): `WebhooksAPI` checks the input and the
 /// key; this makes and seals secrets and stores. An endpoint of another app is never found.
 package struct WebhookService: Sendable {
-    package let store: any WebhookEndpointsStore
+    let store: any WebhookEndpointsStore
     package let box: SecretBox
     package let clock: WallClock
     package let logger: Logger

@@ -11,6 +11,8 @@ import NotibaseTestSupport
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 @testable import NotibaseServerTestSupport
 
 /// Kill -9 during a 100k-device fan-out and delivery, restart on the same data, and check that

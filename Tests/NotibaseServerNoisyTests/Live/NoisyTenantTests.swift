@@ -11,6 +11,8 @@ import NotibaseTestSupport
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 @testable import NotibaseServerTestSupport
 
 /// One tenant at its limits does not stall another (issue 27). A real server process, on

@@ -8,6 +8,8 @@ import Foundation
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 @testable import NotibaseServerTestSupport
 import NotibaseTestSupport
 import Testing

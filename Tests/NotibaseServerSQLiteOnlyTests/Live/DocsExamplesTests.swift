@@ -188,7 +188,7 @@ struct DocsExamplesTests {
     /// The server's Swift sources, one string.
     /// The server's sources: every layer target of it (Package.swift, "Server, in layers").
     private static func serverSources() throws -> String {
-        let layers = ["Domain", "Store", "SQLite", "Postgres", "HTTP", "Outbound", "Webhooks", "Services", "Server"]
+        let layers = ["Domain", "Store", "SQLite", "Postgres", "HTTP", "Outbound", "Webhooks", "Delivery", "Services", "API", "Server"]
         return try layers.map { layer in
             let root = TestProducts.packageRoot.appendingPathComponent("Sources/Notibase\(layer)")
             let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []

@@ -11,6 +11,8 @@ import NotibaseSenders
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 import NotibaseTestSupport
 @testable import NotibaseServerTestSupport
 
@@ -133,12 +135,10 @@ struct LiveServerTests {
     @Test func everyRouteIsInTheOpenAPIDocument() throws {
         let document = try JSONDecoder().decode(JSONValue.self, from: Data(OpenAPIDocument.bytes))
         #expect(document["openapi"].string == "3.1.0")
-        let harnessRouter = APIResponder(
-            context: APIContext(store: try SQLiteStore(path: ":memory:"), auth: Authenticator(store: try SQLiteStore(path: ":memory:"), adminKeyHash: []),
-                                limiter: RateLimiter(rates: [:]), box: try SecretBox(key: Array(repeating: 1, count: 32)),
-                                signer: Signer(secretKey: Array(repeating: 1, count: 32)), metrics: Metrics(),
-                                logger: .silent, clock: .system, limits: .init()),
-            accessLog: false).router
+        let parts = try ServerParts.make(
+            store: try SQLiteStore(path: ":memory:"), configuration: ServerConfiguration(), senders: .unavailable,
+            secretKey: Array(repeating: 1, count: 32), adminKeyHash: [], logger: .silent, clock: .system)
+        let harnessRouter = APIResponder(context: parts.context, accessLog: false).router
         for route in harnessRouter.table {
             let operation = document["paths"][route.pattern][route.method.lowercased()]
             #expect(operation != .null, "\(route.method) \(route.pattern) is not documented")

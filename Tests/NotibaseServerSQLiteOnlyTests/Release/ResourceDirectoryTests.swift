@@ -9,6 +9,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 import NotibaseTestSupport
 @testable import NotibaseServerTestSupport
 
@@ -27,14 +29,14 @@ struct ResourceDirectoryTests {
     }
 
     @Test func besideTheBinaryComesBeforeTheSharedDirectory() throws {
-        let both = Self.holding("/opt/notibase/bin/Notibase_NotibaseServer.resources").union(Self.holding("/opt/notibase/share/notibase"))
-        #expect(try Self.located(both).get().url.path == "/opt/notibase/bin/Notibase_NotibaseServer.resources")
+        let both = Self.holding("/opt/notibase/bin/Notibase_NotibaseAPI.resources").union(Self.holding("/opt/notibase/share/notibase"))
+        #expect(try Self.located(both).get().url.path == "/opt/notibase/bin/Notibase_NotibaseAPI.resources")
         #expect(try Self.located(Self.holding("/opt/notibase/share/notibase")).get().url.path == "/opt/notibase/share/notibase")
     }
 
     @Test func theEnvironmentVariableIsTheOnlyPlaceWhenSet() throws {
         let environment = [ResourceDirectory.environmentVariable: "/srv/notibase-resources"]
-        let besides = Self.holding("/opt/notibase/bin/Notibase_NotibaseServer.resources")
+        let besides = Self.holding("/opt/notibase/bin/Notibase_NotibaseAPI.resources")
         #expect(try Self.located(besides.union(Self.holding("/srv/notibase-resources")), environment: environment).get().url.path == "/srv/notibase-resources")
         guard case .failure(let error) = Self.located(besides, environment: environment) else {
             Issue.record("a wrong NOTIBASE_RESOURCES_DIR fell back to the binary's resources")

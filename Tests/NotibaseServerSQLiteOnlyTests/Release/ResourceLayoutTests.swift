@@ -13,7 +13,7 @@ struct ResourceLayoutTests {
     /// A copy of the build's resources whose console page carries `marker`, so an answer shows
     /// which copy was served (the build's own is always on disk too).
     static func markedResources(at destination: URL, marker: String) throws {
-        let built = TestProducts.productsDirectory.appendingPathComponent("Notibase_NotibaseServer.resources")
+        let built = TestProducts.productsDirectory.appendingPathComponent("Notibase_NotibaseAPI.resources")
         try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: built, to: destination)
         let index = destination.appendingPathComponent("Files/index.html")

@@ -8,6 +8,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 import NotibaseTestSupport
 
 /// A batch's `delivery.sent` rows, rendered in Swift once for both stores (``WebhookSentRows``):

@@ -11,6 +11,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 
 /// What a webhook endpoint's TLS can make this side compute (issue 43): it picks the key exchange
 /// among what the client offers, and a finite-field one of its chosen size (a 10,000-bit DHE

@@ -9,6 +9,8 @@ import NotibaseCore
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 import NotibaseTestSupport
 import Testing
 

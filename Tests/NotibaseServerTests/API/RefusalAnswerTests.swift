@@ -8,6 +8,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 
 /// What the domain refuses is answered as the API always answered it: the kind's status, the
 /// code, the message and the field, and a 429's limit and `Retry-After` (issue 45: services and

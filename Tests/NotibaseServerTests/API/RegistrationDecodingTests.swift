@@ -10,6 +10,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 @testable import NotibaseServerTestSupport
 
 /// The registration route reads every body with its own reader (docs/decisions/0038); the strict

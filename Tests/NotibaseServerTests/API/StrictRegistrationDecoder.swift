@@ -9,6 +9,8 @@ import NotibaseCore
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 
 /// The registration bodies as the strict `Codable` decoder read them before the route had one
 /// reader of its own (docs/decisions/0038): the reference the reader's answers are held to. The

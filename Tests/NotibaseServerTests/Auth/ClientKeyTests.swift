@@ -12,6 +12,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 import NotibaseTestSupport
 @testable import NotibaseServerTestSupport
 
@@ -204,8 +206,8 @@ struct KeysAndCredentialsTests {
     @Test func aLookUpInFlightDuringARotationDoesNotKeepTheOldKey() async throws {
         let directory = PausedDirectory(owner: KeyOwner(appID: "app", kind: .server))
         let auth = Authenticator(store: directory, adminKeyHash: [])
-        let request = HTTPRequest(method: "GET", path: "/v1/messages", query: [:], headers: ["Authorization": "Bearer nb_server_old"], body: [])
-        let inFlight = Task { try await auth.authenticate(request, allowed: [.server]) }
+        let request = "Bearer nb_server_old"
+        let inFlight = Task { try await auth.authenticate(authorization: request, allowed: [.server]) }
         while directory.gate.waiting == 0 { try await Task.sleep(for: .milliseconds(1)) }
         // The rotation lands while the look-up is under way: the store forgets the old key, and
         // the cache is cleared, before the look-up (which read the old answer) finishes.
@@ -213,8 +215,8 @@ struct KeysAndCredentialsTests {
         auth.invalidate()
         directory.gate.open()
         _ = try await inFlight.value  // it started before the rotation, and may pass
-        await #expect(throws: Refusal.self) { try await auth.authenticate(request, allowed: [.server]) }
-        #expect(try auth.cachedCaller(request, allowed: [.server]) == nil)
+        await #expect(throws: Refusal.self) { try await auth.authenticate(authorization: request, allowed: [.server]) }
+        #expect(try auth.cachedCaller(authorization: request, allowed: [.server]) == nil)
     }
 
     static let serviceAccount = TestCredentials.serviceAccount(["token_uri": "TOKEN_URI"])

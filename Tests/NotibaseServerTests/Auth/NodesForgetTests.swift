@@ -11,6 +11,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 @testable import NotibaseServerTestSupport
 
 /// Nodes sharing a PostgreSQL database each cache the keys and apps they resolved. Before this, a
@@ -37,19 +39,19 @@ struct NodesForgetTests {
         _ = try await first.createApp(
             id: "app", name: "Before", serverKeyHash: try APIKey.hash(old), clientKeyHash: try APIKey.hash(try APIKey.generate(.client)),
             requireIdentityVerification: false, now: 0)
-        let request = HTTPRequest(method: "GET", path: "/v1/messages", query: [:], headers: ["Authorization": "Bearer \(old)"], body: [])
+        let request = "Bearer \(old)"
         // The second node resolves the key and the app, and caches both.
-        #expect(try await auth.authenticate(request, allowed: [.server]).appID == "app")
-        #expect(try auth.cachedCaller(request, allowed: [.server]) != nil)
+        #expect(try await auth.authenticate(authorization: request, allowed: [.server]).appID == "app")
+        #expect(try auth.cachedCaller(authorization: request, allowed: [.server]) != nil)
         #expect(try await auth.app("app") { try await second.app("app") }?.name == "Before")
 
         _ = try await first.updateApp("app", name: "After", requireIdentityVerification: nil, pacing: nil)
-        try await waitUntil { (try? auth.cachedCaller(request, allowed: [.server])) == nil }
+        try await waitUntil { (try? auth.cachedCaller(authorization: request, allowed: [.server])) == nil }
         #expect(try await auth.app("app") { try await second.app("app") }?.name == "After")
 
-        #expect(try await auth.authenticate(request, allowed: [.server]).appID == "app")
+        #expect(try await auth.authenticate(authorization: request, allowed: [.server]).appID == "app")
         #expect(try await first.replaceKey(appID: "app", kind: .server, hash: try APIKey.hash(try APIKey.generate(.server))))
-        try await waitUntil { (try? auth.cachedCaller(request, allowed: [.server])) == nil }
-        await #expect(throws: Refusal.self) { try await auth.authenticate(request, allowed: [.server]) }
+        try await waitUntil { (try? auth.cachedCaller(authorization: request, allowed: [.server])) == nil }
+        await #expect(throws: Refusal.self) { try await auth.authenticate(authorization: request, allowed: [.server]) }
     }
 }

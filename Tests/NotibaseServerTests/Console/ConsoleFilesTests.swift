@@ -9,6 +9,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 @testable import NotibaseServerTestSupport
 
 /// The web console's static files as `notibase serve` serves them: from the resource bundle, each

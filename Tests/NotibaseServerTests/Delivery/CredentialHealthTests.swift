@@ -13,6 +13,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 @testable import NotibaseServerTestSupport
 
 /// Each app's credentials carry their health, from what the providers answered: `untested` after

@@ -12,6 +12,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 @testable import NotibaseServerTestSupport
 
 /// The fan-out makes way for one-device messages (issue 27): while they arrive, its batches are

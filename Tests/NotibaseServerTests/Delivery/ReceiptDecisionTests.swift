@@ -10,6 +10,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 
 /// What a device's receipt does, without a database: the bounds it stays within, what it writes,
 /// how far it moves its delivery, and which reads each answer costs a store (the stores run one

@@ -9,6 +9,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 
 /// The wake-up a node's loops wait on. A wait that is not ended by its signal lasts an hour, so a
 /// broken wake-up fails these tests by their time limit.

@@ -8,6 +8,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 
 /// Who gets a reader (``LaneTurns``, which ``ConnectionLanes`` runs): one app's expensive reads
 /// never hold every connection, so another app's read finds one free instead of waiting behind

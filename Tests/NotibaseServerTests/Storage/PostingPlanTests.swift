@@ -9,6 +9,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 
 /// The rules of storing posted messages (``PostingPlan``), decided without a database: the
 /// idempotency window and digest, the write-now rule, the claim's room, the stored-bytes quota.

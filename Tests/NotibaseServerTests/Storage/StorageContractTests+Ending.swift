@@ -10,6 +10,8 @@ import Testing
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 @testable import NotibaseServerTestSupport
 
 /// What every backend guarantees when a message is cancelled or fails: the message stops in one

@@ -10,6 +10,8 @@ import Synchronization
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 @testable import NotibaseServerTestSupport
 
 /// A transport double: records every request and answers as the test says (200 unless told

@@ -13,6 +13,8 @@ import NotibaseHTTP
 import NotibaseOutbound
 import NotibaseWebhooks
 import NotibaseServices
+import NotibaseAPI
+import NotibaseDelivery
 import NotibaseSenders
 import NotibaseSimulator
 import NotibaseExtension

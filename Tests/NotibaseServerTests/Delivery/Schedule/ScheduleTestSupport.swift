@@ -9,6 +9,8 @@ import Foundation
 @testable import NotibaseOutbound
 @testable import NotibaseWebhooks
 @testable import NotibaseServices
+@testable import NotibaseAPI
+@testable import NotibaseDelivery
 @testable import NotibaseServerTestSupport
 
 /// Milliseconds since 1970 of an RFC 3339 time, for the scheduling tests.
