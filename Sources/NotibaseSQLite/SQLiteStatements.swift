@@ -18,21 +18,9 @@ package struct SQLiteStatements: PostingStatements, EndingStatements, Forgetting
     }
 
     /// No lock needed: the one writer's transactions run one after the other.
-    package func idempotencyKey(appID: String, key: String) throws -> StoredIdempotencyKey? {
-        try connection.first("SELECT message_id, created_at, request_digest FROM idempotency_keys WHERE app_id = ? AND key = ?", [.text(appID), .text(key)]) {
-            StoredIdempotencyKey(messageID: $0.text(0), createdAt: $0.int(1), digest: $0.optionalText(2))
-        }
-    }
+    package func idempotencyKey(appID: String, key: String) throws -> StoredIdempotencyKey? { try executor.idempotencyKey(appID: appID, key: key) }
 
-    package func insert(_ message: NewMessage, announced: Bool) throws -> Int {
-        try connection.first(
-            """
-            INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at, pacing)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq
-            """,
-            [.text(message.id), .text(message.appID), .text(message.storedContent), .text(message.storedAudience), .text(MessageState.scheduled.rawValue),
-             .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt), .optionalText(try message.pacing.map(StoredJSON.encode))]) { $0.int(0) } ?? 0
-    }
+    package func insert(_ message: NewMessage, announced: Bool) throws -> Int { try executor.insert(message) }
 
     package func writeDeliveries(_ post: PostedMessage, stored: MessageRecord, claim: FanOutClaim?) throws -> PostedMessage.Outcome {
         let batch = try writeBatch(post, stored, claim)
@@ -67,21 +55,6 @@ package struct SQLiteStatements: PostingStatements, EndingStatements, Forgetting
         }
         return ended
     }
-
-    package func complete(messageSeqs: Set<Int>, now: Int) throws {
-        for seq in messageSeqs { try connection.run(SQLiteStore.completion, [.int(now), .int(seq), .int(seq)]) }
-    }
-
-    // MARK: Forgetting
-
-    package func userAudiences(appID: String, after afterSeq: Int, upTo lastSeq: Int, containing needle: String) throws -> [(seq: Int, audience: String)] {
-        try connection.query(
-            "SELECT seq, audience FROM messages WHERE app_id = ? AND seq > ? AND seq <= ? AND substr(audience, 1, ?) = ? AND instr(audience, ?) > 0",
-            [.text(appID), .int(afterSeq), .int(lastSeq), .int(Rows.userAudiencePrefix.utf8.count), .text(Rows.userAudiencePrefix), .text(needle)]) {
-                (seq: $0.int(0), audience: $0.text(1))
-            }
-    }
-
 }
 
 extension SQLiteStore: SQLStore {

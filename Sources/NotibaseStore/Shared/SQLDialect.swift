@@ -46,6 +46,11 @@ package enum SQLDialect: Sendable {
         }
     }
 
+    /// ``lockingRows`` for a join's rows of `table` alone: PostgreSQL's `FOR UPDATE OF table`.
+    package func lockingRows(of table: String) -> String {
+        self == .postgres ? " FOR UPDATE OF \(table)" : ""
+    }
+
     /// The larger of two values: SQLite's `max` of several arguments is PostgreSQL's `greatest`.
     package func greatest(_ first: String, _ second: String) -> String {
         switch self {
