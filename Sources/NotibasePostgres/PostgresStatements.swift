@@ -55,26 +55,17 @@ package final class PostgresStatements: PostingStatements, EndingStatements, For
 
     // MARK: Ending
 
-    /// One statement with the events. A message's batch checks each delivery's state again, so
-    /// one another transaction ended meanwhile is left out.
+    /// One statement with the events.
     package func end(_ end: PendingEnd) throws -> [EndedDelivery] {
-        let pending = "state IN (\(Lifecycle.pendingSQL))"
-        let (condition, values): (String, [PostgresValue]) = switch end.scope {
-        case .device(let seq): ("device_seq = $4 AND \(pending)", [.int(seq)])
-        case .signedOut(let seq):
-            ("device_seq = $4 AND \(pending) AND EXISTS (SELECT 1 FROM messages m WHERE m.seq = deliveries.message_seq AND left(m.audience, $5) = $6)",
-             [.int(seq), .int(Rows.userAudiencePrefix.count), .text(Rows.userAudiencePrefix)])
-        case .message(let seq, let limit):
-            ("(seq, created_at) IN (SELECT seq, created_at FROM deliveries WHERE message_seq = $4 AND \(pending) LIMIT $5) AND \(pending)", [.int(seq), .int(limit)])
-        }
-        return try connection.query(
+        let (condition, values) = end.condition(.postgres, first: 4)
+        return try connection.rows(
             """
             WITH ended AS (
                 UPDATE deliveries SET state = $1, due_at = NULL, updated_at = $2 WHERE \(condition) RETURNING seq, message_seq, created_at),
             logged AS (
                 INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail) SELECT seq, created_at, $1, $2, $3 FROM ended)
             SELECT seq, message_seq FROM ended
-            """, [.text(end.state.rawValue), .int(end.now), .optionalText(end.detail)] + values).map { EndedDelivery(seq: $0.int(0), messageSeq: $0.int(1)) }
+            """, [.text(end.state.rawValue), .int(end.now), .optionalText(end.detail)] + values) { EndedDelivery(seq: $0.int(0), messageSeq: $0.int(1)) }
     }
 }
 

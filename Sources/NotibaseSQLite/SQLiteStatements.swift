@@ -37,16 +37,9 @@ package struct SQLiteStatements: PostingStatements, EndingStatements, Forgetting
     // MARK: Ending
 
     package func end(_ end: PendingEnd) throws -> [EndedDelivery] {
-        let pending = "state IN (\(Lifecycle.pendingSQL))"
-        let (condition, values): (String, [SQLValue]) = switch end.scope {
-        case .device(let seq): ("device_seq = ? AND \(pending)", [.int(seq)])
-        case .signedOut(let seq):
-            ("device_seq = ? AND \(pending) AND EXISTS (SELECT 1 FROM messages m WHERE m.seq = deliveries.message_seq AND substr(m.audience, 1, ?) = ?)",
-             [.int(seq), .int(Rows.userAudiencePrefix.utf8.count), .text(Rows.userAudiencePrefix)])
-        case .message(let seq, let limit): ("seq IN (SELECT seq FROM deliveries WHERE message_seq = ? AND \(pending) LIMIT ?)", [.int(seq), .int(limit)])
-        }
-        let ended = try connection.query(
-            "UPDATE deliveries SET state = ?, due_at = NULL, updated_at = ? WHERE \(condition) RETURNING seq, message_seq",
+        let (condition, values) = end.condition(.sqlite, first: 3)
+        let ended = try executor.rows(
+            "UPDATE deliveries SET state = ?1, due_at = NULL, updated_at = ?2 WHERE \(condition) RETURNING seq, message_seq",
             [.text(end.state.rawValue), .int(end.now)] + values) { EndedDelivery(seq: $0.int(0), messageSeq: $0.int(1)) }
         for delivery in ended {
             try connection.run(

@@ -46,6 +46,14 @@ package enum SQLDialect: Sendable {
         }
     }
 
+    /// The first characters of `text`, as many as the number marked `length`.
+    package func prefix(of text: String, length: String) -> String {
+        switch self {
+        case .sqlite: "substr(\(text), 1, \(length))"
+        case .postgres: "left(\(text), \(length))"
+        }
+    }
+
     /// ``lockingRows`` for a join's rows of `table` alone: PostgreSQL's `FOR UPDATE OF table`.
     package func lockingRows(of table: String) -> String {
         self == .postgres ? " FOR UPDATE OF \(table)" : ""

@@ -92,7 +92,7 @@ extension ForgettingStatements where Self: SQLStatements {
     /// Locked until the commit where the backend locks rows (``SQLDialect/lockingRows``).
     package func userAudiences(appID: String, after afterSeq: Int, upTo lastSeq: Int, containing needle: String) throws -> [(seq: Int, audience: String)] {
         let p = executor.p
-        let (prefix, position) = executor.dialect == .sqlite ? ("substr(audience, 1, \(p(4)))", "instr") : ("left(audience, \(p(4)))", "strpos")
+        let (prefix, position) = (executor.dialect.prefix(of: "audience", length: p(4)), executor.dialect == .sqlite ? "instr" : "strpos")
         return try executor.rows(
             """
             SELECT seq, audience FROM messages WHERE app_id = \(p(1)) AND seq > \(p(2)) AND seq <= \(p(3)) AND \(prefix) = \(p(5)) AND \(position)(audience, \(p(6))) > 0
