@@ -23,29 +23,19 @@ package final class PostgresStatements: PostingStatements, EndingStatements, For
     // MARK: Posting
 
     package func audienceSize(of message: NewMessage, reading: Int) throws -> Int {
-        let targets = try PostgresStore.fanOutTargets(connection, appID: message.appID, audience: message.audience, after: 0, limit: reading)
+        let targets = try connection.fanOutTargets(appID: message.appID, message.audience, after: 0, limit: reading)
         self.targets = targets
-        return targets.count < reading ? targets.count : try PostgresStore.audienceSize(connection, appID: message.appID, message.audience)
+        return targets.count < reading ? targets.count : try connection.audienceSize(appID: message.appID, message.audience)
     }
 
     /// The key is locked for the transaction, so two nodes given the same key create one message.
     package func idempotencyKey(appID: String, key: String) throws -> StoredIdempotencyKey? {
         try connection.run("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [.text(appID), .text(key)])
-        return try connection.query("SELECT message_id, created_at, request_digest FROM idempotency_keys WHERE app_id = $1 AND key = $2", [.text(appID), .text(key)])
-            .first { StoredIdempotencyKey(messageID: $0.text(0), createdAt: $0.int(1), digest: $0.optionalText(2)) }
+        return try connection.idempotencyKey(appID: appID, key: key)
     }
 
     package func insert(_ message: NewMessage, announced: Bool) throws -> Int {
-        guard let seq = try connection.query(
-            """
-            INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at, pacing)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING seq
-            """,
-            [.text(message.id), .text(message.appID), .text(message.storedContent), .text(message.storedAudience), .text(MessageState.scheduled.rawValue),
-             .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt),
-             .optionalText(try message.pacing.map(StoredJSON.encode))]).first({ $0.int(0) }) else {
-            throw StorageError.corrupt("message insert returned nothing")
-        }
+        let seq = try connection.insert(message)
         if announced { try store.announce(.fanOut, on: connection) }
         return seq
     }
@@ -65,44 +55,18 @@ package final class PostgresStatements: PostingStatements, EndingStatements, For
 
     // MARK: Ending
 
-    /// One statement with the events. A message's batch checks each delivery's state again, so
-    /// one another transaction ended meanwhile is left out.
+    /// One statement with the events.
     package func end(_ end: PendingEnd) throws -> [EndedDelivery] {
-        let pending = "state IN (\(Lifecycle.pendingSQL))"
-        let (condition, values): (String, [PostgresValue]) = switch end.scope {
-        case .device(let seq): ("device_seq = $4 AND \(pending)", [.int(seq)])
-        case .signedOut(let seq):
-            ("device_seq = $4 AND \(pending) AND EXISTS (SELECT 1 FROM messages m WHERE m.seq = deliveries.message_seq AND left(m.audience, $5) = $6)",
-             [.int(seq), .int(Rows.userAudiencePrefix.count), .text(Rows.userAudiencePrefix)])
-        case .message(let seq, let limit):
-            ("(seq, created_at) IN (SELECT seq, created_at FROM deliveries WHERE message_seq = $4 AND \(pending) LIMIT $5) AND \(pending)", [.int(seq), .int(limit)])
-        }
-        return try connection.query(
+        let (condition, values) = end.condition(.postgres, first: 4)
+        return try connection.rows(
             """
             WITH ended AS (
                 UPDATE deliveries SET state = $1, due_at = NULL, updated_at = $2 WHERE \(condition) RETURNING seq, message_seq, created_at),
             logged AS (
                 INSERT INTO delivery_events (delivery_seq, delivery_created_at, event, at, detail) SELECT seq, created_at, $1, $2, $3 FROM ended)
             SELECT seq, message_seq FROM ended
-            """, [.text(end.state.rawValue), .int(end.now), .optionalText(end.detail)] + values).map { EndedDelivery(seq: $0.int(0), messageSeq: $0.int(1)) }
+            """, [.text(end.state.rawValue), .int(end.now), .optionalText(end.detail)] + values) { EndedDelivery(seq: $0.int(0), messageSeq: $0.int(1)) }
     }
-
-    package func complete(messageSeqs: Set<Int>, now: Int) throws {
-        try connection.run(PostgresStore.completion, [.int(now), .text(JSON.text(messageSeqs.sorted()))])
-    }
-
-    // MARK: Forgetting
-
-    package func userAudiences(appID: String, after afterSeq: Int, upTo lastSeq: Int, containing needle: String) throws -> [(seq: Int, audience: String)] {
-        try connection.query(
-            """
-            SELECT seq, audience FROM messages
-            WHERE app_id = $1 AND seq > $2 AND seq <= $3 AND left(audience, $4) = $5 AND strpos(audience, $6) > 0
-            FOR UPDATE
-            """, [.text(appID), .int(afterSeq), .int(lastSeq), .int(Rows.userAudiencePrefix.count), .text(Rows.userAudiencePrefix), .text(needle)]
-        ).map { (seq: $0.int(0), audience: $0.text(1)) }
-    }
-
 }
 
 extension PostgresStore: SQLStore {

@@ -4,33 +4,6 @@ import NotibaseSenders
 package import NotibaseDomain
 import NotibaseStore
 
-extension Audience {
-    /// Where an audience's devices are read from in PostgreSQL: a `FROM` clause that yields rows
-    /// named `devices`, and a condition on them; the one parameter is numbered `$index` (lists
-    /// travel as one JSON array), and `$1` is always the app's ID. An app's devices are then
-    /// narrowed by `devices.app_id` and `devices.active`.
-    ///
-    /// A list of device or user IDs is looked up one entry at a time through the index on `id` or
-    /// on `(app_id, external_user_id)`: each lookup is a `LATERAL` subquery fenced by `LIMIT` or
-    /// `OFFSET 0`, which the planner cannot merge into a join, so no statistics can make it walk
-    /// the app's whole device index in `seq` order instead (docs/decisions/0014). Each entry is
-    /// looked up once, however often it is listed.
-    package func postgresSource(parameter index: Int) -> (from: String, condition: String, values: [PostgresValue]) {
-        let listed = "(SELECT DISTINCT jsonb_array_elements_text($\(index)::jsonb) AS value) AS wanted CROSS JOIN LATERAL"
-        let list = "(SELECT jsonb_array_elements_text($\(index)::jsonb))"
-        return switch self {
-        case .devices(let ids):
-            ("\(listed) (SELECT * FROM devices WHERE devices.id = wanted.value LIMIT 1) AS devices", "true", [.text(JSON.text(ids))])
-        case .externalUsers(let users):
-            ("\(listed) (SELECT * FROM devices WHERE devices.app_id = $1 AND devices.external_user_id = wanted.value OFFSET 0) AS devices",
-             "true", [.text(JSON.text(users))])
-        case .allTags(let tags): ("devices", "devices.tags @> $\(index)::jsonb", [.text(JSON.text(tags))])
-        case .anyTag(let tags): ("devices", "devices.tags ?| ARRAY\(list)", [.text(JSON.text(tags))])
-        case .everyone: ("devices", "$\(index)::integer = 1", [.int(1)])
-        }
-    }
-}
-
 extension PostgresStore {
     private static let upsertDevice = """
         INSERT INTO devices (id, app_id, platform, token, external_user_id, tags, locale, time_zone, app_version, sdk_version, created_at, updated_at, apns_environment)

@@ -6,16 +6,6 @@ package import NotibaseDomain
 import NotibaseStore
 
 extension PostgresStore {
-    package func messagesToFanOut(now: Int, limit: Int) async throws -> [MessageRecord] {
-        try await pool.withConnection {
-            try $0.query(
-                """
-                SELECT \(Rows.messageColumns) FROM messages
-                WHERE state IN (\(Lifecycle.toFanOutSQL)) AND send_at <= $1 ORDER BY send_at, seq LIMIT $2
-                """, [.int(now), .int(limit)]).map(Rows.message)
-        }
-    }
-
     /// Writes the next batch of a message's deliveries and moves its cursor, in one transaction.
     /// The message's row is locked for it: one node at a time fans a message out, and another
     /// skips it (nothing written, not done) and takes its turn on the next round, so a node that
@@ -55,7 +45,7 @@ extension PostgresStore {
     /// already; not read again).
     ///
     /// `targets`: the devices after the message's cursor, when the caller read them already
-    /// (``fanOutTargets(_:appID:audience:after:limit:)``).
+    /// (``SQLExecutor/fanOutTargets(appID:_:after:limit:facts:)``).
     ///
     /// `after`: the message's state as the batch left it; `mayComplete`: it may be complete, and
     /// the caller completes it once this transaction has committed
@@ -73,8 +63,7 @@ extension PostgresStore {
         // While an endpoint may exist, what the sends' events name is read for the deliveries the
         // batch hands its node (``ClaimedDelivery/sendFacts``).
         let facts = claim != nil && endpointsMayExist.load(ordering: .relaxed)
-        let targets = try read ?? Self.fanOutTargets(
-            connection, appID: message.appID, audience: audience, after: message.fanOutCursor, limit: limit, facts: facts)
+        let targets = try read ?? connection.fanOutTargets(appID: message.appID, audience, after: message.fanOutCursor, limit: limit, facts: facts)
         let writes = plan(FanOutInputs(message: message, targets: targets, limit: limit, now: now, claim: claim))
         let written = writes.written
         let ids = try Identifier.make(count: writes.rows.count, milliseconds: written)
@@ -99,13 +88,7 @@ extension PostgresStore {
                 }
             claimed = try zip(writes.rows, ids).filter { $0.0.claimed }.map { row, id in
                 guard let seq = numbers[id] else { throw StorageError.corrupt("a delivery claimed by its fan-out was not written") }
-                var delivery = row.claimedDelivery(seq: seq, id: id, messageSeq: messageSeq, written: written)
-                if facts, read == nil {
-                    delivery.sendFacts = SendFacts(
-                        appID: message.appID, messageID: message.id, deliveryID: id, platform: row.target.platform, deviceID: row.target.id,
-                        externalUserID: row.target.externalUserID)
-                }
-                return delivery
+                return row.claimedDelivery(seq: seq, id: id, messageSeq: messageSeq, written: written, factsOf: facts && read == nil ? message : nil)
             }
             // Rows this node claimed go to its own workers (the Handoff); the others wake every
             // node's. A one-device post's delivery is claimed: no notification, one round trip less.
@@ -136,25 +119,11 @@ extension PostgresStore {
             // (``completeAfterCommit(messageSeqs:now:)``), by the caller.
             after.mayComplete = true
         } else if writes.mayComplete,
-                  try connection.query(Self.completion + " RETURNING seq", [.int(written), .text(JSON.text([messageSeq]))]).first({ $0.int(0) }) != nil {
+                  try connection.query(CompletionSQL.postgresSome + " RETURNING seq", [.int(written), .text(JSON.text([messageSeq]))]).first({ $0.int(0) }) != nil {
             // A message this transaction stored: all its deliveries are this transaction's.
             after = (Lifecycle.completed, written, false)
         }
         return (FanOutBatch(written: targets.count, done: writes.done, claimed: claimed, counts: writes.counts), written, after)
-    }
-
-    /// The next `limit` active devices of `audience` after the cursor `after`, in the order a
-    /// fan-out writes them.
-    package static func fanOutTargets(
-        _ connection: PostgresConnection, appID: String, audience: Audience, after cursor: Int, limit: Int, facts: Bool = false
-    ) throws -> [FanOutTarget] {
-        let source = audience.postgresSource(parameter: 3)
-        return try connection.query(
-            """
-            SELECT \(facts ? Rows.fanOutTargetWithFactsColumns : Rows.fanOutTargetColumns) FROM \(source.from)
-            WHERE devices.app_id = $1 AND devices.active = 1 AND devices.seq > $2 AND \(source.condition)
-            ORDER BY devices.seq LIMIT $\(source.values.count + 3)
-            """, [.text(appID), .int(cursor)] + source.values + [.int(limit)]).map { facts ? Rows.fanOutTargetWithFacts($0) : Rows.fanOutTarget($0) }
     }
 
     /// A delivery to write, as the batch's statement reads it: what is as most rows have it

@@ -1,4 +1,3 @@
-package import NotibaseCore
 package import Synchronization
 package import NotibaseDomain
 package import NotibaseStore
@@ -116,18 +115,6 @@ extension SQLiteStore: SQLReadStore {
     /// One node: nothing to tell.
     package func changingApps<T: Sendable>(_ body: @escaping @Sendable (SQLiteReads) throws -> (T, changed: Bool)) throws -> T {
         try connection.transaction { try body(reads).0 }
-    }
-
-    package nonisolated func audienceSize(appID: String, _ audience: Audience) async throws -> Int {
-        try await readers.bulkRead(app: appID) { try $0.audienceSize(appID: appID, audience) }
-    }
-
-    package nonisolated func matchedExternalUsers(appID: String, _ users: [String]) async throws -> Int {
-        try await readers.bulkRead(app: appID) { try $0.matchedExternalUsers(appID: appID, users) }
-    }
-
-    package nonisolated func audienceReaches(appID: String, _ audience: Audience, platform: Platform) async throws -> Bool {
-        try await readers.read(app: appID) { try $0.audienceReaches(appID: appID, audience, platform: platform) }
     }
 
     package nonisolated func audienceByTimeZone(appID: String, _ audience: Audience) async throws -> [String?: Int] {

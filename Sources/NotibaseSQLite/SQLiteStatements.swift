@@ -18,21 +18,9 @@ package struct SQLiteStatements: PostingStatements, EndingStatements, Forgetting
     }
 
     /// No lock needed: the one writer's transactions run one after the other.
-    package func idempotencyKey(appID: String, key: String) throws -> StoredIdempotencyKey? {
-        try connection.first("SELECT message_id, created_at, request_digest FROM idempotency_keys WHERE app_id = ? AND key = ?", [.text(appID), .text(key)]) {
-            StoredIdempotencyKey(messageID: $0.text(0), createdAt: $0.int(1), digest: $0.optionalText(2))
-        }
-    }
+    package func idempotencyKey(appID: String, key: String) throws -> StoredIdempotencyKey? { try executor.idempotencyKey(appID: appID, key: key) }
 
-    package func insert(_ message: NewMessage, announced: Bool) throws -> Int {
-        try connection.first(
-            """
-            INSERT INTO messages (id, app_id, content, audience, state, send_at, audience_size, created_at, pacing)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq
-            """,
-            [.text(message.id), .text(message.appID), .text(message.storedContent), .text(message.storedAudience), .text(MessageState.scheduled.rawValue),
-             .int(message.sendAt), .int(message.audienceSize), .int(message.createdAt), .optionalText(try message.pacing.map(StoredJSON.encode))]) { $0.int(0) } ?? 0
-    }
+    package func insert(_ message: NewMessage, announced: Bool) throws -> Int { try executor.insert(message) }
 
     package func writeDeliveries(_ post: PostedMessage, stored: MessageRecord, claim: FanOutClaim?) throws -> PostedMessage.Outcome {
         let batch = try writeBatch(post, stored, claim)
@@ -49,16 +37,9 @@ package struct SQLiteStatements: PostingStatements, EndingStatements, Forgetting
     // MARK: Ending
 
     package func end(_ end: PendingEnd) throws -> [EndedDelivery] {
-        let pending = "state IN (\(Lifecycle.pendingSQL))"
-        let (condition, values): (String, [SQLValue]) = switch end.scope {
-        case .device(let seq): ("device_seq = ? AND \(pending)", [.int(seq)])
-        case .signedOut(let seq):
-            ("device_seq = ? AND \(pending) AND EXISTS (SELECT 1 FROM messages m WHERE m.seq = deliveries.message_seq AND substr(m.audience, 1, ?) = ?)",
-             [.int(seq), .int(Rows.userAudiencePrefix.utf8.count), .text(Rows.userAudiencePrefix)])
-        case .message(let seq, let limit): ("seq IN (SELECT seq FROM deliveries WHERE message_seq = ? AND \(pending) LIMIT ?)", [.int(seq), .int(limit)])
-        }
-        let ended = try connection.query(
-            "UPDATE deliveries SET state = ?, due_at = NULL, updated_at = ? WHERE \(condition) RETURNING seq, message_seq",
+        let (condition, values) = end.condition(.sqlite, first: 3)
+        let ended = try executor.rows(
+            "UPDATE deliveries SET state = ?1, due_at = NULL, updated_at = ?2 WHERE \(condition) RETURNING seq, message_seq",
             [.text(end.state.rawValue), .int(end.now)] + values) { EndedDelivery(seq: $0.int(0), messageSeq: $0.int(1)) }
         for delivery in ended {
             try connection.run(
@@ -67,21 +48,6 @@ package struct SQLiteStatements: PostingStatements, EndingStatements, Forgetting
         }
         return ended
     }
-
-    package func complete(messageSeqs: Set<Int>, now: Int) throws {
-        for seq in messageSeqs { try connection.run(SQLiteStore.completion, [.int(now), .int(seq), .int(seq)]) }
-    }
-
-    // MARK: Forgetting
-
-    package func userAudiences(appID: String, after afterSeq: Int, upTo lastSeq: Int, containing needle: String) throws -> [(seq: Int, audience: String)] {
-        try connection.query(
-            "SELECT seq, audience FROM messages WHERE app_id = ? AND seq > ? AND seq <= ? AND substr(audience, 1, ?) = ? AND instr(audience, ?) > 0",
-            [.text(appID), .int(afterSeq), .int(lastSeq), .int(Rows.userAudiencePrefix.utf8.count), .text(Rows.userAudiencePrefix), .text(needle)]) {
-                (seq: $0.int(0), audience: $0.text(1))
-            }
-    }
-
 }
 
 extension SQLiteStore: SQLStore {

@@ -1,4 +1,3 @@
-package import NotibaseCore
 package import NotibaseDomain
 import NotibaseStore
 
@@ -36,39 +35,17 @@ extension SQLiteStore {
     }
 }
 
-/// Messages and their audiences, read on a reader's connection (or the writer's, inside its transactions: ``SQLiteReads``).
+/// An audience counted by time zone, read on a reader's connection (``SQLiteReads``).
 extension SQLiteReads {
-    /// How many active devices of the app an audience matches now.
-    package func audienceReaches(appID: String, _ audience: Audience, platform: Platform) throws -> Bool {
-        let source = audience.sqlSource
-        return try connection.first(
-            "SELECT 1 FROM \(source.from) WHERE devices.app_id = ? AND devices.active = 1 AND devices.platform = ? AND \(source.condition) LIMIT 1",
-            source.fromValues + [.text(appID), .text(platform.rawValue)] + source.values) { $0.int(0) } != nil
-    }
-
-    package func audienceSize(appID: String, _ audience: Audience) throws -> Int {
-        let source = audience.sqlSource
-        return try connection.first(
-            "SELECT count(*) FROM \(source.from) WHERE devices.app_id = ? AND devices.active = 1 AND \(source.condition)",
-            source.fromValues + [.text(appID)] + source.values) { $0.int(0) } ?? 0
-    }
-
-    package func matchedExternalUsers(appID: String, _ users: [String]) throws -> Int {
-        let source = Audience.externalUsers(users).sqlSource
-        return try connection.first(
-            "SELECT count(DISTINCT devices.external_user_id) FROM \(source.from) WHERE devices.app_id = ? AND devices.active = 1",
-            source.fromValues + [.text(appID)]) { $0.int(0) } ?? 0
-    }
-
     /// The active devices of the app an audience matches now, counted by time zone (nil: none).
     /// Counted as the rows stream by rather than with `GROUP BY`, which sorts the whole audience
     /// first (a second for a million devices, before the message can be stored).
     package func audienceByTimeZone(appID: String, _ audience: Audience) throws -> [String?: Int] {
-        let source = audience.sqlSource
+        let source = audience.source(.sqlite, first: 2)
         var tally = TextTally()
         try connection.each(
-            "SELECT devices.time_zone FROM \(source.from) WHERE devices.app_id = ? AND devices.active = 1 AND \(source.condition)",
-            source.fromValues + [.text(appID)] + source.values) { row in row.withText(0) { tally.add($0) } }
+            "SELECT devices.time_zone FROM \(source.from) WHERE devices.app_id = ?1 AND devices.active = 1 AND \(source.condition)",
+            ([.text(appID)] + source.values).map(\.sqlite)) { row in row.withText(0) { tally.add($0) } }
         return tally.counts
     }
 }

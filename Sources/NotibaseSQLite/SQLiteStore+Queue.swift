@@ -5,16 +5,6 @@ package import NotibaseDomain
 import NotibaseStore
 
 extension SQLiteStore {
-    /// Messages whose fan-out is due or under way (oldest first): those due, through their send
-    /// time, never every scheduled message (`messages_state` would read the later ones too).
-    package func messagesToFanOut(now: Int, limit: Int) throws -> [MessageRecord] {
-        try connection.query(
-            """
-            SELECT \(Rows.messageColumns)
-            FROM messages INDEXED BY messages_pending WHERE state IN (\(Lifecycle.toFanOutSQL)) AND send_at <= ? ORDER BY send_at, seq LIMIT ?
-            """, [.int(now), .int(limit)], Rows.message)
-    }
-
     /// Writes the deliveries for the next `limit` devices of a message's audience, as `plan`
     /// decides them, and moves its cursor, in one transaction: a crash repeats or skips nothing.
     /// Returns how many were written and whether the audience is exhausted (the message then
@@ -33,18 +23,11 @@ extension SQLiteStore {
         guard let message = try inserted ?? reads.message(seq: messageSeq), Lifecycle.toFanOut.contains(message.state) else {
             return FanOutBatch(written: 0, done: true)
         }
-        let source = audience.sqlSource
         // While its app has an endpoint, what the sends' events name is read now, for those the
         // batch hands its node, if it may (``ClaimedDelivery/sendFacts``).
         let facts = claim != nil && appsWithEndpoints.contains(message.appID)
         let withoutEndpoint = claim != nil && !facts && !appsWithEndpoints.isEmpty ? message.appID : nil
-        let targets = try connection.query(
-            """
-            SELECT \(facts ? Rows.fanOutTargetWithFactsColumns : Rows.fanOutTargetColumns) FROM \(source.from)
-            WHERE devices.app_id = ? AND devices.active = 1 AND devices.seq > ? AND \(source.condition) ORDER BY devices.seq LIMIT ?
-            """,
-            source.fromValues + [.text(message.appID), .int(message.fanOutCursor)] + source.values + [.int(limit)]
-        ) { facts ? Rows.fanOutTargetWithFacts($0) : Rows.fanOutTarget($0) }
+        let targets = try reads.fanOutTargets(appID: message.appID, audience, after: message.fanOutCursor, limit: limit, facts: facts)
         let writes = plan(FanOutInputs(message: message, targets: targets, limit: limit, now: now, claim: claim))
         let ids = try Identifier.make(count: writes.rows.count, milliseconds: writes.written)
         var claimed: [ClaimedDelivery] = []
@@ -61,12 +44,7 @@ extension SQLiteStore {
                  .int(writes.written), .int(writes.written), .optionalInt(row.moment), .optionalInt(row.scheduled), .optionalText(row.schedule)])
             let seq = connection.lastInsertRowID
             if row.claimed {
-                var delivery = row.claimedDelivery(seq: seq, id: id, messageSeq: messageSeq, written: writes.written)
-                if facts {
-                    delivery.sendFacts = SendFacts(
-                        appID: message.appID, messageID: message.id, deliveryID: id, platform: row.target.platform, deviceID: row.target.id,
-                        externalUserID: row.target.externalUserID)
-                }
+                var delivery = row.claimedDelivery(seq: seq, id: id, messageSeq: messageSeq, written: writes.written, factsOf: facts ? message : nil)
                 delivery.appWithoutEndpoint = withoutEndpoint
                 claimed.append(delivery)
             }
@@ -80,7 +58,7 @@ extension SQLiteStore {
         }
         try connection.run(
             "UPDATE messages SET fanout_cursor = ?, state = ? WHERE seq = ?", [.int(writes.cursor), .text(writes.state.rawValue), .int(messageSeq)])
-        if writes.mayComplete { try completeIfFinished(messageSeqs: [messageSeq], now: writes.written) }
+        if writes.mayComplete { try reads.complete(messageSeqs: [messageSeq], now: writes.written) }
         return FanOutBatch(written: targets.count, done: writes.done, claimed: claimed, counts: writes.counts)
     }
 
@@ -196,7 +174,7 @@ extension SQLiteStore {
                 }
             }
             try recordSentEvents(firstSends, now: now, sent: sent)
-            try completeIfFinished(messageSeqs: messageSeqs, now: now)
+            try reads.complete(messageSeqs: messageSeqs, now: now)
         }
     }
 
@@ -214,23 +192,4 @@ extension SQLiteStore {
     /// ``outcome`` for a send, changing the row only if it was never sent.
     package static let firstSend = outcome + " AND sent_at IS NULL"
     private static let replaced = "(" + Lifecycle.replacedByOutcome.sorted { $0.rawValue < $1.rawValue }.map { "state = '\($0.rawValue)'" }.joined(separator: " OR ") + ")"
-
-    /// Marks `sending` messages with no delivery left to send as completed.
-    package func completeIfFinished(messageSeqs: Set<Int>, now: Int) throws {
-        for seq in messageSeqs {
-            try connection.run(Self.completion, [.int(now), .int(seq), .int(seq)])
-        }
-    }
-
-    package func completeFinishedMessages(now: Int) throws -> Int {
-        try connection.run(Self.completionOfAll, [.int(now)])
-    }
-
-    /// ``Lifecycle/completion(time:messages:hasPending:)`` of one message: the time, then its
-    /// number twice.
-    package static let completion = Lifecycle.completion(
-        time: "?", messages: "seq = ?", hasPending: "EXISTS (SELECT 1 FROM deliveries WHERE message_seq = ? AND state IN (\(Lifecycle.pendingSQL)))")
-    /// ``Lifecycle/completion(time:messages:hasPending:)`` of every message: the time.
-    package static let completionOfAll = Lifecycle.completion(
-        time: "?", messages: nil, hasPending: "EXISTS (SELECT 1 FROM deliveries WHERE message_seq = messages.seq AND state IN (\(Lifecycle.pendingSQL)))")
 }

@@ -105,10 +105,16 @@ package struct FanOutRow: Sendable, Equatable {
     /// Whether it is written claimed for the batch's node (``FanOutClaim``).
     package var claimed: Bool { attempts > 0 }
 
-    /// The claimed delivery the batch hands its node, once the row is stored as `seq`, `id`.
-    package func claimedDelivery(seq: Int, id: String, messageSeq: Int, written: Int) -> ClaimedDelivery {
-        ClaimedDelivery(
+    /// The claimed delivery the batch hands its node, once the row is stored as `seq`, `id`; with
+    /// what its send's event names (``ClaimedDelivery/sendFacts``) when `factsOf` is its message.
+    package func claimedDelivery(seq: Int, id: String, messageSeq: Int, written: Int, factsOf message: MessageRecord? = nil) -> ClaimedDelivery {
+        var delivery = ClaimedDelivery(
             seq: seq, id: id, messageSeq: messageSeq, deviceSeq: target.seq, platform: Platform(rawValue: target.platform) ?? .ios,
             variant: variant, attempts: attempts, createdAt: written, token: target.token, deviceActive: true, apnsEnvironment: target.apnsEnvironment)
+        if let message {
+            delivery.sendFacts = SendFacts(
+                appID: message.appID, messageID: message.id, deliveryID: id, platform: target.platform, deviceID: target.id, externalUserID: target.externalUserID)
+        }
+        return delivery
     }
 }

@@ -14,6 +14,17 @@ extension SQLExecutor {
         try rows("SELECT \(Rows.messageColumns) FROM messages WHERE seq IN \(dialect.numbers(in: p(1)))", [.text(JSON.text(seqs))], Rows.message)
     }
 
+    /// Messages whose fan-out is due or under way (oldest first): those due, through their send
+    /// time, never every scheduled message (SQLite is told its index: `messages_state` would read
+    /// the later ones too).
+    package func messagesToFanOut(now: Int, limit: Int) throws -> [MessageRecord] {
+        try rows(
+            """
+            SELECT \(Rows.messageColumns) FROM messages\(dialect == .sqlite ? " INDEXED BY messages_pending" : "")
+            WHERE state IN (\(Lifecycle.toFanOutSQL)) AND send_at <= \(p(1)) ORDER BY send_at, seq LIMIT \(p(2))
+            """, [.int(now), .int(limit)], Rows.message)
+    }
+
     /// A page of the app's messages, through `messages_app (app_id, seq)` in either order.
     package func messages(appID: String, page: SeqPage) throws -> [MessageRecord] {
         try rows(
@@ -99,6 +110,12 @@ extension DeliveryQueueStore where Self: SQLReadStore {
 
     package func queueDepth() async throws -> Int {
         try await reading { try $0.queueDepth() }
+    }
+}
+
+extension FanOutStore where Self: SQLReadStore {
+    package func messagesToFanOut(now: Int, limit: Int) async throws -> [MessageRecord] {
+        try await writing { try $0.messagesToFanOut(now: now, limit: limit) }
     }
 }
 

@@ -66,22 +66,26 @@ extension SQLStore {
     }
 
     /// The one step: in one transaction, `end` ends deliveries (nil: it found nothing to end);
-    /// then their messages that have nothing left to send complete, inside that transaction or
-    /// after its commit as the backend says (``completesAfterCommit``). A completion after the
-    /// commit that fails leaves the ending standing: the fan-out's sweep completes them.
+    /// then their messages that have nothing left to send complete (``completing(now:_:)``).
     package func endingPending(now: Int, _ end: @escaping @Sendable (Statements) throws -> [EndedDelivery]?) async throws -> [EndedDelivery]? {
-        let afterCommit = completesAfterCommit
-        let ended = try await inTransaction { sql in
+        try await completing(now: now) { sql in
             let ended = try end(sql)
-            if !afterCommit, let ended { try Self.complete(ended, now: now, on: sql) }
-            return ended
+            return (ended, Set(ended?.map(\.messageSeq) ?? []))
         }
-        if afterCommit, let ended { _ = try? await inTransaction { sql in try Self.complete(ended, now: now, on: sql) } }
-        return ended
     }
 
-    private static func complete(_ ended: [EndedDelivery], now: Int, on sql: Statements) throws {
-        let messages = Set(ended.map(\.messageSeq))
-        if !messages.isEmpty { try sql.complete(messageSeqs: messages, now: now) }
+    /// `body` in one transaction; then the messages it names that have nothing left to send
+    /// complete, inside that transaction or after its commit as the backend says
+    /// (``completesAfterCommit``). A completion after the commit that fails leaves the
+    /// transaction's writes standing: the fan-out's sweep completes them.
+    package func completing<T: Sendable>(now: Int, _ body: @escaping @Sendable (Statements) throws -> (T, messages: Set<Int>)) async throws -> T {
+        let afterCommit = completesAfterCommit
+        let (result, messages) = try await inTransaction { sql in
+            let (result, messages) = try body(sql)
+            if !afterCommit, !messages.isEmpty { try sql.complete(messageSeqs: messages, now: now) }
+            return (result, messages)
+        }
+        if afterCommit, !messages.isEmpty { _ = try? await inTransaction { sql in try sql.complete(messageSeqs: messages, now: now) } }
+        return result
     }
 }

@@ -46,6 +46,19 @@ package enum SQLDialect: Sendable {
         }
     }
 
+    /// The first characters of `text`, as many as the number marked `length`.
+    package func prefix(of text: String, length: String) -> String {
+        switch self {
+        case .sqlite: "substr(\(text), 1, \(length))"
+        case .postgres: "left(\(text), \(length))"
+        }
+    }
+
+    /// ``lockingRows`` for a join's rows of `table` alone: PostgreSQL's `FOR UPDATE OF table`.
+    package func lockingRows(of table: String) -> String {
+        self == .postgres ? " FOR UPDATE OF \(table)" : ""
+    }
+
     /// The larger of two values: SQLite's `max` of several arguments is PostgreSQL's `greatest`.
     package func greatest(_ first: String, _ second: String) -> String {
         switch self {

@@ -3,8 +3,8 @@ package import NotibaseDomain
 
 /// Statements of the rules written once (``SQLStore``) whose SQL both backends share: a backend's
 /// statements give their connection (``executor``) and take these defaults; each keeps what it
-/// writes differently (reading an audience, an idempotency key, a post's deliveries, ending and
-/// completing, a user's audiences).
+/// writes differently (reading an audience, locking an idempotency key, a post's deliveries,
+/// ending deliveries).
 package protocol SQLStatements {
     associatedtype Executor: SQLExecutor
     /// The connection of the transaction the statements run in.
@@ -87,6 +87,18 @@ extension ForgettingStatements where Self: SQLStatements {
         return try executor.first(
             "SELECT max(seq) FROM (SELECT seq FROM messages WHERE app_id = \(p(1)) AND seq > \(p(2)) ORDER BY seq LIMIT \(p(3))) AS looked_at",
             [.text(appID), .int(afterSeq), .int(limit)]) { $0.optionalInt(0) } ?? nil
+    }
+
+    /// Locked until the commit where the backend locks rows (``SQLDialect/lockingRows``).
+    package func userAudiences(appID: String, after afterSeq: Int, upTo lastSeq: Int, containing needle: String) throws -> [(seq: Int, audience: String)] {
+        let p = executor.p
+        let (prefix, position) = (executor.dialect.prefix(of: "audience", length: p(4)), executor.dialect == .sqlite ? "instr" : "strpos")
+        return try executor.rows(
+            """
+            SELECT seq, audience FROM messages WHERE app_id = \(p(1)) AND seq > \(p(2)) AND seq <= \(p(3)) AND \(prefix) = \(p(5)) AND \(position)(audience, \(p(6))) > 0
+            \(executor.dialect.lockingRows)
+            """, [.text(appID), .int(afterSeq), .int(lastSeq), .int(Rows.userAudiencePrefix.utf8.count), .text(Rows.userAudiencePrefix), .text(needle)]
+        ) { (seq: $0.int(0), audience: $0.text(1)) }
     }
 
     package func rewriteAudience(seq: Int, _ audience: String) throws {

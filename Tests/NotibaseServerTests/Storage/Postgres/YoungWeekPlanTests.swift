@@ -92,7 +92,7 @@ struct YoungWeekPlanTests {
         }
         let now = harness.time.wallClock.milliseconds()
         try await store.pool.withConnection { try $0.run("UPDATE messages SET state = 'sending' WHERE seq = $1", [.int(seq)]) }
-        #expect(try await Self.scanned(store, PostgresStore.completion, [.int(now), .text("[\(seq)]")]).contains(Self.week) == false)
+        #expect(try await Self.scanned(store, CompletionSQL.postgresSome, [.int(now), .text("[\(seq)]")]).contains(Self.week) == false)
         #expect(try await Self.scanned(store, PostgresStore.sendingMessages, [.int(ClaimShares.messagesPerClaim), .int(now)]).contains(Self.week) == false)
         try await store.pool.withConnection { try $0.run("UPDATE messages SET state = 'completed' WHERE seq = $1", [.int(seq)]) }
     }
