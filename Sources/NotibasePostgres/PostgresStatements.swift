@@ -69,7 +69,7 @@ package final class PostgresStatements: PostingStatements, EndingStatements, For
     /// one another transaction ended meanwhile is left out.
     package func end(_ end: PendingEnd) throws -> [EndedDelivery] {
         let pending = "state IN (\(Lifecycle.pendingSQL))"
-        let (condition, values): (String, [PostgresValue]) = switch end.scope {
+        let (condition, values): (String, [SQLParameter]) = switch end.scope {
         case .device(let seq): ("device_seq = $4 AND \(pending)", [.int(seq)])
         case .signedOut(let seq):
             ("device_seq = $4 AND \(pending) AND EXISTS (SELECT 1 FROM messages m WHERE m.seq = deliveries.message_seq AND left(m.audience, $5) = $6)",

@@ -2,7 +2,7 @@ import Foundation
 import NotibaseCore
 import NotibaseSenders
 package import NotibaseDomain
-import NotibaseStore
+package import NotibaseStore
 
 extension Audience {
     /// Where an audience's devices are read from in PostgreSQL: a `FROM` clause that yields rows
@@ -15,7 +15,7 @@ extension Audience {
     /// `OFFSET 0`, which the planner cannot merge into a join, so no statistics can make it walk
     /// the app's whole device index in `seq` order instead (docs/decisions/0014). Each entry is
     /// looked up once, however often it is listed.
-    package func postgresSource(parameter index: Int) -> (from: String, condition: String, values: [PostgresValue]) {
+    package func postgresSource(parameter index: Int) -> (from: String, condition: String, values: [SQLParameter]) {
         let listed = "(SELECT DISTINCT jsonb_array_elements_text($\(index)::jsonb) AS value) AS wanted CROSS JOIN LATERAL"
         let list = "(SELECT jsonb_array_elements_text($\(index)::jsonb))"
         return switch self {
@@ -181,7 +181,7 @@ extension PostgresStore {
 
     private static func upsert(_ connection: PostgresConnection, _ grouped: GroupedRegistration) throws -> RegisteredDevice {
         let (appID, registration, newID, now) = (grouped.appID, grouped.upsert, grouped.newID, grouped.now)
-        let values: [PostgresValue] = [
+        let values: [SQLParameter] = [
             .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
             .optionalText(registration.externalUserID), .optionalText(registration.tags.map(Rows.tagsJSON)), .optionalText(registration.locale),
             .optionalText(registration.timeZone), .optionalText(registration.appVersion), .optionalText(registration.sdkVersion), .int(now),

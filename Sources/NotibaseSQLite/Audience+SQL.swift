@@ -1,5 +1,5 @@
 package import NotibaseDomain
-import NotibaseStore
+package import NotibaseStore
 extension Audience {
     /// Where an audience's devices are read from in SQLite: a `FROM` clause that names the table
     /// `devices`, a condition on it, and the parameters of each (the clause's come first in the
@@ -9,7 +9,7 @@ extension Audience {
     /// on `(app_id, external_user_id)` (`CROSS JOIN` keeps the list as the outer loop): a message
     /// to one device costs that device, not the app's whole device index (docs/decisions/0014).
     /// Each entry is looked up once, however often it is listed.
-    package var sqlSource: (from: String, fromValues: [SQLValue], condition: String, values: [SQLValue]) {
+    package var sqlSource: (from: String, fromValues: [SQLParameter], condition: String, values: [SQLParameter]) {
         let listed = "(SELECT DISTINCT value FROM json_each(?)) AS wanted CROSS JOIN devices"
         return switch self {
         case .devices(let ids):

@@ -50,7 +50,7 @@ package struct SQLiteStatements: PostingStatements, EndingStatements, Forgetting
 
     package func end(_ end: PendingEnd) throws -> [EndedDelivery] {
         let pending = "state IN (\(Lifecycle.pendingSQL))"
-        let (condition, values): (String, [SQLValue]) = switch end.scope {
+        let (condition, values): (String, [SQLParameter]) = switch end.scope {
         case .device(let seq): ("device_seq = ? AND \(pending)", [.int(seq)])
         case .signedOut(let seq):
             ("device_seq = ? AND \(pending) AND EXISTS (SELECT 1 FROM messages m WHERE m.seq = deliveries.message_seq AND substr(m.audience, 1, ?) = ?)",

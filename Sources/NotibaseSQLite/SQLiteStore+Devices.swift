@@ -50,7 +50,7 @@ extension SQLiteStore {
 
     private func upsert(appID: String, _ registration: DeviceUpsert, newID: String, now: Int) throws -> DeviceRecord {
         let tags = registration.tags.map(Rows.tagsJSON)
-        let values: [SQLValue] = [
+        let values: [SQLParameter] = [
             .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
             .optionalText(registration.externalUserID), .optionalText(tags), .optionalText(registration.locale),
             .optionalText(registration.timeZone), .optionalText(registration.appVersion), .optionalText(registration.sdkVersion), .int(now),

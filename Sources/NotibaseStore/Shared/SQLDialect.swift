@@ -46,6 +46,15 @@ package enum SQLDialect: Sendable {
         }
     }
 
+    /// What ends a `SELECT` whose rows of `table` are locked until the commit, those another
+    /// transaction holds left out: PostgreSQL's `FOR UPDATE OF … SKIP LOCKED`; nothing in SQLite.
+    package func skippingLockedRows(of table: String) -> String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: "FOR UPDATE OF \(table) SKIP LOCKED"
+        }
+    }
+
     /// The larger of two values: SQLite's `max` of several arguments is PostgreSQL's `greatest`.
     package func greatest(_ first: String, _ second: String) -> String {
         switch self {
