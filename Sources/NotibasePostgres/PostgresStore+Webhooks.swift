@@ -5,9 +5,8 @@ import NotibaseStore
 /// PostgresSchema+Webhooks.swift).
 extension PostgresStore {
     package func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) async throws -> WebhookEndpointRecord? {
-        try await pool.transaction { connection in
-            // Held by every transaction that makes or drops an endpoint: the count is this one's.
-            try Self.holdWebhookTriggers(connection)
+        try await settingWebhookTriggers { connection in
+            // The lock is held by every transaction that makes or drops an endpoint: the count is this one's.
             guard endpoint.fits(besides: try connection.webhookEndpointCount(appID: endpoint.appID)) else { return nil }
             self.endpointsMayExist.store(true, ordering: .relaxed)
             // The first endpoint moves the feed to this transaction (what any older one wrote is
@@ -17,26 +16,26 @@ extension PostgresStore {
                 UPDATE webhook_feed SET event_tx = pg_current_xact_id(), event_seq = 0
                 WHERE id = 1 AND event_tx < pg_current_xact_id() AND NOT EXISTS (SELECT 1 FROM webhook_endpoints)
                 """)
-            let created = try connection.insertWebhookEndpoint(endpoint)
-            try connection.run("SELECT notibase_webhook_triggers()")
-            return created
+            return try connection.insertWebhookEndpoint(endpoint)
         }
     }
 
-    /// Serializes the transactions that make or drop the webhooks' triggers (an endpoint made,
-    /// the last one deleted, on any node): each sees what the one before it committed, so the
-    /// triggers exist exactly while an endpoint does (PostgresSchema.sinceRelease).
-    package static func holdWebhookTriggers(_ connection: PostgresConnection) throws {
-        try connection.run("SELECT pg_advisory_xact_lock(hashtext('notibase_webhook_triggers'))")
+    /// Runs `body` in a transaction that may make or drop the webhooks' triggers (an endpoint
+    /// made, the last one deleted, an app deleted with its endpoints, on any node), then sets the
+    /// triggers for the endpoints it leaves. An advisory lock serializes these transactions: each
+    /// sees what the one before it committed, so the triggers exist exactly while an endpoint
+    /// does (PostgresSchema.sinceRelease).
+    package func settingWebhookTriggers<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await pool.transaction { connection in
+            try connection.run("SELECT pg_advisory_xact_lock(hashtext('notibase_webhook_triggers'))")
+            let result = try body(connection)
+            try connection.run("SELECT notibase_webhook_triggers()")
+            return result
+        }
     }
 
     package func deleteWebhookEndpoint(appID: String, id: String) async throws -> Bool {
-        try await pool.transaction { connection in
-            try Self.holdWebhookTriggers(connection)
-            let deleted = try connection.deleteWebhookEndpoint(appID: appID, id: id)
-            try connection.run("SELECT notibase_webhook_triggers()")
-            return deleted
-        }
+        try await settingWebhookTriggers { try $0.deleteWebhookEndpoint(appID: appID, id: id) }
     }
 
     package func recordWebhookTest(appID: String, id: String, now: Int) async throws -> Bool {
@@ -90,7 +89,7 @@ extension PostgresStore {
                     "SELECT setval(pg_get_serial_sequence('webhook_events', 'seq'), nextval(pg_get_serial_sequence('webhook_events', 'seq')) + $1 - 1)",
                     [.int(total)]).first { $0.int(0) } ?? 0
                 var seq = last - total
-                var fed: [FedEvent] = []
+                var fed: [(seq: Int, event: WebhookFeed.NewEvent)] = []
                 var copied: (seqs: [Int], ids: PostgresArray.Texts, outbox: [Int]) = ([], PostgresArray.Texts(), [])
                 for event in events {
                     seq += event.count
@@ -99,7 +98,7 @@ extension PostgresStore {
                         copied.ids.append(event.id.utf8)
                         copied.outbox.append(outbox)
                     } else {
-                        fed.append(FedEvent(seq: seq, event))
+                        fed.append((seq, event))
                     }
                 }
                 // The events the feed rendered, from JSON; rows of lines, copied from the outbox
@@ -115,7 +114,16 @@ extension PostgresStore {
                         FROM unnest($2::bigint[], $3::text[], $4::bigint[]) AS u(seq, id, outbox) JOIN webhook_outbox o ON o.seq = u.outbox
                     ) AS fed ORDER BY seq
                     """,
-                    [.text(try StoredJSON.encode(fed)), .text(PostgresArray.bigints(copied.seqs)), .text(copied.ids.literal),
+                    [.text(RecordsetJSON.of(fed, bytesPerRow: 256) { row, json in
+                        json.field("seq", row.seq)
+                        json.field("id", row.event.id)
+                        json.field("app", row.event.appID)
+                        json.field("endpoint", row.event.endpointID)
+                        json.field("type", row.event.type)
+                        json.field("at", row.event.at)
+                        json.field("data", row.event.data)
+                        json.field("count", row.event.count)
+                    }), .text(PostgresArray.bigints(copied.seqs)), .text(copied.ids.literal),
                      .text(PostgresArray.bigints(copied.outbox))])
             }
             let taken = rows.filter { $0.kind == 0 }.count
@@ -132,28 +140,5 @@ extension PostgresStore {
             }
             return WebhookFeed.eventCount(rows)
         }
-    }
-}
-
-/// A stream row as the feed's insert reads it from JSON, with its number (its last event's).
-private struct FedEvent: Encodable {
-    package var seq: Int
-    package var id: String
-    package var app: String
-    package var endpoint: String?
-    package var type: String
-    package var at: Int
-    package var data: String
-    package var count: Int
-
-    package init(seq: Int, _ event: WebhookFeed.NewEvent) {
-        self.seq = seq
-        count = event.count
-        id = event.id
-        app = event.appID
-        endpoint = event.endpointID
-        type = event.type
-        at = event.at
-        data = event.data
     }
 }

@@ -55,6 +55,15 @@ package enum SQLDialect: Sendable {
         }
     }
 
+    /// The length in bytes of a text column: PostgreSQL's `octet_length`, SQLite's `length` of it
+    /// as a blob (of a text, `length` counts characters).
+    package func byteLength(_ column: String) -> String {
+        switch self {
+        case .sqlite: "length(CAST(\(column) AS BLOB))"
+        case .postgres: "octet_length(\(column))"
+        }
+    }
+
     /// The larger of two values: SQLite's `max` of several arguments is PostgreSQL's `greatest`.
     package func greatest(_ first: String, _ second: String) -> String {
         switch self {
