@@ -83,7 +83,7 @@ package final class PostgresConnection {
 
     /// Runs `sql` (with `$1`… placeholders) as a prepared statement and returns its rows.
     @discardableResult
-    package func query(_ sql: String, _ values: [PostgresValue] = []) throws -> PostgresResult {
+    package func query(_ sql: String, _ values: [SQLParameter] = []) throws -> PostgresResult {
         try reconnectIfNeeded()
         let name = try statementName(for: sql, parameters: values.count)
         let texts: [String?] = values.map(\.text)
@@ -115,7 +115,7 @@ package final class PostgresConnection {
 
     /// Runs `sql` and returns the number of rows it changed.
     @discardableResult
-    package func run(_ sql: String, _ values: [PostgresValue] = []) throws -> Int {
+    package func run(_ sql: String, _ values: [SQLParameter] = []) throws -> Int {
         try query(sql, values).changed
     }
 
@@ -195,22 +195,12 @@ private func withCStrings<T>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?
     }
 }
 
-/// A parameter of a statement.
-package enum PostgresValue {
-    case null
-    case integer(Int64)
-    case text(String)
-    case bytes([UInt8])
-
-    package static func int(_ value: Int) -> PostgresValue { .integer(Int64(value)) }
-    package static func optionalText(_ value: String?) -> PostgresValue { value.map(PostgresValue.text) ?? .null }
-    package static func optionalInt(_ value: Int?) -> PostgresValue { value.map { .integer(Int64($0)) } ?? .null }
-
+extension SQLParameter {
     /// The value in PostgreSQL's text format (`bytea` as `\x` and hexadecimal digits).
-    package var text: String? {
+    fileprivate var text: String? {
         switch self {
         case .null: nil
-        case .integer(let value): String(value)
+        case .int(let value): String(value)
         case .text(let value): value
         case .bytes(let bytes): "\\x" + bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
         }

@@ -33,7 +33,7 @@ extension PostgresStore {
                     answers.append(try Self.upsert(connection, group[index]))
                 case .together(let range):
                     var written: [DeviceKey: RegisteredDevice] = [:]
-                    for (app, answer) in try connection.query(Self.upsertedRows, [.text(BulkRow.recordset(group[range].map(BulkRow.init)))])
+                    for (app, answer) in try connection.query(Self.upsertedRows, [.text(Self.recordset(group[range]))])
                         .map({ ($0.text(17), RegisteredDevice(device: try Rows.device($0), created: $0.text(16) == "t")) }) {
                         written[DeviceKey(appID: app, platform: answer.device.platform, token: answer.device.token)] = answer
                     }
@@ -89,7 +89,7 @@ extension PostgresStore {
     package func registerDevices(appID: String, _ registrations: [(DeviceUpsert, newID: String)], now: Int) async throws -> Int {
         let list = registrations.map { GroupedRegistration(appID: appID, upsert: $0.0, newID: $0.newID, now: now) }
         if RegistrationPlan(list).isOneStatement {
-            let rows = BulkRow.recordset(list.map(BulkRow.init))
+            let rows = Self.recordset(list)
             return try await pool.transaction { connection in
                 try connection.query(Self.upsertedCounts, [.text(rows)]).first { $0.int(0) } ?? 0
             }
@@ -99,80 +99,33 @@ extension PostgresStore {
         }
     }
 
-    /// A registration as a row of ``manyUpserted(returning:)``.
-    private struct BulkRow {
-        package var app: String
-        package var now: Int
-        package var id: String
-        package var platform: String
-        package var token: String
-        package var externalUserID: String?
-        package var tags: [String]?
-        package var locale: String?
-        package var timeZone: String?
-        package var appVersion: String?
-        package var sdkVersion: String?
-        package var protectsVerifiedUsers: Bool
-        package var apnsEnvironment: String?
-
-        package init(_ item: GroupedRegistration) {
+    /// Registrations as the rows of ``manyUpserted(returning:)``'s `jsonb_to_recordset`.
+    private static func recordset(_ group: some Collection<GroupedRegistration>) -> String {
+        RecordsetJSON.of(group, bytesPerRow: 256) { item, json in
             let registration = item.upsert
-            app = item.appID
-            now = item.now
-            id = item.newID
-            platform = registration.platform.rawValue
-            token = registration.token
-            externalUserID = registration.externalUserID
-            tags = registration.tags
-            locale = registration.locale
-            timeZone = registration.timeZone
-            appVersion = registration.appVersion
-            sdkVersion = registration.sdkVersion
-            protectsVerifiedUsers = registration.protectsVerifiedUsers
-            apnsEnvironment = registration.apnsEnvironment?.rawValue
-        }
-
-        /// `rows` for ``manyUpserted(returning:)``'s `jsonb_to_recordset`.
-        package static func recordset(_ rows: [BulkRow]) -> String {
-            RecordsetJSON.of(rows, bytesPerRow: 256) { row, json in
-                json.field("app", row.app)
-                json.field("now", row.now)
-                json.field("id", row.id)
-                json.field("platform", row.platform)
-                json.field("token", row.token)
-                json.field("externalUserID", row.externalUserID)
-                json.field("tags", row.tags)
-                json.field("locale", row.locale)
-                json.field("timeZone", row.timeZone)
-                json.field("appVersion", row.appVersion)
-                json.field("sdkVersion", row.sdkVersion)
-                json.field("protectsVerifiedUsers", row.protectsVerifiedUsers)
-                json.field("apnsEnvironment", row.apnsEnvironment)
-            }
+            json.field("app", item.appID)
+            json.field("now", item.now)
+            json.field("id", item.newID)
+            json.field("platform", registration.platform.rawValue)
+            json.field("token", registration.token)
+            json.field("externalUserID", registration.externalUserID)
+            json.field("tags", registration.tags)
+            json.field("locale", registration.locale)
+            json.field("timeZone", registration.timeZone)
+            json.field("appVersion", registration.appVersion)
+            json.field("sdkVersion", registration.sdkVersion)
+            json.field("protectsVerifiedUsers", registration.protectsVerifiedUsers)
+            json.field("apnsEnvironment", registration.apnsEnvironment?.rawValue)
         }
     }
 
     private static func upsert(_ connection: PostgresConnection, _ grouped: GroupedRegistration) throws -> RegisteredDevice {
-        let (appID, registration, newID, now) = (grouped.appID, grouped.upsert, grouped.newID, grouped.now)
-        let values: [PostgresValue] = [
-            .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
-            .optionalText(registration.externalUserID), .optionalText(registration.tags.map(Rows.tagsJSON)), .optionalText(registration.locale),
-            .optionalText(registration.timeZone), .optionalText(registration.appVersion), .optionalText(registration.sdkVersion), .int(now),
-            .int(registration.protectsVerifiedUsers ? 1 : 0), .optionalText(registration.apnsEnvironment?.rawValue),
-        ]
-        guard let result = try connection.query(upsertDevice, values).first({ (try Rows.device($0), $0.text(16) == "t") }) else {
-            if registration.protectsVerifiedUsers { throw DeviceUpsert.claimedByAnotherUser }
-            throw StorageError.corrupt("device upsert returned nothing")
+        let registration = grouped.upsert
+        let values = registration.values(appID: grouped.appID, newID: grouped.newID, now: grouped.now)
+        guard let (device, created) = try connection.query(upsertDevice, values).first({ (try Rows.device($0), $0.text(16) == "t") }) else {
+            throw registration.unwritten
         }
-        if let previous = registration.previousToken, previous != registration.token {
-            try connection.run(
-                """
-                UPDATE devices SET active = 0, deactivated_reason = 'replaced by a new token', deactivated_at = $1, updated_at = $1
-                WHERE app_id = $2 AND platform = $3 AND token = $4 AND active = 1
-                    AND \(VerifiedUserGuard.sql(protects: "$5::integer", stored: "external_user_id", user: "$6"))
-                """, [.int(now), .text(appID), .text(registration.platform.rawValue), .text(previous), .int(registration.protectsVerifiedUsers ? 1 : 0),
-                      .optionalText(result.0.externalUserID)])
-        }
-        return RegisteredDevice(device: result.0, created: result.1)
+        try connection.deactivateReplacedToken(of: registration, appID: grouped.appID, user: device.externalUserID, now: grouped.now)
+        return RegisteredDevice(device: device, created: created)
     }
 }

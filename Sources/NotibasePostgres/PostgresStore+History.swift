@@ -93,30 +93,19 @@ extension PostgresStore {
         }
     }
 
-    /// Removes up to `limit` deliveries (with their events and receipts) of messages that finished
-    /// before `finishedBefore`, from the DEFAULT partition and from weeks that ended before it
-    /// but could not be dropped; then such messages left without deliveries. Deliveries in weeks
-    /// still running wait for their week to be dropped.
+    /// Retention's batch (``SQLExecutor/purgeFinishedMessages(before:limit:deliveries:)``) of the
+    /// deliveries in the DEFAULT partition and in weeks that ended before `finishedBefore` but
+    /// could not be dropped; deliveries in weeks still running wait for their week to be dropped.
     package func purgeMessages(finishedBefore: Int, limit: Int) async throws -> Int {
         try await pool.transaction { connection in
-            let deliveries = try connection.run(
-                """
-                DELETE FROM deliveries WHERE (seq, created_at) IN (
-                    SELECT d.seq, d.created_at FROM messages m JOIN deliveries d ON d.message_seq = m.seq
-                    WHERE m.state IN (\(Lifecycle.finishedSQL)) AND m.finished_at < $1
-                    AND (d.created_at < notibase_history_week($1) OR d.tableoid = 'deliveries_default'::regclass) LIMIT $2)
-                """, [.int(finishedBefore), .int(limit)])
-            let removed = try connection.query(
-                """
-                DELETE FROM messages WHERE seq IN (
-                    SELECT m.seq FROM messages m WHERE m.state IN (\(Lifecycle.finishedSQL)) AND m.finished_at < $1
-                    AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_seq = m.seq) LIMIT $2)
-                RETURNING app_id, octet_length(content) + octet_length(audience)
-                """, [.int(finishedBefore), .int(limit)]).map { (app: $0.text(0), bytes: $0.int(1)) }
-            for (app, bytes) in StoredBytes.byApp(removed) {
-                try connection.run("UPDATE apps SET stored_bytes = GREATEST(0, stored_bytes - $1) WHERE id = $2", [.int(bytes), .text(app)])
-            }
-            return deliveries + removed.count
+            try connection.purgeFinishedMessages(
+                before: finishedBefore, limit: limit,
+                deliveries: """
+                    DELETE FROM deliveries WHERE (seq, created_at) IN (
+                        SELECT d.seq, d.created_at FROM messages m JOIN deliveries d ON d.message_seq = m.seq
+                        WHERE m.state IN (\(Lifecycle.finishedSQL)) AND m.finished_at < $1
+                        AND (d.created_at < notibase_history_week($1) OR d.tableoid = 'deliveries_default'::regclass) LIMIT $2)
+                    """)
         }
     }
 }

@@ -5,12 +5,9 @@ import NotibaseStore
 /// PostgresSchema+Webhooks.swift).
 extension PostgresStore {
     package func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) async throws -> WebhookEndpointRecord? {
-        let types = try endpoint.types.map(StoredJSON.encode)
-        return try await pool.transaction { connection in
-            // Held by every transaction that makes or drops an endpoint: the count is this one's.
-            try Self.holdWebhookTriggers(connection)
-            let count = try connection.query(WebhookSQL.endpointCount(parameter: { "$\($0)" }), [.text(endpoint.appID)]).first { $0.int(0) } ?? 0
-            guard endpoint.fits(besides: count) else { return nil }
+        try await settingWebhookTriggers { connection in
+            // The lock is held by every transaction that makes or drops an endpoint: the count is this one's.
+            guard endpoint.fits(besides: try connection.webhookEndpointCount(appID: endpoint.appID)) else { return nil }
             self.endpointsMayExist.store(true, ordering: .relaxed)
             // The first endpoint moves the feed to this transaction (what any older one wrote is
             // skipped): it stands still while there is none.
@@ -19,65 +16,26 @@ extension PostgresStore {
                 UPDATE webhook_feed SET event_tx = pg_current_xact_id(), event_seq = 0
                 WHERE id = 1 AND event_tx < pg_current_xact_id() AND NOT EXISTS (SELECT 1 FROM webhook_endpoints)
                 """)
-            let created = try connection.query(
-                WebhookSQL.insertEndpoint(parameter: { "$\($0)" }),
-                [.text(endpoint.id), .text(endpoint.appID), .text(endpoint.url), .optionalText(types), .optionalText(endpoint.description),
-                 .bytes(endpoint.sealedSecret), .int(endpoint.now)]).first(Rows.webhookEndpoint)!
+            return try connection.insertWebhookEndpoint(endpoint)
+        }
+    }
+
+    /// Runs `body` in a transaction that may make or drop the webhooks' triggers (an endpoint
+    /// made, the last one deleted, an app deleted with its endpoints, on any node), then sets the
+    /// triggers for the endpoints it leaves. An advisory lock serializes these transactions: each
+    /// sees what the one before it committed, so the triggers exist exactly while an endpoint
+    /// does (PostgresSchema.sinceRelease).
+    package func settingWebhookTriggers<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        try await pool.transaction { connection in
+            try connection.run("SELECT pg_advisory_xact_lock(hashtext('notibase_webhook_triggers'))")
+            let result = try body(connection)
             try connection.run("SELECT notibase_webhook_triggers()")
-            return created
-        }
-    }
-
-    /// Serializes the transactions that make or drop the webhooks' triggers (an endpoint made,
-    /// the last one deleted, on any node): each sees what the one before it committed, so the
-    /// triggers exist exactly while an endpoint does (PostgresSchema.sinceRelease).
-    package static func holdWebhookTriggers(_ connection: PostgresConnection) throws {
-        try connection.run("SELECT pg_advisory_xact_lock(hashtext('notibase_webhook_triggers'))")
-    }
-
-    package func webhookEndpoints(appID: String, page: SeqPage) async throws -> [WebhookEndpointRecord] {
-        try await pool.withConnection {
-            try $0.query(WebhookSQL.endpoints(page, parameter: { "$\($0)" }), [.text(appID), .int(page.bound), .int(page.limit)]).map(Rows.webhookEndpoint)
-        }
-    }
-
-    package func webhookEndpoint(appID: String, id: String) async throws -> WebhookEndpointRecord? {
-        try await pool.withConnection { try Self.webhookEndpoint($0, appID: appID, id: id) }
-    }
-
-    private static func webhookEndpoint(_ connection: PostgresConnection, appID: String, id: String) throws -> WebhookEndpointRecord? {
-        try connection.query(WebhookSQL.endpoint(parameter: { "$\($0)" }), [.text(appID), .text(id)]).first(Rows.webhookEndpoint)
-    }
-
-    package func updateWebhookEndpoint(appID: String, id: String, _ change: WebhookEndpointChange, now: Int) async throws -> WebhookEndpointRecord? {
-        let (types, description) = try WebhookSQL.changedTexts(change)
-        return try await pool.withConnection {
-            try $0.query(
-                """
-                UPDATE webhook_endpoints SET \(WebhookSQL.changeAssignments(parameter: { "$\($0)" }))
-                WHERE app_id = $1 AND id = $2 RETURNING \(Rows.webhookEndpointColumns)
-                """,
-                [.text(appID), .text(id), .optionalText(change.url), .int(change.types == nil ? 0 : 1), .optionalText(types),
-                 .int(change.description == nil ? 0 : 1), .optionalText(description), change.enabled.map { .int($0 ? 1 : 0) } ?? .null, .int(now)]
-            ).first(Rows.webhookEndpoint)
+            return result
         }
     }
 
     package func deleteWebhookEndpoint(appID: String, id: String) async throws -> Bool {
-        try await pool.transaction { connection in
-            try Self.holdWebhookTriggers(connection)
-            let deleted = try connection.run("DELETE FROM webhook_endpoints WHERE app_id = $1 AND id = $2", [.text(appID), .text(id)]) == 1
-            try connection.run(WebhookSQL.dropOrphanedOutbox(parameter: { "$\($0)" }), [.text(appID)])
-            try connection.run("SELECT notibase_webhook_triggers()")
-            return deleted
-        }
-    }
-
-    package func rotateWebhookSecret(appID: String, id: String, sealed: [UInt8], previousUntil: Int, now: Int) async throws -> WebhookEndpointRecord? {
-        try await pool.withConnection {
-            try $0.query(WebhookSQL.rotateSecret(parameter: { "$\($0)" }), [.int(previousUntil), .bytes(sealed), .int(now), .text(appID), .text(id)])
-                .first(Rows.webhookEndpoint)
-        }
+        try await settingWebhookTriggers { try $0.deleteWebhookEndpoint(appID: appID, id: id) }
     }
 
     package func recordWebhookTest(appID: String, id: String, now: Int) async throws -> Bool {
@@ -85,23 +43,6 @@ extension PostgresStore {
             try $0.run(
                 "INSERT INTO webhook_outbox (app_id, endpoint_id, type, at) SELECT app_id, id, $1, $2 FROM webhook_endpoints WHERE app_id = $3 AND id = $4",
                 [.text(WebhookEventType.test), .int(now), .text(appID), .text(id)]) == 1
-        }
-    }
-
-    package func replayWebhookEvents(appID: String, id: String, since: Int) async throws -> Int? {
-        try await pool.transaction { connection in
-            guard try Self.webhookEndpoint(connection, appID: appID, id: id) != nil else { return nil }
-            let first = try connection.query(WebhookSQL.Replay.start(parameter: { "$\($0)" }), [.text(appID), .int(since)]).first { $0.int(0) }
-            let cursor = try first ?? connection.query(WebhookSQL.Replay.streamEnd).first { $0.int(0) } ?? 0
-            try connection.run(WebhookSQL.Replay.move(parameter: { "$\($0)" }), [.int(cursor), .text(appID), .text(id)])
-            return try connection.query(WebhookSQL.Replay.events(parameter: { "$\($0)" }), [.text(appID), .int(cursor)]).first { $0.int(0) } ?? 0
-        }
-    }
-
-    package func webhookAttempts(appID: String, id: String, limit: Int) async throws -> [WebhookAttemptRecord]? {
-        try await pool.withConnection { connection in
-            guard try Self.webhookEndpoint(connection, appID: appID, id: id) != nil else { return nil }
-            return try connection.query(WebhookSQL.attempts(parameter: { "$\($0)" }), [.text(id), .int(limit)]).map(Rows.webhookAttempt)
         }
     }
 
@@ -148,7 +89,7 @@ extension PostgresStore {
                     "SELECT setval(pg_get_serial_sequence('webhook_events', 'seq'), nextval(pg_get_serial_sequence('webhook_events', 'seq')) + $1 - 1)",
                     [.int(total)]).first { $0.int(0) } ?? 0
                 var seq = last - total
-                var fed: [FedEvent] = []
+                var fed: [(seq: Int, event: WebhookFeed.NewEvent)] = []
                 var copied: (seqs: [Int], ids: PostgresArray.Texts, outbox: [Int]) = ([], PostgresArray.Texts(), [])
                 for event in events {
                     seq += event.count
@@ -157,7 +98,7 @@ extension PostgresStore {
                         copied.ids.append(event.id.utf8)
                         copied.outbox.append(outbox)
                     } else {
-                        fed.append(FedEvent(seq: seq, event))
+                        fed.append((seq, event))
                     }
                 }
                 // The events the feed rendered, from JSON; rows of lines, copied from the outbox
@@ -173,7 +114,16 @@ extension PostgresStore {
                         FROM unnest($2::bigint[], $3::text[], $4::bigint[]) AS u(seq, id, outbox) JOIN webhook_outbox o ON o.seq = u.outbox
                     ) AS fed ORDER BY seq
                     """,
-                    [.text(try StoredJSON.encode(fed)), .text(PostgresArray.bigints(copied.seqs)), .text(copied.ids.literal),
+                    [.text(RecordsetJSON.of(fed, bytesPerRow: 256) { row, json in
+                        json.field("seq", row.seq)
+                        json.field("id", row.event.id)
+                        json.field("app", row.event.appID)
+                        json.field("endpoint", row.event.endpointID)
+                        json.field("type", row.event.type)
+                        json.field("at", row.event.at)
+                        json.field("data", row.event.data)
+                        json.field("count", row.event.count)
+                    }), .text(PostgresArray.bigints(copied.seqs)), .text(copied.ids.literal),
                      .text(PostgresArray.bigints(copied.outbox))])
             }
             let taken = rows.filter { $0.kind == 0 }.count
@@ -190,69 +140,5 @@ extension PostgresStore {
             }
             return WebhookFeed.eventCount(rows)
         }
-    }
-
-    package func leaseWebhookEndpoints(owner: String, now: Int, until: Int, limit: Int, slots: Int) async throws -> [WebhookEndpointRecord] {
-        try await pool.withConnection {
-            try $0.query(
-                """
-                UPDATE webhook_endpoints SET lease_owner = $1, lease_until = $2
-                WHERE seq IN (\(WebhookSQL.dueEndpoints(owner: "$1", now: "$3", limit: "$4", slots: "$5", locking: "FOR UPDATE OF e SKIP LOCKED")))
-                RETURNING \(Rows.webhookEndpointColumns)
-                """, [.text(owner), .int(until), .int(now), .int(limit), .int(slots)]).map(Rows.webhookEndpoint)
-        }
-    }
-
-    package func webhookEvents(appID: String, endpointID: String, after: Int, through: Int?, limit: Int) async throws -> [WebhookEventRecord] {
-        try await pool.withConnection { connection in
-            try WebhookFeed.read(after: after, through: through, limit: limit) { after, rows in
-                try connection.query(
-                    WebhookSQL.streamRows(parameter: { "$\($0)" }), [.text(appID), .int(after), .int(through ?? Int(Int64.max)), .text(endpointID), .int(rows)]
-                ).map(Rows.webhookEvent)
-            }
-        }
-    }
-
-    package func saveWebhookDispatch(
-        endpointID: String, owner: String, revision: Int, _ state: WebhookDispatchState, attempt: WebhookAttemptRecord?, release: Bool, now: Int
-    ) async throws -> Bool {
-        try await pool.transaction { connection in
-            if let attempt {
-                try connection.run(WebhookSQL.insertAttempt(parameter: { "$\($0)" }), [.text(endpointID)] + WebhookSQL.attemptValues(attempt).map(\.postgres))
-                try connection.run(WebhookSQL.trimAttempts(parameter: { "$\($0)" }), [.text(endpointID), .int(WebhookSQL.attemptsKept)])
-            }
-            return try connection.run(
-                WebhookSQL.saveDispatch(parameter: { "$\($0)" }),
-                ([.text(endpointID), .text(owner), .int(revision), release ? .int(now) : .null] + WebhookSQL.stateValues(state)).map(\.postgres)) == 1
-        }
-    }
-
-    package func purgeWebhookEvents(before: Int, limit: Int) async throws -> Int {
-        try await pool.withConnection {
-            try $0.run(WebhookSQL.purgeEvents(parameter: { "$\($0)" }), [.int(before), .int(limit)])
-        }
-    }
-}
-
-/// A stream row as the feed's insert reads it from JSON, with its number (its last event's).
-private struct FedEvent: Encodable {
-    package var seq: Int
-    package var id: String
-    package var app: String
-    package var endpoint: String?
-    package var type: String
-    package var at: Int
-    package var data: String
-    package var count: Int
-
-    package init(seq: Int, _ event: WebhookFeed.NewEvent) {
-        self.seq = seq
-        count = event.count
-        id = event.id
-        app = event.appID
-        endpoint = event.endpointID
-        type = event.type
-        at = event.at
-        data = event.data
     }
 }

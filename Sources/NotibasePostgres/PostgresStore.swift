@@ -88,24 +88,16 @@ package final class PostgresStore: Storage, SQLReadStore {
 
     /// ``integrityProblems()`` on any connection to a Notibase database (a test's own, say).
     package static func integrityProblems(of connection: PostgresConnection) throws -> [String] {
-        var problems: [String] = []
-        for check in IntegrityRules.checks {
-            let rows = try connection.query(check.sql).map { $0.text(0) }
-            if !rows.isEmpty { problems.append("\(check.problem): \(rows.joined(separator: ", "))") }
-        }
-        return problems
+        try connection.brokenIntegrityRules()
     }
 
     // MARK: Apps, keys, credentials
 
     /// Deletes an app and everything it owns in one statement: the foreign keys cascade.
     package func deleteApp(_ id: String) async throws -> Bool {
-        try await pool.transaction { connection in
+        try await settingWebhookTriggers { connection in
             try self.announce(.apps, on: connection)
-            try Self.holdWebhookTriggers(connection)
-            let deleted = try connection.run("DELETE FROM apps WHERE id = $1", [.text(id)]) == 1
-            try connection.run("SELECT notibase_webhook_triggers()")  // its endpoints went with it
-            return deleted
+            return try connection.run("DELETE FROM apps WHERE id = $1", [.text(id)]) == 1
         }
     }
 

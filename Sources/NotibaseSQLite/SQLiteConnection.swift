@@ -88,7 +88,7 @@ package final class SQLiteConnection {
 
     /// Runs `sql` with `values` and returns the number of rows it changed.
     @discardableResult
-    package func run(_ sql: String, _ values: [SQLValue] = []) throws -> Int {
+    package func run(_ sql: String, _ values: [SQLParameter] = []) throws -> Int {
         let statement = try self.statement(sql)
         try statement.bind(values)
         while try statement.step() {}
@@ -98,7 +98,7 @@ package final class SQLiteConnection {
     package var lastInsertRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
 
     /// Runs a query and maps every row.
-    package func query<Row>(_ sql: String, _ values: [SQLValue] = [], _ map: (SQLiteStatement) throws -> Row) throws -> [Row] {
+    package func query<Row>(_ sql: String, _ values: [SQLParameter] = [], _ map: (SQLiteStatement) throws -> Row) throws -> [Row] {
         let statement = try self.statement(sql)
         try statement.bind(values)
         var rows: [Row] = []
@@ -107,14 +107,14 @@ package final class SQLiteConnection {
     }
 
     /// Runs a query and hands each row to `body` as it comes, keeping none.
-    package func each(_ sql: String, _ values: [SQLValue] = [], _ body: (SQLiteStatement) throws -> Void) throws {
+    package func each(_ sql: String, _ values: [SQLParameter] = [], _ body: (SQLiteStatement) throws -> Void) throws {
         let statement = try self.statement(sql)
         try statement.bind(values)
         while try statement.step() { try body(statement) }
     }
 
     /// The first row of a query, mapped, or nil.
-    package func first<Row>(_ sql: String, _ values: [SQLValue] = [], _ map: (SQLiteStatement) throws -> Row) throws -> Row? {
+    package func first<Row>(_ sql: String, _ values: [SQLParameter] = [], _ map: (SQLiteStatement) throws -> Row) throws -> Row? {
         let statement = try self.statement(sql)
         try statement.bind(values)
         defer { statement.reset() }
@@ -144,17 +144,4 @@ package final class SQLiteConnection {
             throw StorageError.sqlite(code: status, message: "\(message) (in \(context().prefix(120)))")
         }
     }
-}
-
-/// A value bound to a statement parameter.
-package enum SQLValue {
-    case null
-    case integer(Int64)
-    case real(Double)
-    case text(String)
-    case blob([UInt8])
-
-    package static func int(_ value: Int) -> SQLValue { .integer(Int64(value)) }
-    package static func optionalText(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
-    package static func optionalInt(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
 }

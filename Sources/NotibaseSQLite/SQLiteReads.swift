@@ -11,27 +11,15 @@ package struct SQLiteReads: SQLExecutor {
     package var dialect: SQLDialect { .sqlite }
 
     package func rows<T>(_ sql: String, _ values: [SQLParameter], _ map: (SQLiteStatement) throws -> T) throws -> [T] {
-        try connection.query(sql, values.map(\.sqlite), map)
+        try connection.query(sql, values, map)
     }
 
     package func first<T>(_ sql: String, _ values: [SQLParameter], _ map: (SQLiteStatement) throws -> T) throws -> T? {
-        try connection.first(sql, values.map(\.sqlite), map)
+        try connection.first(sql, values, map)
     }
 
     package func write(_ sql: String, _ values: [SQLParameter]) throws -> Int {
-        try connection.run(sql, values.map(\.sqlite))
-    }
-}
-
-extension SQLParameter {
-    /// The value as SQLite binds it.
-    package var sqlite: SQLValue {
-        switch self {
-        case .null: .null
-        case .int(let value): .int(value)
-        case .text(let value): .text(value)
-        case .bytes(let value): .blob(value)
-        }
+        try connection.run(sql, values)
     }
 }
 

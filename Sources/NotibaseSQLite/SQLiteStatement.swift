@@ -1,6 +1,6 @@
 import CSQLite
 import NotibaseDomain
-import NotibaseStore
+package import NotibaseStore
 
 /// A prepared statement, owned and cached by its ``SQLiteConnection``.
 package final class SQLiteStatement {
@@ -19,14 +19,13 @@ package final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
-    package func bind(_ values: [SQLValue]) throws {
+    package func bind(_ values: [SQLParameter]) throws {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let status: Int32
             switch value {
             case .null: status = sqlite3_bind_null(handle, index)
-            case .integer(let number): status = sqlite3_bind_int64(handle, index, number)
-            case .real(let number): status = sqlite3_bind_double(handle, index, number)
+            case .int(let number): status = sqlite3_bind_int64(handle, index, Int64(number))
             case .text(let text):
                 var text = text
                 status = text.isEmpty ? notibase_sqlite3_bind_text_transient(handle, index, "", 0) : text.withUTF8 { bytes in
@@ -34,7 +33,7 @@ package final class SQLiteStatement {
                         notibase_sqlite3_bind_text_transient(handle, index, $0.baseAddress, Int32($0.count))
                     }
                 }
-            case .blob(let bytes):
+            case .bytes(let bytes):
                 status = bytes.withUnsafeBytes {
                     notibase_sqlite3_bind_blob_transient(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count))
                 }

@@ -14,7 +14,7 @@ extension SQLiteStore {
     package func keyOwner(hash: [UInt8]) throws -> KeyOwner? {
         for (column, kind) in [("server_key_hash", KeyKind.server), ("client_key_hash", .client)] {
             if let owner = try connection.first(
-                "SELECT id, require_identity_verification FROM apps WHERE \(column) = ?", [.blob(hash)],
+                "SELECT id, require_identity_verification FROM apps WHERE \(column) = ?", [.bytes(hash)],
                 { KeyOwner(appID: $0.text(0), kind: kind, requiresIdentityVerification: $0.int(1) == 1) }) {
                 return owner
             }

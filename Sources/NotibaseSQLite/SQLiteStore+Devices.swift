@@ -49,13 +49,7 @@ extension SQLiteStore {
     }
 
     private func upsert(appID: String, _ registration: DeviceUpsert, newID: String, now: Int) throws -> DeviceRecord {
-        let tags = registration.tags.map(Rows.tagsJSON)
-        let values: [SQLValue] = [
-            .text(newID), .text(appID), .text(registration.platform.rawValue), .text(registration.token),
-            .optionalText(registration.externalUserID), .optionalText(tags), .optionalText(registration.locale),
-            .optionalText(registration.timeZone), .optionalText(registration.appVersion), .optionalText(registration.sdkVersion), .int(now),
-            .int(registration.protectsVerifiedUsers ? 1 : 0), .optionalText(registration.apnsEnvironment?.rawValue),
-        ]
+        let values = registration.values(appID: appID, newID: newID, now: now)
         let device: DeviceRecord
         if try connection.run(Self.insertNewDevice, values) == 1 {
             // New: the row is what was just written. (Trying the plain insert first saves the
@@ -67,19 +61,11 @@ extension SQLiteStore {
                 active: true, createdAt: now, updatedAt: now, apnsEnvironment: registration.apnsEnvironment)
         } else {
             guard let updated = try connection.first(Self.upsertDevice, values, { try Rows.device($0, knownTags: registration.tags) }) else {
-                if registration.protectsVerifiedUsers { throw DeviceUpsert.claimedByAnotherUser }
-                throw StorageError.corrupt("device upsert returned nothing")
+                throw registration.unwritten
             }
             device = updated
         }
-        if let previous = registration.previousToken, previous != registration.token {
-            try connection.run(
-                """
-                UPDATE devices SET active = 0, deactivated_reason = 'replaced by a new token', deactivated_at = ?, updated_at = ?
-                WHERE app_id = ? AND platform = ? AND token = ? AND active = 1 AND \(VerifiedUserGuard.sql(protects: "?", stored: "external_user_id", user: "?"))
-                """, [.int(now), .int(now), .text(appID), .text(registration.platform.rawValue), .text(previous),
-                      .int(registration.protectsVerifiedUsers ? 1 : 0), .optionalText(device.externalUserID)])
-        }
+        try reads.deactivateReplacedToken(of: registration, appID: appID, user: device.externalUserID, now: now)
         return device
     }
 }

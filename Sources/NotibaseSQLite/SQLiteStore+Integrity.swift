@@ -17,10 +17,6 @@ extension SQLiteStore {
             "\(row.text(0)) row \(row.optionalInt(1).map(String.init) ?? "?") points at a missing \(row.text(2)) row"
         }
         problems += broken.prefix(50)
-        for check in IntegrityRules.checks {
-            let rows = try connection.query(check.sql) { $0.text(0) }
-            if !rows.isEmpty { problems.append("\(check.problem): \(rows.joined(separator: ", "))") }
-        }
-        return problems
+        return problems + (try SQLiteReads(connection: connection).brokenIntegrityRules())
     }
 }

@@ -154,7 +154,7 @@ extension SQLiteStore {
                 // `delivery.sent` event) is the update that finds sent_at unset: asked of the row
                 // the update changes, not by a read of its own.
                 let sent = update.state == .sent
-                let values: [SQLValue] = [
+                let values: [SQLParameter] = [
                     .text(update.state.rawValue), .optionalInt(update.dueAt), .optionalText(update.providerID), sent ? .int(now) : .null, .int(now), .int(update.seq),
                 ]
                 if sent, try connection.run(Self.firstSend, values) == 1 {

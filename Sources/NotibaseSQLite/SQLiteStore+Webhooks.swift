@@ -8,8 +8,7 @@ extension SQLiteStore {
     /// stands still while there is none.
     package func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) throws -> WebhookEndpointRecord? {
         try connection.transaction {
-            let count = try connection.first(WebhookSQL.endpointCount(parameter: { "?\($0)" }), [.text(endpoint.appID)]) { $0.int(0) } ?? 0
-            guard endpoint.fits(besides: count) else { return nil }
+            guard endpoint.fits(besides: try reads.webhookEndpointCount(appID: endpoint.appID)) else { return nil }
             endpointsMayExist.store(true, ordering: .relaxed)
             appsWithEndpoints.insert(endpoint.appID)
             try connection.run(
@@ -17,44 +16,14 @@ extension SQLiteStore {
                 UPDATE webhook_feed SET event_seq = (SELECT coalesce(max(seq), 0) FROM delivery_events)
                 WHERE id = 1 AND NOT EXISTS (SELECT 1 FROM webhook_endpoints)
                 """)
-            return try connection.first(
-                WebhookSQL.insertEndpoint(parameter: { "?\($0)" }),
-                [.text(endpoint.id), .text(endpoint.appID), .text(endpoint.url), .optionalText(try endpoint.types.map(StoredJSON.encode)),
-                 .optionalText(endpoint.description), .blob(endpoint.sealedSecret), .int(endpoint.now)], Rows.webhookEndpoint)!
+            return try reads.insertWebhookEndpoint(endpoint)
         }
-    }
-
-    package func webhookEndpoints(appID: String, page: SeqPage) throws -> [WebhookEndpointRecord] {
-        try connection.query(WebhookSQL.endpoints(page, parameter: { "?\($0)" }), [.text(appID), .int(page.bound), .int(page.limit)], Rows.webhookEndpoint)
-    }
-
-    package func webhookEndpoint(appID: String, id: String) throws -> WebhookEndpointRecord? {
-        try connection.first(WebhookSQL.endpoint(parameter: { "?\($0)" }), [.text(appID), .text(id)], Rows.webhookEndpoint)
-    }
-
-    package func updateWebhookEndpoint(appID: String, id: String, _ change: WebhookEndpointChange, now: Int) throws -> WebhookEndpointRecord? {
-        let (types, description) = try WebhookSQL.changedTexts(change)
-        return try connection.first(
-            """
-            UPDATE webhook_endpoints SET \(WebhookSQL.changeAssignments(parameter: { "?\($0)" }))
-            WHERE app_id = ?1 AND id = ?2 RETURNING \(Rows.webhookEndpointColumns)
-            """,
-            [.text(appID), .text(id), .optionalText(change.url), .int(change.types == nil ? 0 : 1), .optionalText(types),
-             .int(change.description == nil ? 0 : 1), .optionalText(description), change.enabled.map { .int($0 ? 1 : 0) } ?? .null, .int(now)],
-            Rows.webhookEndpoint)
     }
 
     package func deleteWebhookEndpoint(appID: String, id: String) throws -> Bool {
         try connection.transaction {
-            let deleted = try connection.run("DELETE FROM webhook_endpoints WHERE app_id = ? AND id = ?", [.text(appID), .text(id)]) == 1
-            try connection.run(WebhookSQL.dropOrphanedOutbox(parameter: { "?\($0)" }), [.text(appID)])
-            return deleted
+            try reads.deleteWebhookEndpoint(appID: appID, id: id)
         }
-    }
-
-    package func rotateWebhookSecret(appID: String, id: String, sealed: [UInt8], previousUntil: Int, now: Int) throws -> WebhookEndpointRecord? {
-        try connection.first(
-            WebhookSQL.rotateSecret(parameter: { "?\($0)" }), [.int(previousUntil), .blob(sealed), .int(now), .text(appID), .text(id)], Rows.webhookEndpoint)
     }
 
     package func recordWebhookTest(appID: String, id: String, now: Int) throws -> Bool {
@@ -64,21 +33,6 @@ extension SQLiteStore {
             SELECT \(Schema.afterEvent), app_id, id, ?, ?
             FROM webhook_endpoints WHERE app_id = ? AND id = ?
             """, [.text(WebhookEventType.test), .int(now), .text(appID), .text(id)]) == 1
-    }
-
-    package func replayWebhookEvents(appID: String, id: String, since: Int) throws -> Int? {
-        try connection.transaction {
-            guard try webhookEndpoint(appID: appID, id: id) != nil else { return nil }
-            let first = try connection.first(WebhookSQL.Replay.start(parameter: { "?\($0)" }), [.text(appID), .int(since)]) { $0.int(0) }
-            let cursor = try first ?? connection.first(WebhookSQL.Replay.streamEnd) { $0.int(0) } ?? 0
-            try connection.run(WebhookSQL.Replay.move(parameter: { "?\($0)" }), [.int(cursor), .text(appID), .text(id)])
-            return try connection.first(WebhookSQL.Replay.events(parameter: { "?\($0)" }), [.text(appID), .int(cursor)]) { $0.int(0) } ?? 0
-        }
-    }
-
-    package func webhookAttempts(appID: String, id: String, limit: Int) throws -> [WebhookAttemptRecord]? {
-        guard try webhookEndpoint(appID: appID, id: id) != nil else { return nil }
-        return try connection.query(WebhookSQL.attempts(parameter: { "?\($0)" }), [.text(id), .int(limit)], Rows.webhookAttempt)
     }
 
     /// One writer commits in number order: the history after the feed's place, and the outbox
@@ -172,43 +126,5 @@ extension SQLiteStore {
                 "INSERT INTO webhook_outbox (after_event, app_id, type, at, count, events) VALUES (\(Schema.afterEvent), ?, ?, ?, ?, ?)",
                 [.text(row.app), .text(WebhookEventType.deliverySent), .int(now), .int(row.count), .text(row.text)])
         }
-    }
-
-    package func leaseWebhookEndpoints(owner: String, now: Int, until: Int, limit: Int, slots: Int) throws -> [WebhookEndpointRecord] {
-        try connection.query(
-            """
-            UPDATE webhook_endpoints SET lease_owner = ?1, lease_until = ?2
-            WHERE seq IN (\(WebhookSQL.dueEndpoints(owner: "?1", now: "?3", limit: "?4", slots: "?5")))
-            RETURNING \(Rows.webhookEndpointColumns)
-            """, [.text(owner), .int(until), .int(now), .int(limit), .int(slots)], Rows.webhookEndpoint)
-    }
-
-    /// On a bulk reader (``SQLiteReaders``, nice 10): a dispatcher's read of the stream never
-    /// waits behind the writer's sends, and the readers that read a send's facts before its
-    /// record (``sendFacts(_:_:)``, which the send waits for) are not taken by it.
-    package nonisolated func webhookEvents(appID: String, endpointID: String, after: Int, through: Int?, limit: Int) async throws -> [WebhookEventRecord] {
-        try await readers.bulkRead { reads in
-            try WebhookFeed.read(after: after, through: through, limit: limit) { after, rows in
-                try reads.connection.query(
-                    WebhookSQL.streamRows(parameter: { "?\($0)" }), [.text(appID), .int(after), .int(through ?? Int(Int64.max)), .text(endpointID), .int(rows)],
-                    Rows.webhookEvent)
-            }
-        }
-    }
-
-    package func saveWebhookDispatch(endpointID: String, owner: String, revision: Int, _ state: WebhookDispatchState, attempt: WebhookAttemptRecord?, release: Bool, now: Int) throws -> Bool {
-        try connection.transaction {
-            if let attempt {
-                try connection.run(WebhookSQL.insertAttempt(parameter: { "?\($0)" }), [.text(endpointID)] + WebhookSQL.attemptValues(attempt).map(\.sqlite))
-                try connection.run(WebhookSQL.trimAttempts(parameter: { "?\($0)" }), [.text(endpointID), .int(WebhookSQL.attemptsKept)])
-            }
-            return try connection.run(
-                WebhookSQL.saveDispatch(parameter: { "?\($0)" }),
-                ([.text(endpointID), .text(owner), .int(revision), release ? .int(now) : .null] + WebhookSQL.stateValues(state)).map(\.sqlite)) == 1
-        }
-    }
-
-    package func purgeWebhookEvents(before: Int, limit: Int) throws -> Int {
-        try connection.run(WebhookSQL.purgeEvents(parameter: { "?\($0)" }), [.int(before), .int(limit)])
     }
 }

@@ -59,6 +59,24 @@ package enum SQLDialect: Sendable {
         self == .postgres ? " FOR UPDATE OF \(table)" : ""
     }
 
+    /// What ends a `SELECT` whose rows of `table` are locked until the commit, those another
+    /// transaction holds left out: PostgreSQL's `FOR UPDATE OF … SKIP LOCKED`; nothing in SQLite.
+    package func skippingLockedRows(of table: String) -> String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: "FOR UPDATE OF \(table) SKIP LOCKED"
+        }
+    }
+
+    /// The length in bytes of a text column: PostgreSQL's `octet_length`, SQLite's `length` of it
+    /// as a blob (of a text, `length` counts characters).
+    package func byteLength(_ column: String) -> String {
+        switch self {
+        case .sqlite: "length(CAST(\(column) AS BLOB))"
+        case .postgres: "octet_length(\(column))"
+        }
+    }
+
     /// The larger of two values: SQLite's `max` of several arguments is PostgreSQL's `greatest`.
     package func greatest(_ first: String, _ second: String) -> String {
         switch self {

@@ -25,4 +25,9 @@ extension SQLReadStore {
     package func reading<T: Sendable>(app: String? = nil, _ body: @escaping @Sendable (Executor) throws -> T) async throws -> T {
         try await reading(app: app, bulk: false, body)
     }
+
+    /// Runs `body` in one transaction on a connection that writes, no app changed.
+    package func inOneTransaction<T: Sendable>(_ body: @escaping @Sendable (Executor) throws -> T) async throws -> T {
+        try await changingApps { (try body($0), changed: false) }
+    }
 }

@@ -106,8 +106,6 @@ extension ForgettingStatements where Self: SQLStatements {
     }
 
     package func giveBack(storedBytes bytes: Int, appID: String) throws {
-        let p = executor.p
-        _ = try executor.write(
-            "UPDATE apps SET stored_bytes = \(executor.dialect.greatest("0", "stored_bytes - \(p(1))")) WHERE id = \(p(2))", [.int(bytes), .text(appID)])
+        try executor.giveBack(storedBytes: bytes, appID: appID)
     }
 }

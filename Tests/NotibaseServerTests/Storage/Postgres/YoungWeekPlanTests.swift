@@ -50,7 +50,7 @@ struct YoungWeekPlanTests {
     }
 
     /// The tables a plan reads whole: the `Relation Name` of each sequential scan in its JSON.
-    static func scanned(_ store: PostgresStore, _ statement: String, _ values: [PostgresValue]) async throws -> [String] {
+    static func scanned(_ store: PostgresStore, _ statement: String, _ values: [SQLParameter]) async throws -> [String] {
         let plan = try await store.pool.withConnection { try $0.query("EXPLAIN (FORMAT JSON) " + statement, values).first { $0.text(0) } ?? "" }
         var tables: [String] = []
         func walk(_ node: JSONValue) {
