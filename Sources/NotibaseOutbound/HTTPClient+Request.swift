@@ -8,15 +8,15 @@ extension HTTPClient {
         /// Sent after libcurl's own `Host` and `Content-Length` (it sends no `Accept` or `Expect`).
         package var headers: [(name: String, value: String)] = []
         package var body: [UInt8] = []
-        /// The one address connected to for the URL's host and port, which the caller checked: a
-        /// kept connection is reused only for the same address, host, port and trust.
+        /// The one address connected to for the URL's host and port, which the caller checked.
         package var address: IPAddress
         /// Asked again of the address actually connected just before the request is sent (on a
         /// kept connection too): false ends the transfer with nothing sent.
         package var admits: @Sendable (IPAddress) -> Bool = { _ in true }
         /// The whole transfer's: connecting, TLS, sending and reading the answer.
         package var deadline: ContinuousClock.Instant
-        /// The most of the answer's body read: past it the transfer ends and its connection closes.
+        /// The most of the answer's body read (1 KB unless said): past it the transfer ends and its
+        /// connection closes.
         package var answerLimit = 1024
         package var version = Version.http1_1
         package var trust = Trust.system
