@@ -40,7 +40,7 @@ package struct HTTPSWebhookTransport: WebhookTransport {
     /// The answer's body is read to its first 1 KB (``HTTPClient/Request/answerLimit``).
     package func post(_ request: WebhookRequest) async -> WebhookAttempt {
         let start = ContinuousClock.now
-        var attempt = WebhookAttempt(outcome: .timedOut, latency: .zero, answerPrefix: "")
+        var attempt = WebhookAttempt(outcome: .timedOut, latency: .zero, answerPrefix: "")  // unless it comes to more
         switch await checked(request.url, appID: request.appID, deadline: start + request.timeout) {
         case .failure(.timedOut): break
         case .failure(.refused(let refusal)): attempt.outcome = refusal.reason == .unresolvable ? .failed(reason: refusal.detail) : .refused(refusal)
