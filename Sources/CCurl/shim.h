@@ -14,9 +14,6 @@ static inline CURLcode notibase_curl_set_long(CURL *easy, CURLoption option, lon
 static inline CURLcode notibase_curl_set_pointer(CURL *easy, CURLoption option, const void *value) {
     return curl_easy_setopt(easy, option, value);
 }
-static inline CURLcode notibase_curl_set_size(CURL *easy, CURLoption option, curl_off_t value) {
-    return curl_easy_setopt(easy, option, value);
-}
 // CURLOPT_WRITEFUNCTION and CURLOPT_HEADERFUNCTION.
 static inline CURLcode notibase_curl_set_write(CURL *easy, CURLoption option, curl_write_callback callback) {
     return curl_easy_setopt(easy, option, callback);

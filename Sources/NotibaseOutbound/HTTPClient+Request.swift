@@ -2,25 +2,25 @@ package import NotibaseDomain
 extension HTTPClient {
     /// One request, and the bounds it is sent within.
     package struct Request: Sendable {
-        package var method = "POST"
+        package var method: String
         /// Absolute (`https`, or `http` with ``allowsPlainHTTP``); the host is never looked up.
         package var url: String
         /// Sent after libcurl's own `Host` and `Content-Length` (it sends no `Accept` or `Expect`).
-        package var headers: [(name: String, value: String)] = []
-        package var body: [UInt8] = []
-        /// The one address connected to for the URL's host and port, which the caller checked: a
-        /// kept connection is reused only for the same address, host, port and trust.
+        package var headers: [(name: String, value: String)]
+        package var body: [UInt8]
+        /// The one address connected to for the URL's host and port, which the caller checked.
         package var address: IPAddress
         /// Asked again of the address actually connected just before the request is sent (on a
         /// kept connection too): false ends the transfer with nothing sent.
-        package var admits: @Sendable (IPAddress) -> Bool = { _ in true }
+        package var admits: @Sendable (IPAddress) -> Bool
         /// The whole transfer's: connecting, TLS, sending and reading the answer.
         package var deadline: ContinuousClock.Instant
-        /// The most of the answer's body read: past it the transfer ends and its connection closes.
-        package var answerLimit = 1024
-        package var version = Version.http1_1
-        package var trust = Trust.system
-        package var allowsPlainHTTP = false
+        /// The most of the answer's body read (1 KB unless said): past it the transfer ends and its
+        /// connection closes.
+        package var answerLimit: Int
+        package var version: Version
+        package var trust: Trust
+        package var allowsPlainHTTP: Bool
 
         package init(method: String = "POST", url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [], address: IPAddress, admits: @escaping @Sendable (IPAddress) -> Bool = { _ in true }, deadline: ContinuousClock.Instant, answerLimit: Int = 1024, version: Version = Version.http1_1, trust: Trust = Trust.system, allowsPlainHTTP: Bool = false) {
             self.method = method
