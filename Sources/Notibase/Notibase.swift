@@ -23,6 +23,9 @@ import NotibaseExtension
 ///
 /// // userNotificationCenter(_:didReceive:withCompletionHandler:)
 /// if let url = Notibase.handle(response) { open(url) }
+///
+/// // application(_:didReceiveRemoteNotification:fetchCompletionHandler:), for background pushes
+/// Notibase.handleBackgroundPush(userInfo)
 /// ```
 ///
 /// There is no method swizzling: the app forwards the token and the responses explicitly.
@@ -77,6 +80,19 @@ public enum Notibase {
             return ResponseInterpreter.interpret(payload: payload, actionIdentifier: response.actionIdentifier, typedText: typed, at: Date()).1
         }
         return client.handle(response)
+    }
+
+    /// Reports a silent background push (a message sent with `background: true`) as `received`,
+    /// and returns whether it was one; call it from
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)` with its `userInfo`,
+    /// then do the app's own work with the custom data (top-level keys of `userInfo`) and call
+    /// the completion handler. To send the receipt within this wake, `await
+    /// Notibase.current?.flushNow()` before calling it. iOS throttles background pushes and does
+    /// not deliver them to an app the user force-quit, so treat one as a hint to sync, not a
+    /// guarantee. Returns false (nothing reported) for any other payload, or before `configure`.
+    @discardableResult
+    public static func handleBackgroundPush(_ userInfo: [AnyHashable: Any]) -> Bool {
+        configured("handleBackgroundPush(_:)")?.handleBackgroundPush(userInfo) ?? false
     }
 
     /// The app's own categories, registered without removing those the Notibase extension

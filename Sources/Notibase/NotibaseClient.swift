@@ -128,6 +128,19 @@ public final class NotibaseClient: Sendable {
         return destination
     }
 
+    /// Reports a silent background push as `received` (see `Notibase.handleBackgroundPush(_:)`);
+    /// false, and nothing reported, for any other payload.
+    @discardableResult
+    public func handleBackgroundPush(_ userInfo: [AnyHashable: Any]) -> Bool {
+        let payload = NotificationPayload(userInfo: userInfo)
+        guard payload.isBackground, let deliveryID = payload.deliveryID else { return false }
+        outbox.add(Receipt(
+            id: UUID().uuidString.lowercased(), deliveryID: deliveryID, messageID: payload.messageID, event: .received,
+            occurredAt: now(), signature: payload.receiptSignature))
+        flush()
+        return true
+    }
+
     // MARK: Categories
 
     /// Registers the app's own categories alongside Notibase's (see `Notibase.setAppCategories`).

@@ -6,7 +6,8 @@ import NotibaseWebhooks
 import NotibaseServices
 
 /// What the console shows and any backend can ask: a message's funnel (audience → sent → failed
-/// by reason → rendered with buttons and image → opened, each action, dismissed), and how many
+/// by reason → rendered with buttons and image, or received for a background push → opened, each
+/// action, dismissed), and how many
 /// devices an audience reaches now.
 package enum FunnelAPI {
     package struct FunnelBody: Encodable {
@@ -30,6 +31,8 @@ package enum FunnelAPI {
         package var rendered: Int
         package var renderedWithButtons: Int
         package var renderedWithImage: Int
+        /// Deliveries of a silent background push the app reported it received (never rendered).
+        package var received: Int
         package var opened: Int
         package var actions: [String: Int]
         package var dismissed: Int
@@ -65,7 +68,7 @@ package enum FunnelAPI {
                 messageId: message.id, state: message.state.rawValue, audience: message.audienceSize, deliveries: states.values.reduce(0, +),
                 queued: (states["queued"] ?? 0) + (states["retrying"] ?? 0), sent: funnel.sent, failed: states["failed"] ?? 0,
                 cancelled: states["cancelled"] ?? 0, rendered: funnel.rendered, renderedWithButtons: funnel.renderedWithButtons,
-                renderedWithImage: funnel.renderedWithImage, opened: funnel.opened, actions: funnel.actions, dismissed: funnel.dismissed,
+                renderedWithImage: funnel.renderedWithImage, received: funnel.received, opened: funnel.opened, actions: funnel.actions, dismissed: funnel.dismissed,
                 failures: funnel.failures.map { FunnelBody.Failure(reason: $0.reason, count: $0.count, example: $0.example, explanation: $0.explanation) },
                 waitingForCredentials: waiting))
         }

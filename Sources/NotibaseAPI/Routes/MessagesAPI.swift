@@ -155,6 +155,11 @@ package enum MessagesAPI {
             return issue
         }
         for (locale, variant) in (content.variants ?? [:]).sorted(by: { $0.key < $1.key }) {
+            if variant.background != content.message.background {
+                issues.append(ValidationIssue(
+                    field: "variants.\(locale).background", code: "background_mismatch",
+                    message: "a variant is background exactly when the message is: a device gets one or the other, and a silent push draws nothing"))
+            }
             issues += variant.validate().filter { $0.severity == .error }.map { issue in
                 var issue = issue
                 issue.field = "variants.\(locale).\(issue.field)"

@@ -118,16 +118,17 @@ package enum PreviewAPI {
                 fcm.bytes = FCMRenderer.dataSize(of: entries.compactMap { key, value in value.string.map { (key: key, value: $0) } })
             }
             if let body = message.body, data["nb_body"].string ?? data["body"].string != body { fcm.shortened = ["body"] }
-            android = Android(
+            // A silent background push draws nothing: no Android notification, no iOS verdict.
+            if !message.background { android = Android(
                 title: data["nb_title"].string, subtitle: data["nb_subtitle"].string, body: data["nb_body"].string,
                 buttons: data["nb_buttons"].string.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }?.array ?? [],
-                image: data["nb_image"].string, url: data["nb_url"].string)
+                image: data["nb_image"].string, url: data["nb_url"].string) }
         } catch {
             fcm.error = "\(error)"
         }
 
         var ios: JSONValue?
-        if let doctor = context.doctor, let payload = apnsPayload, let bytes = apns.bytes {
+        if !message.background, let doctor = context.doctor, let payload = apnsPayload, let bytes = apns.bytes {
             ios = await doctor.examine(apnsPayload: payload, bytes: bytes)
         }
         return Answer(

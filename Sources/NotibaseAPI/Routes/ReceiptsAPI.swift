@@ -6,7 +6,7 @@ import NotibaseWebhooks
 import NotibaseServices
 
 /// `POST /v1/receipts`: what the iOS extension and the app report (rendered, opened, action,
-/// dismissed), with the client key and the delivery's receipt signature (`nb_sig` from the
+/// dismissed; received for a silent background push), with the client key and the delivery's receipt signature (`nb_sig` from the
 /// payload). Idempotent by receipt ID; a delivery of another app, or one that does not exist, is
 /// rejected as unknown; each field and each delivery's number of receipts is bounded.
 package enum ReceiptsAPI {

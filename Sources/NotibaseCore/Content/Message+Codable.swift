@@ -15,6 +15,7 @@ extension Message: Codable {
         case collapseID = "collapseId"
         case ttl, expiresAt, priority, data, category
         case targetContentID = "targetContentId"
+        case background
     }
 
     public init(from decoder: any Decoder) throws {
@@ -38,7 +39,8 @@ extension Message: Codable {
             priority: try c.decodeIfPresent(Priority.self, forKey: .priority),
             data: try c.decodeIfPresent([String: JSONValue].self, forKey: .data) ?? [:],
             category: try c.decodeIfPresent(String.self, forKey: .category),
-            targetContentID: try c.decodeIfPresent(String.self, forKey: .targetContentID)
+            targetContentID: try c.decodeIfPresent(String.self, forKey: .targetContentID),
+            background: try c.decodeIfPresent(Bool.self, forKey: .background) ?? false
         )
     }
 
@@ -62,6 +64,7 @@ extension Message: Codable {
         if !data.isEmpty { try c.encode(data, forKey: .data) }
         try c.encodeIfPresent(category, forKey: .category)
         try c.encodeIfPresent(targetContentID, forKey: .targetContentID)
+        if background { try c.encode(true, forKey: .background) }
     }
 
     private static func decodeTimestamp(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Date? {

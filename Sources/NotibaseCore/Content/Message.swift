@@ -51,8 +51,14 @@ public struct Message: Sendable, Hashable {
     public var category: String?
     /// Which window of a multi-window iPad app to bring forward (`target-content-id`).
     public var targetContentID: String?
+    /// A silent background push: nothing is drawn, the app is woken to handle ``data``. APNs
+    /// `apns-push-type: background`, priority 5 and `aps.content-available: 1`; FCM a data message
+    /// at normal priority marked `nb_background`. Validation refuses every drawn field with it.
+    /// Apple throttles background pushes and drops them for an app the user force-quit.
+    public var background: Bool
 
-    /// A message; every field is optional except that validation asks for a title or a body.
+    /// A message; every field is optional except that validation asks for a title or a body
+    /// (unless it is ``background``).
     public init(
         title: String? = nil,
         subtitle: String? = nil,
@@ -71,7 +77,8 @@ public struct Message: Sendable, Hashable {
         priority: Priority? = nil,
         data: [String: JSONValue] = [:],
         category: String? = nil,
-        targetContentID: String? = nil
+        targetContentID: String? = nil,
+        background: Bool = false
     ) {
         self.title = title
         self.subtitle = subtitle
@@ -91,6 +98,7 @@ public struct Message: Sendable, Hashable {
         self.data = data
         self.category = category
         self.targetContentID = targetContentID
+        self.background = background
     }
 }
 

@@ -21,6 +21,8 @@ public struct NotificationPayload: Sendable, Hashable {
     public var category: String?
     /// Whether `aps.mutable-content` is 1 (without it iOS never runs the extension).
     public var mutableContent: Bool
+    /// Whether `aps.content-available` is 1: iOS wakes the app in the background for it.
+    public var contentAvailable = false
     /// The usable buttons from `nb_buttons`, in order (at most 10, as iOS draws).
     public var buttons: [Button]
     /// `nb_image`.
@@ -35,6 +37,12 @@ public struct NotificationPayload: Sendable, Hashable {
     public var receiptSignature: String?
     /// What was skipped or converted, and why.
     public var diagnostics: [PayloadDiagnostic]
+
+    /// Whether it is a silent background push (`aps.content-available` and no alert text): what
+    /// Notibase sends for a `background` message, which the app reports as `received`.
+    public var isBackground: Bool {
+        contentAvailable && title == nil && subtitle == nil && body == nil
+    }
 
     /// The `notibase-category/1` identifier of ``buttons``, or nil without buttons.
     public var derivedCategoryID: String? {

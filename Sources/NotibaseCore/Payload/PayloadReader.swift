@@ -14,6 +14,7 @@ struct PayloadReader {
         var body: String?
         var category: String?
         var mutableContent = false
+        var contentAvailable = false
 
         if let apsValue = userInfo["aps"] {
             if let aps = Self.dictionary(apsValue) {
@@ -31,6 +32,7 @@ struct PayloadReader {
                 }
                 category = string(aps["category"], field: "aps.category")
                 mutableContent = flag(aps["mutable-content"], field: "aps.mutable-content")
+                contentAvailable = flag(aps["content-available"], field: "aps.content-available")
             } else {
                 note("aps", "expected an object; ignored")
             }
@@ -44,10 +46,12 @@ struct PayloadReader {
         let messageID = string(userInfo[PayloadKey.message], field: PayloadKey.message)
         let deliveryID = string(userInfo[PayloadKey.delivery], field: PayloadKey.delivery)
         let signature = string(userInfo[PayloadKey.signature], field: PayloadKey.signature)
-        return NotificationPayload(
+        var payload = NotificationPayload(
             title: title, subtitle: subtitle, body: body, category: category, mutableContent: mutableContent,
             buttons: buttons, imageURL: imageURL, url: url, messageID: messageID, deliveryID: deliveryID,
             receiptSignature: signature, diagnostics: diagnostics)
+        payload.contentAvailable = contentAvailable
+        return payload
     }
 
     private mutating func readButtons(_ value: Any?) -> [Button] {

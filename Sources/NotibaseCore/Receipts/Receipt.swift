@@ -5,8 +5,8 @@ public import Foundation
 #endif
 
 /// What a device reports about one delivery: posted by the iOS extension (``Event/rendered``) and
-/// the app (``Event/opened``, ``Event/action``, ``Event/dismissed``) to `POST /v1/receipts` with the
-/// app's client key.
+/// the app (``Event/opened``, ``Event/action``, ``Event/dismissed``, and ``Event/received`` for a
+/// silent background push) to `POST /v1/receipts` with the app's client key.
 ///
 /// The server accepts a receipt once: posting the same ``id`` again changes nothing, so devices
 /// retry freely.
@@ -35,6 +35,10 @@ public struct Receipt: Sendable, Hashable, Codable {
     public enum Event: String, Sendable, Hashable, Codable, CaseIterable {
         /// The extension prepared the notification for display.
         case rendered
+        /// The app received a silent background push (``Message/background``): reported by the
+        /// iOS SDK from the app delegate's background fetch, by the Android SDK from its
+        /// messaging service. Nothing was drawn, so a background push is never `rendered`.
+        case received
         /// The user tapped the notification itself.
         case opened
         /// The user tapped an action button.

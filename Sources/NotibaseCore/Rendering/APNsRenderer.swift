@@ -15,6 +15,10 @@ import Foundation
 /// `aps.category` is the `notibase-category/1` identifier of the buttons when there are any (the
 /// extension registers the same identifier on the device), else the message's own category.
 /// `aps.mutable-content` is 1 whenever the extension has work: buttons, an image, or receipts.
+///
+/// A ``Message/background`` message is a silent push instead (`APNsRenderer+Background.swift`):
+/// `{"aps": {"content-available": 1}, <custom data>, "nb_delivery", "nb_message", "nb_sig"}` with
+/// `apns-push-type: background` and `apns-priority: 5`, whatever the message's priority.
 public struct APNsRenderer: Sendable {
     /// The APNs limit for an alert notification's body.
     public static let payloadLimit = 4096
@@ -55,7 +59,15 @@ public struct APNsRenderer: Sendable {
         self.topic = topic
         self.includesReceiptIDs = includesReceiptIDs
         categoryID = message.buttons.isEmpty ? message.category : CategoryIdentifier.derive(from: message.buttons)
-        mutableContent = !message.buttons.isEmpty || message.imageURL != nil || includesReceiptIDs
+        mutableContent = !message.background && (!message.buttons.isEmpty || message.imageURL != nil || includesReceiptIDs)
+        if message.background {
+            (head, fieldSizes) = Self.backgroundHead(of: message)
+            (fullBody, preparedBody, tail) = ([], [], [])
+            reservedDynamicBytes = includesReceiptIDs
+                ? Self.dynamicLength(messageID: Self.uuidSample, deliveryID: Self.uuidSample, signature: Self.signatureSample) : 0
+            staticHeaders = Self.backgroundHeaders(topic: topic, collapseID: message.collapseID)
+            return
+        }
 
         var writer = JSONWriter()
         writer.beginObject()
@@ -202,11 +214,11 @@ public struct APNsRenderer: Sendable {
         writer.endArray()
     }
 
-    private static let uuidSample = "00000000-0000-0000-0000-000000000000"
+    static let uuidSample = "00000000-0000-0000-0000-000000000000"
     /// As long as the server's signatures (an HMAC-SHA256 in unpadded base64url).
-    private static let signatureSample = String(repeating: "A", count: 43)
+    static let signatureSample = String(repeating: "A", count: 43)
 
-    private static func dynamicLength(messageID: String?, deliveryID: String?, signature: String?) -> Int {
+    static func dynamicLength(messageID: String?, deliveryID: String?, signature: String?) -> Int {
         var bytes: [UInt8] = []
         appendIDs(messageID: messageID, deliveryID: deliveryID, signature: signature, to: &bytes)
         return bytes.count

@@ -12,6 +12,10 @@ import Foundation
 /// `nb_body`, the buttons as JSON under `nb_buttons`, custom data values as they are when strings
 /// and as JSON otherwise. The data must stay within FCM's 4096 bytes, counted the way FCM counts
 /// them (``dataSize(of:)``); the body is shortened first, as for APNs.
+///
+/// A ``Message/background`` message carries only its custom data and `nb_background: "1"`, at
+/// `android.priority: NORMAL` whatever the message's priority: the SDK draws nothing and hands
+/// the data to the app.
 public struct FCMRenderer: Sendable {
     /// FCM's limit for a data message.
     public static let payloadLimit = 4096
@@ -65,6 +69,7 @@ public struct FCMRenderer: Sendable {
         add(PayloadKey.sound, message.sound, field: "sound")
         add(PayloadKey.badge, message.badge.map(String.init), field: "badge")
         add(PayloadKey.thread, message.threadID, field: "threadId")
+        add(PayloadKey.background, message.background ? "1" : nil, field: "background")
         for key in message.data.keys.sorted() {
             add(key, Self.stringValue(message.data[key]!), field: "data." + key)
         }
@@ -103,7 +108,7 @@ public struct FCMRenderer: Sendable {
         writer.key("android")
         writer.beginObject()
         writer.key("priority")
-        writer.string(message.priority == .normal ? "NORMAL" : "HIGH")
+        writer.string(message.priority == .normal || message.background ? "NORMAL" : "HIGH")
         if let ttl = Self.ttl(of: message, now: context.now) {
             writer.key("ttl")
             writer.string("\(ttl)s")

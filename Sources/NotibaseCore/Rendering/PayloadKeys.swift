@@ -27,4 +27,7 @@ public enum PayloadKey {
     public static let badge = "nb_badge"
     /// FCM only: the group (thread) identifier.
     public static let thread = "nb_thread"
+    /// FCM only: `"1"` on a silent background push (``Message/background``): the Android SDK hands
+    /// the data to the app's handler and draws nothing. (On APNs, `aps.content-available` says it.)
+    public static let background = "nb_background"
 }

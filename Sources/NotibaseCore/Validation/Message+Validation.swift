@@ -9,7 +9,7 @@ extension Message {
     /// `platforms`, and names it.
     public func validate(for platforms: Set<Platform> = Set(Platform.allCases)) -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
-        validateText(into: &issues)
+        if background { validateBackground(into: &issues) } else { validateText(into: &issues) }
         validateButtons(for: platforms, into: &issues)
         validateLinks(into: &issues)
         validateDelivery(into: &issues)

@@ -14,6 +14,8 @@ package enum DeliveryState: String, Sendable, Codable, CaseIterable {
     case cancelled
     /// The device's extension drew it (from its receipt).
     case rendered
+    /// The app received it as a silent background push (from its receipt): nothing was drawn.
+    case received
     /// The user tapped the notification.
     case opened
     /// The user tapped a button.
@@ -29,7 +31,7 @@ package enum DeliveryState: String, Sendable, Codable, CaseIterable {
         switch self {
         case .queued, .retrying: 0
         case .sent, .failed, .cancelled: 1
-        case .rendered: 2
+        case .rendered, .received: 2
         case .opened, .action, .dismissed: 3
         }
     }

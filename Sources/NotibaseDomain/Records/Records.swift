@@ -550,6 +550,8 @@ package struct Funnel: Sendable {
     package var rendered = 0
     package var renderedWithButtons = 0
     package var renderedWithImage = 0
+    /// Deliveries of a silent background push the app reported it received.
+    package var received = 0
     /// Deliveries opened, dismissed.
     package var opened = 0
     package var dismissed = 0

@@ -22,6 +22,7 @@ package enum WebhookEventType {
         Described(type: "delivery.failed", description: "A delivery failed for good; details.providerReason is the provider's reason."),
         Described(type: "delivery.retrying", description: "A delivery failed for now and will be tried again; details say why and when (retryAt)."),
         Described(type: "delivery.rendered", description: "The device drew the notification; details.render says what it drew (buttons, image)."),
+        Described(type: "delivery.received", description: "The app received a silent background push (nothing is drawn for one)."),
         Described(type: "delivery.opened", description: "The person opened the notification."),
         Described(type: "delivery.action", description: "The person tapped a button; details.actionId names it, details.text is a reply's text."),
         Described(type: "delivery.dismissed", description: "The person dismissed the notification."),
@@ -37,7 +38,7 @@ package enum WebhookEventType {
     /// that is no event of its own for a receiver (`scheduled`, `cancelled`).
     package static func ofDeliveryEvent(_ event: String) -> String? {
         switch event {
-        case "sent", "failed", "retrying", "rendered", "opened", "action", "dismissed": "delivery." + event
+        case "sent", "failed", "retrying", "rendered", "received", "opened", "action", "dismissed": "delivery." + event
         default: nil
         }
     }

@@ -26,12 +26,24 @@ package final class SimulatedAndroid: Sendable {
         self.images = images.fetcher(ImageDownloader(policy: ImageDownloadPolicy(allowsLoopbackHTTP: true, directory: directory)))
     }
 
-    /// Builds the notification from an FCM message body and reports it.
+    /// Builds the notification from an FCM message body and reports it; a silent background push
+    /// (`nb_background`) is drawn by nobody: it is kept for the app and reported `received`, as
+    /// the SDK does, and the answer is nil.
     @discardableResult
-    package func receive(fcmBody: [UInt8]) async -> AndroidNotification {
+    package func receive(fcmBody: [UInt8]) async -> AndroidNotification? {
         let start = ContinuousClock.now
         let message = (try? JSONDecoder().decode(FCMEnvelope.self, from: Data(fcmBody)))?.message
         let data = message?.data ?? [:]
+        if data[PayloadKey.background] == "1" {
+            backgroundLog.withLock { $0.append(data.filter { !$0.key.hasPrefix("nb_") }) }
+            if let receipts, let deliveryID = data[PayloadKey.delivery] {
+                let receipt = Receipt(
+                    id: UUID().uuidString.lowercased(), deliveryID: deliveryID, messageID: data[PayloadKey.message], event: .received,
+                    occurredAt: Date(), signature: data[PayloadKey.signature])
+                _ = await receipts.send(receipt, timeout: .seconds(5))
+            }
+            return nil
+        }
         let payload = NotificationPayload(userInfo: ["aps": ["alert": ["title": data["nb_title"] ?? "", "body": data["nb_body"] ?? ""]],
                                                      PayloadKey.buttons: data[PayloadKey.buttons] ?? "[]"])
         let buttons = Array(payload.buttons.prefix(Platform.android.maximumButtons))
@@ -77,6 +89,14 @@ package final class SimulatedAndroid: Sendable {
     package var drawn: [AndroidNotification] {
         drawnLog.withLock { $0 }
     }
+
+    /// The custom data of each silent background push received so far, in order: what the app's
+    /// `BackgroundPushListener` got.
+    package var backgroundPushes: [[String: String]] {
+        backgroundLog.withLock { $0 }
+    }
+
+    private let backgroundLog = Locked([[String: String]]())
 
     private struct FCMEnvelope: Decodable {
         struct Message: Decodable { var data: [String: String]? }

@@ -50,6 +50,20 @@ package final class SimulatedIPhone: Sendable {
         return drawn
     }
 
+    /// A silent background push, as iOS hands it to the app's delegate: nothing drawn, the body
+    /// kept for the app (``backgroundPushes``).
+    func receiveInBackground(body: [UInt8]) {
+        backgroundLog.withLock { $0.append(body) }
+    }
+
+    /// The bodies of the silent background pushes received so far, in order: what
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)` would get as `userInfo`.
+    package var backgroundPushes: [[UInt8]] {
+        backgroundLog.withLock { $0 }
+    }
+
+    private let backgroundLog = Locked([[UInt8]]())
+
     /// Everything drawn so far, in order.
     package var drawn: [DrawnNotification] {
         drawnLog.withLock { $0 }

@@ -48,7 +48,10 @@ package struct SimulatedSender: Sender {
                     explanation: "the payload is over 4096 bytes")
             }
             let apnsID = request.header("apns-id") ?? UUID().uuidString.lowercased()
-            if let phone = fleet.iPhone(token),
+            if request.header("apns-push-type") == "background" {
+                // iOS draws nothing and runs no extension: the app's delegate gets the payload.
+                fleet.iPhone(token)?.receiveInBackground(body: request.body)
+            } else if let phone = fleet.iPhone(token),
                 let payload = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]
             {
                 let userInfo = Locked(Dictionary(uniqueKeysWithValues: payload.map { (AnyHashable($0.key), $0.value) }))

@@ -3,6 +3,9 @@ device token as script.json says (test-only code).
 
 Checks, in APNs's order: method, path, topic, push type, priority, provider token (ES256 JWT
 signed by a key in --keys, issued by its team, younger than max_token_age), payload size.
+A background push must have priority 5 (Apple: 10 is an error for it: 400 BadPriority) and an aps of
+only content-available: 1 (Apple's rule for a silent push, which iOS otherwise does not treat as
+one; this check is the peer's own, answered 400 BadBackgroundPayload).
 
 script.json:
   {"tokens": {"<device token>": [answer, answer, ...]},   answers in order, the last repeating
@@ -73,6 +76,16 @@ def check_provider_token(peer, authorization):
     return None
 
 
+def is_silent(body):
+    """Whether a payload is what Apple documents for a background push: aps holds content-available
+    1 and nothing that is drawn or played (alert, sound, badge) and no mutable-content."""
+    try:
+        aps = json.loads(body).get("aps")
+    except (ValueError, AttributeError):
+        return False
+    return isinstance(aps, dict) and aps.get("content-available") == 1 and not ({"alert", "sound", "badge", "mutable-content"} & aps.keys())
+
+
 def error(status, reason, apns_id, **extra):
     body = {"reason": reason}
     body.update(extra)
@@ -104,6 +117,11 @@ def handle(peer, headers, body):
         return error(400, "PayloadEmpty", apns_id)
     if len(body) > 4096:
         return error(413, "PayloadTooLarge", apns_id)
+    if headers.get("apns-push-type") == "background":
+        if headers.get("apns-priority", "10") != "5":
+            return error(400, "BadPriority", apns_id)
+        if not is_silent(body):
+            return error(400, "BadBackgroundPayload", apns_id)
     nobodys = {"status": 400, "reason": "BadDeviceToken"} if token == NOBODYS_TOKEN else None
     answer = peer.script.next_answer("tokens", token) or nobodys or {"status": 200}
     answer = dict(answer)

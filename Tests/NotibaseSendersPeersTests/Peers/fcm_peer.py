@@ -121,6 +121,7 @@ def send_endpoint(peer, headers, body, project):
     except (ValueError, KeyError, TypeError, AttributeError):
         return json_answer(400, google_error(400, "INVALID_ARGUMENT", "Invalid JSON payload received.", []))
     device = target[1]
+    android = message.get("android") if isinstance(message.get("android"), dict) else {}
     answer = dict(peer.script.next_answer(*target) or {"status": 200})
     answer["device"] = device
     if answer.get("drop") or answer.get("never"):
@@ -148,6 +149,9 @@ def send_endpoint(peer, headers, body, project):
     result["delay"] = answer.get("delay", 0)
     result["device"] = device
     result["validate_only"] = validate_only
+    # What kind of message it was, for the tests to read back: data-only or with a notification.
+    result["android_priority"] = android.get("priority", "NORMAL")
+    result["has_notification"] = "notification" in message or "notification" in android
     return result
 
 

@@ -43,5 +43,48 @@ extension PeerTests {
             let logged = try #require(try fixture.peer.messageRequests(for: token).first)
             #expect(logged["body_size"] as? Int == request.body.count)
         }
+
+        private let silent = Message(collapseID: "sync", ttl: 600, priority: .high, data: ["sync": "inbox"], background: true)
+
+        @Test("a background push from APNsRenderer passes the peer's background checks: push type background, priority 5, a silent aps")
+        func apnsBackground() async throws {
+            let fixture = try await APNsFixture.start()
+            let token = deviceToken(43)
+            let deliveryID = UUID().uuidString.lowercased()
+            let request = try APNsRenderer(message: silent, topic: "com.example.app")
+                .render(DeliveryContext(deviceToken: token, messageID: "msg_1", deliveryID: deliveryID, receiptSignature: "sig"))
+            var loud = request
+            loud.headers = loud.headers.map { $0.name == "apns-priority" ? HTTPHeader("apns-priority", "10") : $0 }
+            var drawn = request
+            drawn.body = Array(#"{"aps":{"content-available":1,"sound":"default"}}"#.utf8)
+            let sender = fixture.sender()
+            let outcomes = await sender.send([
+                Push(deliveryID: deliveryID, request: .apns(request), credentials: .apns(fixture.credentials)),
+                Push(deliveryID: "loud", request: .apns(loud), credentials: .apns(fixture.credentials)),
+                Push(deliveryID: "drawn", request: .apns(drawn), credentials: .apns(fixture.credentials)),
+            ])
+            await sender.shutdown()
+            // The peer is strict: the same push at priority 10, or with a sound, is refused.
+            #expect(outcomes.map(\.disposition) == [.sent, .failed, .failed])
+            #expect(outcomes.map(\.providerReason) == [nil, "BadPriority", "BadBackgroundPayload"])
+            let logged = try #require(try fixture.peer.requests(for: token).first)
+            let headers = try #require(logged["headers"] as? [String: Any])
+            #expect(headers["apns-push-type"] as? String == "background")
+            #expect(headers["apns-priority"] as? String == "5")
+        }
+
+        @Test("a background push from FCMRenderer is a data-only message at NORMAL priority")
+        func fcmBackground() async throws {
+            let fixture = try await FCMFixture.start()
+            let token = registrationToken(43)
+            let request = try FCMRenderer(message: silent).render(DeliveryContext(deviceToken: token, messageID: "msg_1", deliveryID: "d-1"))
+            let sender = fixture.sender()
+            let outcomes = await sender.send([Push(deliveryID: "d-1", request: .fcm(request), credentials: .fcm(fixture.credentials))])
+            await sender.shutdown()
+            #expect(outcomes.map(\.disposition) == [.sent])
+            let answer = try #require(try fixture.peer.messageRequests(for: token).first?["answer"] as? [String: Any])
+            #expect(answer["android_priority"] as? String == "NORMAL")
+            #expect(answer["has_notification"] as? Bool == false)
+        }
     }
 }

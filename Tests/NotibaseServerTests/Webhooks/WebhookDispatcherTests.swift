@@ -28,7 +28,7 @@ struct WebhookDispatcherTests {
     }
 
     /// Device 2's token is dead (failed, and the device deactivated); device 3's first try is
-    /// retried; device 1's delivery is rendered, opened, tapped and dismissed.
+    /// retried (and then received); device 1's delivery is rendered, opened, tapped and dismissed.
     static func sender() -> ScriptedSender {
         let retried = Mutex(false)
         return ScriptedSender { push in
@@ -56,6 +56,9 @@ struct WebhookDispatcherTests {
                                    ("r2", "opened", ""), ("r3", "action", #", "actionId": "buy""#), ("r4", "dismissed", "")] {
             #expect(await harness.request("POST", "/v1/receipts", key: app.clientKey, body: receipt(harness, id, delivery, event: event, extra: extra)).status == 202)
         }
+        // Device 3's app reports its delivery as a background push's: received.
+        let third = try #require(await harness.request("GET", "/v1/devices/\(devices[2])/deliveries", key: app.serverKey)["items"][0]["id"].string)
+        #expect(await harness.request("POST", "/v1/receipts", key: app.clientKey, body: receipt(harness, "r5", third, event: "received")).status == 202)
         let later = Timestamp.format(harness.time.now.addingTimeInterval(600))
         let cancelled = try await harness.send(app, #"{"message": {"title": "Later"}, "audience": {"all": true}, "sendAt": "\#(later)"}"#)
         #expect(await harness.request("POST", "/v1/messages/\(cancelled)/cancel", key: app.serverKey).status == 200)

@@ -18,7 +18,7 @@ struct SimulatedAndroidTests {
         let fleet = SimulatedFleet(directory: files.url, images: ImageRoutes(["images.test.notibase": host.baseURL]))
         let phone = fleet.addAndroid(name: "Pixel", token: "fcm-simulated-android-0001")
         let body = try JSONEncoder().encode(["message": ["data": ["nb_title": "Shipped", PayloadKey.image: image]]])
-        return await phone.receive(fcmBody: Array(body))
+        return try #require(await phone.receive(fcmBody: Array(body)))
     }
 
     @Test func anImageThatIsFetchedIsDrawn() async throws {

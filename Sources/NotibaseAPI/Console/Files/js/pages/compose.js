@@ -99,7 +99,12 @@ export function composePage(root) {
   const fields = {};
   const add = (name, label, control, hint) => (fields[name] = field(label, control, { hint, name }));
 
+  // A silent background push draws nothing: the drawn fields hide, only the data (and the
+  // delivery options) stay.
+  const backgroundField = add('message.background', 'Kind', h('label', { class: 'check' },
+    c.background = h('input', { type: 'checkbox', name: 'background' }), ' Background (silent): wakes the app with its data, draws nothing'));
   const content = h('fieldset', {}, h('legend', {}, 'Content'),
+    backgroundField,
     add('message.title', 'Title', text('title')),
     add('message.subtitle', 'Subtitle', text('subtitle')),
     add('message.body', 'Body', area('body')),
@@ -219,6 +224,10 @@ export function composePage(root) {
     try { return JSON.parse(value); } catch { throw { field: name, message: 'is not valid JSON' }; }
   };
   function readMessage() {
+    if (c.background.checked) {
+      const data = parseJSON(c.data.value, 'message.data');
+      return data === undefined ? { background: true } : { background: true, data };
+    }
     const message = {};
     for (const name of ['title', 'subtitle', 'body', 'image', 'url', 'sound', 'threadId', 'category', 'interruptionLevel']) if (c[name].value) message[name] = c[name].value;
     if (c.badge.value) message.badge = /^-?\d+$/.test(c.badge.value) ? Number(c.badge.value) : c.badge.value;
@@ -284,6 +293,13 @@ export function composePage(root) {
     } catch (problem) {
       clearErrors(); showErrors([problem]); return;
     }
+    if (body.message.background) {
+      clearErrors();
+      replace(preview, h('p', { class: 'hint', id: 'background-preview' },
+        'Nothing is drawn: a background push wakes the app with its data (iOS throttles them, and drops them for an app the user force-quit).'));
+      preview.dataset.answered = 'background';
+      return;
+    }
     if (!Object.keys(body.message).length) {
       // Nothing typed yet: nothing to ask the server (it would answer 400 for an empty message).
       clearErrors();
@@ -343,6 +359,16 @@ export function composePage(root) {
     variants.append(row);
     row.querySelector('input').focus();
   });
+  const drawn = ['message.title', 'message.subtitle', 'message.body', 'message.image', 'message.url', 'message.sound',
+    'message.badge', 'message.threadId', 'message.category', 'message.interruptionLevel'];
+  const showKind = () => {
+    const silent = c.background.checked;
+    for (const name of drawn) fields[name].hidden = silent;
+    buttonsSet.hidden = silent;
+    const more = content.querySelector('#more-content');
+    if (silent) more.open = true;
+  };
+  c.background.addEventListener('change', () => { showKind(); refreshPreview(); });
   previewLocale.addEventListener('change', refreshPreview);
   buttonsSet.addEventListener('input', refreshPreview);
   content.addEventListener('input', refreshPreview);

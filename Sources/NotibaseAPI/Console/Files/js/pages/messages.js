@@ -6,7 +6,7 @@ import * as api from '../api.js';
 import { newestFirst } from '../lists.js';
 
 const finalStates = new Set(['completed', 'cancelled', 'failed']);
-const deliveryStates = ['queued', 'retrying', 'sent', 'failed', 'cancelled', 'rendered', 'opened', 'action', 'dismissed'];
+const deliveryStates = ['queued', 'retrying', 'sent', 'failed', 'cancelled', 'rendered', 'received', 'opened', 'action', 'dismissed'];
 
 function poll(task, ms) {
   let stopped = false;
@@ -59,6 +59,8 @@ export function funnelView(funnel, buttons = []) {
   const reached = funnel.sent;
   const steps = [
     ['Audience', funnel.audience, null, ''], ['Sent', funnel.sent, base, 'of the audience'], ['Failed', funnel.failed, base, 'of the audience'],
+    // A silent background push is never rendered: the app reports it received.
+    ...(funnel.received ? [['Received (background)', funnel.received, reached, 'of sent']] : []),
     ['Rendered', funnel.rendered, reached, 'of sent'],
     ['with buttons', funnel.renderedWithButtons, funnel.rendered, 'of rendered'], ['with image', funnel.renderedWithImage, funnel.rendered, 'of rendered'],
     ['Opened', funnel.opened, funnel.rendered, 'of rendered'],

@@ -8,6 +8,7 @@ import android.os.Build;
 import dev.notibase.android.NotibaseRuntime;
 import dev.notibase.android.NotibaseSettings;
 import dev.notibase.core.payload.PayloadKeys;
+import dev.notibase.core.render.BackgroundPushListener;
 import java.util.Map;
 import java.util.Set;
 
@@ -15,11 +16,15 @@ import java.util.Set;
  * The Notibase Android SDK. The app's {@code FirebaseMessagingService} forwards two calls, and
  * Notibase draws what the server defined (title, body, buttons, reply fields, image, deep links),
  * registers the device, and reports {@code rendered}, {@code opened}, {@code action} and
- * {@code dismissed} to the delivery log:
+ * {@code dismissed} to the delivery log. A silent background push ({@code "background": true}) is
+ * not drawn: its data goes to the app's {@link BackgroundPushListener} and it is reported
+ * {@code received}:
  *
  * <pre>{@code
  * public void onMessageReceived(RemoteMessage message) { Notibase.handle(this, message.getData(), message.getCollapseKey()); }
  * public void onNewToken(String token) { Notibase.onNewToken(this, token); }
+ * // Application.onCreate, for background pushes:
+ * Notibase.setBackgroundPushListener(this, data -> syncInbox(data.get("sync")));
  * }</pre>
  *
  * <p>No call throws into the app: a bad payload is drawn as far as it can be, and what was dropped
@@ -35,7 +40,18 @@ public final class Notibase {
 
     /** Whether a data message came from Notibase (the app may handle other messages itself). */
     public static boolean isNotibaseMessage(Map<String, String> data) {
-        return data != null && (data.containsKey(PayloadKeys.DELIVERY) || data.containsKey(PayloadKeys.TITLE) || data.containsKey(PayloadKeys.BODY));
+        return data != null && (data.containsKey(PayloadKeys.DELIVERY) || data.containsKey(PayloadKeys.TITLE) || data.containsKey(PayloadKeys.BODY)
+                || data.containsKey(PayloadKeys.BACKGROUND));
+    }
+
+    /**
+     * The app's code for silent background pushes, called by {@link #handle(Context, Map, String)}
+     * with the message's custom data (set it in {@code Application.onCreate}, before a push can
+     * arrive). Android delivers such a data message at normal priority, when the device is not
+     * dozing, and not to an app the user force-stopped.
+     */
+    public static void setBackgroundPushListener(Context context, BackgroundPushListener listener) {
+        NotibaseRuntime.get(context).setBackgroundPushListener(listener);
     }
 
     /**

@@ -16,6 +16,8 @@ import dev.notibase.core.outbox.Sender;
 import dev.notibase.core.receipts.Receipts;
 import dev.notibase.core.registration.Registrar;
 import dev.notibase.core.registration.ZoneNames;
+import dev.notibase.core.render.BackgroundPushHandler;
+import dev.notibase.core.render.BackgroundPushListener;
 import dev.notibase.core.render.NotificationHandler;
 import dev.notibase.core.store.Store;
 import dev.notibase.net.URLConnectionImageSource;
@@ -50,6 +52,7 @@ public final class NotibaseRuntime {
     final Receipts receipts;
     final Registrar registrar;
     final NotificationHandler<Bitmap> handler;
+    final BackgroundPushHandler background;
 
     private NotibaseRuntime(Context context, NotibaseSettings settings) {
         Clock clock = Clock.SYSTEM;
@@ -68,14 +71,23 @@ public final class NotibaseRuntime {
         handler = new NotificationHandler<>(new AndroidNotifier(context, settings),
                 new AndroidImageLoader(new ImageFetcher(new URLConnectionImageSource(IMAGE_TIMEOUT_MILLIS), clock)), receipts, clock,
                 logger);
+        background = new BackgroundPushHandler(receipts, logger);
         registrar.setDevice(Locale.getDefault().toLanguageTag(), ZoneNames.registrable(TimeZone.getDefault().getID()), appVersion(context), SDK_VERSION);
         flusher.kick();
     }
 
-    /** Draws and reports one data message. */
+    /** Draws and reports one data message; a silent background push goes to the app's listener instead. */
     public void handle(Map<String, String> data, String collapseKey) {
-        handler.handle(data, collapseKey);
+        if (BackgroundPushHandler.isBackground(data)) {
+            background.handle(data);
+        } else {
+            handler.handle(data, collapseKey);
+        }
         flusher.kick();
+    }
+
+    public void setBackgroundPushListener(BackgroundPushListener listener) {
+        background.setListener(listener);
     }
 
     public void setToken(String token) {

@@ -17,6 +17,8 @@ public final class PayloadKeys {
     public static final String SOUND = "nb_sound";
     public static final String BADGE = "nb_badge";
     public static final String THREAD = "nb_thread";
+    /** {@code "1"} on a silent background push: nothing is drawn, the data goes to the app's listener. */
+    public static final String BACKGROUND = "nb_background";
     public static final String MESSAGE = "nb_message";
     public static final String DELIVERY = "nb_delivery";
     /** The server's per-delivery receipt signature, posted back as a receipt's {@code signature}. */

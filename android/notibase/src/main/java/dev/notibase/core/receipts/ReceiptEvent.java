@@ -4,6 +4,8 @@ package dev.notibase.core.receipts;
 public enum ReceiptEvent {
     /** The notification was drawn. */
     RENDERED("rendered"),
+    /** A silent background push reached the app: nothing was drawn ({@code nb_background}). */
+    RECEIVED("received"),
     /** The user tapped the notification itself. */
     OPENED("opened"),
     /** The user tapped a button. */
