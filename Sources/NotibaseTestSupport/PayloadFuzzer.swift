@@ -8,8 +8,8 @@ public struct PayloadFuzzer {
     /// A generator; the same seed gives the same payloads.
     public init(seed: UInt64) { state = seed }
 
-    /// SplitMix64.
-    mutating func random() -> UInt64 {
+    /// The next random number (SplitMix64), for generators of other inputs.
+    public mutating func random() -> UInt64 {
         state &+= 0x9e37_79b9_7f4a_7c15
         var z = state
         z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
@@ -17,7 +17,8 @@ public struct PayloadFuzzer {
         return z ^ (z >> 31)
     }
 
-    mutating func below(_ bound: Int) -> Int { Int(random() % UInt64(bound)) }
+    /// A random number from 0 to `bound - 1`.
+    public mutating func below(_ bound: Int) -> Int { Int(random() % UInt64(bound)) }
 
     /// The next payload.
     public mutating func next() -> [AnyHashable: Any] {

@@ -43,8 +43,18 @@ final class APNsPool: Sendable {
 
     /// Sends the pushes and returns an outcome for each, in order. Pushes whose connection was
     /// lost are resent at once (up to `resendsAfterConnectionLoss` times); a refused provider
-    /// token is replaced and its pushes resent once.
+    /// token is replaced and its pushes resent once. With a certificate, a push of a type Apple
+    /// takes only with a token (`liveactivity`) is refused without being sent.
     func send(_ requests: [APNsRequest]) async -> [SendOutcome] {
+        guard tokens == nil, requests.contains(where: TokenOnlyPushTypes.contains) else { return await sendAll(requests) }
+        let allowed = requests.indices.filter { !TokenOnlyPushTypes.contains(requests[$0]) }
+        var outcomes = Array(repeating: TokenOnlyPushTypes.certificateRefusal, count: requests.count)
+        for (index, outcome) in zip(allowed, await sendAll(allowed.map { requests[$0] })) { outcomes[index] = outcome }
+        return outcomes
+    }
+
+    private func sendAll(_ requests: [APNsRequest]) async -> [SendOutcome] {
+        guard !requests.isEmpty else { return [] }
         var attempts = BatchAttempts(count: requests.count, maxResends: configuration.resendsAfterConnectionLoss)
         var token: APNsTokenCache.Token?
         var renew = false
@@ -81,7 +91,9 @@ final class APNsPool: Sendable {
     private func httpRequest(for request: APNsRequest, authorization: HTTPHeader?) -> HTTP2Request {
         var headers = request.headers
         headers.reserveCapacity(headers.count + 2)
-        if request.header("apns-topic") == nil { headers.append(HTTPHeader("apns-topic", credentials.bundleID)) }
+        if request.header("apns-topic") == nil {
+            headers.append(HTTPHeader("apns-topic", TokenOnlyPushTypes.topic(for: request, bundleID: credentials.bundleID)))
+        }
         if let authorization { headers.append(authorization) }
         return HTTP2Request(url: baseURL + request.path, headers: headers, body: request.body, timeout: configuration.requestTimeout)
     }

@@ -101,11 +101,8 @@ extension PeerTests {
         @Test("certificate authentication presents the app's client certificate and sends no JWT")
         func certificateAuthentication() async throws {
             let peer = try await TestPeer.start(.apns, arguments: ["--require-client-certificate"])
-            let credentials = APNsCredentials(appID: "app-cert", bundleID: "com.example.app", environment: .sandbox,
-                                              authentication: .certificate(certificatePEM: try peer.read("client-cert.pem"), privateKeyPEM: try peer.read("client-key.pem")))
-            var configuration = APNsSenderConfiguration.peer(url: peer.url, caFile: peer.caFile)
-            configuration.requestTimeout = .seconds(5)
-            let sender = APNsSender(configuration: configuration)
+            let credentials = try peer.certificateCredentials()
+            let sender = peer.apnsSender()
             let fixture = try await APNsFixture.start()
             let outcomes = await sender.send([fixture.push(deviceToken(9), credentials: credentials)])
             await sender.shutdown()

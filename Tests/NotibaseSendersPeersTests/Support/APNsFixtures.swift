@@ -48,6 +48,19 @@ struct APNsFixture {
 }
 
 extension TestPeer {
+    /// Credentials of an app whose APNs credentials are this peer's client certificate.
+    func certificateCredentials(appID: String = "app-cert") throws -> APNsCredentials {
+        APNsCredentials(appID: appID, bundleID: "com.example.app", environment: .sandbox,
+                        authentication: .certificate(certificatePEM: try read("client-cert.pem"), privateKeyPEM: try read("client-key.pem")))
+    }
+
+    /// A sender talking to this peer, with test-sized timeouts.
+    func apnsSender() -> APNsSender {
+        var configuration = APNsSenderConfiguration.peer(url: url, caFile: caFile)
+        configuration.requestTimeout = .seconds(5)
+        return APNsSender(configuration: configuration)
+    }
+
     /// The device tokens of logged requests, in arrival order.
     func requestedTokens() throws -> [String] {
         try requests().compactMap { ($0["path"] as? String)?.split(separator: "/").last.map(String.init) }
