@@ -12,6 +12,19 @@ let serverTestDependencies: [Target.Dependency] = [
     "NotibaseServer", "NotibaseAPI", "NotibaseDelivery", "NotibaseDomain", "NotibaseStore", "NotibaseSQLite", "NotibasePostgres", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks", "NotibaseServices",
     "NotibaseCore", "NotibaseSenders", "NotibaseTestSupport", "NotibaseServerTestSupport", simulator,
 ]
+// The stand-ins of Apple's frameworks (UserNotificationsShim, ActivityKitShim): Swift 5 language
+// mode with complete concurrency checking (see the UserNotificationsShim target).
+let shimSwiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v5),
+    .enableUpcomingFeature("StrictConcurrency"),
+    .enableUpcomingFeature("InferSendableFromCaptures"),
+    .enableUpcomingFeature("GlobalActorIsolatedTypesUsability"),
+    .enableUpcomingFeature("DisableOutwardActorInference"),
+    .enableUpcomingFeature("IsolatedDefaultValues"),
+    .enableUpcomingFeature("GlobalConcurrency"),
+    .enableUpcomingFeature("RegionBasedIsolation"),
+    .enableUpcomingFeature("DynamicActorIsolation"),
+]
 let extensionTestDependencies: [Target.Dependency] = [
     "NotibaseExtension", "NotibaseCore", "NotibaseTestSupport", "NotibaseExtensionTestSupport", shim,
 ]
@@ -119,6 +132,7 @@ let package = Package(
             dependencies: [
                 "NotibaseCore", "NotibaseExtension",
                 .target(name: "UserNotificationsShim", condition: .when(platforms: [.linux])),
+                .target(name: "ActivityKitShim", condition: .when(platforms: [.linux])),
             ]
         ),
 
@@ -126,7 +140,7 @@ let package = Package(
             name: "NotibaseTests",
             dependencies: [
                 "Notibase", "NotibaseCore", "NotibaseExtension", "NotibaseTestSupport", "NotibaseServer", "NotibaseAPI", "NotibaseDelivery", "NotibaseDomain", "NotibaseStore", "NotibaseSQLite", "NotibasePostgres", "NotibaseHTTP", "NotibaseOutbound", "NotibaseWebhooks", "NotibaseServices", "NotibaseSenders",
-                simulator, shim,
+                simulator, shim, .target(name: "ActivityKitShim", condition: .when(platforms: [.linux])),
             ]
         ),
         .testTarget(name: "NotibaseLoadTests", dependencies: ["NotibaseTestSupport"]),
@@ -173,21 +187,15 @@ let package = Package(
         // fatal under -warnings-as-errors) on purpose: client modules then treat it like Apple's
         // Objective-C framework, so `@preconcurrency import` has the same effect on Linux and on iOS.
         // In Swift 6 mode it would only turn errors into warnings. docs/usernotifications-shim.md.
-        .target(
-            name: "UserNotificationsShim",
-            swiftSettings: [
-                .swiftLanguageMode(.v5),
-                .enableUpcomingFeature("StrictConcurrency"),
-                .enableUpcomingFeature("InferSendableFromCaptures"),
-                .enableUpcomingFeature("GlobalActorIsolatedTypesUsability"),
-                .enableUpcomingFeature("DisableOutwardActorInference"),
-                .enableUpcomingFeature("IsolatedDefaultValues"),
-                .enableUpcomingFeature("GlobalConcurrency"),
-                .enableUpcomingFeature("RegionBasedIsolation"),
-                .enableUpcomingFeature("DynamicActorIsolation"),
-            ]
-        ),
+        .target(name: "UserNotificationsShim", swiftSettings: shimSwiftSettings),
         .testTarget(name: "UserNotificationsShimTests", dependencies: ["UserNotificationsShim", "NotibaseTestSupport"]),
+
+        // MARK: ActivityKit stand-in (Linux)
+        // Apple's ActivityKit declarations the SDK uses plus a simulated device that delivers Live
+        // Activity pushes as iOS does; Swift 5 mode with complete checking, as UserNotificationsShim
+        // and for the same reason. docs/activitykit-shim.md.
+        .target(name: "ActivityKitShim", swiftSettings: shimSwiftSettings),
+        .testTarget(name: "ActivityKitShimTests", dependencies: ["ActivityKitShim"]),
 
         // MARK: iOS SDK: the Notification Service Extension
         .target(

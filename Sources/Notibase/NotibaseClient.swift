@@ -18,6 +18,10 @@ public final class NotibaseClient: Sendable {
     private let outbox: ReceiptOutbox
     private let categories: AppCategoryWriter
     private let flusher: Flusher
+    private let liveActivityOutbox: LiveActivityOutbox
+    /// The attributes types observed, and the activities watched (by system ID), in this process.
+    let liveActivityTypes = Locked(Set<String>())
+    let watchedActivities = Locked(Set<String>())
     private let now: @Sendable () -> Date
     private let timeZone: @Sendable () -> String
 
@@ -35,6 +39,7 @@ public final class NotibaseClient: Sendable {
         outbox = ReceiptOutbox(shared: configuration.sharedDirectory ?? configuration.stateDirectory)
         categories = AppCategoryWriter(
             center: center, sharedDirectory: configuration.sharedDirectory, readTimeout: configuration.categoryReadTimeout)
+        liveActivityOutbox = LiveActivityOutbox(directory: configuration.stateDirectory)
         flusher = Flusher(initialDelay: configuration.initialRetryDelay, maximumDelay: configuration.maximumRetryDelay)
     }
 
@@ -141,6 +146,43 @@ public final class NotibaseClient: Sendable {
         return true
     }
 
+    // MARK: Live Activities
+
+    /// Queues a Live Activity report (sent once the device's registration is accepted).
+    func report(_ report: LiveActivityReport) {
+        if liveActivityOutbox.add(report) { flush() }
+    }
+
+    /// Whether Live Activity reports are waiting to be sent.
+    public var hasPendingLiveActivityReports: Bool {
+        !liveActivityOutbox.pending.isEmpty
+    }
+
+    /// One attempt at the queued reports, in order; false when one must be tried again later.
+    /// Without an accepted registration they wait for it (registering sends them).
+    private func sendLiveActivityReports() async -> Bool {
+        guard let deviceToken = registration.sent?.token, !deviceToken.isEmpty else { return true }
+        for queued in liveActivityOutbox.pending {
+            var report = queued.report
+            report.deviceToken = deviceToken
+            guard let body = try? JSONEncoder().encode(report) else {
+                liveActivityOutbox.remove(queued.id)
+                continue
+            }
+            switch await connection.post("v1/live-activity-reports", body: body) {
+            case .accepted:
+                liveActivityOutbox.remove(queued.id)
+            case .rejected(let status, _):
+                // Refused as it is (a revoked key, an unknown device): it would be refused forever.
+                SDKLog.error("the server refused a Live Activity report (\(report.kind.rawValue), HTTP \(status)); it is dropped")
+                liveActivityOutbox.remove(queued.id)
+            case .retryLater:
+                return false
+            }
+        }
+        return true
+    }
+
     // MARK: Categories
 
     /// Registers the app's own categories alongside Notibase's (see `Notibase.setAppCategories`).
@@ -170,7 +212,8 @@ public final class NotibaseClient: Sendable {
         if let pending = registration.pending, !pending.token.isEmpty, await !send(pending) { return false }
         let poster = HTTPReceiptPoster(endpoint: ReceiptEndpoint(serverURL: configuration.serverURL, clientKey: configuration.clientKey))
         _ = await outbox.flush(with: poster)
-        return outbox.pending().isEmpty && !hasPendingRegistration && !hasPendingSignOut
+        let reportsSent = await sendLiveActivityReports()
+        return outbox.pending().isEmpty && !hasPendingRegistration && !hasPendingSignOut && reportsSent
     }
 
     /// One attempt at a sign-out; false when it must be tried again later.

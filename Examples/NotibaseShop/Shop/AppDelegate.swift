@@ -20,6 +20,10 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
             clientKey: "nb_client_REPLACE_ME",                    // the client key, never the server key
             appGroup: "group.com.example.shop"))                  // the App Group shared with the extension
         UNUserNotificationCenter.current().delegate = self        // before launch finishes, as Apple asks
+        if #available(iOS 16.1, *) {
+            // Reports the delivery Live Activity's tokens, also when a push-to-start launched the app.
+            Notibase.liveActivities.observe(DeliveryAttributes.self)
+        }
         window = UIWindow(frame: UIScreen.main.bounds)
         window?.rootViewController = ShopViewController()
         window?.makeKeyAndVisible()

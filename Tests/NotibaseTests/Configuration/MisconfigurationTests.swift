@@ -27,5 +27,7 @@ struct MisconfigurationTests {
         #expect(SDKLog.recent.contains { $0.contains("Notibase.setTags(_:) was called before") })
         #expect(!SDKLog.recent.contains { $0.contains("abcd") })  // no token in the log
         await #expect(throws: NotConfiguredError.self) { try await Notibase.setAppCategories([]) }
+        Notibase.liveActivities.observe(DeliveryAttributes.self)
+        #expect(SDKLog.recent.contains { $0.contains("Notibase.liveActivities.observe(_:) was called before Notibase.configure(_:)") })
     }
 }

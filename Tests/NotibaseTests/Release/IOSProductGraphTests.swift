@@ -28,6 +28,8 @@ struct IOSProductGraphTests {
         let manifest = try await Manifest.dumped()
         #expect(try manifest.targets(of: "NotibaseExtension", platform: "linux").contains("UserNotificationsShim"))
         #expect(try !manifest.targets(of: "NotibaseExtension", platform: "ios").contains("UserNotificationsShim"))
+        #expect(try manifest.targets(of: "Notibase", platform: "linux").contains("ActivityKitShim"))
+        #expect(try !manifest.targets(of: "Notibase", platform: "ios").contains("ActivityKitShim"))
     }
 
     @Test func theIOSProductsAreLibrariesForIOS16AndNeedNoOtherPackage() async throws {
