@@ -7,13 +7,15 @@ import android.content.pm.PackageManager;
 import android.os.Build;
 import dev.notibase.android.NotibaseRuntime;
 import dev.notibase.android.NotibaseSettings;
+import dev.notibase.core.live.LiveKeys;
 import dev.notibase.core.payload.PayloadKeys;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * The Notibase Android SDK. The app's {@code FirebaseMessagingService} forwards two calls, and
- * Notibase draws what the server defined (title, body, buttons, reply fields, image, deep links),
+ * Notibase draws what the server defined (title, body, buttons, reply fields, image, deep links, and
+ * Live Updates: an ongoing notification per activity, updated in place),
  * registers the device, and reports {@code rendered}, {@code opened}, {@code action} and
  * {@code dismissed} to the delivery log:
  *
@@ -35,7 +37,8 @@ public final class Notibase {
 
     /** Whether a data message came from Notibase (the app may handle other messages itself). */
     public static boolean isNotibaseMessage(Map<String, String> data) {
-        return data != null && (data.containsKey(PayloadKeys.DELIVERY) || data.containsKey(PayloadKeys.TITLE) || data.containsKey(PayloadKeys.BODY));
+        return data != null && (data.containsKey(PayloadKeys.DELIVERY) || data.containsKey(PayloadKeys.TITLE) || data.containsKey(PayloadKeys.BODY)
+                || LiveKeys.isLiveUpdate(data));
     }
 
     /**
