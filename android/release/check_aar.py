@@ -65,7 +65,8 @@ def main(repository):
     uses_sdk = manifest.find("uses-sdk")
     check(uses_sdk is not None and uses_sdk.get(ANDROID + "minSdkVersion") == gradle("minSdk"), "the manifest's uses-sdk is not the module's minSdk")
     permissions = {element.get(ANDROID + "name") for element in manifest.iter("uses-permission")}
-    check(permissions == {"android.permission.INTERNET", "android.permission.POST_NOTIFICATIONS"}, f"permissions {permissions}")
+    check(permissions == {"android.permission.INTERNET", "android.permission.POST_NOTIFICATIONS",
+                           "android.permission.POST_PROMOTED_NOTIFICATIONS"}, f"permissions {permissions}")
     components = [element.get(ANDROID + "name") for element in manifest.find("application")]
 
     with tempfile.TemporaryDirectory() as work:
@@ -90,10 +91,12 @@ def main(repository):
 
         # The Android constants are Android's, not the stand-in's dummies: SDK_INT is read on the
         # device, and the PendingIntent flags have their real values.
-        notifier = javap(work, "-c", "-p", "dev.notibase.android.AndroidNotifier")
-        check("Field android/os/Build$VERSION.SDK_INT:I" in notifier, "AndroidNotifier does not read Build.VERSION.SDK_INT on the device (folded at compile time)")
+        for name in ("AndroidNotifier", "AndroidLiveNotifier", "NotificationIntents"):
+            check("Field android/os/Build$VERSION.SDK_INT:I" in javap(work, "-c", "-p", f"dev.notibase.android.{name}"),
+                  f"{name} does not read Build.VERSION.SDK_INT on the device (folded at compile time)")
+        intents = javap(work, "-c", "-p", "dev.notibase.android.NotificationIntents")
         for value, name in [(67108864, "FLAG_IMMUTABLE"), (33554432, "FLAG_MUTABLE"), (134217728, "FLAG_UPDATE_CURRENT")]:
-            check(f"// int {value}" in notifier, f"AndroidNotifier does not use PendingIntent.{name}'s real value {value}")
+            check(f"// int {value}" in intents, f"NotificationIntents does not use PendingIntent.{name}'s real value {value}")
         check("Field android/os/Build$VERSION.SDK_INT:I" in javap(work, "-c", "-p", "dev.notibase.Notibase"), "Notibase folds Build.VERSION.SDK_INT")
 
         # The version the SDK registers and names in its User-Agent.

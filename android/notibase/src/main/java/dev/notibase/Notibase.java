@@ -7,6 +7,7 @@ import android.content.pm.PackageManager;
 import android.os.Build;
 import dev.notibase.android.NotibaseRuntime;
 import dev.notibase.android.NotibaseSettings;
+import dev.notibase.core.live.LiveKeys;
 import dev.notibase.core.payload.PayloadKeys;
 import dev.notibase.core.render.BackgroundPushListener;
 import java.util.Map;
@@ -14,7 +15,8 @@ import java.util.Set;
 
 /**
  * The Notibase Android SDK. The app's {@code FirebaseMessagingService} forwards two calls, and
- * Notibase draws what the server defined (title, body, buttons, reply fields, image, deep links),
+ * Notibase draws what the server defined (title, body, buttons, reply fields, image, deep links, and
+ * Live Updates: an ongoing notification per activity, updated in place),
  * registers the device, and reports {@code rendered}, {@code opened}, {@code action} and
  * {@code dismissed} to the delivery log. A silent background push ({@code "background": true}) is
  * not drawn: its data goes to the app's {@link BackgroundPushListener} and it is reported
@@ -41,7 +43,7 @@ public final class Notibase {
     /** Whether a data message came from Notibase (the app may handle other messages itself). */
     public static boolean isNotibaseMessage(Map<String, String> data) {
         return data != null && (data.containsKey(PayloadKeys.DELIVERY) || data.containsKey(PayloadKeys.TITLE) || data.containsKey(PayloadKeys.BODY)
-                || data.containsKey(PayloadKeys.BACKGROUND));
+                || data.containsKey(PayloadKeys.BACKGROUND) || LiveKeys.isLiveUpdate(data));
     }
 
     /**

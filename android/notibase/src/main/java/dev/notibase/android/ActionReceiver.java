@@ -6,11 +6,12 @@ import android.content.BroadcastReceiver;
 import android.content.Context;
 import android.content.Intent;
 import android.os.Bundle;
+import dev.notibase.core.live.LiveActivityReports;
 import dev.notibase.core.receipts.ReceiptEvent;
 
 /**
  * Dismissals, background buttons and replies: posts {@code dismissed} or {@code action} (with the
- * typed text), removes the notification after an action, and sends the receipt before the
+ * typed text; a Live Update the user dismissed is also reported to the activity's report endpoint), removes the notification after an action, and sends the receipt before the
  * broadcast ends ({@code goAsync}), since the process may be killed right after.
  */
 public final class ActionReceiver extends BroadcastReceiver {
@@ -22,6 +23,13 @@ public final class ActionReceiver extends BroadcastReceiver {
             boolean dismissed = Extras.ACTION_DISMISS.equals(intent.getAction());
             String buttonID = intent.getStringExtra(Extras.BUTTON);
             if (!dismissed && buttonID == null) return;
+            String activityID = intent.getStringExtra(Extras.LIVE_ACTIVITY);
+            if (dismissed && activityID != null) {
+                Long dismissAt = intent.hasExtra(Extras.DISMISS_AT) ? intent.getLongExtra(Extras.DISMISS_AT, 0) : null;
+                // Android also tells of the removal it made at the dismissal date: not the user's.
+                if (!LiveActivityReports.isUserDismissal(System.currentTimeMillis(), dismissAt)) return;
+                runtime.liveReports.queue(activityID, LiveActivityReports.Kind.DISMISSED);
+            }
             String text = null;
             Bundle results = RemoteInput.getResultsFromIntent(intent);
             if (results != null && results.getCharSequence(Extras.REPLY) != null) text = results.getCharSequence(Extras.REPLY).toString();

@@ -7,7 +7,6 @@ import android.app.NotificationManager;
 import android.app.PendingIntent;
 import android.app.RemoteInput;
 import android.content.Context;
-import android.content.Intent;
 import android.content.pm.PackageManager;
 import android.graphics.Bitmap;
 import android.graphics.drawable.Icon;
@@ -35,12 +34,14 @@ final class AndroidNotifier implements Notifier<Bitmap> {
     private final Context context;
     private final NotibaseSettings settings;
     private final NotificationManager manager;
+    private final NotificationIntents intents;
     private boolean channelCreated;
 
     AndroidNotifier(Context context, NotibaseSettings settings) {
         this.context = context;
         this.settings = settings;
         this.manager = context.getSystemService(NotificationManager.class);
+        this.intents = new NotificationIntents(context);
     }
 
     @Override
@@ -78,8 +79,8 @@ final class AndroidNotifier implements Notifier<Bitmap> {
         } else if (content.body != null) {
             builder.setStyle(new Notification.BigTextStyle().bigText(content.body));
         }
-        builder.setContentIntent(activity(tag, receipt, null, content.url));
-        builder.setDeleteIntent(broadcast(Extras.ACTION_DISMISS, tag, receipt, null, null, false));
+        builder.setContentIntent(intents.open(tag, receipt, null, content.url));
+        builder.setDeleteIntent(intents.broadcast(intents.toReceiver(Extras.ACTION_DISMISS, tag, receipt, null), false));
         List<String> drawn = new ArrayList<>();
         for (Button button : content.buttons) {
             builder.addAction(action(button, tag, receipt));
@@ -96,16 +97,16 @@ final class AndroidNotifier implements Notifier<Bitmap> {
             case REPLY:
                 // A RemoteInput fills in the typed text, so this PendingIntent must be mutable; it is
                 // explicit (our receiver), so nothing else can redirect it.
-                intent = broadcast(Extras.ACTION_BUTTON, tag, receipt, button.id, null, true);
+                intent = intents.broadcast(intents.toReceiver(Extras.ACTION_BUTTON, tag, receipt, button.id), true);
                 RemoteInput.Builder remote = new RemoteInput.Builder(Extras.REPLY);
                 if (button.input.placeholder != null) remote.setLabel(button.input.placeholder);
                 input = remote.build();
                 break;
             case OPEN:
-                intent = activity(tag, receipt, button.id, button.url);
+                intent = intents.open(tag, receipt, button.id, button.url);
                 break;
             default:
-                intent = broadcast(Extras.ACTION_BUTTON, tag, receipt, button.id, null, false);
+                intent = intents.broadcast(intents.toReceiver(Extras.ACTION_BUTTON, tag, receipt, button.id), false);
         }
         // input.button (the send button's title on iOS) has no place on Android, which draws a send arrow.
         Notification.Action.Builder action = new Notification.Action.Builder(icon(button), button.text, intent);
@@ -123,23 +124,9 @@ final class AndroidNotifier implements Notifier<Bitmap> {
         return resource == 0 ? null : Icon.createWithResource(context, resource);
     }
 
-    private PendingIntent activity(String tag, ReceiptContext receipt, String buttonID, String url) {
-        Intent intent = new Intent(context, OpenActivity.class).setAction(Extras.ACTION_OPEN);
-        Extras.put(intent, tag, receipt, buttonID, url);
-        intent.addFlags(Intent.FLAG_ACTIVITY_NEW_TASK | Intent.FLAG_ACTIVITY_NO_HISTORY);
-        return PendingIntent.getActivity(context, 0, intent, PendingIntent.FLAG_UPDATE_CURRENT | PendingIntent.FLAG_IMMUTABLE);
-    }
-
-    private PendingIntent broadcast(String action, String tag, ReceiptContext receipt, String buttonID, String url, boolean mutable) {
-        Intent intent = new Intent(context, ActionReceiver.class).setAction(action);
-        Extras.put(intent, tag, receipt, buttonID, url);
-        int mutability = mutable && Build.VERSION.SDK_INT >= 31 ? PendingIntent.FLAG_MUTABLE : mutable ? 0 : PendingIntent.FLAG_IMMUTABLE;
-        return PendingIntent.getBroadcast(context, 0, intent, PendingIntent.FLAG_UPDATE_CURRENT | mutability);
-    }
-
-    /** Channels exist from Android 8 (API 26); below, {@code Notification.Builder(Context)} is the only builder. */
+    /** A builder on the app's channel. Channels exist from Android 8 (API 26); below, {@code Notification.Builder(Context)} is the only builder. */
     @SuppressWarnings("deprecation") // Notification.Builder(Context), deprecated in API 26, for API 24 and 25.
-    private Notification.Builder builder() {
+    Notification.Builder builder() {
         if (Build.VERSION.SDK_INT < 26) return new Notification.Builder(context);
         ensureChannel();
         return new Notification.Builder(context, settings.channelID);

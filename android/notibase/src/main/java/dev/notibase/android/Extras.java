@@ -21,6 +21,10 @@ final class Extras {
     static final String SIGNATURE = "dev.notibase.extra.SIGNATURE";
     static final String BUTTON = "dev.notibase.extra.BUTTON";
     static final String URL = "dev.notibase.extra.URL";
+    /** A Live Update's activity ID, on its notification's dismissal intent. */
+    static final String LIVE_ACTIVITY = "dev.notibase.extra.LIVE_ACTIVITY";
+    /** When an ended Live Update is to go (epoch milliseconds), on its dismissal intent; absent when it stays. */
+    static final String DISMISS_AT = "dev.notibase.extra.DISMISS_AT";
     /** The key of the {@code RemoteInput} result. */
     static final String REPLY = "dev.notibase.extra.REPLY";
 

@@ -9,6 +9,10 @@ import dev.notibase.core.Clock;
 import dev.notibase.core.Logger;
 import dev.notibase.core.SDKVersion;
 import dev.notibase.core.image.ImageFetcher;
+import dev.notibase.core.live.LiveActivityReports;
+import dev.notibase.core.live.LiveKeys;
+import dev.notibase.core.live.LiveTimeline;
+import dev.notibase.core.live.LiveUpdateHandler;
 import dev.notibase.core.outbox.Backoff;
 import dev.notibase.core.outbox.Flusher;
 import dev.notibase.core.outbox.Outbox;
@@ -53,6 +57,8 @@ public final class NotibaseRuntime {
     final Registrar registrar;
     final NotificationHandler<Bitmap> handler;
     final BackgroundPushHandler background;
+    final LiveActivityReports liveReports;
+    final LiveUpdateHandler liveHandler;
 
     private NotibaseRuntime(Context context, NotibaseSettings settings) {
         Clock clock = Clock.SYSTEM;
@@ -68,17 +74,23 @@ public final class NotibaseRuntime {
                 new Backoff(() -> ThreadLocalRandom.current().nextDouble()), logger, registrar::delivered, registrar::refused);
         flusher = new Flusher(sender, executor, clock);
         receipts = new Receipts(outbox, store, clock, () -> UUID.randomUUID().toString(), logger);
-        handler = new NotificationHandler<>(new AndroidNotifier(context, settings),
+        AndroidNotifier notifier = new AndroidNotifier(context, settings);
+        handler = new NotificationHandler<>(notifier,
                 new AndroidImageLoader(new ImageFetcher(new URLConnectionImageSource(IMAGE_TIMEOUT_MILLIS), clock)), receipts, clock,
                 logger);
         background = new BackgroundPushHandler(receipts, logger);
+        liveReports = new LiveActivityReports(outbox, registrar::deviceToken, clock, logger);
+        liveHandler = new LiveUpdateHandler(new AndroidLiveNotifier(context, settings, notifier), notifier::blockedReason,
+                new LiveTimeline(store), liveReports, receipts, clock, logger);
         registrar.setDevice(Locale.getDefault().toLanguageTag(), ZoneNames.registrable(TimeZone.getDefault().getID()), appVersion(context), SDK_VERSION);
         flusher.kick();
     }
 
-    /** Draws and reports one data message; a silent background push goes to the app's listener instead. */
+    /** Draws and reports one data message: a Live Update, a silent background push (to the app's listener), or a notification. */
     public void handle(Map<String, String> data, String collapseKey) {
-        if (BackgroundPushHandler.isBackground(data)) {
+        if (LiveKeys.isLiveUpdate(data)) {
+            liveHandler.handle(data);
+        } else if (BackgroundPushHandler.isBackground(data)) {
             background.handle(data);
         } else {
             handler.handle(data, collapseKey);

@@ -60,6 +60,11 @@ public final class Registrar {
         update(registration -> registration.withExternalUserID(id, idToken));
     }
 
+    /** The FCM token the server knows the device by (the one it accepted, else the one on its way), or null before FCM gave one. */
+    public synchronized String deviceToken() {
+        return registeredToken();
+    }
+
     /** The token the server knows the device by: the one it accepted, else the one on its way. */
     private String registeredToken() {
         String saved = store.get(SENT_KEY);
