@@ -47,7 +47,8 @@ public final class LiveCard {
 
     /**
      * What {@code update} draws at {@code nowMillis}; {@code last} is what was last applied to its
-     * activity (or null), whose text an {@code end} without any keeps.
+     * activity (or null), whose text a message without any keeps (an {@code end}, or an update
+     * of the progress alone).
      */
     public static LiveCard of(LiveUpdate update, LiveRecord last, long nowMillis) {
         String title = update.title;

@@ -26,7 +26,10 @@ public final class LiveKeys {
     public static final String PROGRESS = "nb_live_progress";
     /** Seconds; optional. */
     public static final String STALE_DATE = "nb_live_stale_date";
-    /** {@code end} only: seconds; {@code "0"} removes it at once; absent leaves it dismissable. */
+    /**
+     * {@code end} only: seconds; {@code "0"} or any time passed (the server sends 2001-01-01,
+     * {@code "978307200"}) removes it at once; absent leaves it dismissable.
+     */
     public static final String DISMISSAL_DATE = "nb_live_dismissal_date";
     /** {@code start} only. */
     public static final String ATTRIBUTES_TYPE = "nb_live_attributes_type";

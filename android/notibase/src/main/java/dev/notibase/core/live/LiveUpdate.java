@@ -16,7 +16,7 @@ public final class LiveUpdate {
     public final Double progress;
     /** Seconds; Android has no stale state to show, so it is read but not drawn. */
     public final Long staleDate;
-    /** {@code end} only: seconds, 0 for at once; null leaves the ended notification dismissable. */
+    /** {@code end} only: seconds, 0 or any time passed for at once; null leaves the ended notification dismissable. */
     public final Long dismissalDate;
     public final String attributesType;
     public final String attributes;

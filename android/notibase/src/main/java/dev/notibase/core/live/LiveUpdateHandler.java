@@ -64,6 +64,10 @@ public final class LiveUpdateHandler {
         }
         LiveRecord last = timeline.last(update.activityID);
         LiveCard card = LiveCard.of(update, last, clock.nowMillis());
+        if (!card.remove && card.title == null && card.body == null) {
+            diagnostics.add(LiveKeys.TITLE + ": neither " + LiveKeys.TITLE + " nor " + LiveKeys.BODY
+                    + ", and no text drawn before for activity " + update.activityID + ": drawn with the app's name only");
+        }
         // Removing needs no permission; drawing does.
         String blocked = card.remove ? null : blocked(diagnostics);
         if (blocked != null) {

@@ -13,10 +13,11 @@ import java.util.regex.Pattern;
 
 /**
  * Turns a Live Update data message into a {@link LiveUpdate}, or says why it cannot be applied. It
- * never throws. A message without a valid activity ID, event, timestamp or content state, or a
- * {@code start} or {@code update} with neither title nor body, is malformed: it is dropped, and
- * the problems go to the render receipt. A bad optional field (progress, dates, attributes, a date
- * on the wrong event) is left out with a diagnostic, and the rest is applied.
+ * never throws. A message without a valid activity ID, event, timestamp or content state is
+ * malformed: it is dropped, and the problems go to the render receipt. A bad optional field
+ * (progress, dates, attributes, a date on the wrong event) is left out with a diagnostic, and the
+ * rest is applied. The title and body are optional on every event, as the server sends them: a
+ * message without either keeps the text last drawn for its activity ({@link LiveCard#of}).
  */
 public final class LiveUpdateReader {
     /** The activity ID's form, the same on both platforms: 1 to 64 of {@code [A-Za-z0-9._:-]}. */
@@ -66,9 +67,6 @@ public final class LiveUpdateReader {
         String contentState = object(LiveKeys.CONTENT_STATE, true);
         String title = text(LiveKeys.TITLE);
         String body = text(LiveKeys.BODY);
-        if (event != null && event != LiveEvent.END && title == null && body == null) {
-            problem(LiveKeys.TITLE, "neither " + LiveKeys.TITLE + " nor " + LiveKeys.BODY + ": nothing to draw");
-        }
         Double progress = progress();
         Long staleDate = optionalSeconds(LiveKeys.STALE_DATE);
         Long dismissalDate = optionalSeconds(LiveKeys.DISMISSAL_DATE);

@@ -38,6 +38,7 @@ public final class LiveCardTest {
     public void anEndWithDismissalZeroOrPastRemovesItAtOnce() {
         assertTrue(LiveCard.of(read(LiveMessages.end("order-42", 5, "0")), null, NOW).remove);
         assertTrue(LiveCard.of(read(LiveMessages.end("order-42", 5, Long.toString(NOW / 1000 - 1))), null, NOW).remove);
+        assertTrue("the core's at once: 2001-01-01", LiveCard.of(read(LiveMessages.end("order-42", 5, "978307200")), null, NOW).remove);
     }
 
     @Test

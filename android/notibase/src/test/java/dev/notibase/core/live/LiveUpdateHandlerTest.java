@@ -102,6 +102,47 @@ public final class LiveUpdateHandlerTest {
     }
 
     @Test
+    public void anEndDismissedAtATimePassedRemovesItAtOnce() {
+        LiveUpdateHandler handler = handler();
+        handler.handle(LiveMessages.start("order-42", 100));
+        // The core renders "remove at once" as 2001-01-01T00:00:00Z, the earliest date it accepts.
+        RenderReport report = handler.handle(LiveMessages.end("order-42", 101, "978307200"));
+        assertTrue(screen.showing.isEmpty());
+        assertEquals(RenderReport.Completion.COMPLETE, report.completion);
+        assertEquals(List.of(), report.diagnostics);
+    }
+
+    @Test
+    public void anUpdateOfTheProgressAloneKeepsTheTextLastDrawn() {
+        LiveUpdateHandler handler = handler();
+        handler.handle(LiveMessages.start("order-42", 100));
+        Map<String, String> progress = LiveMessages.update("order-42", 101, null);
+        progress.remove(LiveKeys.TITLE);
+        progress.put(LiveKeys.PROGRESS, "0.6");
+        RenderReport report = handler().handle(progress);
+        assertEquals(RenderReport.Completion.COMPLETE, report.completion);
+        assertEquals(List.of(), report.diagnostics);
+        LiveCard shown = screen.showing.values().iterator().next();
+        assertEquals("Your order", shown.title);
+        assertEquals("Arriving in 12 minutes", shown.body);
+        assertEquals(Integer.valueOf(600), shown.progress);
+        assertTrue(shown.ongoing);
+    }
+
+    @Test
+    public void aStartWithoutTextIsDrawnAndItsReceiptSaysSo() throws Exception {
+        Map<String, String> start = LiveMessages.start("order-42", 100);
+        start.remove(LiveKeys.TITLE);
+        start.remove(LiveKeys.BODY);
+        RenderReport report = handler().handle(start);
+        assertEquals(RenderReport.Completion.COMPLETE, report.completion);
+        assertEquals(1, screen.showing.size());
+        assertEquals(List.of("nb_live_title: neither nb_live_title nor nb_live_body, and no text drawn before for activity order-42: "
+                + "drawn with the app's name only"), report.diagnostics);
+        assertEquals(report.diagnostics, ((Map<?, ?>) receipt("d-start-100").get("render")).get("diagnostics"));
+    }
+
+    @Test
     public void anEndLeftDismissableIsNoLongerOngoingAndKeepsItsText() {
         LiveUpdateHandler handler = handler();
         handler.handle(LiveMessages.update("order-42", 100, "Delivered"));

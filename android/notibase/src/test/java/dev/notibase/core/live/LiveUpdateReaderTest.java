@@ -51,9 +51,20 @@ public final class LiveUpdateReaderTest {
         assertDropped(with(LiveKeys.CONTENT_STATE, "[1,2]"), "nb_live_content_state: not a JSON object");
         assertDropped(with(LiveKeys.CONTENT_STATE, "{\"status\":"), "nb_live_content_state: not JSON");
         assertDropped(with(LiveKeys.CONTENT_STATE, null), "nb_live_content_state: missing");
-        Map<String, String> textless = with(LiveKeys.TITLE, null);
-        textless.remove(LiveKeys.BODY);
-        assertDropped(textless, "nb_live_title: neither nb_live_title nor nb_live_body: nothing to draw");
+    }
+
+    @Test
+    public void readsAStartOrUpdateWithoutTextAsTheServerSendsOne() {
+        // The server sends an update of the progress alone (display: {"progress": 0.6}) without text.
+        for (Map<String, String> data : List.of(LiveMessages.start("order-42", 10), LiveMessages.update("order-42", 11, "Close"))) {
+            data.remove(LiveKeys.TITLE);
+            data.remove(LiveKeys.BODY);
+            LiveUpdateReader.Result read = LiveUpdateReader.read(data);
+            assertNotNull(read.diagnostics.toString(), read.update);
+            assertEquals(List.of(), read.diagnostics);
+            assertNull(read.update.title);
+            assertNull(read.update.body);
+        }
     }
 
     @Test

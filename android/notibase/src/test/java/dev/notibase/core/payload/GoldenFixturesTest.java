@@ -32,7 +32,7 @@ public final class GoldenFixturesTest {
     @Parameters(name = "{0}")
     public static Collection<Object[]> fixtures() {
         List<Object[]> names = new ArrayList<>();
-        // live-*: Live Update data messages, defined by a *.live.json and read by the live reader.
+        // live-*: Live Update data messages, defined by a *.live.json: LiveGoldenFixturesTest reads them.
         for (String name : Fixtures.fcmNames()) if (!name.startsWith("live-")) names.add(new Object[] {name});
         assertTrue("expected the core's render fixtures, found " + names.size(), names.size() >= 8);
         return names;
