@@ -2,39 +2,24 @@ package import NotibaseDomain
 extension HTTPClient {
     /// One request, and the bounds it is sent within.
     package struct Request: Sendable {
-        package var method: String
+        package var method = "POST"
         /// Absolute (`https`, or `http` with ``allowsPlainHTTP``); the host is never looked up.
         package var url: String
         /// Sent after libcurl's own `Host` and `Content-Length` (it sends no `Accept` or `Expect`).
-        package var headers: [(name: String, value: String)]
-        package var body: [UInt8]
+        package var headers: [(name: String, value: String)] = []
+        package var body: [UInt8] = []
         /// The one address connected to for the URL's host and port, which the caller checked.
         package var address: IPAddress
         /// Asked again of the address actually connected just before the request is sent (on a
         /// kept connection too): false ends the transfer with nothing sent.
-        package var admits: @Sendable (IPAddress) -> Bool
+        package var admits: @Sendable (IPAddress) -> Bool = { _ in true }
         /// The whole transfer's: connecting, TLS, sending and reading the answer.
         package var deadline: ContinuousClock.Instant
-        /// The most of the answer's body read (1 KB unless said): past it the transfer ends and its
-        /// connection closes.
-        package var answerLimit: Int
-        package var version: Version
-        package var trust: Trust
-        package var allowsPlainHTTP: Bool
-
-        package init(method: String = "POST", url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [], address: IPAddress, admits: @escaping @Sendable (IPAddress) -> Bool = { _ in true }, deadline: ContinuousClock.Instant, answerLimit: Int = 1024, version: Version = Version.http1_1, trust: Trust = Trust.system, allowsPlainHTTP: Bool = false) {
-            self.method = method
-            self.url = url
-            self.headers = headers
-            self.body = body
-            self.address = address
-            self.admits = admits
-            self.deadline = deadline
-            self.answerLimit = answerLimit
-            self.version = version
-            self.trust = trust
-            self.allowsPlainHTTP = allowsPlainHTTP
-        }
+        /// The most of the answer's body read: past it the transfer ends and its connection closes.
+        package var answerLimit = 1024
+        package var version = Version.http1_1
+        package var trust = Trust.system
+        package var allowsPlainHTTP = false
     }
 
     /// `http2`: over TLS (ALPN), requests multiplexed on a connection to the same place.
@@ -76,5 +61,14 @@ extension HTTPClient {
     package struct Ending: Sendable {
         package var outcome: Outcome
         package var reusedConnection = false
+    }
+}
+
+extension HTTPClient.Request {
+    /// For another target (Swift's memberwise initialiser is internal): the rest are set after.
+    package init(url: String, address: IPAddress, deadline: ContinuousClock.Instant) {
+        self.url = url
+        self.address = address
+        self.deadline = deadline
     }
 }

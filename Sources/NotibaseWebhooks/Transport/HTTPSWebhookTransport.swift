@@ -10,10 +10,6 @@ package import NotibaseOutbound
 /// kept connection too), so DNS that changes after the check cannot steer it. docs/decisions/0036
 /// and 0045.
 package struct HTTPSWebhookTransport: WebhookTransport {
-    /// How long registration waits for a host name to resolve: an answer within a few seconds
-    /// whatever DNS does (issue 43).
-    package static let registrationLookupTimeout: Duration = .seconds(5)
-
     /// `http` URLs and loopback and private addresses allowed (`--webhook-allow-insecure`): for
     /// development and tests only.
     package let allowInsecure: Bool
@@ -29,26 +25,24 @@ package struct HTTPSWebhookTransport: WebhookTransport {
     }
 
     package func refusal(of url: String, appID: String) async -> WebhookURLRefusal? {
-        switch await checked(url, appID: appID, deadline: .now + Self.registrationLookupTimeout) {
-        case .success: return nil
-        case .failure(.refused(let refusal)): return refusal
-        // Said as a name that does not resolve is: no more is told about the resolver's answers.
-        case .failure(.timedOut(let host)): return WebhookURLRefusal.unresolvable(host)
-        }
+        await WebhookURL.check(url, allowInsecure: allowInsecure, lookups: lookups, appID: appID, deadline: .now + WebhookLookups.registrationTimeout).refusal
     }
 
     /// The answer's body is read to its first 1 KB (``HTTPClient/Request/answerLimit``).
     package func post(_ request: WebhookRequest) async -> WebhookAttempt {
         let start = ContinuousClock.now
         var attempt = WebhookAttempt(outcome: .timedOut, latency: .zero, answerPrefix: "")  // unless it comes to more
-        switch await checked(request.url, appID: request.appID, deadline: start + request.timeout) {
-        case .failure(.timedOut): break
-        case .failure(.refused(let refusal)): attempt.outcome = refusal.reason == .unresolvable ? .failed(reason: refusal.detail) : .refused(refusal)
-        case .success(let (url, address)):
+        switch await WebhookURL.check(request.url, allowInsecure: allowInsecure, lookups: lookups, appID: request.appID, deadline: start + request.timeout) {
+        case .timedOut: break
+        case .refused(let refusal): attempt.outcome = refusal.reason == .unresolvable ? .failed(reason: refusal.detail) : .refused(refusal)
+        case .pinned(let url, let address):
             // The peer connected must be `address`, which the policy just passed.
-            let sent = await client.send(HTTPClient.Request(
-                url: "\(url.isTLS ? "https" : "http")://\(url.hostHeader)\(url.target)", headers: [("Content-Type", "application/json")] + request.headers,
-                body: request.body, address: address, deadline: start + request.timeout, trust: trust, allowsPlainHTTP: allowInsecure))
+            var post = HTTPClient.Request(url: "\(url.isTLS ? "https" : "http")://\(url.hostHeader)\(url.target)", address: address, deadline: start + request.timeout)
+            post.headers = [("Content-Type", "application/json")] + request.headers
+            post.body = request.body
+            post.trust = trust
+            post.allowsPlainHTTP = allowInsecure
+            let sent = await client.send(post)
             attempt.onKeptConnection = sent.reusedConnection
             switch sent.outcome {
             case .answered(let answer):
@@ -61,34 +55,6 @@ package struct HTTPSWebhookTransport: WebhookTransport {
         }
         attempt.latency = .now - start
         return attempt
-    }
-
-    // MARK: The address policy
-
-    private enum CheckFailure: Error {
-        case refused(WebhookURLRefusal)
-        case timedOut(host: String)
-    }
-
-    /// `text` parsed, and the address to connect to: the URL's own when it is an address, else one
-    /// its host resolves to now (IPv4 first), once every address it resolves to passed the policy.
-    private func checked(_ text: String, appID: String, deadline: ContinuousClock.Instant) async -> Result<(WebhookURL, IPAddress), CheckFailure> {
-        let url: WebhookURL
-        switch WebhookURL.parse(text, allowInsecure: allowInsecure) {
-        case .success(let parsed): url = parsed
-        case .failure(let refusal): return .failure(.refused(refusal))
-        }
-        let literal = url.literalAddress.map { [$0] }
-        guard let addresses = literal != nil ? literal : await lookups.addresses(of: url.host, appID: appID, deadline: deadline) else {
-            return .failure(.timedOut(host: url.host))
-        }
-        guard let first = addresses.first(where: \.isIPv4) ?? addresses.first else {
-            return .failure(.refused(WebhookURLRefusal.unresolvable(url.host)))
-        }
-        if let refused = addresses.first(where: { !$0.scope.isAllowed(insecure: allowInsecure) }) {
-            return .failure(.refused(url.refusal(of: refused)))
-        }
-        return .success((url, first))
     }
 
     /// An answer body's bytes as text for the attempts log: invalid UTF-8 replaced, control

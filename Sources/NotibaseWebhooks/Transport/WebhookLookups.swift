@@ -11,6 +11,9 @@ import NotibaseOutbound
 package final class WebhookLookups: Sendable {
     /// The most lookups one app has running at once.
     package static let perApp = 4
+    /// How long registration waits for a host name to resolve: an answer within a few seconds
+    /// whatever DNS does (issue 43). An attempt waits until its own deadline.
+    package static let registrationTimeout: Duration = .seconds(5)
 
     private let resolver: any WebhookResolver
     private let perApp: Int

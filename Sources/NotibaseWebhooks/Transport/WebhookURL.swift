@@ -36,6 +36,44 @@ package struct WebhookURL: Sendable, Equatable {
         return WebhookURLRefusal(reason: .forbiddenAddress, detail: "\(resolution) a \(address.scope.rawValue) address, not a public one\(development)")
     }
 
+    /// What the policy makes of a URL at registration and at every attempt.
+    enum Check {
+        /// The URL, and the one address to connect to for it, which passed the policy.
+        case pinned(WebhookURL, IPAddress)
+        case refused(WebhookURLRefusal)
+        /// The host's lookup did not answer by the deadline.
+        case timedOut(host: String)
+
+        /// Why the URL may not be registered, or nil. A lookup that did not answer is said as a
+        /// name that does not resolve is: no more is told about the resolver's answers.
+        var refusal: WebhookURLRefusal? {
+            switch self {
+            case .pinned: nil
+            case .refused(let refusal): refusal
+            case .timedOut(let host): WebhookURLRefusal.unresolvable(host)
+            }
+        }
+    }
+
+    /// `text` parsed, and the address to connect to: the URL's own when it is an address, else one
+    /// its host resolves to now (IPv4 first), once every address it resolves to passed the policy.
+    static func check(_ text: String, allowInsecure: Bool, lookups: WebhookLookups, appID: String, deadline: ContinuousClock.Instant) async -> Check {
+        let url: WebhookURL
+        switch parse(text, allowInsecure: allowInsecure) {
+        case .success(let parsed): url = parsed
+        case .failure(let refusal): return .refused(refusal)
+        }
+        let literal = url.literalAddress.map { [$0] }
+        guard let addresses = literal != nil ? literal : await lookups.addresses(of: url.host, appID: appID, deadline: deadline) else {
+            return .timedOut(host: url.host)
+        }
+        guard let first = addresses.first(where: \.isIPv4) ?? addresses.first else { return .refused(.unresolvable(url.host)) }
+        if let refused = addresses.first(where: { !$0.scope.isAllowed(insecure: allowInsecure) }) {
+            return .refused(url.refusal(of: refused))
+        }
+        return .pinned(url, first)
+    }
+
     /// Parses `text`; only `https` unless `allowInsecure`.
     package static func parse(_ text: String, allowInsecure: Bool) -> Result<WebhookURL, WebhookURLRefusal> {
         func malformed(_ detail: String) -> Result<WebhookURL, WebhookURLRefusal> { .failure(WebhookURLRefusal(reason: .malformed, detail: detail)) }
