@@ -37,17 +37,6 @@ extension SQLiteStore {
         }
     }
 
-    /// Registers many devices in one transaction; returns how many were new.
-    package func registerDevices(appID: String, _ registrations: [(DeviceUpsert, newID: String)], now: Int) throws -> Int {
-        try connection.transaction {
-            var created = 0
-            for (registration, newID) in registrations where try upsert(appID: appID, registration, newID: newID, now: now).id == newID {
-                created += 1
-            }
-            return created
-        }
-    }
-
     private func upsert(appID: String, _ registration: DeviceUpsert, newID: String, now: Int) throws -> DeviceRecord {
         let values = registration.values(appID: appID, newID: newID, now: now)
         let device: DeviceRecord
