@@ -1,4 +1,3 @@
-import NotibaseCore
 import NotibaseSenders
 package import Synchronization
 package import NotibaseDomain

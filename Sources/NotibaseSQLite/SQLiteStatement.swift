@@ -1,5 +1,4 @@
 import CSQLite
-import NotibaseDomain
 package import NotibaseStore
 
 /// A prepared statement, owned and cached by its ``SQLiteConnection``.

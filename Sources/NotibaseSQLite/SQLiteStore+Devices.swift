@@ -1,6 +1,4 @@
 import Foundation
-import NotibaseCore
-import NotibaseSenders
 package import NotibaseDomain
 import NotibaseStore
 

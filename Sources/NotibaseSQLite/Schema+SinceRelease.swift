@@ -1,4 +1,3 @@
-import NotibaseDomain
 import NotibaseStore
 extension Schema {
     /// SQLite's migration 7: what came after 0.1.0 (schema 6), which no release has shipped yet,
