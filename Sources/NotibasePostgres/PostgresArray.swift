@@ -1,5 +1,3 @@
-import NotibaseDomain
-import NotibaseStore
 /// PostgreSQL array literals, passed as one text parameter and cast in the statement
 /// (`$1::bigint[]`, `$1::text[]`): a batch's numbers or texts in one value, whatever their count.
 package enum PostgresArray {

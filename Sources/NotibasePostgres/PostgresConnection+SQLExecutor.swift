@@ -1,4 +1,3 @@
-import NotibaseDomain
 package import NotibaseStore
 /// The statements written once for both backends (``SQLExecutor``), run on a connection.
 extension PostgresConnection: SQLExecutor {

@@ -6,7 +6,6 @@ import Darwin
 import Foundation
 import Synchronization
 package import NotibaseDomain
-import NotibaseStore
 
 /// Hears the work nodes announce (`pg_notify` on the store's channel, sent by the store inside the
 /// transactions that make work: a new message, a fan-out batch) on a connection of its own, on a

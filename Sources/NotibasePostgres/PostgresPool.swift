@@ -1,5 +1,4 @@
 package import Synchronization
-import NotibaseDomain
 package import NotibaseStore
 
 /// A fixed number of PostgreSQL connections (``ConnectionLanes``): a caller borrows one for a

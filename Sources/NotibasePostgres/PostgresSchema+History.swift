@@ -1,5 +1,3 @@
-import NotibaseDomain
-import NotibaseStore
 extension PostgresSchema {
     /// Migration 3: the delivery history (deliveries, their events and receipts) in weekly range
     /// partitions of the delivery's `created_at` (the fan-out write time in milliseconds, ``Lifecycle/deliveriesWritten(now:messageCreated:devicesCreated:)``), so

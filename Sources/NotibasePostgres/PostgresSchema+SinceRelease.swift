@@ -1,5 +1,3 @@
-import NotibaseDomain
-import NotibaseStore
 extension PostgresSchema {
     /// PostgreSQL's migration 8: what came after 0.1.0 (schema 7), as SQLite's schema 7
     /// (``Schema/sinceRelease``), and how the feed finds the order rows committed in

@@ -1,5 +1,4 @@
 import Foundation
-import NotibaseCore
 import NotibaseDomain
 import NotibaseStore
 

@@ -1,7 +1,5 @@
 import Foundation
 import Synchronization
-import NotibaseCore
-import NotibaseSenders
 package import NotibaseDomain
 import NotibaseStore
 

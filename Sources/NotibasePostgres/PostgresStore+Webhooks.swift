@@ -5,18 +5,10 @@ import NotibaseStore
 /// PostgresSchema+Webhooks.swift).
 extension PostgresStore {
     package func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) async throws -> WebhookEndpointRecord? {
-        try await settingWebhookTriggers { connection in
-            // The lock is held by every transaction that makes or drops an endpoint: the count is this one's.
-            guard endpoint.fits(besides: try connection.webhookEndpointCount(appID: endpoint.appID)) else { return nil }
-            self.endpointsMayExist.store(true, ordering: .relaxed)
-            // The first endpoint moves the feed to this transaction (what any older one wrote is
-            // skipped): it stands still while there is none.
-            try connection.run(
-                """
-                UPDATE webhook_feed SET event_tx = pg_current_xact_id(), event_seq = 0
-                WHERE id = 1 AND event_tx < pg_current_xact_id() AND NOT EXISTS (SELECT 1 FROM webhook_endpoints)
-                """)
-            return try connection.insertWebhookEndpoint(endpoint)
+        try await changingEndpoints { connection in
+            let made = try connection.createWebhookEndpoint(endpoint)
+            if made != nil { self.endpointsMayExist.store(true, ordering: .relaxed) }
+            return (made, changed: false)
         }
     }
 
@@ -24,25 +16,15 @@ extension PostgresStore {
     /// made, the last one deleted, an app deleted with its endpoints, on any node), then sets the
     /// triggers for the endpoints it leaves. An advisory lock serializes these transactions: each
     /// sees what the one before it committed, so the triggers exist exactly while an endpoint
-    /// does (PostgresSchema.sinceRelease).
-    package func settingWebhookTriggers<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+    /// does (PostgresSchema.sinceRelease). When `body` says it `changed` an app, the other nodes
+    /// are told so at the commit (``changingApps(_:)``).
+    package func changingEndpoints<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> (T, changed: Bool)) async throws -> T {
         try await pool.transaction { connection in
             try connection.run("SELECT pg_advisory_xact_lock(hashtext('notibase_webhook_triggers'))")
-            let result = try body(connection)
+            let (result, changed) = try body(connection)
+            if changed { try self.announce(.apps, on: connection) }
             try connection.run("SELECT notibase_webhook_triggers()")
             return result
-        }
-    }
-
-    package func deleteWebhookEndpoint(appID: String, id: String) async throws -> Bool {
-        try await settingWebhookTriggers { try $0.deleteWebhookEndpoint(appID: appID, id: id) }
-    }
-
-    package func recordWebhookTest(appID: String, id: String, now: Int) async throws -> Bool {
-        try await pool.withConnection {
-            try $0.run(
-                "INSERT INTO webhook_outbox (app_id, endpoint_id, type, at) SELECT app_id, id, $1, $2 FROM webhook_endpoints WHERE app_id = $3 AND id = $4",
-                [.text(WebhookEventType.test), .int(now), .text(appID), .text(id)]) == 1
         }
     }
 

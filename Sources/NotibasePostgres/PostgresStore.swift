@@ -1,4 +1,3 @@
-import NotibaseCore
 import NotibaseSenders
 package import Synchronization
 package import NotibaseDomain
@@ -89,26 +88,5 @@ package final class PostgresStore: Storage, SQLReadStore {
     /// ``integrityProblems()`` on any connection to a Notibase database (a test's own, say).
     package static func integrityProblems(of connection: PostgresConnection) throws -> [String] {
         try connection.brokenIntegrityRules()
-    }
-
-    // MARK: Apps, keys, credentials
-
-    /// Deletes an app and everything it owns in one statement: the foreign keys cascade.
-    package func deleteApp(_ id: String) async throws -> Bool {
-        try await settingWebhookTriggers { connection in
-            try self.announce(.apps, on: connection)
-            return try connection.run("DELETE FROM apps WHERE id = $1", [.text(id)]) == 1
-        }
-    }
-
-    package func keyOwner(hash: [UInt8]) async throws -> KeyOwner? {
-        try await pool.withConnection { connection in
-            try connection.query(
-                """
-                SELECT id, require_identity_verification, server_key_hash = $1 FROM apps WHERE server_key_hash = $1 OR client_key_hash = $1
-                """, [.bytes(hash)]).first { row in
-                KeyOwner(appID: row.text(0), kind: row.text(2) == "t" ? .server : .client, requiresIdentityVerification: row.int(1) == 1)
-            }
-        }
     }
 }

@@ -1,6 +1,4 @@
 import NotibaseCore
-import NotibaseDomain
-import NotibaseStore
 
 /// Rows for `jsonb_to_recordset`, written by hand: an array of objects whose keys are the
 /// recordset's column names. Foundation's `JSONEncoder` made these for every delivery a send fans

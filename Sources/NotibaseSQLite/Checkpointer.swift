@@ -1,7 +1,6 @@
 package import Foundation
 import Synchronization
 package import NotibaseDomain
-import NotibaseStore
 
 /// Copies the write-ahead log into the database file from its own connection on its own thread
 /// (a passive checkpoint every `interval`), so the store's writer never stalls on that I/O and

@@ -1,5 +1,4 @@
 import CSQLite
-import NotibaseDomain
 package import NotibaseStore
 
 /// A prepared statement, owned and cached by its ``SQLiteConnection``.
@@ -53,17 +52,11 @@ package final class SQLiteStatement {
 
     package func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
 
-    package func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : int(column) }
-
-    package func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
-
     package func text(_ column: Int32) -> String {
         guard let pointer = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
-
-    package func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
 
     /// The bytes of a text column, valid only inside `body` (nil for NULL), read without making a
     /// `String`.

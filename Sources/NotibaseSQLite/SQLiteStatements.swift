@@ -1,4 +1,3 @@
-import NotibaseCore
 package import NotibaseDomain
 package import NotibaseStore
 

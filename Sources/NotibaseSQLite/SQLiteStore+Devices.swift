@@ -1,6 +1,4 @@
 import Foundation
-import NotibaseCore
-import NotibaseSenders
 package import NotibaseDomain
 import NotibaseStore
 
@@ -34,17 +32,6 @@ extension SQLiteStore {
                 let device = try upsert(appID: registration.appID, registration.upsert, newID: registration.newID, now: registration.now)
                 return RegisteredDevice(device: device, created: device.id == registration.newID)
             }
-        }
-    }
-
-    /// Registers many devices in one transaction; returns how many were new.
-    package func registerDevices(appID: String, _ registrations: [(DeviceUpsert, newID: String)], now: Int) throws -> Int {
-        try connection.transaction {
-            var created = 0
-            for (registration, newID) in registrations where try upsert(appID: appID, registration, newID: newID, now: now).id == newID {
-                created += 1
-            }
-            return created
         }
     }
 

@@ -1,4 +1,3 @@
-import NotibaseDomain
 import NotibaseStore
 extension SQLiteStore {
     /// What is wrong with the stored data: SQLite's own check of the file, every foreign key, and

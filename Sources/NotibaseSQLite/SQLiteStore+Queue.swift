@@ -1,5 +1,3 @@
-import NotibaseCore
-import NotibaseSenders
 import Synchronization
 package import NotibaseDomain
 import NotibaseStore

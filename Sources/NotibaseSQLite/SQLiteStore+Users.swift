@@ -1,5 +1,3 @@
-import NotibaseCore
-import NotibaseDomain
 import NotibaseStore
 
 /// Signing a device out of its user, and forgetting a user (``Forgetting``).

@@ -4,35 +4,13 @@ import NotibaseStore
 
 /// Webhook endpoints, their stream and the feed on SQLite (docs/decisions/0037).
 extension SQLiteStore {
-    /// The first endpoint of the database moves the feed to the end of the history: the feed
-    /// stands still while there is none.
     package func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) throws -> WebhookEndpointRecord? {
-        try connection.transaction {
-            guard endpoint.fits(besides: try reads.webhookEndpointCount(appID: endpoint.appID)) else { return nil }
+        let made = try connection.transaction { try reads.createWebhookEndpoint(endpoint) }
+        if made != nil {
             endpointsMayExist.store(true, ordering: .relaxed)
             appsWithEndpoints.insert(endpoint.appID)
-            try connection.run(
-                """
-                UPDATE webhook_feed SET event_seq = (SELECT coalesce(max(seq), 0) FROM delivery_events)
-                WHERE id = 1 AND NOT EXISTS (SELECT 1 FROM webhook_endpoints)
-                """)
-            return try reads.insertWebhookEndpoint(endpoint)
         }
-    }
-
-    package func deleteWebhookEndpoint(appID: String, id: String) throws -> Bool {
-        try connection.transaction {
-            try reads.deleteWebhookEndpoint(appID: appID, id: id)
-        }
-    }
-
-    package func recordWebhookTest(appID: String, id: String, now: Int) throws -> Bool {
-        try connection.run(
-            """
-            INSERT INTO webhook_outbox (after_event, app_id, endpoint_id, type, at)
-            SELECT \(Schema.afterEvent), app_id, id, ?, ?
-            FROM webhook_endpoints WHERE app_id = ? AND id = ?
-            """, [.text(WebhookEventType.test), .int(now), .text(appID), .text(id)]) == 1
+        return made
     }
 
     /// One writer commits in number order: the history after the feed's place, and the outbox
@@ -112,7 +90,7 @@ extension SQLiteStore {
         guard !rows.isEmpty else { return }
         let fedToTheEnd = try connection.first(
             """
-            SELECT NOT EXISTS (SELECT 1 FROM webhook_outbox) AND (SELECT event_seq FROM webhook_feed WHERE id = 1) >= \(Schema.afterEvent)
+            SELECT NOT EXISTS (SELECT 1 FROM webhook_outbox) AND (SELECT event_seq FROM webhook_feed WHERE id = 1) >= \(WebhookSQL.afterEvent)
             """) { $0.int(0) } == 1
         if fedToTheEnd {
             let ids = try Identifier.make(times: rows.map { _ in now })
@@ -123,7 +101,7 @@ extension SQLiteStore {
         }
         for row in rows {
             try connection.run(
-                "INSERT INTO webhook_outbox (after_event, app_id, type, at, count, events) VALUES (\(Schema.afterEvent), ?, ?, ?, ?, ?)",
+                "INSERT INTO webhook_outbox (after_event, app_id, type, at, count, events) VALUES (\(WebhookSQL.afterEvent), ?, ?, ?, ?, ?)",
                 [.text(row.app), .text(WebhookEventType.deliverySent), .int(now), .int(row.count), .text(row.text)])
         }
     }

@@ -1,4 +1,3 @@
-import NotibaseCore
 package import Synchronization
 package import NotibaseDomain
 import NotibaseStore

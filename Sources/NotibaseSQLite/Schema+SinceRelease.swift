@@ -1,4 +1,3 @@
-import NotibaseDomain
 import NotibaseStore
 extension Schema {
     /// SQLite's migration 7: what came after 0.1.0 (schema 6), which no release has shipped yet,
@@ -109,9 +108,9 @@ extension Schema {
         WHEN EXISTS (SELECT 1 FROM webhook_endpoints WHERE app_id = NEW.app_id)
         BEGIN
             INSERT INTO webhook_outbox (after_event, app_id, type, at, message_id, audience_size)
-            VALUES (\(afterEvent), NEW.app_id, 'message.created', NEW.created_at, NEW.id, NEW.audience_size);
+            VALUES (\(WebhookSQL.afterEvent), NEW.app_id, 'message.created', NEW.created_at, NEW.id, NEW.audience_size);
             INSERT INTO webhook_outbox (after_event, app_id, type, at, message_id, reason, audience_size)
-            SELECT \(afterEvent), NEW.app_id, 'message.' || NEW.state, coalesce(NEW.finished_at, NEW.created_at), NEW.id, NEW.failure_reason,
+            SELECT \(WebhookSQL.afterEvent), NEW.app_id, 'message.' || NEW.state, coalesce(NEW.finished_at, NEW.created_at), NEW.id, NEW.failure_reason,
                 NEW.audience_size
             WHERE NEW.state IN ('completed', 'cancelled', 'failed');
         END;
@@ -121,7 +120,7 @@ extension Schema {
             AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE app_id = NEW.app_id)
         BEGIN
             INSERT INTO webhook_outbox (after_event, app_id, type, at, message_id, reason, audience_size)
-            VALUES (\(afterEvent), NEW.app_id, 'message.' || NEW.state, coalesce(NEW.finished_at, NEW.created_at), NEW.id, NEW.failure_reason,
+            VALUES (\(WebhookSQL.afterEvent), NEW.app_id, 'message.' || NEW.state, coalesce(NEW.finished_at, NEW.created_at), NEW.id, NEW.failure_reason,
                 NEW.audience_size);
         END;
 
@@ -129,20 +128,17 @@ extension Schema {
         WHEN EXISTS (SELECT 1 FROM webhook_endpoints WHERE app_id = NEW.app_id)
         BEGIN
             INSERT INTO webhook_outbox (after_event, app_id, type, at, device_id, external_user_id, platform)
-            VALUES (\(afterEvent), NEW.app_id, 'device.registered', NEW.created_at, NEW.id, NEW.external_user_id, NEW.platform);
+            VALUES (\(WebhookSQL.afterEvent), NEW.app_id, 'device.registered', NEW.created_at, NEW.id, NEW.external_user_id, NEW.platform);
         END;
 
         CREATE TRIGGER webhook_device_active AFTER UPDATE OF active ON devices
         WHEN OLD.active <> NEW.active AND EXISTS (SELECT 1 FROM webhook_endpoints WHERE app_id = NEW.app_id)
         BEGIN
             INSERT INTO webhook_outbox (after_event, app_id, type, at, device_id, external_user_id, platform, reason)
-            VALUES (\(afterEvent), NEW.app_id,
+            VALUES (\(WebhookSQL.afterEvent), NEW.app_id,
                 CASE NEW.active WHEN 1 THEN 'device.registered' ELSE 'device.deactivated' END,
                 CASE NEW.active WHEN 1 THEN NEW.updated_at ELSE coalesce(NEW.deactivated_at, NEW.updated_at) END,
                 NEW.id, NEW.external_user_id, NEW.platform, CASE NEW.active WHEN 1 THEN NULL ELSE NEW.deactivated_reason END);
         END;
         """
-
-    /// The delivery history's last number, which an outbox row comes after (`after_event`).
-    package static let afterEvent = "coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'delivery_events'), 0)"
 }

@@ -1,5 +1,4 @@
 import NotibaseDomain
-import NotibaseStore
 /// The database schema, as numbered migrations. `PRAGMA user_version` records how many have run;
 /// a server only ever adds migrations to those a release shipped, so an upgrade is: stop, back up,
 /// start the new version. Migrations 1 to 6 are 0.1.0's; what came after, unreleased, is one step

@@ -1,5 +1,3 @@
-import NotibaseDomain
-import NotibaseStore
 /// Counts the values of a text column from their bytes as rows stream by, making a `String` once
 /// per distinct value rather than once per row.
 package struct TextTally {

@@ -13,6 +13,9 @@ package enum WebhookSQL {
         """
     }
 
+    /// SQLite's delivery history's last number, which an outbox row comes after (`after_event`).
+    package static let afterEvent = "coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'delivery_events'), 0)"
+
     /// How many attempts the log keeps per endpoint.
     package static let attemptsKept = 100
 

@@ -41,4 +41,11 @@ extension DevicesStore {
     package func devices(appID: String, filter: DeviceFilter, afterSeq: Int, limit: Int) async throws -> [DeviceRecord] {
         try await devices(appID: appID, filter: filter, page: .after(afterSeq, limit: limit))
     }
+
+    /// By default, the batch as a group of one app's registrations (``registerDevices(together:)``),
+    /// counting the devices it made.
+    package func registerDevices(appID: String, _ registrations: [(DeviceUpsert, newID: String)], now: Int) async throws -> Int {
+        let group = registrations.map { GroupedRegistration(appID: appID, upsert: $0.0, newID: $0.newID, now: now) }
+        return try await registerDevices(together: group).count(where: \.created)
+    }
 }

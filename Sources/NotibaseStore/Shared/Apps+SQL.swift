@@ -30,6 +30,16 @@ extension SQLExecutor {
             Rows.app)
     }
 
+    /// The app and kind of the key whose hash is `hash`, in one statement: each column's unique
+    /// index looked up (SQLite's `MULTI-INDEX OR`, PostgreSQL's bitmap OR).
+    package func keyOwner(hash: [UInt8]) throws -> KeyOwner? {
+        try first(
+            """
+            SELECT id, require_identity_verification, CASE WHEN server_key_hash = \(p(1)) THEN 1 ELSE 0 END FROM apps
+            WHERE server_key_hash = \(p(1)) OR client_key_hash = \(p(1))
+            """, [.bytes(hash)]) { KeyOwner(appID: $0.text(0), kind: $0.int(2) == 1 ? .server : .client, requiresIdentityVerification: $0.int(1) == 1) }
+    }
+
     /// Replaces one of an app's keys; the old one stops working at once.
     package func replaceKey(appID: String, kind: KeyKind, hash: [UInt8]) throws -> Bool {
         let column = kind == .server ? "server_key_hash" : "client_key_hash"
@@ -103,8 +113,21 @@ extension AppsStore where Self: SQLReadStore {
         try await reading { try $0.apps() }
     }
 
+    /// The foreign keys cascade from the app to everything it owns, its webhook endpoints too
+    /// (``SQLReadStore/changingEndpoints(_:)``).
+    package func deleteApp(_ id: String) async throws -> Bool {
+        try await changingEndpoints { (try $0.write("DELETE FROM apps WHERE id = \($0.p(1))", [.text(id)]) == 1, changed: true) }
+    }
+
     package func app(_ id: String) async throws -> AppRecord? {
         try await reading { try $0.app(id) }
+    }
+}
+
+extension KeyDirectory where Self: SQLReadStore {
+    /// On the connection that writes: SQLite's writer, where every request's key was looked up before.
+    package func keyOwner(hash: [UInt8]) async throws -> KeyOwner? {
+        try await writing { try $0.keyOwner(hash: hash) }
     }
 }
 

@@ -19,11 +19,20 @@ package protocol SQLReadStore: Sendable {
     /// an app (its settings, keys or credentials), the other nodes sharing the database are told
     /// so at the commit (PostgreSQL's announcements; SQLite has no other node).
     func changingApps<T: Sendable>(_ body: @escaping @Sendable (Executor) throws -> (T, changed: Bool)) async throws -> T
+
+    /// ``changingApps(_:)`` for a transaction that may make or delete webhook endpoints (one made
+    /// or deleted, an app deleted with its own): PostgreSQL then sets its webhook triggers for the
+    /// endpoints it leaves (``PostgresStore``). By default, ``changingApps(_:)`` itself.
+    func changingEndpoints<T: Sendable>(_ body: @escaping @Sendable (Executor) throws -> (T, changed: Bool)) async throws -> T
 }
 
 extension SQLReadStore {
     package func reading<T: Sendable>(app: String? = nil, _ body: @escaping @Sendable (Executor) throws -> T) async throws -> T {
         try await reading(app: app, bulk: false, body)
+    }
+
+    package func changingEndpoints<T: Sendable>(_ body: @escaping @Sendable (Executor) throws -> (T, changed: Bool)) async throws -> T {
+        try await changingApps(body)
     }
 
     /// Runs `body` in one transaction on a connection that writes, no app changed.

@@ -22,6 +22,19 @@ extension SQLExecutor {
         return inserted
     }
 
+    /// Stores the endpoint unless the app has its limit already (in PostgreSQL, the transaction
+    /// holds the lock of every one that makes or drops an endpoint: the count is this one's). The
+    /// database's first endpoint moves the feed, which stands still while there is none, to the
+    /// end of the history (SQLite) or to this transaction (PostgreSQL: what older ones wrote is skipped).
+    package func createWebhookEndpoint(_ endpoint: NewWebhookEndpoint) throws -> WebhookEndpointRecord? {
+        guard endpoint.fits(besides: try webhookEndpointCount(appID: endpoint.appID)) else { return nil }
+        let moved = dialect == .sqlite
+            ? "event_seq = (SELECT coalesce(max(seq), 0) FROM delivery_events) WHERE id = 1"
+            : "event_tx = pg_current_xact_id(), event_seq = 0 WHERE id = 1 AND event_tx < pg_current_xact_id()"
+        _ = try write("UPDATE webhook_feed SET \(moved) AND NOT EXISTS (SELECT 1 FROM webhook_endpoints)", [])
+        return try insertWebhookEndpoint(endpoint)
+    }
+
     package func webhookEndpoint(appID: String, id: String) throws -> WebhookEndpointRecord? {
         try first("SELECT \(Rows.webhookEndpointColumns) FROM webhook_endpoints WHERE app_id = \(p(1)) AND id = \(p(2))", [.text(appID), .text(id)], Rows.webhookEndpoint)
     }
@@ -53,6 +66,17 @@ extension SQLExecutor {
         _ = try write(
             "DELETE FROM webhook_outbox WHERE app_id = \(p(1)) AND NOT EXISTS (SELECT 1 FROM webhook_endpoints WHERE app_id = \(p(1)))", [.text(appID)])
         return deleted
+    }
+
+    /// Writes a `webhook.test` event for the endpoint into the outbox, as the others are written
+    /// (SQLite's row after the history's last number, ``WebhookSQL/afterEvent``); whether it exists.
+    package func recordWebhookTest(appID: String, id: String, now: Int) throws -> Bool {
+        let (column, value) = dialect == .sqlite ? ("after_event, ", WebhookSQL.afterEvent + ", ") : ("", "")
+        return try write(
+            """
+            INSERT INTO webhook_outbox (\(column)app_id, endpoint_id, type, at)
+            SELECT \(value)app_id, id, \(p(1)), \(p(2)) FROM webhook_endpoints WHERE app_id = \(p(3)) AND id = \(p(4))
+            """, [.text(WebhookEventType.test), .int(now), .text(appID), .text(id)]) == 1
     }
 
     package func rotateWebhookSecret(appID: String, id: String, sealed: [UInt8], previousUntil: Int, now: Int) throws -> WebhookEndpointRecord? {
@@ -150,8 +174,16 @@ extension WebhookEndpointsStore where Self: SQLReadStore {
         try await writing { try $0.updateWebhookEndpoint(appID: appID, id: id, change, now: now) }
     }
 
+    package func deleteWebhookEndpoint(appID: String, id: String) async throws -> Bool {
+        try await changingEndpoints { (try $0.deleteWebhookEndpoint(appID: appID, id: id), changed: false) }
+    }
+
     package func rotateWebhookSecret(appID: String, id: String, sealed: [UInt8], previousUntil: Int, now: Int) async throws -> WebhookEndpointRecord? {
         try await writing { try $0.rotateWebhookSecret(appID: appID, id: id, sealed: sealed, previousUntil: previousUntil, now: now) }
+    }
+
+    package func recordWebhookTest(appID: String, id: String, now: Int) async throws -> Bool {
+        try await writing { try $0.recordWebhookTest(appID: appID, id: id, now: now) }
     }
 
     package func replayWebhookEvents(appID: String, id: String, since: Int) async throws -> Int? {
