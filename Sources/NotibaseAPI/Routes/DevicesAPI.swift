@@ -26,7 +26,7 @@ package enum DevicesAPI {
         package var createdAt: String
         package var updatedAt: String
         /// The `ActivityAttributes` types it has a Live Activity push-to-start token for (only in
-        /// `GET /v1/devices/{deviceId}`).
+        /// `GET /v1/devices/{deviceId}`, and absent when none: the device reads as it registered).
         package var pushToStartAttributesTypes: [String]?
 
         package init(_ device: DeviceRecord) {
@@ -196,7 +196,8 @@ package enum DevicesAPI {
             let appID = try await context.appID(request)
             guard let device = try await context.devices.device(appID: appID, id: parameters["deviceId"]) else { throw APIError.notFound("device") }
             var body = DeviceBody(device)
-            body.pushToStartAttributesTypes = try await context.liveActivities.pushToStartTypes(appID: appID, deviceSeq: device.seq)
+            let types = try await context.liveActivities.pushToStartTypes(appID: appID, deviceSeq: device.seq)
+            body.pushToStartAttributesTypes = types.isEmpty ? nil : types
             return JSON.response(status: 200, body)
         }
 
