@@ -1,3 +1,4 @@
+import NotibaseCore
 package import NotibaseSenders
 package import NotibaseDomain
 package import NotibaseStore
@@ -53,6 +54,9 @@ package struct LiveActivityService: Sendable {
     package func apply(_ change: Change, deviceToken: String, appID: String, caller: Caller) async throws -> Recorded {
         guard let device = try await store.activeDevice(appID: appID, pushToken: deviceToken) else { throw Self.unknownDevice }
         if caller.kind == .client && caller.requiresIdentityVerification && device.externalUserID == nil { throw Self.unverifiedDevice }
+        if device.platform != .ios, change.isToken {
+            throw Refusal.invalid("kind", "\(device.platform.rawValue) devices report only ended and dismissed: ActivityKit's tokens are an iPhone's")
+        }
         let now = clock.milliseconds()
         let state: LiveActivityState?
         switch change {
@@ -81,5 +85,15 @@ package struct LiveActivityService: Sendable {
     /// The attributes types the device has a push-to-start token for.
     package func pushToStartTypes(appID: String, deviceSeq: Int) async throws -> [String] {
         try await store.pushToStartTokens(appID: appID, deviceSeq: deviceSeq).map(\.attributesType)
+    }
+}
+
+extension LiveActivityService.Change {
+    /// Whether it carries an ActivityKit token (which only an iPhone has).
+    var isToken: Bool {
+        switch self {
+        case .pushToStartToken, .updateToken: true
+        case .ended, .dismissed: false
+        }
     }
 }
