@@ -16,6 +16,7 @@ extension PostgresSchema {
     /// a database without webhooks pays nothing. A batch's sends' `delivery.sent` rows are
     /// written by the workers' record statement, not by a trigger (``PostgresStore/record``).
     /// `(device_seq, seq)` serves whatever `(device_seq)` did, which goes.
+    /// The Live Activity registry's two tables are SQLite's (issue 46).
     package static let sinceRelease = """
         ALTER TABLE credentials ADD COLUMN health_state TEXT NOT NULL DEFAULT 'untested';
         ALTER TABLE credentials ADD COLUMN last_success_at BIGINT;
@@ -100,6 +101,32 @@ extension PostgresSchema {
             next_retry_at BIGINT
         );
         CREATE INDEX webhook_attempts_endpoint ON webhook_attempts(endpoint_id, seq);
+
+        CREATE TABLE live_activity_start_tokens (
+            device_seq BIGINT NOT NULL REFERENCES devices(seq) ON DELETE CASCADE,
+            app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+            attributes_type TEXT NOT NULL,
+            token TEXT NOT NULL,
+            apns_environment TEXT,
+            content_state_schema TEXT,
+            updated_at BIGINT NOT NULL,
+            PRIMARY KEY (device_seq, attributes_type)
+        );
+        CREATE INDEX live_activity_start_tokens_app ON live_activity_start_tokens(app_id, attributes_type);
+
+        CREATE TABLE live_activity_tokens (
+            seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+            activity_id TEXT NOT NULL,
+            device_seq BIGINT NOT NULL REFERENCES devices(seq) ON DELETE CASCADE,
+            attributes_type TEXT,
+            token TEXT,
+            state TEXT NOT NULL,
+            updated_at BIGINT NOT NULL,
+            UNIQUE (app_id, activity_id, device_seq)
+        );
+        CREATE INDEX live_activity_tokens_activity ON live_activity_tokens(app_id, activity_id, seq);
+        CREATE INDEX live_activity_tokens_device ON live_activity_tokens(device_seq);
 
         ALTER TABLE delivery_events ADD COLUMN tx xid8;
         ALTER TABLE delivery_events ALTER COLUMN tx SET DEFAULT pg_current_xact_id();

@@ -19,6 +19,10 @@ extension Schema {
     ///   outbox's in `events`); a stream row's number is its last event's. The triggers write only
     ///   for an app with an endpoint. An outbox row records the delivery history's last number at
     ///   its write (`after_event`): one writer commits in that order, so the feed merges by it.
+    /// - The Live Activity registry (issue 46): each device's push-to-start token per attributes
+    ///   type (with its APNs environment and the `ContentState`'s schema), and each activity's
+    ///   update token and state (`active`, `ended`, `dismissed`) per device; both go with their
+    ///   device and app.
     package static let sinceRelease = """
         ALTER TABLE credentials ADD COLUMN health_state TEXT NOT NULL DEFAULT 'untested';
         ALTER TABLE credentials ADD COLUMN last_success_at INTEGER;
@@ -100,6 +104,32 @@ extension Schema {
             next_retry_at INTEGER
         );
         CREATE INDEX webhook_attempts_endpoint ON webhook_attempts(endpoint_id, seq);
+
+        CREATE TABLE live_activity_start_tokens (
+            device_seq INTEGER NOT NULL REFERENCES devices(seq) ON DELETE CASCADE,
+            app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+            attributes_type TEXT NOT NULL,
+            token TEXT NOT NULL,
+            apns_environment TEXT,
+            content_state_schema TEXT,
+            updated_at INTEGER NOT NULL,
+            PRIMARY KEY (device_seq, attributes_type)
+        );
+        CREATE INDEX live_activity_start_tokens_app ON live_activity_start_tokens(app_id, attributes_type);
+
+        CREATE TABLE live_activity_tokens (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            app_id TEXT NOT NULL REFERENCES apps(id) ON DELETE CASCADE,
+            activity_id TEXT NOT NULL,
+            device_seq INTEGER NOT NULL REFERENCES devices(seq) ON DELETE CASCADE,
+            attributes_type TEXT,
+            token TEXT,
+            state TEXT NOT NULL,
+            updated_at INTEGER NOT NULL,
+            UNIQUE (app_id, activity_id, device_seq)
+        );
+        CREATE INDEX live_activity_tokens_activity ON live_activity_tokens(app_id, activity_id, seq);
+        CREATE INDEX live_activity_tokens_device ON live_activity_tokens(device_seq);
 
         CREATE TABLE webhook_feed (id INTEGER PRIMARY KEY CHECK (id = 1), event_seq INTEGER NOT NULL);
         INSERT INTO webhook_feed (id, event_seq) SELECT 1, coalesce(max(seq), 0) FROM delivery_events;

@@ -93,7 +93,8 @@ package struct ServerParts: Sendable {
             apps: AppService(store: store, auth: auth, box: box, clock: clock, logger: logger),
             users: UserService(store: store, clock: clock, logger: logger),
             devices: DeviceService(store: store, signer: signer, clock: clock, handoff: handoff),
-            webhooks: WebhookService(store: store, box: box, clock: clock, logger: logger, endpointsPerApp: limits.webhookEndpointsPerApp))
+            webhooks: WebhookService(store: store, box: box, clock: clock, logger: logger, endpointsPerApp: limits.webhookEndpointsPerApp),
+            liveActivities: LiveActivityService(store: store, clock: clock))
         let context = APIContext(
             auth: auth, limiter: RateLimiter(rates: limits.rates, now: options.rateClock), signer: signer, metrics: metrics, logger: logger, clock: clock,
             limits: limits, services: services, doctor: doctor, metricsTokenHash: try configuration.metricsToken.map { try Crypto.sha256($0.utf8) },

@@ -27,6 +27,11 @@ package enum IntegrityRules {
          """
          SELECT k.key FROM idempotency_keys k JOIN messages m ON m.id = k.message_id WHERE m.app_id <> k.app_id LIMIT 20
          """),
+        ("a Live Activity token is kept for a device of another app",
+         """
+         SELECT t.activity_id FROM live_activity_tokens t JOIN devices v ON v.seq = t.device_seq WHERE v.app_id <> t.app_id
+         UNION ALL SELECT s.attributes_type FROM live_activity_start_tokens s JOIN devices v ON v.seq = s.device_seq WHERE v.app_id <> s.app_id LIMIT 20
+         """),
         ("a delivery in a final state is still due",
          "SELECT id FROM deliveries WHERE due_at IS NOT NULL AND state NOT IN (\(Lifecycle.pendingSQL)) LIMIT 20"),
         ("a delivery waiting to be sent has no device",

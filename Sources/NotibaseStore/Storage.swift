@@ -11,4 +11,4 @@ package typealias Storage = KeyDirectory & BackendStore
     & AppsStore & CredentialsStore & DevicesStore
     & PostingStore & MessagesStore & DeliveryLogStore & ReceiptsStore & EndingStore
     & FanOutStore & DeliveryQueueStore & HistoryStore
-    & WebhookEndpointsStore & WebhookDispatchStore
+    & WebhookEndpointsStore & WebhookDispatchStore & LiveActivitiesStore

@@ -36,6 +36,8 @@ package final class APIContext: Sendable {
     package let webhooks: WebhookService
     /// Registrations (their group commit) and sign-outs.
     package let devices: DeviceService
+    /// The Live Activity registry: the SDKs' reports, an activity's devices.
+    package let liveActivities: LiveActivityService
     /// The trial settings the server runs with (``TrialSetting``), for `/healthz` and the
     /// webhook URL refusals.
     package let trial: [TrialSetting]
@@ -59,6 +61,7 @@ package final class APIContext: Sendable {
         users = services.users
         devices = services.devices
         webhooks = services.webhooks
+        liveActivities = services.liveActivities
         self.metricsTokenHash = metricsTokenHash
         self.auth = auth
         self.limiter = limiter
@@ -78,14 +81,19 @@ package final class APIContext: Sendable {
         package var users: UserService
         package var devices: DeviceService
         package var webhooks: WebhookService
+        package var liveActivities: LiveActivityService
 
-        package init(messages: MessageService, receipts: ReceiptService, apps: AppService, users: UserService, devices: DeviceService, webhooks: WebhookService) {
+        package init(
+            messages: MessageService, receipts: ReceiptService, apps: AppService, users: UserService, devices: DeviceService, webhooks: WebhookService,
+            liveActivities: LiveActivityService
+        ) {
             self.messages = messages
             self.receipts = receipts
             self.apps = apps
             self.users = users
             self.devices = devices
             self.webhooks = webhooks
+            self.liveActivities = liveActivities
         }
     }
 

@@ -34,6 +34,7 @@ package struct APIResponder: HTTPResponder {
         PreviewAPI.add(to: &router, context)
         FunnelAPI.add(to: &router, context)
         WebhooksAPI.add(to: &router, context)
+        LiveActivitiesAPI.add(to: &router, context)
         self.router = router
         self.context = context
         self.accessLog = accessLog

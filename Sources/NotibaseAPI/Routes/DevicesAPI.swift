@@ -25,6 +25,9 @@ package enum DevicesAPI {
         package var deactivatedAt: String?
         package var createdAt: String
         package var updatedAt: String
+        /// The `ActivityAttributes` types it has a Live Activity push-to-start token for (only in
+        /// `GET /v1/devices/{deviceId}`, and absent when none: the device reads as it registered).
+        package var pushToStartAttributesTypes: [String]?
 
         package init(_ device: DeviceRecord) {
             id = device.id
@@ -192,7 +195,10 @@ package enum DevicesAPI {
         router.add(.get, "/v1/devices/{deviceId}") { request, parameters in
             let appID = try await context.appID(request)
             guard let device = try await context.devices.device(appID: appID, id: parameters["deviceId"]) else { throw APIError.notFound("device") }
-            return JSON.response(status: 200, DeviceBody(device))
+            var body = DeviceBody(device)
+            let types = try await context.liveActivities.pushToStartTypes(appID: appID, deviceSeq: device.seq)
+            body.pushToStartAttributesTypes = types.isEmpty ? nil : types
+            return JSON.response(status: 200, body)
         }
 
         router.add(.delete, "/v1/devices/{deviceId}") { request, parameters in

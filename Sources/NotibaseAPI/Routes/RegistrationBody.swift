@@ -58,8 +58,7 @@ package enum RegistrationBody {
         let token = fields.token
         switch fields.platform {
         case .ios:
-            let isHex = token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) }
-            try require(isHex && (64...200).contains(token.utf8.count) && token.utf8.count % 2 == 0, .token, "must be the APNs device token in hexadecimal (64 to 200 digits)")
+            try require(isAPNsToken(token), .token, "must be the APNs device token in hexadecimal (64 to 200 digits)")
         case .android:
             try require((16...4096).contains(token.utf8.count) && token.utf8.allSatisfy { (0x21...0x7e).contains($0) }, .token,
                         "must be the FCM registration token (16 to 4096 printable ASCII characters, no spaces)")
@@ -85,6 +84,12 @@ package enum RegistrationBody {
             tags: tags.map { $0.count < 2 ? $0 : Array(Set($0)).sorted() }, locale: fields.locale, timeZone: fields.timeZone,
             appVersion: fields.appVersion, sdkVersion: fields.sdkVersion,
             previousToken: fields.previousToken.map { fields.platform == .ios ? $0.lowercased() : $0 }, apnsEnvironment: apnsEnvironment ?? nil)
+    }
+
+    /// An APNs token in hexadecimal (either case): an even number of digits, as many as `digits` allows.
+    package static func isAPNsToken(_ token: String, digits: ClosedRange<Int> = 64...200) -> Bool {
+        digits.contains(token.utf8.count) && token.utf8.count % 2 == 0
+            && token.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) }
     }
 
     /// A locale such as `en`, `fr-FR` or `pt_BR` (ASCII letters, digits, `-` and `_`).

@@ -142,7 +142,7 @@ extension LiveActivityMessage {
     private static let uuidSample = "00000000-0000-0000-0000-000000000000"
 
     /// A Swift type name: a letter or `_`, then letters, digits or `_` (ASCII).
-    static func isTypeName(_ name: String) -> Bool {
+    public static func isTypeName(_ name: String) -> Bool {
         guard let first = name.utf8.first, name.utf8.count <= maximumAttributesTypeLength else { return false }
         func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5a).contains(byte) || (0x61...0x7a).contains(byte) || byte == UInt8(ascii: "_") }
         return isLetter(first) && name.utf8.allSatisfy { isLetter($0) || (0x30...0x39).contains($0) }

@@ -56,8 +56,10 @@ struct IntegrityCheckTests {
                 VALUES (1, 'msg-a', 'a', '{}', '{}', 'sending', 0, 1, 0);
             INSERT INTO deliveries (id, message_seq, device_seq, platform, state, due_at, created_at, updated_at)
                 VALUES ('cross', 1, 1, 'ios', 'queued', 5, 10, 10), ('orphan', 42, NULL, 'ios', 'sent', NULL, 10, 10);
+            INSERT INTO live_activity_tokens (app_id, activity_id, device_seq, state, updated_at) VALUES ('a', 'order-cross', 1, 'active', 10);
             """)
         let problems = try SQLiteStore.integrityProblems(of: connection)
+        #expect(problems.contains { $0.contains("Live Activity token") && $0.contains("order-cross") }, "\(problems)")
         #expect(problems.contains { $0.contains("deliveries") && $0.contains("missing messages") }, "\(problems)")
         #expect(problems.contains { $0.contains("a device of another app") && $0.contains("cross") }, "\(problems)")
     }

@@ -38,6 +38,16 @@ struct QueryPlanTests {
         let batch = #"{"devices": [{"platform": "ios", "token": "\#(Harness.token(3))", "externalUserId": "user-3"}]}"#
         #expect(await harness.request("POST", "/v1/devices/batch", key: app.serverKey, body: batch).status == 200)
         #expect(await harness.request("GET", "/v1/devices/\(device)", key: app.serverKey).status == 200)
+        // The Live Activity registry: the reports of an iPhone and its activity read back.
+        let token = String(repeating: "ab", count: 40)
+        for report in [
+            #"{"deviceToken": "\#(Harness.token(1))", "kind": "pushToStartToken", "attributesType": "DeliveryAttributes", "token": "\#(token)"}"#,
+            #"{"deviceToken": "\#(Harness.token(1))", "kind": "updateToken", "attributesType": "DeliveryAttributes", "activityId": "order-1", "token": "\#(token)"}"#,
+            #"{"deviceToken": "\#(Harness.token(1))", "kind": "ended", "activityId": "order-1"}"#,
+        ] {
+            #expect(await harness.request("POST", "/v1/live-activity-reports", key: app.clientKey, body: report).status == 202)
+        }
+        #expect(await harness.request("GET", "/v1/live-activities/order-1?total=true", key: app.serverKey).status == 200)
 
         let toDevice = try await harness.send(app, #"{"message": {"title": "Code", "body": "123456"}, "audience": {"deviceIds": ["\#(device)"]}}"#)
         let toUser = try await harness.send(app, #"{"message": {"title": "Shipped"}, "audience": {"externalUserIds": ["user-2", "user-3"]}}"#)
