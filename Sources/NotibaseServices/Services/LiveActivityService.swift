@@ -55,7 +55,10 @@ package struct LiveActivityService: Sendable {
         guard let device = try await store.activeDevice(appID: appID, pushToken: deviceToken) else { throw Self.unknownDevice }
         if caller.kind == .client && caller.requiresIdentityVerification && device.externalUserID == nil { throw Self.unverifiedDevice }
         if device.platform != .ios, change.isToken {
-            throw Refusal.invalid("kind", "\(device.platform.rawValue) devices report only ended and dismissed: ActivityKit's tokens are an iPhone's")
+            // The body is valid; the device it names cannot take it: a conflict with its platform.
+            throw Refusal(
+                kind: .conflict, code: "not_for_platform",
+                message: "\(device.platform.rawValue) devices report only ended and dismissed: ActivityKit's tokens are an iPhone's", field: "kind")
         }
         let now = clock.milliseconds()
         let state: LiveActivityState?

@@ -67,7 +67,7 @@ struct LiveActivityReportsTests {
 
         // An Android device has no ActivityKit token: it reports only ends and dismissals.
         reply = await report(harness, app.clientKey, updateToken(2, token: 9, platform: .android))
-        #expect(reply.status == 400 && reply["error"]["field"].string == "kind", "\(reply.text)")
+        #expect(reply.status == 409 && reply.errorCode == "not_for_platform" && reply["error"]["field"].string == "kind", "\(reply.text)")
         // Android reports its end with its FCM token; iOS its end, then its dismissal.
         #expect(await report(harness, app.clientKey, ended(2, platform: .android)).status == 202)
         #expect(await report(harness, app.clientKey, ended(1)).status == 202)
