@@ -96,10 +96,7 @@ public class Activity<Attributes>: Identifiable where Attributes: ActivityAttrib
     public var pushTokenUpdates: Activity<Attributes>.PushTokenUpdates {
         let device = device
         let id = id
-        return PushTokenUpdates {
-            guard let entry = device.entry(id), entry.isLive, let token = entry.token else { return AsyncStream { $0.finish() } }
-            return entry.tokens.subscribe(startingWith: token)
-        }
+        return PushTokenUpdates { device.updateTokens(ofActivity: id) }
     }
 
     /// Updates the content from the app.

@@ -60,15 +60,26 @@ extension SimulatedActivityDevice {
     }
 
     /// The push-to-start tokens of `type`: the current one first (made now if the app never asked),
-    /// then rotations. Before iOS 17.2, nothing, ever.
+    /// then rotations. Before iOS 17.2, nothing, ever. Read and subscribed under the device's lock,
+    /// as rotations are made and sent under it: a rotation at that moment is either the first token
+    /// or the next one, never lost.
     func pushToStartTokens(ofType type: String) -> AsyncStream<Data> {
         guard iOSVersion >= .pushToStart else { return AsyncStream { _ in } }
-        let (stream, token) = state.withLock { state -> (Broadcast<Data>, Data) in
+        return state.withLock { state in
             let token = state.pushToStartTokens[type] ?? randomToken()
             state.pushToStartTokens[type] = token
-            return (state.pushToStartStream(type), token)
+            return state.pushToStartStream(type).subscribe(startingWith: token)
         }
-        return stream.subscribe(startingWith: token)
+    }
+
+    /// A live activity's update tokens: the current one first, then rotations, until it ends (an
+    /// activity without a token, or no longer live, gives none). Read and subscribed under the
+    /// device's lock, as for push-to-start tokens.
+    func updateTokens(ofActivity id: String) -> AsyncStream<Data> {
+        state.withLock { state in
+            guard let entry = state.activities[id], entry.isLive, let token = entry.token else { return AsyncStream { $0.finish() } }
+            return entry.tokens.subscribe(startingWith: token)
+        }
     }
 
     func currentPushToStartToken(ofType type: String) -> Data? {

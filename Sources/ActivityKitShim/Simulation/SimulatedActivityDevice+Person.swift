@@ -25,28 +25,28 @@ extension SimulatedActivityDevice {
     /// from `pushToStartTokenUpdates`; the old one is dead. Nothing happens before the app asked
     /// for one.
     public func rotatePushToStartToken(forAttributesType type: String) {
-        let (stream, token) = state.withLock { state -> (Broadcast<Data>?, Data) in
+        state.withLock { state in
+            guard let old = state.pushToStartTokens[type] else { return }
             let token = randomToken()
-            guard let old = state.pushToStartTokens[type] else { return (nil, token) }
             state.deadTokens.insert(old)
             state.pushToStartTokens[type] = token
-            return (state.pushToStartStream(type), token)
+            // Sent under the lock that subscribing takes (see `pushToStartTokens(ofType:)`).
+            state.pushToStartStream(type).yield(token)
         }
-        stream?.yield(token)
     }
 
     /// The system rotates a live activity's update token: the app gets the new one from
     /// `pushTokenUpdates`; the old one is dead.
     public func rotateUpdateToken(ofActivity id: String) {
-        let (stream, token) = state.withLock { state -> (Broadcast<Data>?, Data) in
+        state.withLock { state in
+            guard var entry = state.activities[id], entry.isLive, let old = entry.token else { return }
             let token = randomToken()
-            guard var entry = state.activities[id], entry.isLive, let old = entry.token else { return (nil, token) }
             state.deadTokens.insert(old)
             entry.token = token
             state.activities[id] = entry
-            return (entry.tokens, token)
+            // Sent under the lock that subscribing takes (see `updateTokens(ofActivity:)`).
+            entry.tokens.yield(token)
         }
-        stream?.yield(token)
     }
 
     /// Moves the device's clock on: activities past their stale date become stale, ended ones past
