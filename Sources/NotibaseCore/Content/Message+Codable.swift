@@ -35,7 +35,7 @@ extension Message: Codable {
             relevanceScore: try c.decodeIfPresent(Double.self, forKey: .relevanceScore),
             collapseID: try c.decodeIfPresent(String.self, forKey: .collapseID),
             ttl: try c.decodeIfPresent(Int.self, forKey: .ttl),
-            expiresAt: try Self.decodeTimestamp(c, .expiresAt),
+            expiresAt: try c.decodeTimestampIfPresent(forKey: .expiresAt),
             priority: try c.decodeIfPresent(Priority.self, forKey: .priority),
             data: try c.decodeIfPresent([String: JSONValue].self, forKey: .data) ?? [:],
             category: try c.decodeIfPresent(String.self, forKey: .category),
@@ -65,16 +65,5 @@ extension Message: Codable {
         try c.encodeIfPresent(category, forKey: .category)
         try c.encodeIfPresent(targetContentID, forKey: .targetContentID)
         if background { try c.encode(true, forKey: .background) }
-    }
-
-    private static func decodeTimestamp(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Date? {
-        guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
-        guard let date = Timestamp.parse(text) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: c,
-                debugDescription: "expected \(Timestamp.expected), got \"\(text)\""
-            )
-        }
-        return date
     }
 }
